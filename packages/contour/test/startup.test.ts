@@ -1,0 +1,69 @@
+// Seed, "Lightweight shared API" and "Bounded continuity": module load does no filesystem work, runs no Git and
+// imports no parser, graph or analysis engine; startup with no retained roots never scans the launch directory.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { staticImportGraph, staticSpecifiers } from "./support/import-graph.ts";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const entries = {
+	fovea: join(repoRoot, "packages/fovea/src/extension/index.ts"),
+	contour: join(repoRoot, "packages/contour/src/extension/index.ts"),
+};
+/** The reference system holds its startup graph to 32 KiB; so do we. */
+const STARTUP_BYTE_BUDGET = 32 * 1024;
+
+describe("startup import graph", () => {
+	for (const [name, entry] of Object.entries(entries)) {
+		it(`${name}: static imports stay within ${STARTUP_BYTE_BUDGET} bytes`, () => {
+			const { modules, external } = staticImportGraph(entry, repoRoot);
+			const total = modules.reduce((sum, m) => sum + m.bytes, 0);
+			const listing = modules.map((m) => `${relative(repoRoot, m.path)} ${m.bytes}`).join("\n");
+			assert.ok(total <= STARTUP_BYTE_BUDGET, `${name} loads ${total} bytes at startup:\n${listing}`);
+			assert.deepEqual(external, [], "no third-party package on the startup path");
+			assert.ok(modules.length >= 3, "the walker followed the entry's imports");
+		});
+
+		it(`${name}: no discovery, parser, graph, analysis or git module is imported at startup`, () => {
+			const { modules } = staticImportGraph(entry, repoRoot);
+			const forbidden =
+				/\/(engine|review|git|runtime|worktree)\/|discovery\.ts$|accessed-paths\.ts$|shell-hints\.ts$|enrollment\.ts$/;
+			const offending = modules.map((m) => relative(repoRoot, m.path)).filter((p) => forbidden.test(p));
+			assert.deepEqual(offending, []);
+		});
+	}
+
+	it("the import scanner skips type-only imports and sees re-exports", () => {
+		const source = [
+			'import type { A } from "./a.ts";',
+			'import { type B, type C } from "./b.ts";',
+			'import { d } from "./d.ts";',
+			'export { e } from "./e.ts";',
+			'export type { F } from "./f.ts";',
+			'import "./g.ts";',
+		].join("\n");
+		assert.deepEqual(staticSpecifiers(source), ["./d.ts", "./e.ts", "./g.ts"]);
+	});
+});
+
+describe("module load and factory are free of side effects", () => {
+	it("importing both entries and running their factories touches no file, spawns nothing and reads no env limit eagerly beyond the ring", () => {
+		const probe = join(repoRoot, "packages/contour/test/support/load-probe.ts");
+		const output = execFileSync(process.execPath, [probe, entries.fovea, entries.contour], {
+			encoding: "utf8",
+			env: { ...process.env, NODE_OPTIONS: "" },
+		});
+		const report = JSON.parse(output) as {
+			fsCalls: string[];
+			spawns: string[];
+			handlers: string[];
+			commands: string[];
+		};
+		assert.deepEqual(report.fsCalls, [], "no filesystem call during import or factory");
+		assert.deepEqual(report.spawns, [], "no child process during import or factory");
+		assert.ok(report.handlers.includes("tool_result"), "the factories registered their hooks");
+		assert.ok(report.commands.includes("fovea") && report.commands.includes("contour"));
+	});
+});

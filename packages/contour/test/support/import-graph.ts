@@ -1,0 +1,79 @@
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+/** One module reached by static imports from an entry, and its size on disk. */
+export interface GraphModule {
+	path: string;
+	bytes: number;
+}
+
+/** Packages the Pi host provides to extensions at run time; their bytes are Pi's, not the extension's. */
+const HOST_PACKAGES = ["@earendil-works/", "typebox"];
+
+/**
+ * The static import graph of a TypeScript entry module: every file reached through `import … from` and
+ * `export … from` (type-only imports are erased by the host and do not count; `import()` is lazy and does not
+ * count). Relative specifiers and workspace package exports are followed; Node built-ins and host packages stop.
+ */
+export function staticImportGraph(entry: string, repoRoot: string): { modules: GraphModule[]; external: string[] } {
+	const seen = new Map<string, number>();
+	const external = new Set<string>();
+	const queue = [resolve(entry)];
+	while (queue.length > 0) {
+		const file = queue.pop() as string;
+		if (seen.has(file)) continue;
+		const source = readFileSync(file, "utf8");
+		seen.set(file, statSync(file).size);
+		for (const specifier of staticSpecifiers(source)) {
+			if (specifier.startsWith("node:") || HOST_PACKAGES.some((p) => specifier.startsWith(p))) continue;
+			if (specifier.startsWith(".")) {
+				queue.push(resolve(dirname(file), specifier));
+				continue;
+			}
+			const target = resolveWorkspaceExport(specifier, repoRoot);
+			if (target === undefined) external.add(specifier);
+			else queue.push(target);
+		}
+	}
+	return { modules: [...seen].map(([path, bytes]) => ({ path, bytes })), external: [...external] };
+}
+
+/** Specifiers of value-level static imports and re-exports in `source`. */
+export function staticSpecifiers(source: string): string[] {
+	const specifiers: string[] = [];
+	const pattern = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
+	for (const match of source.matchAll(pattern)) {
+		const [, keyword, typeOnly, clause, specifier] = match;
+		if (typeOnly !== undefined || specifier === undefined) continue;
+		if (keyword === "export" && clause === undefined) continue;
+		if (clause !== undefined && /^\{[^}]*\}\s+from$/.test(clause.trim()) && allTypeOnly(clause)) continue;
+		specifiers.push(specifier);
+	}
+	return specifiers;
+}
+
+function allTypeOnly(clause: string): boolean {
+	const inner = clause.slice(clause.indexOf("{") + 1, clause.lastIndexOf("}"));
+	const names = inner
+		.split(",")
+		.map((n) => n.trim())
+		.filter((n) => n.length > 0);
+	return names.length > 0 && names.every((n) => n.startsWith("type "));
+}
+
+function resolveWorkspaceExport(specifier: string, repoRoot: string): string | undefined {
+	const [scopeOrName = "", maybeName] = specifier.split("/");
+	const name = scopeOrName.startsWith("@") ? `${scopeOrName}/${maybeName}` : scopeOrName;
+	const subpath = `.${specifier.slice(name.length)}`;
+	for (const pkg of ["fovea", "contour", "crew"]) {
+		const dir = join(repoRoot, "packages", pkg);
+		const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+			name: string;
+			exports?: Record<string, string>;
+		};
+		if (manifest.name !== name) continue;
+		const target = manifest.exports?.[subpath === "." ? "." : subpath];
+		return target === undefined ? undefined : resolve(dir, target);
+	}
+	return undefined;
+}

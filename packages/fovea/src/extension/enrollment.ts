@@ -1,0 +1,33 @@
+import { homedir } from "node:os";
+import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "../workspace/accessed-paths.ts";
+import { ProjectDiscovery, type ProjectRoot } from "../workspace/discovery.ts";
+import { excludedRootReason } from "../workspace/exclusions.ts";
+
+export { cwdProject, gitReviewRoot } from "../workspace/manual-root.ts";
+
+/**
+ * The filesystem half of roaming, loaded lazily on the first tool result: which project roots a successful tool
+ * result touched, and whether a root hinted by the peer extension may enroll here.
+ */
+
+/** One discovery per process, so Fovea and Contour coalesce their lookups of the same paths. */
+export const discovery = new ProjectDiscovery();
+
+/** The distinct owning projects of every path a successful tool result proves was accessed. */
+export async function ownersOf(event: ToolAccessEvent, cwd: string, gitOnly: boolean): Promise<ProjectRoot[]> {
+	const paths: AccessedPath[] = accessedPaths(event, cwd, homedir());
+	const owners = new Map<string, ProjectRoot>();
+	for (const accessed of paths) {
+		const found = await discovery.discover(accessed.path, accessed.kind);
+		if (found === undefined || owners.has(found.root)) continue;
+		if (gitOnly && found.marker !== "git" && found.marker !== "git-file") continue;
+		owners.set(found.root, found);
+	}
+	return [...owners.values()];
+}
+
+/** Whether a root hinted by the peer may enroll: never an excluded path, and a Git worktree where one is required. */
+export async function acceptsPeerRoot(root: string, gitOnly: boolean): Promise<boolean> {
+	if (excludedRootReason(root, root, homedir()) !== undefined) return false;
+	return !gitOnly || (await discovery.gitMarkerOf(root)) !== undefined;
+}

@@ -1,0 +1,17 @@
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { FOVEA_WORKSPACE_ENTRY } from "../workspace/session-entries.ts";
+import { registerFoveaCommands } from "./commands.ts";
+import { attachRoaming } from "./roaming.ts";
+
+/**
+ * The pi-fovea extension. Loading it does no filesystem work, runs no Git and imports no parser: roots enroll only
+ * when a successful tool result touches a project.
+ */
+export default function fovea(pi: ExtensionAPI): void {
+	const roaming = attachRoaming(pi, {
+		source: "fovea",
+		customType: FOVEA_WORKSPACE_ENTRY,
+		limitEnv: "FOVEA_MAX_ROOTS",
+	});
+	registerFoveaCommands(pi, roaming);
+}

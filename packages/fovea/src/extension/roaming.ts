@@ -1,0 +1,227 @@
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { envInt } from "../workspace/env.ts";
+import type { ManualRoot } from "../workspace/manual-root.ts";
+import {
+	peerWorkspaceRoot,
+	WORKSPACE_ACCESS_EVENT,
+	type WorkspaceSource,
+	workspaceAccessHint,
+} from "../workspace/peer-hints.ts";
+import { ExecutionRoots, OBSERVED_ROOT_LIMIT } from "../workspace/roots.ts";
+import { latestWorkspaceEntry } from "../workspace/session-entries.ts";
+
+// Discovery and path parsing are loaded on the first tool result, not at startup: an idle session never pays for
+// them and the extension's static import graph stays within its byte budget.
+type Enrollment = typeof import("./enrollment.ts");
+let enrollmentModule: Promise<Enrollment> | undefined;
+function loadEnrollment(): Promise<Enrollment> {
+	enrollmentModule ??= import("./enrollment.ts");
+	return enrollmentModule;
+}
+
+/** How one extension takes part in roaming. */
+export interface RoamingOptions {
+	source: WorkspaceSource;
+	/** Session custom entry type that carries this extension's ring. */
+	customType: string;
+	/** Environment variable that bounds the ring (clamped to 1–32). */
+	limitEnv: string;
+	/** Whether only Git worktrees may enroll (Contour reviews need one). */
+	gitOnly?: boolean;
+	/** Whether the heavy caches of a root are in memory, for status output. */
+	isResident?: (root: string) => boolean;
+	/** Called with roots that left the ring (rotation, reset, session replacement) so engines drop their state. */
+	onRetire?: (roots: string[]) => void;
+}
+
+/** What is known of an enrolled root beyond its place in the ring. */
+export interface RootInfo {
+	marker: "git" | "git-file" | "manifest" | "source" | "peer" | "restored";
+	admittedAt: number;
+}
+
+/** A capture of a root's lease and the session lifecycle, for asynchronous work that must not publish when stale. */
+export interface LeaseToken {
+	root: string;
+	lease: number;
+	epoch: number;
+}
+
+/** The roaming layer of one extension in one Pi runtime. */
+export interface Roaming {
+	readonly source: WorkspaceSource;
+	/** The ring of the live session, or `undefined` before `session_start` and after shutdown. */
+	ring(): ExecutionRoots | undefined;
+	info(root: string): RootInfo | undefined;
+	/** Captures the lease of an enrolled root. */
+	capture(root: string): LeaseToken | undefined;
+	/** Whether work that captured `token` may still publish: same session lifecycle, same lease. */
+	isCurrent(token: LeaseToken): boolean;
+	/** Runs `job` for `root` and hands its result to `publish` only if the lease survived the wait. */
+	runLeased<T>(root: string, job: () => Promise<T>, publish: (value: T) => void): Promise<boolean>;
+	/** Clears the ring and persists the empty snapshot; returns the retired roots. */
+	reset(): string[];
+	/**
+	 * The root used when a command or tool names none: Fovea takes the cwd's own project (else the cwd itself);
+	 * a Git-only extension takes the cwd's Git project, else the most recent Git root in the ring.
+	 */
+	manualRoot(cwd: string): Promise<ManualRoot | undefined>;
+	/** The ring as text lines: root, marker, lease age, heavy-cache residency. */
+	describe(now?: number): string[];
+}
+
+/**
+ * Wires the roaming rules of the seed into a Pi extension: enrollment from successful tool results, the bounded
+ * recency ring, branch-local persistence, restore on every session start and tree navigation, lease invalidation on
+ * retirement and session replacement, and access hints exchanged with the peer extension of the same session.
+ */
+export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roaming {
+	const limit = envInt(options.limitEnv, OBSERVED_ROOT_LIMIT, 1, OBSERVED_ROOT_LIMIT);
+	let epoch = 0;
+	let session:
+		| { ring: ExecutionRoots; info: Map<string, RootInfo>; sessionId: string; persisted: number; stopHints: () => void }
+		| undefined;
+
+	const retire = (roots: string[]) => {
+		if (roots.length === 0) return;
+		for (const root of roots) session?.info.delete(root);
+		options.onRetire?.(roots);
+	};
+
+	const persistIfChanged = () => {
+		if (session === undefined || session.ring.revision === session.persisted) return;
+		session.persisted = session.ring.revision;
+		pi.appendEntry(options.customType, session.ring.snapshot());
+	};
+
+	const admit = (root: string, marker: RootInfo["marker"], publish: boolean) => {
+		if (session === undefined) return;
+		const admission = session.ring.admit(root);
+		if (admission.fresh || !session.info.has(root)) session.info.set(root, { marker, admittedAt: Date.now() });
+		retire(admission.retired);
+		if (admission.fresh && publish) {
+			pi.events.emit(WORKSPACE_ACCESS_EVENT, workspaceAccessHint(options.source, root, session.sessionId));
+		}
+	};
+
+	const restore = (ctx: ExtensionContext) => {
+		const previous = session?.ring.list() ?? [];
+		const snapshot = latestWorkspaceEntry(ctx.sessionManager.getBranch(), options.customType, limit);
+		const ring = ExecutionRoots.restore(snapshot, limit);
+		const info = new Map<string, RootInfo>();
+		for (const root of ring.list()) info.set(root, { marker: "restored", admittedAt: Date.now() });
+		const stopHints = session?.stopHints ?? listenForPeers();
+		session = { ring, info, sessionId: ctx.sessionManager.getSessionId(), persisted: ring.revision, stopHints };
+		// Restoring starts a new observation boundary: whatever engines held for the old roots is stale now.
+		if (previous.length > 0) options.onRetire?.(previous);
+	};
+
+	const listenForPeers = () =>
+		pi.events.on(WORKSPACE_ACCESS_EVENT, (payload) => {
+			if (session === undefined) return;
+			const root = peerWorkspaceRoot(payload, { source: options.source, sessionId: session.sessionId });
+			if (root === undefined) return;
+			const started = epoch;
+			void loadEnrollment()
+				.then((enrollment) => enrollment.acceptsPeerRoot(root, options.gitOnly === true))
+				.then((accepted) => {
+					if (!accepted || started !== epoch) return;
+					admit(root, "peer", false);
+					persistIfChanged();
+				})
+				.catch(() => {});
+		});
+
+	pi.on("session_start", (_event, ctx) => {
+		epoch++;
+		restore(ctx);
+	});
+
+	pi.on("session_tree", (_event, ctx) => {
+		epoch++;
+		restore(ctx);
+	});
+
+	pi.on("session_compact", () => {
+		if (session === undefined) return;
+		session.persisted = session.ring.revision;
+		pi.appendEntry(options.customType, session.ring.snapshot());
+	});
+
+	pi.on("session_shutdown", () => {
+		epoch++;
+		const ending = session;
+		session = undefined;
+		ending?.stopHints();
+		if (ending !== undefined) retire(ending.ring.list());
+	});
+
+	pi.on("tool_result", async (event, ctx) => {
+		if (session === undefined || event.isError) return;
+		const started = epoch;
+		try {
+			const enrollment = await loadEnrollment();
+			const found = await enrollment.ownersOf(event, ctx.cwd, options.gitOnly === true);
+			if (started !== epoch) return;
+			for (const project of found) admit(project.root, project.marker, true);
+			persistIfChanged();
+		} catch {
+			// Enrollment is an observation; it must never turn a successful tool result into a failure.
+		}
+	});
+
+	const capture = (root: string): LeaseToken | undefined => {
+		const lease = session?.ring.lease(root);
+		return lease === undefined ? undefined : { root, lease, epoch };
+	};
+	const isCurrent = (token: LeaseToken) =>
+		token.epoch === epoch && session?.ring.holds(token.root, token.lease) === true;
+
+	return {
+		source: options.source,
+		ring: () => session?.ring,
+		info: (root) => session?.info.get(root),
+		capture,
+		isCurrent,
+		async runLeased(root, job, publish) {
+			const token = capture(root);
+			if (token === undefined) return false;
+			const value = await job();
+			if (!isCurrent(token)) return false;
+			publish(value);
+			return true;
+		},
+		async manualRoot(cwd) {
+			const { discovery, cwdProject, gitReviewRoot } = await loadEnrollment();
+			if (options.gitOnly !== true) return cwdProject(cwd, discovery);
+			return gitReviewRoot(cwd, session?.ring.list() ?? [], discovery);
+		},
+		reset() {
+			if (session === undefined) return [];
+			const retired = session.ring.reset();
+			retire(retired);
+			persistIfChanged();
+			return retired;
+		},
+		describe(now = Date.now()) {
+			const ring = session?.ring;
+			if (ring === undefined) return ["no active session"];
+			const head = `${ring.size}/${ring.limit} roots, most recent first`;
+			if (ring.size === 0) return [`${head}: none enrolled yet (roots enroll when a tool touches a project)`];
+			const rows = ring.list().map((root, i) => {
+				const info = session?.info.get(root);
+				const age = info === undefined ? "?" : formatAge(now - info.admittedAt);
+				const resident = options.isResident?.(root) === true ? "resident" : "cold";
+				return `${String(i + 1).padStart(2)}. ${root}  [${info?.marker ?? "?"}] lease #${ring.lease(root)} ${age}  ${resident}`;
+			});
+			return [`${head}:`, ...rows];
+		},
+	};
+}
+
+function formatAge(ms: number): string {
+	const s = Math.max(0, Math.round(ms / 1000));
+	if (s < 60) return `${s}s`;
+	if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}

@@ -1,0 +1,27 @@
+import { OBSERVED_ROOT_LIMIT, type RootsSnapshot, validSnapshotRoots } from "./roots.ts";
+
+/** Session custom entry types that carry each extension's ring. */
+export const FOVEA_WORKSPACE_ENTRY = "pi-fovea-workspace";
+export const CONTOUR_WORKSPACE_ENTRY = "pi-contour-workspace";
+
+/**
+ * The newest valid {@link RootsSnapshot} among custom entries of `customType` on a session branch (entries in branch
+ * order, oldest first). Malformed entries are skipped, so a damaged newest entry falls back to the one before it.
+ */
+export function latestWorkspaceEntry(
+	branch: readonly unknown[],
+	customType: string,
+	limit: number = OBSERVED_ROOT_LIMIT,
+): RootsSnapshot | undefined {
+	if (!Array.isArray(branch)) return undefined;
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry: unknown = branch[i];
+		if (entry === null || typeof entry !== "object") continue;
+		const { type, customType: entryType, data } = entry as { type?: unknown; customType?: unknown; data?: unknown };
+		if (type !== "custom" || entryType !== customType) continue;
+		if (data === null || typeof data !== "object" || (data as { version?: unknown }).version !== 1) continue;
+		if (!Array.isArray((data as { roots?: unknown }).roots)) continue;
+		return { version: 1, roots: validSnapshotRoots(data, limit) };
+	}
+	return undefined;
+}
