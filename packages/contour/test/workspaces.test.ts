@@ -98,7 +98,9 @@ describe("contour workspaces", () => {
 		const plain = manifestProject(join(base, "plain"));
 		await withHost(base, [FOVEA, CONTOUR], async (host) => {
 			const seen: Array<{ source?: string; root?: string } | null> = [];
-			const stop = host.eventBus.on(WORKSPACE_ACCESS_EVENT, (p) => seen.push(p as { source?: string; root?: string } | null));
+			const stop = host.eventBus.on(WORKSPACE_ACCESS_EVENT, (p) =>
+				seen.push(p as { source?: string; root?: string } | null),
+			);
 			const sessionId = host.sessionId();
 			host.eventBus.emit(WORKSPACE_ACCESS_EVENT, { version: 1, source: "fovea", root: plain, sessionId });
 			host.eventBus.emit(WORKSPACE_ACCESS_EVENT, {

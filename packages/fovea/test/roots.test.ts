@@ -15,8 +15,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
 	CONTOUR_WORKSPACE_ENTRY,
-	envInt,
 	ExecutionRoots,
+	envInt,
 	FOVEA_WORKSPACE_ENTRY,
 	latestWorkspaceEntry,
 	OBSERVED_ROOT_LIMIT,
@@ -262,7 +262,11 @@ describe("ExecutionRoots: recency and leases", () => {
 	});
 
 	it("leases are unique across different ring instances", () => {
-		const rings = [new ExecutionRoots(32), new ExecutionRoots(32), ExecutionRoots.restore({ version: 1, roots: ["/a"] })];
+		const rings = [
+			new ExecutionRoots(32),
+			new ExecutionRoots(32),
+			ExecutionRoots.restore({ version: 1, roots: ["/a"] }),
+		];
 		const leases = rings.map((ring) => ring.lease("/a") ?? ring.admit("/a").lease);
 		assert.equal(new Set(leases).size, leases.length, `leases ${leases.join(",")}`);
 	});
@@ -528,7 +532,10 @@ describe("ExecutionRoots: properties against a model", () => {
 					assert.ok(after.length <= limit, "never exceeds its limit");
 					assert.equal(new Set(after).size, after.length, "no duplicates");
 					const live = after.map((root) => ring.lease(root));
-					assert.ok(live.every((lease) => typeof lease === "number"), "each live root has a lease");
+					assert.ok(
+						live.every((lease) => typeof lease === "number"),
+						"each live root has a lease",
+					);
 					assert.equal(new Set(live).size, live.length, "live leases are distinct");
 					for (const root of ALPHABET) assert.equal(ring.has(root), after.includes(root));
 					const changed = JSON.stringify(before) !== JSON.stringify(after);
