@@ -15,7 +15,7 @@ export const discovery = new ProjectDiscovery();
 
 /** The distinct owning projects of every path a successful tool result proves was accessed. */
 export async function ownersOf(event: ToolAccessEvent, cwd: string, gitOnly: boolean): Promise<ProjectRoot[]> {
-	const paths: AccessedPath[] = accessedPaths(event, cwd, homedir());
+	const paths: AccessedPath[] = accessedPaths(event, cwd, homedir(), { cdpath: process.env.CDPATH });
 	const owners = new Map<string, ProjectRoot>();
 	for (const accessed of paths) {
 		const found = await discovery.discover(accessed.path, accessed.kind);

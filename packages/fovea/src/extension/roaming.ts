@@ -97,7 +97,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	const admit = (root: string, marker: RootInfo["marker"], publish: boolean) => {
 		if (session === undefined) return;
 		const admission = session.ring.admit(root);
-		if (admission.fresh || !session.info.has(root)) session.info.set(root, { marker, admittedAt: Date.now() });
+		const known = session.info.get(root);
+		if (admission.fresh || known === undefined) session.info.set(root, { marker, admittedAt: Date.now() });
+		else if (marker !== "peer" && (known.marker === "peer" || known.marker === "restored")) known.marker = marker;
 		retire(admission.retired);
 		if (admission.fresh && publish) {
 			pi.events.emit(WORKSPACE_ACCESS_EVENT, workspaceAccessHint(options.source, root, session.sessionId));

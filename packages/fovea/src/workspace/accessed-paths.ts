@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { shellCwdHints } from "./shell-hints.ts";
+import { type ShellHintOptions, shellCwdHints } from "./shell-hints.ts";
 
 /** One path that a successful tool result proves was accessed, and which tool field proved it. */
 export interface AccessedPath {
@@ -35,7 +35,12 @@ const PATH_TOOLS: Record<string, { kind: AccessedPath["kind"]; defaultsToCwd: bo
  * literal shell working-directory hints of `bash` (a `cwd` field, `cd <dir> && …`, `git -C <dir> …`). Errors,
  * other tools (`fabric_exec` included), remote URLs and anything that would need evaluation give `[]`.
  */
-export function accessedPaths(event: ToolAccessEvent, cwd: string, home: string = homedir()): AccessedPath[] {
+export function accessedPaths(
+	event: ToolAccessEvent,
+	cwd: string,
+	home: string = homedir(),
+	options: ShellHintOptions = {},
+): AccessedPath[] {
 	if (event === null || typeof event !== "object" || event.isError === true) return [];
 	const input = event.input;
 	if (input === null || typeof input !== "object" || Array.isArray(input)) return [];
@@ -44,17 +49,23 @@ export function accessedPaths(event: ToolAccessEvent, cwd: string, home: string 
 	const tool = Object.hasOwn(PATH_TOOLS, event.toolName) ? PATH_TOOLS[event.toolName] : undefined;
 	if (tool !== undefined) {
 		const raw = fields.path;
-		if (raw === undefined || raw === null) {
+		// Pi searches the cwd when grep, find or ls get no path or an empty one.
+		if (raw === undefined || raw === null || (raw === "" && tool.defaultsToCwd)) {
 			return tool.defaultsToCwd ? [{ path: resolve(cwd), kind: "directory", via: event.toolName }] : [];
 		}
 		const path = toolPath(raw, cwd, home);
 		return path === undefined ? [] : [{ path, kind: tool.kind, via: event.toolName }];
 	}
-	if (event.toolName === "bash") return shellPaths(fields, cwd, home);
+	if (event.toolName === "bash") return shellPaths(fields, cwd, home, options);
 	return [];
 }
 
-function shellPaths(fields: Record<string, unknown>, cwd: string, home: string): AccessedPath[] {
+function shellPaths(
+	fields: Record<string, unknown>,
+	cwd: string,
+	home: string,
+	options: ShellHintOptions,
+): AccessedPath[] {
 	const found: AccessedPath[] = [];
 	let base = cwd;
 	if (fields.cwd !== undefined) {
@@ -65,7 +76,8 @@ function shellPaths(fields: Record<string, unknown>, cwd: string, home: string):
 		found.push({ path: explicit, kind: "directory", via: "cwd" });
 	}
 	if (typeof fields.command !== "string") return found;
-	for (const path of shellCwdHints(fields.command, base, home)) found.push({ path, kind: "directory", via: "shell" });
+	for (const path of shellCwdHints(fields.command, base, home, options))
+		found.push({ path, kind: "directory", via: "shell" });
 	return found;
 }
 

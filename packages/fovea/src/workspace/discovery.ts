@@ -47,6 +47,7 @@ export class ProjectDiscovery {
 	readonly stats: DiscoveryStats = { lookups: 0, cacheHits: 0, coalesced: 0, probes: 0 };
 	readonly #maxAncestors: number;
 	readonly #home: string;
+	#physicalHome: Promise<string> | undefined;
 	// Wrapped so that a cached "no project here" is told apart from a cache miss.
 	readonly #results: BoundedCache<string, { found: ProjectRoot | undefined }>;
 	readonly #gitProbes: BoundedCache<string, Promise<GitMarker>>;
@@ -94,7 +95,7 @@ export class ProjectDiscovery {
 	 */
 	async projectOf(dir: string): Promise<ProjectRoot | undefined> {
 		if (typeof dir !== "string" || dir.length === 0 || dir.includes("\0")) return undefined;
-		const ancestors = this.#ancestors(await canonicalPath(dir));
+		const ancestors = this.#ancestors(await canonicalPath(dir), await this.#homeDir());
 		return (await this.#nearestGit(ancestors)) ?? (await this.#nearestManifest(ancestors));
 	}
 
@@ -112,7 +113,8 @@ export class ProjectDiscovery {
 
 	async #lookup(path: string, kind: AccessedPath["kind"]): Promise<ProjectRoot | undefined> {
 		const physical = await canonicalPath(path);
-		if (excludedPathReason(physical, this.#home) !== undefined) return undefined;
+		const home = await this.#homeDir();
+		if (excludedPathReason(physical, home) !== undefined) return undefined;
 		let isFile = kind === "file";
 		if (kind === "unknown") {
 			this.stats.probes++;
@@ -122,19 +124,25 @@ export class ProjectDiscovery {
 			);
 		}
 		const start = isFile ? dirname(physical) : physical;
-		const ancestors = this.#ancestors(start);
+		const ancestors = this.#ancestors(start, home);
 		const found = (await this.#nearestGit(ancestors)) ?? (await this.#nearestManifest(ancestors));
 		const candidate =
 			found ?? (isFile && isSourceFile(basename(physical)) ? { root: start, marker: "source" as const } : undefined);
 		if (candidate === undefined) return undefined;
-		return excludedRootReason(candidate.root, physical, this.#home) === undefined ? candidate : undefined;
+		return excludedRootReason(candidate.root, physical, home) === undefined ? candidate : undefined;
+	}
+
+	/** The physical home directory, resolved once: paths are compared physically, and `$HOME` may be a symlink. */
+	#homeDir(): Promise<string> {
+		this.#physicalHome ??= canonicalPath(this.#home);
+		return this.#physicalHome;
 	}
 
 	/** `start` and its parents, nearest first, bounded, stopping before the home directory and the filesystem root. */
-	#ancestors(start: string): string[] {
+	#ancestors(start: string, home: string): string[] {
 		const dirs: string[] = [];
 		let dir = start;
-		while (dirs.length < this.#maxAncestors && dir !== this.#home && dirname(dir) !== dir) {
+		while (dirs.length < this.#maxAncestors && dir !== home && dirname(dir) !== dir) {
 			dirs.push(dir);
 			dir = dirname(dir);
 		}

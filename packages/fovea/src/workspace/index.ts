@@ -20,4 +20,4 @@ export {
 } from "./peer-hints.ts";
 export { type Admission, ExecutionRoots, isRootPath, OBSERVED_ROOT_LIMIT, type RootsSnapshot } from "./roots.ts";
 export { CONTOUR_WORKSPACE_ENTRY, FOVEA_WORKSPACE_ENTRY, latestWorkspaceEntry } from "./session-entries.ts";
-export { shellCwdHints } from "./shell-hints.ts";
+export { type ShellHintOptions, shellCwdHints } from "./shell-hints.ts";

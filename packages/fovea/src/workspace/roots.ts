@@ -17,7 +17,7 @@ export interface Admission {
 	retired: string[];
 }
 
-/** Leases are unique in the process, so a lease captured from one ring can never match another ring's. */
+/** Leases are unique per module instance, so a lease captured from one ring never matches another ring's. */
 let nextLease = 1;
 
 /**

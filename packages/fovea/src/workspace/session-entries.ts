@@ -20,8 +20,12 @@ export function latestWorkspaceEntry(
 		const { type, customType: entryType, data } = entry as { type?: unknown; customType?: unknown; data?: unknown };
 		if (type !== "custom" || entryType !== customType) continue;
 		if (data === null || typeof data !== "object" || (data as { version?: unknown }).version !== 1) continue;
-		if (!Array.isArray((data as { roots?: unknown }).roots)) continue;
-		return { version: 1, roots: validSnapshotRoots(data, limit) };
+		const stored = (data as { roots?: unknown }).roots;
+		if (!Array.isArray(stored)) continue;
+		const roots = validSnapshotRoots(data, limit);
+		// An empty list is a reset; a nonempty list with no valid root is damage, not a reset.
+		if (stored.length > 0 && roots.length === 0) continue;
+		return { version: 1, roots };
 	}
 	return undefined;
 }

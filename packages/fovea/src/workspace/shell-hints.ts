@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
  * `source`, …) the working directory is unknown and the scan stops. Tilde prefixes (`~`, `~/x`) are literal given
  * `home`. Returns absolute, lexically normalized directories in command order.
  */
-export function shellCwdHints(command: string, cwd: string, home: string): string[] {
+export function shellCwdHints(command: string, cwd: string, home: string, options: ShellHintOptions = {}): string[] {
 	const lexed = lex(command);
 	if (lexed === undefined) return [];
 	const hints: string[] = [];
@@ -19,13 +19,14 @@ export function shellCwdHints(command: string, cwd: string, home: string): strin
 			if (segment.words.some((w) => CWD_CHANGERS.has(w.text) || !w.literal)) return hints;
 			continue;
 		}
+		if (segment.words.some((w) => /^CDPATH=/.test(w.text))) return hints;
 		const words = dropAssignments(segment.words);
 		const head = words[0];
 		if (head === undefined) continue;
 		if (!head.literal || CWD_CHANGERS.has(head.text)) {
 			if (head.literal && head.text === "cd") {
 				const target = cdTarget(words.slice(1));
-				if (target === undefined) return hints;
+				if (target === undefined || (options.cdpath && !/^(\/|\.\.?(\/|$)|~)/.test(target.text))) return hints;
 				dir = resolveWord(target, dir, home);
 				hints.push(dir);
 				continue;
@@ -40,8 +41,45 @@ export function shellCwdHints(command: string, cwd: string, home: string): strin
 	return hints;
 }
 
-/** Builtins and keywords after which the shell's directory can no longer be known without evaluation. */
-const CWD_CHANGERS = new Set(["cd", "pushd", "popd", "eval", "source", ".", "builtin", "command", "exec", "alias"]);
+/** What the shell inherits that changes how `cd` resolves. */
+export interface ShellHintOptions {
+	/**
+	 * The `CDPATH` the shell inherits. When it is set, `cd name` may land in any of its directories, so only
+	 * targets that are absolute or start with `.`/`..` (which `cd` resolves without it) remain literal.
+	 */
+	cdpath?: string | undefined;
+}
+
+/**
+ * Builtins and keywords after which the shell's directory, or what a later `cd` means, can no longer be known
+ * without evaluation: they change directory themselves, run strings as code (`eval`, `trap`), prefix a `cd` that
+ * still runs in this shell (`time`), or change shell state that `cd` reads (`export CDPATH`, `shopt -s cdable_vars`).
+ */
+const CWD_CHANGERS = new Set([
+	"cd",
+	"pushd",
+	"popd",
+	"eval",
+	"source",
+	".",
+	"builtin",
+	"command",
+	"exec",
+	"alias",
+	"time",
+	"coproc",
+	"trap",
+	"shopt",
+	"set",
+	"export",
+	"declare",
+	"typeset",
+	"local",
+	"readonly",
+	"unset",
+	"enable",
+	"function",
+]);
 
 /** Git options that consume the following word. */
 const GIT_OPTIONS_WITH_VALUE = new Set([
@@ -210,7 +248,9 @@ function readWord(s: string, start: number): (Word & { end: number }) | undefine
 		}
 	}
 	if (i === start) return undefined;
-	const tilde = s[start] === "~";
-	if (tilde && !(text === "~" || text.startsWith("~/"))) literal = false;
+	// `~` and `~/…` expand to the home directory; `~user`, `~+` and `~-` need evaluation; a quoted or escaped
+	// character after the `~` (`~'/p'`, `~\/p`) leaves it a literal `~`.
+	const tilde = s[start] === "~" && (i === start + 1 || s[start + 1] === "/");
+	if (s[start] === "~" && !tilde && !"'\"\\".includes(s[start + 1] ?? "")) literal = false;
 	return { text, literal, tilde, end: i };
 }
