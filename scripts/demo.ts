@@ -3,22 +3,18 @@
 //
 //   npm run demo
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, type ScriptedToolCall, startHost, tempDir } from "../test/e2e/harness.ts";
+import { gitRepo, writeFiles } from "../test/e2e/support/workspaces.ts";
 
 const extensions = ["fovea", "contour"].map((name) =>
 	fileURLToPath(new URL(`../packages/${name}/src/extension/index.ts`, import.meta.url)),
 );
 
 function project(dir: string, files: Record<string, string>, git: boolean): string {
-	for (const [name, text] of Object.entries(files)) {
-		mkdirSync(join(dir, name, ".."), { recursive: true });
-		writeFileSync(join(dir, name), text);
-	}
-	if (git) execFileSync("git", ["-c", "init.defaultBranch=main", "init", "-q", dir]);
+	if (git) return gitRepo(dir, files);
+	writeFiles(dir, files);
 	return dir;
 }
 

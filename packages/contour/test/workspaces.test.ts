@@ -3,57 +3,44 @@
 // the most recent Git root in its ring, and it takes Fovea's hints from the same session without rebroadcasting.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { WORKSPACE_ACCESS_EVENT } from "pi-fovea/workspace";
-import { cleanupTempDirs, type PiHost, startHost, tempDir } from "../../../test/e2e/harness.ts";
+import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
+import {
+	commandText,
+	git,
+	gitRepo as makeRepo,
+	newestRing,
+	withHost as withHostOptions,
+	writeFiles,
+} from "../../../test/e2e/support/workspaces.ts";
 
 const CONTOUR = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
 const FOVEA = fileURLToPath(new URL("../../fovea/src/extension/index.ts", import.meta.url));
 
 after(cleanupTempDirs);
 
-const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args]);
-
-function gitRepo(dir: string): string {
-	mkdirSync(join(dir, "src"), { recursive: true });
-	git("-c", "init.defaultBranch=main", "init", "-q", dir);
-	writeFileSync(join(dir, "src/main.ts"), "export const main = 1;\n");
-	return dir;
-}
-
+const gitRepo = (dir: string) => makeRepo(dir, { "src/main.ts": "export const main = 1;\n" }, { commit: true });
 function manifestProject(dir: string): string {
-	mkdirSync(join(dir, "src"), { recursive: true });
-	writeFileSync(join(dir, "package.json"), "{}");
-	writeFileSync(join(dir, "src/main.ts"), "export const main = 1;\n");
+	writeFiles(dir, { "package.json": "{}", "src/main.ts": "export const main = 1;\n" });
 	return dir;
 }
 
-const rootsOf = (host: PiHost, type: string) => host.customEntries<{ roots: string[] }>(type).at(-1)?.roots;
+const rootsOf = (host: PiHost, type: string) => newestRing(host, type);
 const contourRing = (host: PiHost) => rootsOf(host, "pi-contour-workspace");
-const statusText = async (host: PiHost) =>
-	(await host.command("/contour status")).notifications.map((n) => n.message).join("\n");
-
-async function withHost(cwd: string, extensions: string[], run: (host: PiHost) => Promise<void>): Promise<void> {
-	const host = await startHost({ cwd, extensions });
-	try {
-		await run(host);
-	} finally {
-		await host.dispose();
-	}
-}
+const statusText = (host: PiHost) => commandText(host, "/contour status");
+const withHost = (cwd: string, extensions: string[], run: (host: PiHost) => Promise<void>) =>
+	withHostOptions({ cwd, extensions }, run);
 
 describe("contour workspaces", () => {
 	it("enrolls Git roots only, linked worktrees as their own roots", async () => {
 		const base = await tempDir();
 		const repo = gitRepo(join(base, "repo"));
-		git("-C", repo, "add", ".");
-		git("-C", repo, "commit", "-qm", "init");
 		const worktree = join(base, "repo-feature");
-		git("-C", repo, "worktree", "add", "-q", worktree, "-b", "feature");
+		git(repo, "worktree", "add", "-q", worktree, "-b", "feature");
 		const plain = manifestProject(join(base, "plain"));
 		await withHost(base, [CONTOUR], async (host) => {
 			await host.runTools([{ name: "read", arguments: { path: join(plain, "src/main.ts") } }]);

@@ -3,13 +3,13 @@
 // /fovea commands, published access hints, leases that retirement and session replacement invalidate, no chdir.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { cleanupTempDirs, type PiHost, startHost, tempDir } from "../../../test/e2e/harness.ts";
+import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
+import { gitRepo as makeRepo, newestRing, withHost as withHostOptions } from "../../../test/e2e/support/workspaces.ts";
 import { attachRoaming } from "../src/extension/roaming.ts";
 import { WORKSPACE_ACCESS_EVENT } from "../src/workspace/index.ts";
 
@@ -18,28 +18,10 @@ const ENTRY = "pi-fovea-workspace";
 
 after(cleanupTempDirs);
 
-function gitRepo(dir: string, files: Record<string, string> = { "src/main.ts": "export const main = 1;\n" }): string {
-	mkdirSync(dir, { recursive: true });
-	execFileSync("git", ["-c", "init.defaultBranch=main", "init", "-q", dir]);
-	for (const [name, text] of Object.entries(files)) {
-		mkdirSync(join(dir, name, ".."), { recursive: true });
-		writeFileSync(join(dir, name), text);
-	}
-	return dir;
-}
-
-function ring(host: PiHost): string[] | undefined {
-	return host.customEntries<{ version: 1; roots: string[] }>(ENTRY).at(-1)?.roots;
-}
-
-async function withHost(cwd: string, run: (host: PiHost) => Promise<void>): Promise<void> {
-	const host = await startHost({ cwd, extensions: [FOVEA] });
-	try {
-		await run(host);
-	} finally {
-		await host.dispose();
-	}
-}
+const gitRepo = (dir: string) => makeRepo(dir, { "src/main.ts": "export const main = 1;\n" });
+const ring = (host: PiHost) => newestRing(host, ENTRY);
+const withHost = (cwd: string, run: (host: PiHost) => Promise<void>) =>
+	withHostOptions({ cwd, extensions: [FOVEA] }, run);
 
 describe("fovea extension through the real Pi host", () => {
 	it("enrolls the owning project of a successful read and persists the ring before the tool result", async () => {
