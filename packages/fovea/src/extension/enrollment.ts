@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "../workspace/accessed-paths.ts";
+import { canonicalPath } from "../workspace/canonical-path.ts";
 import { ProjectDiscovery, type ProjectRoot } from "../workspace/discovery.ts";
 import { excludedRootReason } from "../workspace/exclusions.ts";
 
@@ -13,11 +14,24 @@ export { cwdProject, gitReviewRoot } from "../workspace/manual-root.ts";
 /** One discovery per process, so Fovea and Contour coalesce their lookups of the same paths. */
 export const discovery = new ProjectDiscovery();
 
-/** The distinct owning projects of every path a successful tool result proves was accessed. */
-export async function ownersOf(event: ToolAccessEvent, cwd: string, gitOnly: boolean): Promise<ProjectRoot[]> {
+/**
+ * The distinct owning projects of every path a successful tool result proves was accessed. A path inside a root
+ * that was chosen explicitly (`narrowOwner`) belongs to that root as named, without discovery widening it.
+ */
+export async function ownersOf(
+	event: ToolAccessEvent,
+	cwd: string,
+	gitOnly: boolean,
+	narrowOwner?: (path: string) => string | undefined,
+): Promise<Array<{ root: string; marker: ProjectRoot["marker"] | "explicit" }>> {
 	const paths: AccessedPath[] = accessedPaths(event, cwd, homedir(), { cdpath: process.env.CDPATH });
-	const owners = new Map<string, ProjectRoot>();
+	const owners = new Map<string, { root: string; marker: ProjectRoot["marker"] | "explicit" }>();
 	for (const accessed of paths) {
+		const narrow = narrowOwner?.(await canonicalPath(accessed.path));
+		if (narrow !== undefined) {
+			owners.set(narrow, { root: narrow, marker: "explicit" });
+			continue;
+		}
 		const found = await discovery.discover(accessed.path, accessed.kind);
 		if (found === undefined || owners.has(found.root)) continue;
 		if (gitOnly && found.marker !== "git" && found.marker !== "git-file") continue;

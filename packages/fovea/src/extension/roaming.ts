@@ -36,7 +36,7 @@ export interface RoamingOptions {
 
 /** What is known of an enrolled root beyond its place in the ring. */
 export interface RootInfo {
-	marker: "git" | "git-file" | "manifest" | "source" | "peer" | "restored";
+	marker: "git" | "git-file" | "manifest" | "source" | "peer" | "restored" | "explicit" | "cwd";
 	admittedAt: number;
 }
 
@@ -59,6 +59,12 @@ export interface Roaming {
 	isCurrent(token: LeaseToken): boolean;
 	/** Runs `job` for `root` and hands its result to `publish` only if the lease survived the wait. */
 	runLeased<T>(root: string, job: () => Promise<T>, publish: (value: T) => void): Promise<boolean>;
+	/**
+	 * Enrolls a root a tool or command chose (an explicit `root` argument, or the cwd's project for an omitted one).
+	 * An explicit root is honoured as named: later activity under it refreshes it instead of enrolling a wider
+	 * project around it.
+	 */
+	enrollExplicit(root: string, explicit: boolean): void;
 	/** Clears the ring and persists the empty snapshot; returns the retired roots. */
 	reset(): string[];
 	/**
@@ -79,12 +85,23 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	const limit = envInt(options.limitEnv, OBSERVED_ROOT_LIMIT, 1, OBSERVED_ROOT_LIMIT);
 	let epoch = 0;
 	let session:
-		| { ring: ExecutionRoots; info: Map<string, RootInfo>; sessionId: string; persisted: number; stopHints: () => void }
+		| {
+				ring: ExecutionRoots;
+				info: Map<string, RootInfo>;
+				/** Roots chosen explicitly in this session; activity inside them does not widen them. */
+				explicit: Set<string>;
+				sessionId: string;
+				persisted: number;
+				stopHints: () => void;
+		  }
 		| undefined;
 
 	const retire = (roots: string[]) => {
 		if (roots.length === 0) return;
-		for (const root of roots) session?.info.delete(root);
+		for (const root of roots) {
+			session?.info.delete(root);
+			session?.explicit.delete(root);
+		}
 		options.onRetire?.(roots);
 	};
 
@@ -113,7 +130,14 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		const info = new Map<string, RootInfo>();
 		for (const root of ring.list()) info.set(root, { marker: "restored", admittedAt: Date.now() });
 		const stopHints = session?.stopHints ?? listenForPeers();
-		session = { ring, info, sessionId: ctx.sessionManager.getSessionId(), persisted: ring.revision, stopHints };
+		session = {
+			ring,
+			info,
+			explicit: new Set(),
+			sessionId: ctx.sessionManager.getSessionId(),
+			persisted: ring.revision,
+			stopHints,
+		};
 		// Restoring starts a new observation boundary: whatever engines held for the old roots is stale now.
 		if (previous.length > 0) options.onRetire?.(previous);
 	};
@@ -163,7 +187,16 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		const started = epoch;
 		try {
 			const enrollment = await loadEnrollment();
-			const found = await enrollment.ownersOf(event, ctx.cwd, options.gitOnly === true);
+			const explicit = session.explicit;
+			const ring = session.ring;
+			const narrow =
+				explicit.size === 0
+					? undefined
+					: (path: string) => {
+							const owner = ring.owner(path);
+							return owner !== undefined && explicit.has(owner) ? owner : undefined;
+						};
+			const found = await enrollment.ownersOf(event, ctx.cwd, options.gitOnly === true, narrow);
 			if (started !== epoch) return;
 			for (const project of found) admit(project.root, project.marker, true);
 			persistIfChanged();
@@ -197,6 +230,12 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			const { discovery, cwdProject, gitReviewRoot } = await loadEnrollment();
 			if (options.gitOnly !== true) return cwdProject(cwd, discovery);
 			return gitReviewRoot(cwd, session?.ring.list() ?? [], discovery);
+		},
+		enrollExplicit(root, explicit) {
+			if (session === undefined) return;
+			admit(root, explicit ? "explicit" : "cwd", true);
+			if (explicit) session.explicit.add(root);
+			persistIfChanged();
 		},
 		reset() {
 			if (session === undefined) return [];

@@ -35,7 +35,7 @@ const SYSTEM_TOPS = new Set([
 const SHARED_PARENTS = ["/", "/tmp", "/var/tmp", "/home", "/Users", "/private/tmp", "/srv", "/opt", "/mnt", "/media"];
 
 /** Directory names that hold third-party code wherever they appear. */
-const DEPENDENCY_DIRS = new Set([
+export const DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
 	"node_modules",
 	"bower_components",
 	"jspm_packages",
@@ -57,7 +57,7 @@ const DEPENDENCY_DIRS = new Set([
 ]);
 
 /** Directory names that hold build output when they sit inside a project. */
-const GENERATED_DIRS = new Set([
+export const GENERATED_DIRS: ReadonlySet<string> = new Set([
 	"dist",
 	"build",
 	"out",

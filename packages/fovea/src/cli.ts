@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+/**
+ * `fovea`: Fovea's code map without a model. The same engine as the extension, on the project that owns the
+ * current directory (or `--root`). Exit codes: 0 ok, 2 usage or input error.
+ *
+ *   fovea sketch [--root DIR] [--max-tokens N] [--json]
+ *   fovea focus "<query>" [--path FILE] [--kind KIND] [--root DIR] [--max-tokens N] [--json]
+ *   fovea status [--root DIR] [--json]
+ */
+import { stat } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { CodeMap } from "./engine/code-map.ts";
+import { canonicalPath } from "./workspace/canonical-path.ts";
+import { ProjectDiscovery } from "./workspace/discovery.ts";
+import { cwdProject } from "./workspace/manual-root.ts";
+
+const USAGE = `usage:
+  fovea sketch [--root DIR] [--max-tokens N] [--json]
+  fovea focus "<query>" [--path FILE] [--kind KIND] [--root DIR] [--max-tokens N] [--json]
+  fovea status [--root DIR] [--json]`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			root: { type: "string" },
+			json: { type: "boolean", default: false },
+			"max-tokens": { type: "string" },
+			path: { type: "string" },
+			kind: { type: "string" },
+			help: { type: "boolean", short: "h", default: false },
+		},
+	});
+	const [command, ...rest] = positionals;
+	if (values.help || command === undefined) {
+		process.stdout.write(`${USAGE}\n`);
+		return values.help ? 0 : 2;
+	}
+	const maxTokens = values["max-tokens"] === undefined ? 1500 : Number(values["max-tokens"]);
+	if (!Number.isInteger(maxTokens) || maxTokens < 50)
+		throw new UsageError(`--max-tokens must be an integer ≥ 50, got ${values["max-tokens"]}`);
+	const root = await resolveRoot(values.root);
+	const map = new CodeMap(root);
+	const progress = process.stderr.isTTY
+		? (done: number, total: number) => process.stderr.write(`\rindexing ${done}/${total} files`)
+		: undefined;
+	const refresh = progress === undefined ? {} : { onProgress: progress };
+	const print = (text: string) => process.stdout.write(`${text}\n`);
+	try {
+		switch (command) {
+			case "focus": {
+				const query = rest.join(" ").trim();
+				if (query === "") throw new UsageError('focus needs a query: fovea focus "<query>"');
+				const answer = await map.focus(
+					{
+						text: query,
+						...(values.path === undefined ? {} : { paths: [values.path] }),
+						...(values.kind === undefined ? {} : { kinds: new Set([values.kind]) }),
+					},
+					maxTokens,
+					refresh,
+				);
+				clearLine(progress);
+				print(
+					values.json
+						? JSON.stringify(
+								{ root, query, files: answer.files, symbols: answer.symbols, gaps: answer.snapshot.gaps },
+								null,
+								2,
+							)
+						: answer.text,
+				);
+				return 0;
+			}
+			case "sketch": {
+				const { text, snapshot } = await map.sketch(maxTokens, refresh);
+				clearLine(progress);
+				print(
+					values.json ? JSON.stringify({ root, files: snapshot.files.size, gaps: snapshot.gaps, text }, null, 2) : text,
+				);
+				return 0;
+			}
+			case "status": {
+				const { snapshot } = await map.refresh(refresh);
+				clearLine(progress);
+				const status = {
+					root,
+					files: snapshot.files.size,
+					gaps: snapshot.gaps.length,
+					truncated: snapshot.truncated,
+					work: map.index.stats,
+				};
+				print(
+					values.json
+						? JSON.stringify(status, null, 2)
+						: `fovea status · root ${root}\n${status.files} files mapped, ${status.gaps} not mapped${status.truncated ? " (file limit reached)" : ""}\nthis run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
+				);
+				return 0;
+			}
+			default:
+				throw new UsageError(`unknown command '${command}'`);
+		}
+	} finally {
+		await map.index.flush().catch(() => {});
+	}
+}
+
+async function resolveRoot(explicit: string | undefined): Promise<string> {
+	if (explicit === undefined) return (await cwdProject(process.cwd(), new ProjectDiscovery())).root;
+	const root = await canonicalPath(explicit);
+	const info = await stat(root).catch(() => undefined);
+	if (info === undefined || !info.isDirectory()) throw new UsageError(`--root ${explicit}: not a directory`);
+	return root;
+}
+
+function clearLine(progress: unknown): void {
+	if (progress !== undefined) process.stderr.write("\r\x1b[K");
+}
+
+main(process.argv.slice(2)).then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error: unknown) => {
+		const usage =
+			error instanceof UsageError ||
+			(error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
+		process.stderr.write(
+			`fovea: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ""}`,
+		);
+		process.exitCode = 2;
+	},
+);

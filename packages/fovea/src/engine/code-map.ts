@@ -1,0 +1,149 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
+import type { FileFacts } from "./facts.ts";
+import { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
+import { buildGraph } from "./graph.ts";
+import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
+import { renderSketch } from "./render-sketch.ts";
+import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
+import { testSubjects } from "./test-links.ts";
+
+/** Work counters of a code map, so tests can assert that nothing was rebuilt needlessly. */
+export interface CodeMapStats {
+	graphsBuilt: number;
+	queries: number;
+}
+
+/** A focus answer: text for the model, ranked items for machines, and the raw ranking. */
+export interface FocusAnswer {
+	text: string;
+	files: FocusItem[];
+	symbols: FocusItem[];
+	result: FocusResult;
+	snapshot: IndexSnapshot;
+}
+
+/**
+ * The code map of one project root: its incremental index of facts and the graph built from them. The graph is
+ * rebuilt only when the index generation changes, and lazily, when a query needs it. `evict()` drops the heavy
+ * in-memory state; facts stay in the on-disk cache, so the next query rebuilds without parsing.
+ */
+export class CodeMap {
+	readonly root: string;
+	readonly stats: CodeMapStats = { graphsBuilt: 0, queries: 0 };
+	#index: CodeIndex;
+	readonly #indexOptions: CodeIndexOptions;
+	#prepared: { generation: number; graph: PreparedGraph } | undefined;
+
+	constructor(root: string, options: CodeIndexOptions = {}) {
+		this.root = root;
+		this.#indexOptions = options;
+		this.#index = new CodeIndex(root, options);
+	}
+
+	get index(): CodeIndex {
+		return this.#index;
+	}
+
+	/** Whether the graph is in memory. */
+	get resident(): boolean {
+		return this.#prepared !== undefined;
+	}
+
+	/** Brings facts up to date (all files, or just `paths`) and returns the graph for the current generation. */
+	async refresh(options: RefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
+		const snapshot = await this.#index.refresh(options);
+		if (this.#prepared === undefined || this.#prepared.generation !== snapshot.generation) {
+			const context = await this.#resolutionContext(snapshot);
+			const graph = buildGraph([...snapshot.files.values()], {
+				imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context)),
+				subjects: (path: string) => testSubjects(path, context.files),
+			});
+			this.stats.graphsBuilt++;
+			this.#prepared = { generation: snapshot.generation, graph: prepareGraph(graph) };
+		}
+		return { snapshot, graph: this.#prepared.graph };
+	}
+
+	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
+	async focus(query: FocusQuery, maxTokens: number, refresh: RefreshOptions = {}): Promise<FocusAnswer> {
+		const { snapshot, graph } = await this.refresh(refresh);
+		this.stats.queries++;
+		const result = focus(graph, query);
+		const items = focusItems(result, graph.graph);
+		const text = renderFocus(result, {
+			root: this.root,
+			query: query.text,
+			graph: graph.graph,
+			gaps: snapshot.gaps,
+			maxTokens,
+		});
+		return { text, ...items, result, snapshot };
+	}
+
+	/** An overview of the root within `maxTokens`. */
+	async sketch(maxTokens: number, refresh: RefreshOptions = {}): Promise<{ text: string; snapshot: IndexSnapshot }> {
+		const { snapshot, graph } = await this.refresh(refresh);
+		return {
+			text: renderSketch({
+				root: this.root,
+				graph: graph.graph,
+				files: snapshot.files,
+				gaps: snapshot.gaps,
+				maxTokens,
+			}),
+			snapshot,
+		};
+	}
+
+	/**
+	 * Drops the graph and in-memory facts; the next refresh reloads facts from the manifest and fact cache. The
+	 * manifest is flushed first, so files refreshed by path since its last save are not read again.
+	 */
+	async evict(): Promise<void> {
+		const index = this.#index;
+		this.#prepared = undefined;
+		this.#index = new CodeIndex(this.root, this.#indexOptions);
+		await index.flush().catch(() => {});
+	}
+
+	async #resolutionContext(snapshot: IndexSnapshot): Promise<ResolutionContext> {
+		const files = new Set(snapshot.files.keys());
+		const context: ResolutionContext = { files };
+		const tsconfig = await readJsonc(join(this.root, "tsconfig.json"));
+		const options = (tsconfig as { compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined)
+			?.compilerOptions;
+		if (options !== undefined && (typeof options.baseUrl === "string" || isPathMap(options.paths))) {
+			context.tsconfig = { baseDir: "" };
+			if (typeof options.baseUrl === "string") context.tsconfig.baseUrl = options.baseUrl;
+			if (isPathMap(options.paths)) context.tsconfig.paths = options.paths;
+		}
+		const goMod = await readFile(join(this.root, "go.mod"), "utf8").catch(() => undefined);
+		const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
+		if (module !== undefined) context.goModule = module;
+		return context;
+	}
+}
+
+function isPathMap(value: unknown): value is Record<string, string[]> {
+	return (
+		value !== null &&
+		typeof value === "object" &&
+		Object.values(value).every((v) => Array.isArray(v) && v.every((x) => typeof x === "string"))
+	);
+}
+
+/** Reads a JSON-with-comments file (tsconfig), or `undefined` when it is missing or not parseable. */
+async function readJsonc(path: string): Promise<unknown> {
+	const text = await readFile(path, "utf8").catch(() => undefined);
+	if (text === undefined || text.length > 1_000_000) return undefined;
+	const stripped = text
+		.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ""))
+		.replace(/,(\s*[}\]])/g, "$1");
+	try {
+		return JSON.parse(stripped);
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,266 @@
+/**
+ * Shared machinery of the per-language extractors: one compiled tree-sitter query per language finds every
+ * interesting node in a single pass inside wasm; the language module maps each match to a raw definition, call,
+ * import or inheritance record; `nest` then resolves containers (methods), callers and export visibility in one
+ * sweep over source offsets, without walking the tree from JavaScript.
+ *
+ * Offsets (`start`/`end`) are web-tree-sitter indices, which are UTF-16 code-unit offsets into the source string,
+ * so `source.slice(start, end)` is the node's text.
+ */
+import type { Node, QueryMatch } from "web-tree-sitter";
+import type { CallFact, ImportFact, InheritFact, LanguageId, SymbolFact, SymbolKind } from "../facts.ts";
+
+/** The language-dependent part of a `FileFacts`. */
+export interface Extracted {
+	symbols: SymbolFact[];
+	imports: ImportFact[];
+	calls: CallFact[];
+	inherits: InheritFact[];
+	package?: string;
+}
+
+/** What a language module receives: the matches of its query over one file. */
+export interface CollectInput {
+	matches: QueryMatch[];
+	source: string;
+	path: string;
+	language: LanguageId;
+}
+
+/**
+ * Query sources of one language. `main` runs over the whole tree. `topLevel` patterns can only start at the root's
+ * children (`maxStartDepth: 1`), which lets tree-sitter skip every subtree: file-level facts (imports, package,
+ * module constants) cost almost nothing there, whereas a `(program (…))`-anchored pattern in `main` keeps a match
+ * state alive over the whole traversal.
+ */
+export interface QuerySources {
+	main: string;
+	topLevel?: string;
+}
+
+/** A language family: the queries to compile for each of its languages, and the mapping of matches to facts. */
+export interface LanguageRules {
+	querySources(language: LanguageId): QuerySources;
+	collect(input: CollectInput): Extracted;
+}
+
+/** A definition (or a container scope that is not itself a symbol) before nesting is resolved. */
+export interface RawDef {
+	name: string;
+	kind: SymbolKind;
+	/** Range of the declaration, used for nesting. */
+	start: number;
+	end: number;
+	line: number;
+	endLine: number;
+	signature: string;
+	/** Where the header ends (body start, or `end`), for recomputing the signature from an outer start. */
+	headerEnd?: number;
+	/** The language's own visibility verdict for this declaration, before its container is known. */
+	exported?: boolean;
+	/** Becomes a `method` of the enclosing class-like definition (Python `def`, Rust `fn`, …). */
+	functionLike?: boolean;
+	/** Its function-like members become methods with this name as `container`. */
+	classLike?: boolean;
+	/** A container only (Rust `impl` blocks): gives members a container, is not reported as a symbol. */
+	scopeOnly?: boolean;
+	container?: string;
+	/** Set by `nest`: the innermost enclosing definition or scope. */
+	parent?: RawDef;
+	/** Set by `nest`: the name used as `caller` for calls inside this definition. */
+	qualified?: string;
+}
+
+export interface RawCall {
+	callee: string;
+	start: number;
+	line: number;
+}
+
+/** All captures of one match by name (the last capture wins when a name repeats). */
+export function capturesOf(match: QueryMatch): Record<string, Node | undefined> {
+	const out: Record<string, Node | undefined> = {};
+	for (const capture of match.captures) out[capture.name] = capture.node;
+	return out;
+}
+
+/** 1-based first line of `node`. */
+export function lineOf(node: Node): number {
+	return node.startPosition.row + 1;
+}
+
+/** 1-based last line of `node`. */
+export function endLineOf(node: Node): number {
+	return node.endPosition.row + 1;
+}
+
+const MAX_SIGNATURE = 200;
+/** Raw characters looked at for a signature; collapsing whitespace can only shrink text. */
+const MAX_RAW_SIGNATURE = 2000;
+
+/** Collapses whitespace runs to single spaces, trims, and caps the result at 200 characters. */
+export function oneLine(text: string): string {
+	const collapsed = text.replace(/\s+/g, " ").trim();
+	return collapsed.length <= MAX_SIGNATURE ? collapsed : `${collapsed.slice(0, MAX_SIGNATURE - 1)}…`;
+}
+
+/**
+ * The declaration header: `source[start, headerEnd)` without leading decorators/annotations, on one line, at most
+ * 200 characters, without a trailing `{`, `;` or `,`.
+ */
+export function signatureOf(source: string, start: number, headerEnd: number): string {
+	const raw = stripDecorators(source.slice(start, Math.min(headerEnd, start + MAX_RAW_SIGNATURE)));
+	return oneLine(raw.replace(/[\s{;,]+$/, ""));
+}
+
+/** Removes leading `@decorator`, `@a.b(args)` and Java annotations (not the `@interface` keyword). */
+export function stripDecorators(text: string): string {
+	let i = skipSpace(text, 0);
+	while (text.charCodeAt(i) === 64 /* @ */) {
+		let j = i + 1;
+		while (j < text.length && /[\w$.]/.test(text.charAt(j))) j++;
+		if (text.slice(i + 1, j) === "interface") break;
+		j = skipSpace(text, j);
+		if (text.charAt(j) === "(") j = skipSpace(text, skipBalanced(text, j));
+		if (j === i + 1) break;
+		i = j;
+	}
+	return i === 0 ? text : text.slice(i);
+}
+
+function skipSpace(text: string, i: number): number {
+	while (i < text.length && /\s/.test(text.charAt(i))) i++;
+	return i;
+}
+
+/** Index just after the bracket group opening at `i`, skipping quoted strings; the end of text if unbalanced. */
+function skipBalanced(text: string, i: number): number {
+	let depth = 0;
+	let quote = "";
+	for (; i < text.length; i++) {
+		const ch = text.charAt(i);
+		if (quote !== "") {
+			if (ch === "\\") i++;
+			else if (ch === quote) quote = "";
+		} else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+		else if (ch === "(" || ch === "[" || ch === "{") depth++;
+		else if (ch === ")" || ch === "]" || ch === "}") {
+			depth--;
+			if (depth === 0) return i + 1;
+		}
+	}
+	return text.length;
+}
+
+/**
+ * The last identifier of a type or expression as written: `a.b.C<T>` → `C`, `crate::x::Y` → `Y`, `*Server` →
+ * `Server`, `mixin(Base)` → `mixin`, `Generic[T]` → `Generic`. Empty when there is none.
+ */
+export function lastIdentifier(text: string): string {
+	const cut = text.search(/[<([{]/);
+	const head = cut < 0 ? text : text.slice(0, cut);
+	const match = /[\p{L}\p{N}_$#]+(?=[^\p{L}\p{N}_$#]*$)/u.exec(head);
+	return match === null ? "" : match[0];
+}
+
+/** Counts lines the way editors do: an empty file has 0 lines, a trailing newline does not start a new line. */
+export function countLines(source: string): number {
+	if (source.length === 0) return 0;
+	let lines = 1;
+	let i = source.indexOf("\n");
+	while (i !== -1) {
+		lines++;
+		i = source.indexOf("\n", i + 1);
+	}
+	return source.endsWith("\n") ? lines - 1 : lines;
+}
+
+/** Decides a definition's final `exported`, once its enclosing definition (already final) is known. */
+export type ExportRule = (def: RawDef, parent: RawDef | undefined) => boolean | undefined;
+
+/**
+ * Resolves nesting in one sweep over offsets: a function-like definition directly inside a class-like one becomes a
+ * `method` with that `container` (unless the language already set one, as Go receivers do); each call's `caller` is
+ * the innermost enclosing symbol, named `Container.method` when it has a container, else its bare name. Returns
+ * symbols (scopes dropped) and calls in source order.
+ */
+export function nest(
+	defs: RawDef[],
+	rawCalls: RawCall[],
+	exportRule: ExportRule,
+): { symbols: SymbolFact[]; calls: CallFact[] } {
+	defs.sort((a, b) => a.start - b.start || b.end - a.end);
+	rawCalls.sort((a, b) => a.start - b.start);
+	const symbols: SymbolFact[] = [];
+	const calls: CallFact[] = [];
+	const stack: RawDef[] = [];
+	let c = 0;
+	const emitCallsBefore = (offset: number): void => {
+		for (; c < rawCalls.length; c++) {
+			const call = rawCalls[c] as RawCall;
+			if (call.start >= offset) return;
+			while (stack.length > 0 && (stack[stack.length - 1] as RawDef).end <= call.start) stack.pop();
+			const caller = innermostSymbol(stack);
+			calls.push(
+				caller === undefined
+					? { callee: call.callee, line: call.line }
+					: { callee: call.callee, line: call.line, caller: caller.qualified as string },
+			);
+		}
+	};
+	for (const def of defs) {
+		emitCallsBefore(def.start);
+		while (stack.length > 0 && (stack[stack.length - 1] as RawDef).end <= def.start) stack.pop();
+		const parent = stack[stack.length - 1];
+		def.parent = parent;
+		if (parent?.classLike === true && def.container === undefined) {
+			if (def.functionLike === true) {
+				def.kind = "method";
+				def.container = parent.name;
+			} else if (def.kind === "constant") def.container = parent.name;
+		}
+		def.exported = exportRule(def, parent);
+		def.qualified = def.container === undefined ? def.name : `${def.container}.${def.name}`;
+		stack.push(def);
+		if (def.scopeOnly === true) continue;
+		const symbol: SymbolFact = {
+			name: def.name,
+			kind: def.kind,
+			line: def.line,
+			endLine: def.endLine,
+			signature: def.signature,
+		};
+		if (def.container !== undefined) symbol.container = def.container;
+		if (def.exported !== undefined) symbol.exported = def.exported;
+		symbols.push(symbol);
+	}
+	emitCallsBefore(Number.POSITIVE_INFINITY);
+	return { symbols, calls };
+}
+
+function innermostSymbol(stack: RawDef[]): RawDef | undefined {
+	for (let i = stack.length - 1; i >= 0; i--) {
+		const def = stack[i] as RawDef;
+		if (def.scopeOnly !== true) return def;
+	}
+	return undefined;
+}
+
+/** Whether `def` sits inside a function or method (a local definition, never visible outside). */
+export function isLocal(parent: RawDef | undefined): boolean {
+	for (let p = parent; p !== undefined; p = p.parent) {
+		if (p.kind === "function" || p.kind === "method") return true;
+	}
+	return false;
+}
+
+/** Appends an imported name. */
+export function addName(fact: ImportFact, name: string): void {
+	if (fact.names === undefined) fact.names = [name];
+	else fact.names.push(name);
+}
+
+/** Sorts facts that carry a `line` (stable, so same-line facts keep source order). */
+export function byLine<T extends { line: number }>(items: T[]): T[] {
+	return items.sort((a, b) => a.line - b.line);
+}

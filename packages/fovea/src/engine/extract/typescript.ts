@@ -1,0 +1,281 @@
+/**
+ * TypeScript, TSX and JavaScript (one grammar family; the JavaScript grammar lacks the type-level node kinds, so its
+ * query omits them).
+ *
+ * - Symbols: functions (declarations, overload/ambient signatures, top-level `const f = () => …` /
+ *   `function` expressions), classes, interfaces, type aliases, enums, namespaces (`module`), methods (class
+ *   methods, class fields holding functions, interface and abstract method signatures), and top-level `const`
+ *   constants (not those holding `require(…)`/`import(…)`).
+ * - `exported`: top-level declarations wrapped in `export` (including `export declare`, `export default`), or named
+ *   in `export { a, b }`, `export default a`, `exports.a = …`, `module.exports = { a }`. Methods are exported when
+ *   their class/interface is and they are not `private`/`protected`/`#private`. Local definitions never are.
+ * - Calls: `f()`, `a.b.f()`, `new F()`, `new a.F()` → `f`/`F`; JSX elements with a capitalised name (`<Panel/>`) are
+ *   calls to `Panel` (`<UI.Panel/>` too). `require` is an import, not a call.
+ * - Imports: `import … from "x"` (names: imported names as exported by `x`, `default` for a default import, `*`
+ *   for a namespace import; aliases dropped), `import "x"`, `export … from "x"`, `import x = require("x")`,
+ *   `require("x")` and `import("x")` with a string literal.
+ */
+import type { Node } from "web-tree-sitter";
+import type { ImportFact, InheritFact, LanguageId } from "../facts.ts";
+import {
+	addName,
+	byLine,
+	type CollectInput,
+	capturesOf,
+	type Extracted,
+	endLineOf,
+	isLocal,
+	type LanguageRules,
+	lastIdentifier,
+	lineOf,
+	nest,
+	oneLine,
+	type QuerySources,
+	type RawCall,
+	type RawDef,
+	signatureOf,
+} from "./common.ts";
+
+const DECLARATOR = `(variable_declarator name: (identifier) @name value: (_)? @value) @declarator`;
+const VARIABLES = `[(lexical_declaration ${DECLARATOR}) (variable_declaration ${DECLARATOR})]`;
+
+/** Patterns over the whole tree. */
+const MAIN = `
+(function_declaration name: (identifier) @name body: (_) @body) @function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @function
+(class_declaration name: (_) @name body: (_) @body) @class
+(class_body (method_definition name: (_) @name body: (_) @body) @method)
+(export_statement declaration: (_) @exported) @export
+
+(call_expression function: [(identifier) @callee (member_expression property: (_) @callee)])
+(new_expression constructor: [(identifier) @callee (member_expression property: (_) @callee)])
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @source))
+  (#eq? @_require "require")) @import
+(call_expression function: (import) arguments: (arguments . (string (string_fragment) @source))) @import
+`;
+
+/** Patterns starting at the root's children only (see `QuerySources`). */
+const TOP_LEVEL = `
+${VARIABLES} @variable
+(export_statement declaration: ${VARIABLES}) @variable
+(export_statement (export_clause (export_specifier name: (_) @exportname)) !source)
+(export_statement value: (identifier) @exportname)
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @exportname)
+  (#eq? @_exports "exports")))
+(expression_statement (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    property: (property_identifier) @exportname)
+  (#eq? @_module "module") (#eq? @_exports "exports")))
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: [(identifier) @exportname
+          (object [(shorthand_property_identifier) @exportname (pair key: (property_identifier) @exportname)])]
+  (#eq? @_module "module") (#eq? @_exports "exports")))
+
+(import_statement source: (string (string_fragment) @source)) @import
+(import_statement (import_clause (identifier) @default)) @import
+(import_statement (import_clause (namespace_import) @star)) @import
+(import_statement (import_clause (named_imports (import_specifier name: (_) @importname)))) @import
+(export_statement source: (string (string_fragment) @source)) @import
+(export_statement (export_clause (export_specifier name: (_) @importname)) source: (_)) @import
+(export_statement "*" @star source: (_)) @import
+`;
+
+const TS_MAIN = `
+(function_signature name: (identifier) @name) @function
+(abstract_class_declaration name: (_) @name body: (_) @body) @class
+(interface_declaration name: (_) @name body: (_) @body) @interface
+(type_alias_declaration name: (_) @name) @type
+(enum_declaration name: (_) @name body: (_) @body) @enum
+(internal_module name: (identifier) @name body: (_) @body) @module
+(module name: (identifier) @name body: (_) @body) @module
+(class_body [(method_signature name: (_) @name) (abstract_method_signature name: (_) @name)] @method)
+(interface_body (method_signature name: (_) @name) @method)
+(class_body (public_field_definition name: (_) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @method)
+(export_statement declaration: (ambient_declaration (_) @exported)) @export
+
+(class_declaration name: (_) @name (class_heritage (extends_clause value: (_) @extends)))
+(class_declaration name: (_) @name (class_heritage (implements_clause (_) @implements)))
+(abstract_class_declaration name: (_) @name (class_heritage (extends_clause value: (_) @extends)))
+(abstract_class_declaration name: (_) @name (class_heritage (implements_clause (_) @implements)))
+(interface_declaration name: (_) @name (extends_type_clause type: (_) @extends))
+`;
+
+const TS_TOP_LEVEL = `
+(ambient_declaration ${VARIABLES}) @variable
+(export_statement declaration: (ambient_declaration ${VARIABLES})) @variable
+(import_statement (import_require_clause source: (string (string_fragment) @source))) @import
+`;
+
+const JS_MAIN = `
+(class_body (field_definition property: (_) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @method)
+(class_declaration name: (_) @name (class_heritage (_) @extends))
+`;
+
+const JSX = `
+(jsx_opening_element name: [(identifier) @jsx (member_expression property: (_) @jsx)])
+(jsx_self_closing_element name: [(identifier) @jsx (member_expression property: (_) @jsx)])
+`;
+
+const KIND_BY_CAPTURE = {
+	function: "function",
+	class: "class",
+	interface: "interface",
+	type: "type",
+	enum: "enum",
+	module: "module",
+	method: "method",
+} as const;
+type DefCapture = keyof typeof KIND_BY_CAPTURE;
+const DEF_CAPTURES = Object.keys(KIND_BY_CAPTURE) as DefCapture[];
+
+const VARIABLE_PREFIX = /(?:export\s+)?(?:declare\s+)?(const|let|var)\b\s*/y;
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+
+export const typescriptRules: LanguageRules = {
+	querySources(language: LanguageId): QuerySources {
+		if (language === "javascript") return { main: MAIN + JS_MAIN + JSX, topLevel: TOP_LEVEL };
+		return { main: MAIN + TS_MAIN + (language === "tsx" ? JSX : ""), topLevel: TOP_LEVEL + TS_TOP_LEVEL };
+	},
+	collect({ matches, source }: CollectInput): Extracted {
+		const defs: RawDef[] = [];
+		const calls: RawCall[] = [];
+		const inherits: InheritFact[] = [];
+		const imports = new Map<number, ImportFact>();
+		/** Start of an exported declaration → start of its `export` statement. */
+		const exportStarts = new Map<number, number>();
+		const exportNames = new Set<string>();
+		for (const match of matches) {
+			const c = capturesOf(match);
+			if (c.callee !== undefined) {
+				const callee = c.callee.text;
+				if (callee !== "require") calls.push({ callee, start: c.callee.startIndex, line: lineOf(c.callee) });
+			} else if (c.jsx !== undefined) {
+				const callee = c.jsx.text;
+				if (/^[A-Z]/.test(callee)) calls.push({ callee, start: c.jsx.startIndex, line: lineOf(c.jsx) });
+			} else if (c.import !== undefined) {
+				const fact = importAt(imports, c.import);
+				if (c.source !== undefined) fact.specifier = c.source.text;
+				const name =
+					c.importname?.text ?? (c.default !== undefined ? "default" : c.star !== undefined ? "*" : undefined);
+				if (name !== undefined) addName(fact, name);
+			} else if (c.export !== undefined && c.exported !== undefined) {
+				exportStarts.set(c.exported.startIndex, c.export.startIndex);
+			} else if (c.exportname !== undefined) {
+				exportNames.add(c.exportname.text);
+			} else if (c.name !== undefined && (c.extends !== undefined || c.implements !== undefined)) {
+				const base = (c.extends ?? c.implements) as Node;
+				inherits.push({
+					symbol: c.name.text,
+					base: lastIdentifier(base.text),
+					line: lineOf(base),
+					relation: c.extends !== undefined ? "extends" : "implements",
+				});
+			} else if (c.variable !== undefined && c.declarator !== undefined && c.name !== undefined) {
+				const def = variableDef(source, c.variable, c.declarator, c.name, c.value);
+				if (def !== undefined) defs.push(def);
+			} else if (c.name !== undefined) {
+				const def = declarationDef(source, c, c.name);
+				if (def !== undefined) defs.push(def);
+			}
+		}
+		for (const def of defs) {
+			const exportStart = exportStarts.get(def.start);
+			if (exportStart === undefined) continue;
+			def.exported = true;
+			def.signature = signatureOf(source, exportStart, def.headerEnd ?? def.end);
+		}
+		const { symbols, calls: callFacts } = nest(defs, calls, (def, parent) => {
+			if (def.kind === "method") {
+				return parent?.exported === true && def.exported !== false;
+			}
+			if (isLocal(parent)) return false;
+			return def.exported === true || (parent === undefined && exportNames.has(def.name));
+		});
+		const importFacts = [...imports.values()].filter((fact) => fact.specifier !== "");
+		return { symbols, calls: callFacts, imports: byLine(importFacts), inherits };
+	},
+};
+
+function importAt(imports: Map<number, ImportFact>, statement: Node): ImportFact {
+	let fact = imports.get(statement.startIndex);
+	if (fact === undefined) {
+		fact = { specifier: "", line: lineOf(statement) };
+		imports.set(statement.startIndex, fact);
+	}
+	return fact;
+}
+
+function declarationDef(source: string, c: Record<string, Node | undefined>, name: Node): RawDef | undefined {
+	let kind: DefCapture | undefined;
+	let node: Node | undefined;
+	for (const capture of DEF_CAPTURES) {
+		node = c[capture];
+		if (node !== undefined) {
+			kind = capture;
+			break;
+		}
+	}
+	if (kind === undefined || node === undefined) return undefined;
+	const start = node.startIndex;
+	const end = node.endIndex;
+	const headerEnd = c.body === undefined ? end : c.body.startIndex;
+	const def: RawDef = {
+		name: name.text,
+		kind: KIND_BY_CAPTURE[kind],
+		start,
+		end,
+		line: lineOf(name),
+		endLine: endLineOf(node),
+		signature: signatureOf(source, start, headerEnd),
+		headerEnd,
+	};
+	if (kind === "method") {
+		def.functionLike = true;
+		const prefix = source.slice(start, name.startIndex);
+		def.exported = !name.text.startsWith("#") && !/\b(?:private|protected)\s/.test(prefix);
+	} else if (kind === "class" || kind === "interface" || kind === "enum") def.classLike = true;
+	else if (kind === "function") def.functionLike = true;
+	return def;
+}
+
+function variableDef(
+	source: string,
+	statement: Node,
+	declarator: Node,
+	name: Node,
+	value: Node | undefined,
+): RawDef | undefined {
+	VARIABLE_PREFIX.lastIndex = statement.startIndex;
+	const prefix = VARIABLE_PREFIX.exec(source);
+	if (prefix === null) return undefined;
+	const start = declarator.startIndex;
+	const end = declarator.endIndex;
+	const valueType = value?.type;
+	let body: Node | null = null;
+	if (value !== undefined && valueType !== undefined && FUNCTION_VALUES.has(valueType)) {
+		body = value.childForFieldName("body");
+	} else if (prefix[1] !== "const" || valueType === "class") return undefined;
+	else if (
+		value !== undefined &&
+		/^(?:await\s+)?(?:require|import)\s*\(/.test(source.slice(value.startIndex, value.startIndex + 40))
+	)
+		return undefined;
+	const header = source.slice(start, body === null ? end : body.startIndex);
+	const def: RawDef = {
+		name: name.text,
+		kind: body === null ? "constant" : "function",
+		start,
+		end,
+		line: lineOf(name),
+		endLine: endLineOf(declarator),
+		signature: oneLine(`${prefix[0]}${header}`.replace(/[\s;,]+$/, "")),
+		exported: prefix[0].startsWith("export"),
+	};
+	if (body !== null) def.functionLike = true;
+	return def;
+}

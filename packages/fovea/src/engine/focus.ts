@@ -1,0 +1,148 @@
+import type { CodeGraph } from "./graph.ts";
+import { diffuse, type HeatStats, type NormalizedGraph, normalizeGraph } from "./heat.ts";
+import { terms } from "./query-terms.ts";
+
+/** Timescales of the diffusion and how much each contributes: local context first, neighbourhood second. */
+const TIMES = [0.5, 2, 6] as const;
+const TIME_WEIGHTS = [0.5, 0.3, 0.2] as const;
+
+/** The lexical view of a graph: which nodes carry each term, and how rare each term is. */
+export interface TermIndex {
+	postings: ReadonlyMap<string, readonly number[]>;
+	/** Lower-cased full names of symbols, for exact identifier matches. */
+	exact: ReadonlyMap<string, readonly number[]>;
+	idf(term: string): number;
+}
+
+/** A graph prepared for queries: normalized operator and term index, built once per graph generation. */
+export interface PreparedGraph {
+	graph: CodeGraph;
+	operator: NormalizedGraph;
+	index: TermIndex;
+}
+
+/** Prepares `graph` for focus queries. */
+export function prepareGraph(graph: CodeGraph): PreparedGraph {
+	return { graph, operator: normalizeGraph(graph), index: buildTermIndex(graph) };
+}
+
+function buildTermIndex(graph: CodeGraph): TermIndex {
+	const postings = new Map<string, number[]>();
+	const exact = new Map<string, number[]>();
+	graph.nodes.forEach((node, id) => {
+		const text = node.kind === "file" ? node.path : `${node.container ?? ""} ${node.name}`;
+		for (const term of new Set(terms(text))) {
+			const list = postings.get(term);
+			if (list === undefined) postings.set(term, [id]);
+			else list.push(id);
+		}
+		if (node.kind !== "file") {
+			const key = node.name.toLowerCase();
+			const list = exact.get(key);
+			if (list === undefined) exact.set(key, [id]);
+			else list.push(id);
+		}
+	});
+	const n = Math.max(1, graph.nodes.length);
+	return { postings, exact, idf: (term) => Math.log(1 + n / (1 + (postings.get(term)?.length ?? 0))) };
+}
+
+/** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */
+export interface FocusQuery {
+	text: string;
+	/** Root-relative paths to seed directly (a file and its symbols). */
+	paths?: readonly string[];
+	/** Extra seed mass per node id, e.g. decayed attention. */
+	attention?: ReadonlyMap<number, number>;
+	/** Restrict ranked symbols to these kinds. */
+	kinds?: ReadonlySet<string>;
+}
+
+/** One ranked node with its evidence. */
+export interface RankedNode {
+	id: number;
+	score: number;
+	/** The node's own lexical seed mass (0 for nodes reached only through the graph). */
+	seed: number;
+}
+
+/** The outcome of a focus query. */
+export interface FocusResult {
+	terms: string[];
+	seededNodes: number;
+	files: RankedNode[];
+	symbols: RankedNode[];
+	stats: HeatStats;
+}
+
+/**
+ * Ranks the files and symbols of a root for a query: lexical matches (terms weighted by rarity, exact identifier
+ * matches boosted) seed heat, heat diffuses over the code graph at three timescales, and a node's score is its
+ * blended heat, normalized by the square root of its degree so that hubs do not win by being hubs. A file's score
+ * adds the heat of its own symbols, so a file whose functions are relevant ranks even if its name is not.
+ */
+export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
+	const { graph, operator, index } = prepared;
+	const seeds = new Float64Array(graph.nodes.length);
+	const queryTerms = [...new Set(terms(query.text))];
+	for (const term of queryTerms) {
+		const weight = index.idf(term);
+		for (const id of index.postings.get(term) ?? []) seeds[id] = (seeds[id] as number) + weight;
+	}
+	for (const word of query.text.split(/[^A-Za-z0-9_$]+/)) {
+		if (word.length < 3) continue;
+		for (const id of index.exact.get(word.toLowerCase()) ?? [])
+			seeds[id] = (seeds[id] as number) + 3 * index.idf(word.toLowerCase());
+	}
+	for (const path of query.paths ?? []) {
+		const fileId = graph.fileNode.get(path);
+		if (fileId !== undefined) seeds[fileId] = (seeds[fileId] as number) + 5;
+	}
+	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
+	let total = 0;
+	let seededNodes = 0;
+	for (const value of seeds) {
+		total += value;
+		if (value > 0) seededNodes++;
+	}
+	const stats: HeatStats = { products: 0 };
+	if (total === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
+	for (let i = 0; i < seeds.length; i++) seeds[i] = (seeds[i] as number) / total;
+
+	const heats = diffuse(operator, seeds, TIMES, 1e-5, stats);
+	const score = new Float64Array(seeds.length);
+	for (let i = 0; i < score.length; i++) {
+		let h = 0;
+		for (let s = 0; s < heats.length; s++) h += (TIME_WEIGHTS[s] as number) * ((heats[s] as Float64Array)[i] as number);
+		score[i] = h / Math.sqrt(1 + (operator.degree[i] as number));
+	}
+	const fileScore = score.slice(0, graph.fileCount);
+	for (let id = graph.fileCount; id < graph.nodes.length; id++) {
+		const fileId = graph.fileNode.get((graph.nodes[id] as { path: string }).path);
+		if (fileId !== undefined) fileScore[fileId] = (fileScore[fileId] as number) + 0.5 * (score[id] as number);
+	}
+	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
+	const symbols = topK(score, graph.fileCount, graph.nodes.length, limit, seeds, (id) =>
+		query.kinds === undefined ? true : query.kinds.has((graph.nodes[id] as { kind: string }).kind),
+	);
+	return { terms: queryTerms, seededNodes, files, symbols, stats };
+}
+
+/** The best `limit` nodes with ids in [from, to); `score` is indexed by node id. */
+function topK(
+	score: Float64Array,
+	from: number,
+	to: number,
+	limit: number,
+	seeds: Float64Array,
+	accept: (id: number) => boolean = () => true,
+): RankedNode[] {
+	const ranked: RankedNode[] = [];
+	for (let id = from; id < to; id++) {
+		const s = score[id] as number;
+		if (!(s > 1e-12) || !accept(id)) continue;
+		ranked.push({ id, score: s, seed: seeds[id] as number });
+	}
+	ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+	return ranked.slice(0, limit);
+}

@@ -1,0 +1,18 @@
+/**
+ * `pi-fovea/engine`: extraction, graph, heat and rendering. Pure TypeScript over plain data and the filesystem of
+ * the root it is given; it knows nothing of Pi. Contour reuses it, so there is one graph and heat engine.
+ *
+ * @module
+ */
+export { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
+export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
+export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
+export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
+export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
+export { diffuse, normalizeGraph } from "./heat.ts";
+export { languageOf } from "./languages.ts";
+export { loadExtractor } from "./parser.ts";
+export { terms } from "./query-terms.ts";
+export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
+export { renderSketch } from "./render-sketch.ts";
+export { ResidentMaps } from "./residency.ts";

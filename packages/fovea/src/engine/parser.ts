@@ -1,0 +1,179 @@
+/**
+ * In-process extraction with web-tree-sitter (0.25.x; 0.26+ cannot load the `tree-sitter-wasms` 0.1.x grammars).
+ *
+ * Design: the wasm runtime and each grammar are loaded at most once per process (per worker thread), lazily, and
+ * shared by every `Extractor`. Loading is the only asynchronous step, so it is explicit: `loadExtractor(languages)`
+ * or `extractor.ensureLanguages(languages)` loads grammars; `extract` itself is synchronous (it is the hot loop, and a
+ * worker pool wants plain CPU-bound calls). Extracting a file whose grammar is not loaded yet throws an Error naming
+ * the language and the call that fixes it; a caller that does not know its languages in advance can do
+ * `await extractor.ensureLanguages([languageOf(path)])` before each `extract` — a resolved-promise check once loaded.
+ *
+ * Per grammar the engine keeps one `Parser` and two compiled queries (facts and syntax errors). Every tree is deleted
+ * before `extract` returns, so wasm memory does not grow with the number of files.
+ *
+ * `extract` never throws because of the source text: syntax errors give best-effort facts and `parseErrors > 0`. It
+ * throws for an unsupported language (by extension, or an invalid `language` argument) and for a grammar not loaded.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Language, Parser, Query } from "web-tree-sitter";
+import { countLines, type LanguageRules } from "./extract/common.ts";
+import { goRules } from "./extract/go.ts";
+import { javaRules } from "./extract/java.ts";
+import { pythonRules } from "./extract/python.ts";
+import { rustRules } from "./extract/rust.ts";
+import { typescriptRules } from "./extract/typescript.ts";
+import { EXTRACTOR_VERSION, type FileFacts, type LanguageId } from "./facts.ts";
+import { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
+
+export interface Extractor {
+	/**
+	 * Facts of one file. `path` is root-relative with `/` separators and decides the language unless `language` is
+	 * given. Synchronous; throws if the language is unsupported or its grammar is not loaded (see `ensureLanguages`).
+	 */
+	extract(path: string, source: string, language?: LanguageId): FileFacts;
+	/** Loads the grammars of `languages` not loaded yet (once per process); resolves when all can be extracted. */
+	ensureLanguages(languages: Iterable<LanguageId>): Promise<void>;
+	/** Languages whose grammar is loaded in this process, i.e. that `extract` accepts right now. */
+	loadedLanguages(): LanguageId[];
+}
+
+interface Grammar {
+	parser: Parser;
+	facts: Query;
+	topLevel: Query | undefined;
+	errors: Query;
+	rules: LanguageRules;
+}
+
+const RULES: Record<LanguageId, LanguageRules> = {
+	typescript: typescriptRules,
+	tsx: typescriptRules,
+	javascript: typescriptRules,
+	python: pythonRules,
+	go: goRules,
+	rust: rustRules,
+	java: javaRules,
+};
+
+/** Top-level patterns start at the root's children only; deeper subtrees are skipped. */
+const TOP_LEVEL = { maxStartDepth: 1 };
+
+let runtime: Promise<void> | undefined;
+const loading = new Map<LanguageId, Promise<Grammar>>();
+const loaded = new Map<LanguageId, Grammar>();
+
+/** Loads the wasm runtime and the grammars of `languages` (none by default), and returns an extractor. */
+export async function loadExtractor(languages: readonly LanguageId[] = []): Promise<Extractor> {
+	const extractor: Extractor = { extract, ensureLanguages, loadedLanguages };
+	await ensureLanguages(languages);
+	return extractor;
+}
+
+async function ensureLanguages(languages: Iterable<LanguageId>): Promise<void> {
+	const pending: Promise<Grammar>[] = [];
+	for (const language of languages) {
+		if (!isLanguageId(language)) throw new Error(`Fovea cannot extract language ${JSON.stringify(language)}`);
+		if (!loaded.has(language)) pending.push(loadGrammar(language));
+	}
+	await Promise.all(pending);
+}
+
+function loadedLanguages(): LanguageId[] {
+	return LANGUAGES.filter((language) => loaded.has(language));
+}
+
+function loadGrammar(language: LanguageId): Promise<Grammar> {
+	let promise = loading.get(language);
+	if (promise === undefined) {
+		promise = createGrammar(language).then(
+			(grammar) => {
+				loaded.set(language, grammar);
+				return grammar;
+			},
+			(error: unknown) => {
+				loading.delete(language); // let a later call retry
+				throw error;
+			},
+		);
+		loading.set(language, promise);
+	}
+	return promise;
+}
+
+async function createGrammar(language: LanguageId): Promise<Grammar> {
+	runtime ??= Parser.init().catch((error: unknown) => {
+		runtime = undefined;
+		throw error;
+	});
+	await runtime;
+	const wasm = await readFile(grammarPath(language));
+	const lang = await Language.load(wasm);
+	const parser = new Parser();
+	parser.setLanguage(lang);
+	const rules = RULES[language];
+	const sources = rules.querySources(language);
+	return {
+		parser,
+		facts: new Query(lang, sources.main),
+		topLevel: sources.topLevel === undefined ? undefined : new Query(lang, sources.topLevel),
+		errors: new Query(lang, "(ERROR) @error (MISSING) @missing"),
+		rules,
+	};
+}
+
+function grammarPath(language: LanguageId): string {
+	const manifest = createRequire(import.meta.url).resolve("tree-sitter-wasms/package.json");
+	return join(dirname(manifest), "out", `tree-sitter-${language}.wasm`);
+}
+
+function extract(path: string, source: string, language?: LanguageId): FileFacts {
+	const id = language ?? languageOf(path);
+	if (id === undefined || !isLanguageId(id)) {
+		throw new Error(`Fovea cannot extract ${path}: unsupported language${id === undefined ? "" : ` ${String(id)}`}`);
+	}
+	const grammar = loaded.get(id);
+	if (grammar === undefined) {
+		throw new Error(`Fovea cannot extract ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
+	}
+	const base = {
+		path,
+		language: id,
+		hash: hashOf(source),
+		bytes: Buffer.byteLength(source, "utf8"),
+		lines: countLines(source),
+	};
+	const tree = grammar.parser.parse(source);
+	if (tree === null) {
+		// Only a cancelled parse returns null; none is requested, but stay total.
+		return { ...base, symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
+	}
+	try {
+		const root = tree.rootNode;
+		const matches = grammar.facts.matches(root);
+		if (grammar.topLevel !== undefined) {
+			for (const match of grammar.topLevel.matches(root, TOP_LEVEL)) matches.push(match);
+		}
+		const extracted = grammar.rules.collect({ matches, source, path, language: id });
+		const parseErrors = root.hasError ? grammar.errors.captures(root).length : 0;
+		const facts: FileFacts = {
+			...base,
+			symbols: extracted.symbols,
+			imports: extracted.imports,
+			calls: extracted.calls,
+			inherits: extracted.inherits,
+			parseErrors,
+		};
+		if (extracted.package !== undefined) facts.package = extracted.package;
+		return facts;
+	} finally {
+		tree.delete();
+	}
+}
+
+/** sha256 hex of `EXTRACTOR_VERSION`, a NUL byte and the UTF-8 content. */
+export function hashOf(source: string): string {
+	return createHash("sha256").update(`${EXTRACTOR_VERSION}\0`).update(source, "utf8").digest("hex");
+}

@@ -1,0 +1,116 @@
+import { stat } from "node:fs/promises";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ResidentMaps } from "../engine/residency.ts";
+import { canonicalPath } from "../workspace/canonical-path.ts";
+import type { Roaming } from "./roaming.ts";
+
+/**
+ * The bodies of Fovea's tools, loaded with the engine on the first call. Each resolves its root, uses that root's
+ * code map, shows indexing progress, and answers within the token budget.
+ */
+
+const DEFAULT_MAX_TOKENS = 1500;
+const MIN_MAX_TOKENS = 200;
+const MAX_MAX_TOKENS = 20_000;
+
+type Update = ((partial: { content: Array<{ type: "text"; text: string }>; details: unknown }) => void) | undefined;
+
+/** What every tool run gets from the adapter. */
+export interface RunContext {
+	signal: AbortSignal | undefined;
+	onUpdate: Update;
+	ctx: ExtensionContext;
+	roaming: Roaming;
+	maps: ResidentMaps;
+}
+
+/** `fovea_focus`. */
+export async function runFocus(
+	params: { query: string; path?: string; kind?: string; fresh?: boolean; root?: string; maxTokens?: number },
+	run: RunContext,
+) {
+	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const query: { text: string; paths?: string[]; kinds?: Set<string> } = { text: params.query };
+	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
+	if (params.kind !== undefined) query.kinds = new Set([params.kind]);
+	try {
+		const answer = await run.maps.use(root).focus(query, budget(params.maxTokens), refreshOptions(run, root));
+		return {
+			content: [{ type: "text" as const, text: answer.text }],
+			details: {
+				root,
+				files: answer.files.slice(0, 20),
+				symbols: answer.symbols.slice(0, 20),
+				gaps: answer.snapshot.gaps.length,
+			},
+		};
+	} finally {
+		clearProgress(run.ctx);
+	}
+}
+
+/** `fovea_sketch`. */
+export async function runSketch(params: { root?: string; maxTokens?: number }, run: RunContext) {
+	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	try {
+		const { text, snapshot } = await run.maps.use(root).sketch(budget(params.maxTokens), refreshOptions(run, root));
+		return {
+			content: [{ type: "text" as const, text }],
+			details: { root, files: snapshot.files.size, gaps: snapshot.gaps.length },
+		};
+	} finally {
+		clearProgress(run.ctx);
+	}
+}
+
+function refreshOptions(run: RunContext, root: string) {
+	return {
+		...(run.signal === undefined ? {} : { signal: run.signal }),
+		onProgress: progress(run.ctx, run.onUpdate, root),
+	};
+}
+
+function budget(maxTokens: number | undefined): number {
+	if (maxTokens === undefined || !Number.isFinite(maxTokens)) return DEFAULT_MAX_TOKENS;
+	return Math.min(MAX_MAX_TOKENS, Math.max(MIN_MAX_TOKENS, Math.floor(maxTokens)));
+}
+
+/**
+ * The root a tool works on: an explicit root exactly as named (a narrow directory stays narrow), or the session
+ * cwd's own project. Either way it enrolls, so the ring and the peer extension learn of it.
+ */
+export async function resolveRoot(
+	explicit: string | undefined,
+	ctx: ExtensionContext,
+	roaming: Roaming,
+): Promise<string> {
+	if (explicit === undefined || explicit.trim() === "") {
+		const scope = await roaming.manualRoot(ctx.cwd);
+		const root = scope?.root ?? ctx.cwd;
+		roaming.enrollExplicit(root, false);
+		return root;
+	}
+	const root = await canonicalPath(explicit.trim(), ctx.cwd);
+	const info = await stat(root).catch(() => undefined);
+	if (info === undefined) throw new Error(`root '${explicit}' does not exist (resolved to ${root})`);
+	if (!info.isDirectory()) throw new Error(`root '${explicit}' is not a directory (resolved to ${root})`);
+	roaming.enrollExplicit(root, true);
+	return root;
+}
+
+/** Progress of a long index: the status bar and the tool's partial result. */
+function progress(ctx: ExtensionContext, onUpdate: Update, root: string): (done: number, total: number) => void {
+	let last = 0;
+	return (done, total) => {
+		const now = Date.now();
+		if (done < total && now - last < 250) return;
+		last = now;
+		const text = `fovea: indexing ${root} ${done}/${total} files`;
+		if (ctx.hasUI) ctx.ui.setStatus("fovea", text);
+		onUpdate?.({ content: [{ type: "text", text }], details: { root, done, total } });
+	};
+}
+
+function clearProgress(ctx: ExtensionContext): void {
+	if (ctx.hasUI) ctx.ui.setStatus("fovea", undefined);
+}

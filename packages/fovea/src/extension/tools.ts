@@ -1,0 +1,85 @@
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { envInt } from "../workspace/env.ts";
+import type { Roaming } from "./roaming.ts";
+
+// The engine (parser, graph, heat) and the tool bodies load on the first tool call, never at startup.
+type Engine = typeof import("../engine/index.ts");
+type Runs = typeof import("./tool-runs.ts");
+let engineModule: Promise<Engine> | undefined;
+let runsModule: Promise<Runs> | undefined;
+const loadEngine = (): Promise<Engine> => {
+	engineModule ??= import("../engine/index.ts");
+	return engineModule;
+};
+const loadRuns = (): Promise<Runs> => {
+	runsModule ??= import("./tool-runs.ts");
+	return runsModule;
+};
+
+const rootParameter = Type.Optional(
+	Type.String({
+		description:
+			"Project root (absolute, or relative to the session cwd). Omitted: the session cwd's own project (nearest Git marker or manifest, else the cwd). Name it whenever you work outside the cwd's project.",
+	}),
+);
+const maxTokensParameter = Type.Optional(
+	Type.Number({ description: "Token budget of the answer (200–20000, default 1500)." }),
+);
+
+/** The heavy per-root state of this extension instance: code maps, at most FOVEA_CACHE_ROOTS resident. */
+export interface FoveaMaps {
+	maps(): Promise<InstanceType<Engine["ResidentMaps"]>>;
+	isResident(root: string): boolean;
+	retire(roots: string[]): void;
+}
+
+/** Creates the lazily loaded map registry; nothing is imported or allocated until a tool needs it. */
+export function foveaMaps(): FoveaMaps {
+	let registry: InstanceType<Engine["ResidentMaps"]> | undefined;
+	return {
+		async maps() {
+			const engine = await loadEngine();
+			registry ??= new engine.ResidentMaps(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024));
+			return registry;
+		},
+		isResident: (root) => registry?.isResident(root) === true,
+		retire: (roots) => registry?.retire(roots),
+	};
+}
+
+/** Registers `fovea_focus` and `fovea_sketch`; their bodies live in `tool-runs.ts`. */
+export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps): void {
+	pi.registerTool({
+		name: "fovea_focus",
+		label: "Fovea focus",
+		description:
+			"Find the files and symbols of one project that matter for a question: lexical matches seed heat that diffuses over the project's graph of files, symbols, imports, calls, inheritance and tests. Returns exact signatures with file:line near the match, one-line summaries further out, and what could not be mapped.",
+		parameters: Type.Object({
+			query: Type.String({ description: "What you are looking for: a question, identifiers, or a task description." }),
+			path: Type.Optional(Type.String({ description: "A file (relative to the root) to seed the search from." })),
+			kind: Type.Optional(
+				Type.String({
+					description: "Only rank symbols of this kind: function, method, class, interface, type, enum, struct, trait.",
+				}),
+			),
+			fresh: Type.Optional(Type.Boolean({ description: "Re-check every file for changes before answering." })),
+			root: rootParameter,
+			maxTokens: maxTokensParameter,
+		}),
+		async execute(_id, params, signal, onUpdate, ctx) {
+			return (await loadRuns()).runFocus(params, { signal, onUpdate, ctx, roaming, maps: await maps.maps() });
+		},
+	});
+
+	pi.registerTool({
+		name: "fovea_sketch",
+		label: "Fovea sketch",
+		description:
+			"An overview of one project: languages, size, its most connected files with their main symbols, directories, and files that could not be mapped. Use it when entering a project you have not seen.",
+		parameters: Type.Object({ root: rootParameter, maxTokens: maxTokensParameter }),
+		async execute(_id, params, signal, onUpdate, ctx) {
+			return (await loadRuns()).runSketch(params, { signal, onUpdate, ctx, roaming, maps: await maps.maps() });
+		},
+	});
+}

@@ -1,0 +1,129 @@
+// The code graph: which facts become which edges, and how a focus query ranks through it.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
+import { focus, prepareGraph } from "../../src/engine/focus.ts";
+import { buildGraph, type GraphLinks } from "../../src/engine/graph.ts";
+
+function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
+	return {
+		path,
+		language: "typescript",
+		hash: path,
+		bytes: 100,
+		lines: 50,
+		symbols: [],
+		imports: [],
+		calls: [],
+		inherits: [],
+		parseErrors: 0,
+		...parts,
+	};
+}
+
+const fn = (name: string, line: number, extra: Partial<SymbolFact> = {}): SymbolFact => ({
+	name,
+	kind: "function",
+	line,
+	endLine: line + 5,
+	signature: `function ${name}()`,
+	...extra,
+});
+
+/** Resolves imports by mapping each specifier `./x` to `x.ts`, and tests by `x.test.ts` → `x.ts`. */
+const links: GraphLinks = {
+	imports: (f) => f.imports.map((i) => `${i.specifier.replace(/^\.\//, "")}.ts`),
+	subjects: (path) => (path.endsWith(".test.ts") ? [path.replace(/\.test\.ts$/, ".ts")] : []),
+};
+
+const corpus: FileFacts[] = [
+	file("parser.ts", {
+		symbols: [
+			fn("parseExpression", 3),
+			fn("tokenize", 20),
+			{ ...fn("Parser", 40), kind: "class" },
+			{ ...fn("next", 42), kind: "method", container: "Parser" },
+		],
+		calls: [
+			{ callee: "tokenize", line: 5, caller: "parseExpression" },
+			{ callee: "emit", line: 44, caller: "Parser.next" },
+		],
+	}),
+	file("emitter.ts", { symbols: [fn("emit", 1)], imports: [] }),
+	file("cli.ts", {
+		symbols: [fn("main", 1)],
+		imports: [{ specifier: "./parser", line: 1 }],
+		calls: [{ callee: "parseExpression", line: 3, caller: "main" }],
+	}),
+	file("parser.test.ts", {
+		imports: [{ specifier: "./parser", line: 1 }],
+		calls: [{ callee: "parseExpression", line: 4 }],
+	}),
+	file("unrelated.ts", { symbols: [fn("formatDate", 1)] }),
+	file("child.ts", {
+		symbols: [{ ...fn("Child", 1), kind: "class" }],
+		inherits: [{ symbol: "Child", base: "Parser", line: 1, relation: "extends" }],
+	}),
+];
+
+describe("code graph", () => {
+	const graph = buildGraph(corpus, links);
+
+	it("creates one node per file and symbol, files first", () => {
+		assert.equal(graph.fileCount, 6);
+		assert.equal(graph.nodes.length, 6 + 8);
+		assert.ok(graph.nodes.slice(0, 6).every((n) => n.kind === "file"));
+	});
+
+	it("links containment, imports, calls across files, inheritance and tests", () => {
+		assert.ok(graph.edgeCounts.contains >= 8, "every symbol is contained");
+		assert.equal(graph.edgeCounts.imports, 2);
+		assert.ok(graph.edgeCounts.calls >= 3, "same-file, imported and unique-global calls resolve");
+		assert.equal(graph.edgeCounts.inherits, 1);
+		assert.equal(graph.edgeCounts.tests, 1);
+		const neighbours = (id: number) => [...graph.targets.slice(graph.offsets[id], graph.offsets[id + 1])];
+		const main = graph.byName.get("main")?.[0] as number;
+		const parseExpression = graph.byName.get("parseExpression")?.[0] as number;
+		assert.ok(neighbours(main).includes(parseExpression), "main calls parseExpression in an imported file");
+		const next = graph.byName.get("next")?.[0] as number;
+		const parserClass = graph.byName.get("Parser")?.[0] as number;
+		assert.ok(neighbours(parserClass).includes(next), "a class contains its methods");
+	});
+
+	it("adjacency is symmetric", () => {
+		for (let i = 0; i < graph.size; i++) {
+			for (let e = graph.offsets[i] as number; e < (graph.offsets[i + 1] as number); e++) {
+				const j = graph.targets[e] as number;
+				const back = [...graph.targets.slice(graph.offsets[j], graph.offsets[j + 1])].indexOf(i);
+				assert.ok(back >= 0);
+				assert.equal(graph.weights[(graph.offsets[j] as number) + back], graph.weights[e]);
+			}
+		}
+	});
+
+	it("focus ranks the matched symbol first and brings in structural neighbours, not unrelated files", () => {
+		const prepared = prepareGraph(graph);
+		const result = focus(prepared, { text: "how is an expression parsed?" });
+		assert.deepEqual(result.terms, ["how", "expression", "pars"]);
+		const topSymbol = graph.nodes[result.symbols[0]?.id as number];
+		assert.equal(topSymbol?.name, "parseExpression");
+		const files = result.files.map((r) => graph.nodes[r.id]?.path);
+		assert.equal(files[0], "parser.ts");
+		for (const near of ["cli.ts", "parser.test.ts"])
+			assert.ok(files.includes(near), `${near} is reached through the graph`);
+		assert.ok(!files.includes("unrelated.ts"), "no path of heat reaches an unconnected file");
+		assert.ok(result.stats.products > 0);
+	});
+
+	it("exact identifiers and explicit paths seed directly; an unmatched query ranks nothing", () => {
+		const prepared = prepareGraph(graph);
+		assert.equal(graph.nodes[focus(prepared, { text: "formatDate" }).symbols[0]?.id as number]?.name, "formatDate");
+		assert.equal(
+			graph.nodes[focus(prepared, { text: "", paths: ["emitter.ts"] }).files[0]?.id as number]?.path,
+			"emitter.ts",
+		);
+		const none = focus(prepared, { text: "zzzz qqqq" });
+		assert.equal(none.files.length + none.symbols.length, 0);
+		assert.equal(none.stats.products, 0, "no diffusion without seeds");
+	});
+});

@@ -1,0 +1,242 @@
+/**
+ * The tree walk (`engine/scan.ts`) on real temporary trees:
+ * - "honoring `.gitignore` files at every level", plus `.git/info/exclude`; ignored directories are not entered.
+ * - "always skipping `.git`, `node_modules`, and dependency/build dirs".
+ * - "symlinks pointing outside the root are not followed"; symlinked directories inside the root are not followed.
+ * - "Generated, minified and oversized files are skipped visibly" / "Other files are listed as coverage gaps": by
+ *   name and size here (content checks belong to the index); data, docs and media are not code and not listed.
+ * - bounded by `maxFiles` and depth, with `truncated`.
+ */
+import assert from "node:assert/strict";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { rootRelativeSegments, scanPaths, scanRoot } from "../../src/engine/scan.ts";
+import { isSkippedDirName } from "../../src/engine/skip-dirs.ts";
+import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+
+const temps: string[] = [];
+async function tree(entries: Record<string, string>): Promise<string> {
+	const dir = await makeTempDir();
+	temps.push(dir);
+	await writeTree(dir, entries);
+	return dir;
+}
+after(async () => {
+	for (const dir of temps) await removeTempDir(dir);
+});
+
+describe("scanRoot", () => {
+	it("lists supported files with language, size and mtime, sorted, with posix paths", async () => {
+		const root = await tree({
+			"src/a.ts": "export const a = 1;\n",
+			"src/view.tsx": "export const V = () => null;\n",
+			"lib/util.py": "def f():\n    pass\n",
+			"main.go": "package main\n",
+			"b.rs": "fn main() {}\n",
+			"A.java": "class A {}\n",
+			"x.mjs": "export {};\n",
+		});
+		const scan = await scanRoot(root);
+		assert.deepEqual(
+			scan.files.map((f) => [f.path, f.language]),
+			[
+				["A.java", "java"],
+				["b.rs", "rust"],
+				["lib/util.py", "python"],
+				["main.go", "go"],
+				["src/a.ts", "typescript"],
+				["src/view.tsx", "tsx"],
+				["x.mjs", "javascript"],
+			],
+		);
+		const a = scan.files.find((f) => f.path === "src/a.ts");
+		assert.equal(a?.size, "export const a = 1;\n".length);
+		assert.ok((a?.mtimeMs ?? 0) > 0);
+		assert.deepEqual(scan.gaps, []);
+		assert.equal(scan.truncated, false);
+		assert.equal(scan.stats.filesStatted, 7);
+	});
+
+	it("lists unsupported source as gaps, too-large and .min files as gaps, and leaves non-code out", async () => {
+		const root = await tree({
+			"native/x.c": "int main(){}\n",
+			"native/x.hpp": "#pragma once\n",
+			"app.rb": "puts 1\n",
+			"deploy.sh": "echo hi\n",
+			"Main.kt": "fun main() {}\n",
+			"vendor.min.js": "var a=1;\n",
+			"big.ts": `export const big = "${"x".repeat(2000)}";\n`,
+			"small.ts": "export {};\n",
+			"logo.png": "\x89PNG",
+			"package.json": "{}",
+			"README.md": "# hi",
+			"yarn.lock": "",
+			Makefile: "all:\n",
+			"data.csv": "a,b\n",
+		});
+		const scan = await scanRoot(root, { maxFileBytes: 1000 });
+		assert.deepEqual(
+			scan.files.map((f) => f.path),
+			["small.ts"],
+		);
+		assert.deepEqual(scan.gaps, [
+			{ path: "Main.kt", reason: "unsupported-language" },
+			{ path: "app.rb", reason: "unsupported-language" },
+			{ path: "big.ts", reason: "too-large" },
+			{ path: "deploy.sh", reason: "unsupported-language" },
+			{ path: "native/x.c", reason: "unsupported-language" },
+			{ path: "native/x.hpp", reason: "unsupported-language" },
+			{ path: "vendor.min.js", reason: "minified" },
+		]);
+	});
+
+	it("always skips version-control, dependency and build-output directories", async () => {
+		const root = await tree({
+			"src/keep.ts": "export {};\n",
+			".git/hooks/pre-commit.js": "x",
+			"node_modules/dep/index.js": "x",
+			"pkg/node_modules/dep/index.js": "x",
+			"dist/out.js": "x",
+			"build/out.js": "x",
+			"target/debug/x.rs": "x",
+			"vendor/lib/x.go": "x",
+			".venv/lib/x.py": "x",
+			"__pycache__/x.py": "x",
+			"coverage/x.js": "x",
+			".next/x.js": "x",
+		});
+		const scan = await scanRoot(root);
+		assert.deepEqual(
+			scan.files.map((f) => f.path),
+			["src/keep.ts"],
+		);
+		for (const name of [".git", "node_modules", "dist", "build", "target", "vendor", ".venv", "coverage"]) {
+			assert.equal(isSkippedDirName(name), true, name);
+		}
+		for (const name of ["src", "lib", "pkg", "internal", "app"]) assert.equal(isSkippedDirName(name), false, name);
+	});
+
+	it("honors .gitignore at every level, negations in deeper files, and .git/info/exclude", async () => {
+		const root = await tree({
+			".gitignore": "*.gen.ts\nsecret/\n/top-only.ts\n",
+			".git/info/exclude": "local-*.ts\n",
+			"a.ts": "",
+			"a.gen.ts": "",
+			"top-only.ts": "",
+			"local-notes.ts": "",
+			"secret/inner.ts": "",
+			"sub/.gitignore": "!keep.gen.ts\nscratch.py\n",
+			"sub/keep.gen.ts": "",
+			"sub/other.gen.ts": "",
+			"sub/scratch.py": "",
+			"sub/top-only.ts": "",
+			"sub/deeper/scratch.py": "",
+			"other/scratch.py": "",
+			"ignored.rb": "",
+		});
+		await writeFile(join(root, ".gitignore"), "*.gen.ts\nsecret/\n/top-only.ts\nignored.rb\n");
+		const scan = await scanRoot(root);
+		assert.deepEqual(
+			scan.files.map((f) => f.path),
+			["a.ts", "other/scratch.py", "sub/keep.gen.ts", "sub/top-only.ts"],
+		);
+		assert.deepEqual(scan.gaps, [], "an ignored unsupported file is not a gap either");
+		assert.equal(scan.stats.ignoreFilesRead, 3);
+	});
+
+	it("does not follow symlinks: not to a directory outside the root, not inside it, not to files", async () => {
+		const outside = await tree({ "escape.ts": "export const escaped = 1;\n", "deep/x.ts": "" });
+		const root = await tree({ "src/real.ts": "export {};\n" });
+		await symlink(outside, join(root, "link-out"), "dir");
+		await symlink(join(root, "src"), join(root, "link-in"), "dir");
+		await symlink(join(outside, "escape.ts"), join(root, "file-link.ts"), "file");
+		const scan = await scanRoot(root);
+		assert.deepEqual(
+			scan.files.map((f) => f.path),
+			["src/real.ts"],
+		);
+		assert.equal(scan.stats.symlinksSkipped, 3);
+	});
+
+	it("stops at maxFiles and maxDepth with truncated set, deterministically", async () => {
+		const entries: Record<string, string> = {};
+		for (let i = 0; i < 30; i++) entries[`m${String(i).padStart(2, "0")}.ts`] = "";
+		const root = await tree(entries);
+		const first = await scanRoot(root, { maxFiles: 10 });
+		assert.equal(first.truncated, true);
+		assert.equal(first.files.length, 10);
+		assert.deepEqual(
+			first.files.map((f) => f.path),
+			(await scanRoot(root, { maxFiles: 10 })).files.map((f) => f.path),
+		);
+		assert.equal((await scanRoot(root, { maxFiles: 30 })).truncated, false);
+
+		const deep = await tree({ "a/b/c/d/e.ts": "", "a/top.ts": "" });
+		const shallow = await scanRoot(deep, { maxDepth: 2 });
+		assert.deepEqual(
+			shallow.files.map((f) => f.path),
+			["a/top.ts"],
+		);
+		assert.equal(shallow.truncated, true);
+		assert.equal((await scanRoot(deep, { maxDepth: 4 })).truncated, false);
+	});
+
+	it("stops when aborted", async () => {
+		const root = await tree({ "a.ts": "" });
+		const controller = new AbortController();
+		controller.abort();
+		await assert.rejects(scanRoot(root, { signal: controller.signal }), { name: "AbortError" });
+	});
+});
+
+describe("scanPaths", () => {
+	let root: string;
+	before(async () => {
+		root = await tree({
+			".gitignore": "gen/\n",
+			"src/a.ts": "export {};\n",
+			"src/b.rb": "",
+			"src/min.min.js": "",
+			"gen/x.ts": "",
+			"node_modules/d/i.ts": "",
+			"notes.md": "",
+		});
+		await mkdir(join(root, "empty"));
+		const outside = await tree({ "o.ts": "" });
+		await symlink(outside, join(root, "out"), "dir");
+	});
+
+	it("classifies named paths as the walk would, touching only their ancestors", async () => {
+		const { verdicts, stats } = await scanPaths(root, [
+			"src/a.ts",
+			"src\\b.rb",
+			"./src/min.min.js",
+			"gen/x.ts",
+			"node_modules/d/i.ts",
+			"out/o.ts",
+			"notes.md",
+			"src/missing.ts",
+			"empty",
+			"../escape.ts",
+			"",
+		]);
+		assert.deepEqual(
+			verdicts.map((v) => [v.path, v.kind]),
+			[
+				["src/a.ts", "file"],
+				["src/b.rb", "gap"],
+				["src/min.min.js", "gap"],
+				["gen/x.ts", "absent"],
+				["node_modules/d/i.ts", "absent"],
+				["out/o.ts", "absent"],
+				["notes.md", "absent"],
+				["src/missing.ts", "absent"],
+				["empty", "directory"],
+			],
+		);
+		assert.equal(stats.ignoreFilesRead, 1, "the root .gitignore, read once");
+		assert.deepEqual(rootRelativeSegments("a/../b"), undefined);
+		assert.deepEqual(rootRelativeSegments("./a//b/"), ["a", "b"]);
+	});
+});
