@@ -39,6 +39,8 @@ export interface ScanStats {
 	filesStatted: number;
 	ignoreFilesRead: number;
 	symlinksSkipped: number;
+	/** Subdirectories skipped because they are repositories of their own. */
+	nestedRepositories: number;
 }
 
 export interface ScanResult {
@@ -186,7 +188,14 @@ async function rootIgnoreLevels(root: string, stats: ScanStats): Promise<IgnoreL
 }
 
 function newStats(): ScanStats {
-	return { dirsRead: 0, entriesSeen: 0, filesStatted: 0, ignoreFilesRead: 0, symlinksSkipped: 0 };
+	return {
+		dirsRead: 0,
+		entriesSeen: 0,
+		filesStatted: 0,
+		ignoreFilesRead: 0,
+		symlinksSkipped: 0,
+		nestedRepositories: 0,
+	};
 }
 
 function bounds(options: ScanOptions): Required<Omit<ScanOptions, "signal">> {
@@ -267,6 +276,12 @@ export async function scanRoot(root: string, options: ScanOptions = {}): Promise
 			continue; // unreadable or vanished directory: nothing to list
 		}
 		stats.dirsRead++;
+		// A nested repository (its own `.git` directory or worktree file) is another project: diffusion never
+		// crosses into it merely because it sits below this root. It stays closed until access enrolls it.
+		if (frame.rel !== "" && entries.some((e) => e.name === ".git")) {
+			stats.nestedRepositories++;
+			continue;
+		}
 		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 		let levels = frame.levels;
@@ -401,6 +416,15 @@ export async function scanPaths(
 				const above = await levelsOf(parent);
 				if (above === undefined || isSkippedDirName(name) || isIgnored(above, `${rel}/`)) return undefined;
 				if (!(await enterable(rel))) return undefined;
+				if (
+					await lstat(join(root, rel, ".git")).then(
+						() => true,
+						() => false,
+					)
+				) {
+					stats.nestedRepositories++;
+					return undefined; // a nested repository: another project, as in the full walk
+				}
 				const rules = await readIgnoreRules(join(root, rel, ".gitignore"), stats);
 				return rules === undefined ? above : [...above, { base: rel, rules }];
 			})();

@@ -240,3 +240,31 @@ describe("scanPaths", () => {
 		assert.deepEqual(rootRelativeSegments("./a//b/"), ["a", "b"]);
 	});
 });
+
+describe("nested repositories", () => {
+	it("are closed: neither the walk nor a path refresh enters a subdirectory with its own .git", async () => {
+		const root = await makeTempDir();
+		try {
+			await mkdir(join(root, "vendor-repo", ".git"), { recursive: true });
+			await writeTree(root, {
+				"own/a.ts": "export const a = 1;\n",
+				"vendor-repo/b.ts": "export const b = 1;\n",
+				"worktree/.git": "gitdir: /elsewhere\n",
+				"worktree/c.ts": "export const c = 1;\n",
+			});
+			const scan = await scanRoot(root);
+			assert.deepEqual(
+				scan.files.map((f) => f.path),
+				["own/a.ts"],
+			);
+			assert.equal(scan.stats.nestedRepositories, 2);
+			const paths = await scanPaths(root, ["vendor-repo/b.ts", "worktree/c.ts", "own/a.ts"]);
+			assert.deepEqual(
+				paths.verdicts.map((v) => v.kind),
+				["absent", "absent", "file"],
+			);
+		} finally {
+			await removeTempDir(root);
+		}
+	});
+});
