@@ -40,8 +40,9 @@ async function main(argv: string[]): Promise<number> {
 		return values.help ? 0 : 2;
 	}
 	const maxTokens = values["max-tokens"] === undefined ? 1500 : Number(values["max-tokens"]);
-	if (!Number.isInteger(maxTokens) || maxTokens < 50)
-		throw new UsageError(`--max-tokens must be an integer ≥ 50, got ${values["max-tokens"]}`);
+	if (!Number.isInteger(maxTokens) || maxTokens < 200 || maxTokens > 20_000) {
+		throw new UsageError(`--max-tokens must be an integer from 200 to 20000, got ${values["max-tokens"]}`);
+	}
 	const root = await resolveRoot(values.root);
 	const map = new CodeMap(root);
 	const progress = process.stderr.isTTY

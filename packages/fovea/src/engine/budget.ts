@@ -29,6 +29,24 @@ export class BudgetedText {
 		return true;
 	}
 
+	/** Whether lines totalling `chars` characters (plus their separators) would fit with `reserve` left over. */
+	fits(chars: number, lines = 1, reserve = 0): boolean {
+		return this.#chars + chars + lines + reserve <= this.#maxChars;
+	}
+
+	/** Adds a heading with its lines only if the heading and at least the first line fit; returns how many lines fit. */
+	addSection(heading: string, lines: readonly string[], reserve = 0): number {
+		const first = lines[0];
+		if (first === undefined || !this.fits(heading.length + first.length, 2, reserve)) return 0;
+		this.add(heading, reserve);
+		let added = 0;
+		for (const line of lines) {
+			if (!this.add(line, reserve)) break;
+			added++;
+		}
+		return added;
+	}
+
 	/** Characters still free. */
 	get remaining(): number {
 		return this.#maxChars - this.#chars;

@@ -43,67 +43,77 @@ export function focusItems(result: FocusResult, graph: CodeGraph): { files: Focu
 }
 
 /**
- * The focus result as text for the model, within `maxTokens`: a header naming the root; the hottest symbols with
- * exact signatures and locations; then the hottest files as one-line summaries with their hottest symbols; then
- * counts of what did not fit; and the coverage gaps, so nothing unmapped passes for "nothing relevant".
+ * The focus result as text for the model, within `maxTokens`. By priority: a header naming the root, the coverage
+ * gaps (so nothing unmapped passes for "nothing relevant"), the hottest symbols with exact signatures and
+ * locations, the hottest files as one-line summaries, and a count of what did not fit. A heading is only written
+ * with at least one line under it.
  */
 export function renderFocus(result: FocusResult, context: FocusContext): string {
-	const { graph, gaps } = context;
+	const { graph } = context;
 	const out = new BudgetedText(context.maxTokens);
-	const footer = gapLine(gaps);
-	const reserve = footer.length + 120;
 	out.add(
 		`fovea focus · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.nodes.length - graph.fileCount} symbols`,
 	);
+	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
+	const reserve = footer.length === 0 ? 0 : footer.length + 1;
 	if (result.files.length === 0) {
 		out.add(
 			result.seededNodes === 0
 				? `No file or symbol matches ${JSON.stringify(result.terms)}.`
 				: "No heat reached any node.",
+			reserve,
 		);
 		if (footer) out.add(footer);
 		return out.toString();
 	}
-	const shownSymbols = new Set<number>();
-	let symbolsShown = 0;
-	if (result.symbols.length > 0) out.add("Hottest symbols (exact signature, file:line):", reserve);
-	for (const ranked of result.symbols.slice(0, 12)) {
+	const beyondReserve = reserve + BEYOND_LINE_CHARS;
+	const symbolLines = result.symbols.slice(0, 12).map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
-		if (!out.add(`  ${node.path}:${node.line}  ${node.signature ?? `${node.kind} ${qualified(node)}`}`, reserve)) break;
-		shownSymbols.add(ranked.id);
-		symbolsShown++;
-	}
-	let filesShown = 0;
-	out.add("Hottest files:", reserve);
-	for (const ranked of result.files) {
+		return `  ${node.path}:${node.line}  ${node.signature ?? `${node.kind} ${qualified(node)}`}`;
+	});
+	const symbolsShown = out.addSection("Hottest symbols (exact signature, file:line):", symbolLines, beyondReserve);
+	const shownSymbols = new Set(result.symbols.slice(0, symbolsShown).map((r) => r.id));
+	const fileLines = result.files.map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
 		const inside = result.symbols
 			.filter((s) => graph.nodes[s.id]?.path === node.path && !shownSymbols.has(s.id))
 			.slice(0, 4)
 			.map((s) => qualified(graph.nodes[s.id] as GraphNode));
-		const line = `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
-		if (!out.add(line, reserve)) break;
-		filesShown++;
-	}
+		return `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
+	});
+	const filesShown = out.addSection("Hottest files:", fileLines, beyondReserve);
 	const moreFiles = result.files.length - filesShown;
 	const moreSymbols = result.symbols.length - symbolsShown;
-	if (moreFiles > 0 || moreSymbols > 0)
+	if (moreFiles > 0 || moreSymbols > 0) {
 		out.add(
 			`Beyond this: ${moreFiles} more warm files, ${moreSymbols} more warm symbols (raise maxTokens to see them).`,
+			reserve,
 		);
+	}
 	if (footer) out.add(footer);
 	return out.toString();
 }
 
-/** One line summarizing the coverage gaps by reason, with a few examples. */
-export function gapLine(gaps: readonly CoverageGap[]): string {
+/** Room kept for the "Beyond this" line while items are added. */
+const BEYOND_LINE_CHARS = 100;
+
+/**
+ * One line summarizing the coverage gaps by reason, with a few examples, at most `maxChars` long: examples are
+ * dropped first, then reasons are cut, but the count of unmapped files always remains.
+ */
+export function gapLine(gaps: readonly CoverageGap[], maxChars = Number.POSITIVE_INFINITY): string {
 	if (gaps.length === 0) return "";
 	const byReason = new Map<string, string[]>();
 	for (const gap of gaps) byReason.set(gap.reason, [...(byReason.get(gap.reason) ?? []), gap.path]);
-	const parts = [...byReason].map(
+	const withExamples = [...byReason].map(
 		([reason, paths]) => `${paths.length} ${reason} (${paths.slice(0, 2).join(", ")}${paths.length > 2 ? ", …" : ""})`,
 	);
-	return `Not mapped: ${gaps.length} files: ${parts.join("; ")}.`;
+	const full = `Not mapped: ${gaps.length} files: ${withExamples.join("; ")}.`;
+	if (full.length <= maxChars) return full;
+	const counts = `Not mapped: ${gaps.length} files: ${[...byReason].map(([reason, paths]) => `${paths.length} ${reason}`).join("; ")}.`;
+	if (counts.length <= maxChars) return counts;
+	const minimal = `Not mapped: ${gaps.length} files.`;
+	return minimal.length <= maxChars ? minimal : "";
 }
 
 function qualified(node: GraphNode): string {

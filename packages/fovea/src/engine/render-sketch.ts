@@ -27,12 +27,13 @@ export function centralFiles(graph: CodeGraph): number[] {
 	return [...weight.keys()].sort((a, b) => (weight[b] as number) - (weight[a] as number) || a - b);
 }
 
-/** An overview of a root within `maxTokens`: size, languages, directories, central files, coverage gaps. */
+/**
+ * An overview of a root within `maxTokens`. By priority: the header naming the root, the coverage gaps, the most
+ * connected files, the directories, and a count of what did not fit.
+ */
 export function renderSketch(context: SketchContext): string {
-	const { graph, files, gaps } = context;
+	const { graph, files } = context;
 	const out = new BudgetedText(context.maxTokens);
-	const footer = gapLine(gaps);
-	const reserve = footer.length + 80;
 	const languages = new Map<string, number>();
 	for (const facts of files.values()) languages.set(facts.language, (languages.get(facts.language) ?? 0) + 1);
 	const languageList = [...languages]
@@ -42,40 +43,35 @@ export function renderSketch(context: SketchContext): string {
 	out.add(
 		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.nodes.length - graph.fileCount} symbols, ${graph.targets.length / 2} edges`,
 	);
+	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
+	const reserve = (footer.length === 0 ? 0 : footer.length + 1) + 80;
+	const central = centralFiles(graph).slice(0, 25);
+	const centralLines = central.map((id) => {
+		const path = (graph.nodes[id] as GraphNode).path;
+		const names = (files.get(path)?.symbols ?? [])
+			.filter((s) => s.exported !== false && s.container === undefined)
+			.slice(0, 5)
+			.map((s) => s.name);
+		return `  ${path}${names.length > 0 ? ` — ${names.join(", ")}` : ""}`;
+	});
+	const shown = out.addSection("Most connected files (symbols inside):", centralLines, reserve);
 	const directories = new Map<string, string[]>();
 	for (const path of files.keys()) {
 		const slash = path.lastIndexOf("/");
 		const dir = slash < 0 ? "." : path.slice(0, slash);
 		directories.set(dir, [...(directories.get(dir) ?? []), path.slice(slash + 1)]);
 	}
-	const central = centralFiles(graph);
-	out.add("Most connected files (symbols inside):", reserve);
-	let shown = 0;
-	for (const id of central.slice(0, 25)) {
-		const path = (graph.nodes[id] as GraphNode).path;
-		const names = (files.get(path)?.symbols ?? [])
-			.filter((s) => s.exported !== false && s.container === undefined)
-			.slice(0, 5)
-			.map((s) => s.name);
-		if (!out.add(`  ${path}${names.length > 0 ? ` — ${names.join(", ")}` : ""}`, reserve)) break;
-		shown++;
-	}
-	out.add(`Directories (${directories.size}):`, reserve);
 	const sortedDirs = [...directories].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
-	let dirsShown = 0;
-	for (const [dir, names] of sortedDirs) {
-		if (
-			!out.add(
-				`  ${dir}/  ${names.length} files (${names.slice(0, 4).join(", ")}${names.length > 4 ? ", …" : ""})`,
-				reserve,
-			)
-		)
-			break;
-		dirsShown++;
+	const dirLines = sortedDirs.map(
+		([dir, names]) =>
+			`  ${dir}/  ${names.length} files (${names.slice(0, 4).join(", ")}${names.length > 4 ? ", …" : ""})`,
+	);
+	const dirsShown = out.addSection(`Directories (${directories.size}):`, dirLines, reserve);
+	const moreFiles = graph.fileCount - shown;
+	const moreDirs = sortedDirs.length - dirsShown;
+	if (moreFiles > 0 || moreDirs > 0) {
+		out.add(`Beyond this: ${moreFiles} more files, ${moreDirs} more directories.`, reserve - 80);
 	}
-	const hidden = central.length - shown + (sortedDirs.length - dirsShown);
-	if (hidden > 0)
-		out.add(`Beyond this: ${central.length - shown} more files, ${sortedDirs.length - dirsShown} more directories.`);
 	if (footer) out.add(footer);
 	return out.toString();
 }

@@ -2,6 +2,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { FOVEA_WORKSPACE_ENTRY } from "../workspace/session-entries.ts";
 import { registerFoveaCommands } from "./commands.ts";
 import { attachRoaming } from "./roaming.ts";
+import { registerSync } from "./sync.ts";
 import { foveaMaps, registerFoveaTools } from "./tools.ts";
 
 /**
@@ -17,6 +18,7 @@ export default function fovea(pi: ExtensionAPI): void {
 		isResident: maps.isResident,
 		onRetire: maps.retire,
 	});
-	registerFoveaCommands(pi, roaming);
 	registerFoveaTools(pi, roaming, maps);
+	const sync = registerSync(pi, roaming, maps);
+	registerFoveaCommands(pi, roaming, maps, sync);
 }

@@ -31,8 +31,11 @@ export interface RoamingOptions {
 	/** Whether the heavy caches of a root are in memory, for status output. */
 	isResident?: (root: string) => boolean;
 	/** Called with roots that left the ring (rotation, reset, session replacement) so engines drop their state. */
-	onRetire?: (roots: string[]) => void;
+	onRetire?: (roots: string[], reason: RetireReason) => void;
 }
+
+/** Why roots left the ring: rotation past the limit, an explicit reset, or the end of the session or branch. */
+export type RetireReason = "rotation" | "reset" | "session";
 
 /** What is known of an enrolled root beyond its place in the ring. */
 export interface RootInfo {
@@ -96,13 +99,13 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		  }
 		| undefined;
 
-	const retire = (roots: string[]) => {
+	const retire = (roots: string[], reason: RetireReason) => {
 		if (roots.length === 0) return;
 		for (const root of roots) {
 			session?.info.delete(root);
 			session?.explicit.delete(root);
 		}
-		options.onRetire?.(roots);
+		options.onRetire?.(roots, reason);
 	};
 
 	const persistIfChanged = () => {
@@ -117,7 +120,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		const known = session.info.get(root);
 		if (admission.fresh || known === undefined) session.info.set(root, { marker, admittedAt: Date.now() });
 		else if (marker !== "peer" && (known.marker === "peer" || known.marker === "restored")) known.marker = marker;
-		retire(admission.retired);
+		retire(admission.retired, "rotation");
 		if (admission.fresh && publish) {
 			pi.events.emit(WORKSPACE_ACCESS_EVENT, workspaceAccessHint(options.source, root, session.sessionId));
 		}
@@ -139,7 +142,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			stopHints,
 		};
 		// Restoring starts a new observation boundary: whatever engines held for the old roots is stale now.
-		if (previous.length > 0) options.onRetire?.(previous);
+		if (previous.length > 0) options.onRetire?.(previous, "session");
 	};
 
 	const listenForPeers = () =>
@@ -179,7 +182,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		const ending = session;
 		session = undefined;
 		ending?.stopHints();
-		if (ending !== undefined) retire(ending.ring.list());
+		if (ending !== undefined) retire(ending.ring.list(), "session");
 	});
 
 	pi.on("tool_result", async (event, ctx) => {
@@ -240,7 +243,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		reset() {
 			if (session === undefined) return [];
 			const retired = session.ring.reset();
-			retire(retired);
+			retire(retired, "reset");
 			persistIfChanged();
 			return retired;
 		},

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
+import type { Observer } from "./observer.ts";
 import type { Roaming } from "./roaming.ts";
 
 /**
@@ -22,6 +23,7 @@ export interface RunContext {
 	ctx: ExtensionContext;
 	roaming: Roaming;
 	maps: ResidentMaps;
+	observer: Observer;
 }
 
 /** `fovea_focus`. */
@@ -35,6 +37,8 @@ export async function runFocus(
 	if (params.kind !== undefined) query.kinds = new Set([params.kind]);
 	try {
 		const answer = await run.maps.use(root).focus(query, budget(params.maxTokens), refreshOptions(run, root));
+		run.observer.ensureBaseline(root, answer.snapshot.files);
+		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
 			details: {
@@ -54,6 +58,7 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 	const root = await resolveRoot(params.root, run.ctx, run.roaming);
 	try {
 		const { text, snapshot } = await run.maps.use(root).sketch(budget(params.maxTokens), refreshOptions(run, root));
+		run.observer.ensureBaseline(root, snapshot.files);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: { root, files: snapshot.files.size, gaps: snapshot.gaps.length },

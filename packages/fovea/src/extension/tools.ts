@@ -27,24 +27,43 @@ const maxTokensParameter = Type.Optional(
 	Type.Number({ description: "Token budget of the answer (200–20000, default 1500)." }),
 );
 
-/** The heavy per-root state of this extension instance: code maps, at most FOVEA_CACHE_ROOTS resident. */
+type Observer = InstanceType<typeof import("./observer.ts")["Observer"]>;
+
+/**
+ * The heavy per-root state of this extension instance: code maps (at most FOVEA_CACHE_ROOTS resident) and the
+ * per-root observer (attention, baseline, provenance), loaded on first use.
+ */
 export interface FoveaMaps {
 	maps(): Promise<InstanceType<Engine["ResidentMaps"]>>;
+	observer(): Promise<Observer>;
+	/** The observer if it is already loaded; hooks that must stay cheap use this. */
+	loadedObserver(): Observer | undefined;
 	isResident(root: string): boolean;
-	retire(roots: string[]): void;
+	retire(roots: string[], reason: "rotation" | "reset" | "session"): void;
 }
 
-/** Creates the lazily loaded map registry; nothing is imported or allocated until a tool needs it. */
+/** Creates the lazily loaded registry; nothing is imported or allocated until a tool result or tool needs it. */
 export function foveaMaps(): FoveaMaps {
 	let registry: InstanceType<Engine["ResidentMaps"]> | undefined;
+	let observer: Observer | undefined;
+	const maps = async () => {
+		const engine = await loadEngine();
+		registry ??= new engine.ResidentMaps(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024));
+		return registry;
+	};
 	return {
-		async maps() {
-			const engine = await loadEngine();
-			registry ??= new engine.ResidentMaps(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024));
-			return registry;
+		maps,
+		async observer() {
+			const [registry, module] = await Promise.all([maps(), import("./observer.ts")]);
+			observer ??= new module.Observer(registry);
+			return observer;
 		},
+		loadedObserver: () => observer,
 		isResident: (root) => registry?.isResident(root) === true,
-		retire: (roots) => registry?.retire(roots),
+		retire: (roots, reason) => {
+			registry?.retire(roots);
+			observer?.retire(roots, reason === "rotation");
+		},
 	};
 }
 
@@ -68,7 +87,14 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			maxTokens: maxTokensParameter,
 		}),
 		async execute(_id, params, signal, onUpdate, ctx) {
-			return (await loadRuns()).runFocus(params, { signal, onUpdate, ctx, roaming, maps: await maps.maps() });
+			return (await loadRuns()).runFocus(params, {
+				signal,
+				onUpdate,
+				ctx,
+				roaming,
+				maps: await maps.maps(),
+				observer: await maps.observer(),
+			});
 		},
 	});
 
@@ -79,7 +105,14 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			"An overview of one project: languages, size, its most connected files with their main symbols, directories, and files that could not be mapped. Use it when entering a project you have not seen.",
 		parameters: Type.Object({ root: rootParameter, maxTokens: maxTokensParameter }),
 		async execute(_id, params, signal, onUpdate, ctx) {
-			return (await loadRuns()).runSketch(params, { signal, onUpdate, ctx, roaming, maps: await maps.maps() });
+			return (await loadRuns()).runSketch(params, {
+				signal,
+				onUpdate,
+				ctx,
+				roaming,
+				maps: await maps.maps(),
+				observer: await maps.observer(),
+			});
 		},
 	});
 }

@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * The only code in pi-fovea that runs Git, and only read-only status probes of a root. Every call is hardened:
+ * no fsmonitor, no hooks, no transport protocols, no credential helper, no lazy fetching, no system config, no
+ * pager, no optional locks, no prompt. A partial clone (promisor remote) is refused, since Git 2.39 ignores
+ * GIT_NO_LAZY_FETCH and a status could otherwise fetch.
+ */
+const HARDENING = [
+	"-c",
+	"core.fsmonitor=false",
+	"-c",
+	"core.hooksPath=/dev/null",
+	"-c",
+	"protocol.allow=never",
+	"-c",
+	"credential.helper=",
+	"-c",
+	"core.untrackedCache=false",
+];
+
+const GIT_ENV = {
+	GIT_NO_LAZY_FETCH: "1",
+	GIT_PROTOCOL_FROM_USER: "0",
+	GIT_TERMINAL_PROMPT: "0",
+	GIT_OPTIONAL_LOCKS: "0",
+	GIT_CONFIG_NOSYSTEM: "1",
+	GIT_PAGER: "cat",
+};
+
+/** Runs hardened `git -C root …` and returns stdout; rejects with a message naming the root on failure. */
+export function runGit(root: string, args: readonly string[], timeoutMs = 10_000): Promise<string> {
+	return new Promise((resolve, reject) => {
+		execFile(
+			"git",
+			[...HARDENING, "-C", root, ...args],
+			{ env: { ...process.env, ...GIT_ENV }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+			(error, stdout, stderr) => {
+				if (error) reject(new Error(`git ${args[0] ?? ""} failed in ${root}: ${(stderr || error.message).trim()}`));
+				else resolve(stdout);
+			},
+		);
+	});
+}
+
+/** Refuses a partial clone: its promisor remote could make a probe fetch from the network. */
+export async function assertNotPartialClone(root: string): Promise<void> {
+	const promisor = await runGit(root, [
+		"config",
+		"--get-regexp",
+		"^(remote\\..*\\.promisor|extensions\\.partialclone)$",
+	]).catch(() => "");
+	if (promisor.trim() !== "")
+		throw new Error(`${root} is a partial clone (promisor remote); Fovea does not probe it to avoid fetching`);
+}
+
+/** What one `git status` probe says about a root: the HEAD commit and the dirty or untracked paths. */
+export interface GitState {
+	head: string;
+	dirty: string[];
+}
+
+/** One hardened `git status --porcelain=v2 --branch -z` probe, parsed. */
+export async function gitState(root: string): Promise<GitState> {
+	return parseStatusV2(await runGit(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]));
+}
+
+/** Parses porcelain v2 `-z` output: headers, ordinary, renamed (followed by the original path), unmerged, untracked. */
+export function parseStatusV2(out: string): GitState {
+	const records = out.split("\0");
+	let head = "";
+	const dirty = new Set<string>();
+	for (let i = 0; i < records.length; i++) {
+		const record = records[i] as string;
+		if (record.startsWith("# branch.oid ")) head = record.slice("# branch.oid ".length);
+		else if (record.startsWith("1 ")) dirty.add(field(record, 8));
+		else if (record.startsWith("2 ")) {
+			dirty.add(field(record, 9));
+			const original = records[++i];
+			if (original !== undefined && original !== "") dirty.add(original);
+		} else if (record.startsWith("u ")) dirty.add(field(record, 10));
+		else if (record.startsWith("? ")) dirty.add(record.slice(2));
+	}
+	return { head, dirty: [...dirty].sort() };
+}
+
+/** The rest of a space-separated record after `n` fields (paths may contain spaces). */
+function field(record: string, n: number): string {
+	let at = 0;
+	for (let k = 0; k < n; k++) at = record.indexOf(" ", at) + 1;
+	return record.slice(at);
+}
+
+/**
+ * A cheap signature of a Git root's working state from one status probe: HEAD, and the dirty paths with their
+ * size and mtime. Equal signatures mean nothing changed since the last probe, so the root needs no rebuild; a
+ * dirty-to-clean revert changes it (a path leaves the list), as do a further edit of an already dirty file (its
+ * mtime moves) and a checkout (HEAD moves).
+ */
+export async function statusSignature(root: string): Promise<{ signature: string } & GitState> {
+	const state = await gitState(root);
+	const stamps = await Promise.all(
+		state.dirty.map((path) =>
+			lstat(join(root, path)).then(
+				(s) => `${path}:${s.size}:${s.mtimeMs}`,
+				() => `${path}:gone`,
+			),
+		),
+	);
+	return { signature: [state.head, ...stamps].join("\n"), ...state };
+}

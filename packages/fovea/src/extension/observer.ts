@@ -1,0 +1,244 @@
+import { readFile } from "node:fs/promises";
+import { relative, sep } from "node:path";
+import { Attention } from "../engine/attention.ts";
+import { Baseline, type Drift } from "../engine/baseline.ts";
+import { estimateTokens } from "../engine/budget.ts";
+import { assertNotPartialClone, statusSignature } from "../engine/git-probe.ts";
+import { hashOf } from "../engine/parser.ts";
+import { Provenance } from "../engine/provenance.ts";
+import type { ResidentMaps } from "../engine/residency.ts";
+
+/**
+ * How often a root without Git (or an explicit umbrella) is swept for changes at most. A sweep is a metadata walk
+ * bounded by the index's file limit; only files whose size or mtime moved are read.
+ */
+const SWEEP_INTERVAL_MS = 30_000;
+/** Attention weights by tool: writing binds attention more than reading, searching less. */
+const ATTENTION: Record<string, number> = {
+	edit: 2,
+	write: 2,
+	read: 1,
+	fovea_focus: 0.5,
+	grep: 0.3,
+	find: 0.2,
+	ls: 0.2,
+};
+
+/** The observation of one root: attention, semantic baseline, provenance and the drift not yet told. */
+interface RootObservation {
+	attention: Attention;
+	baseline: Baseline;
+	provenance: Provenance;
+	gitSignature: string | undefined;
+	gitHead: string | undefined;
+	gitDirty: string[];
+	isGit: boolean | undefined;
+	lastSweep: number;
+	pending: Drift[];
+}
+
+/** Work counters, so tests can assert that an unchanged root costs one probe and no rebuild. */
+export interface ObserverStats {
+	probes: number;
+	unchangedProbes: number;
+	refreshes: number;
+	sweeps: number;
+	baselines: number;
+}
+
+/**
+ * Per-root observation for one session: what the agent looks at (attention, decaying per turn), what each file
+ * meant at the observation boundary (baseline), who changed it (provenance), and the meaningful drift to tell the
+ * model. Nothing crosses roots. Retirement forgets a root; re-entry starts a new boundary.
+ */
+export class Observer {
+	readonly stats: ObserverStats = { probes: 0, unchangedProbes: 0, refreshes: 0, sweeps: 0, baselines: 0 };
+	readonly #roots = new Map<string, RootObservation>();
+	readonly #retired: string[] = [];
+	readonly #maps: ResidentMaps;
+
+	constructor(maps: ResidentMaps) {
+		this.#maps = maps;
+	}
+
+	#state(root: string): RootObservation {
+		let state = this.#roots.get(root);
+		if (state === undefined) {
+			state = {
+				attention: new Attention(),
+				baseline: new Baseline(),
+				provenance: new Provenance(),
+				gitSignature: undefined,
+				gitHead: undefined,
+				gitDirty: [],
+				isGit: undefined,
+				lastSweep: 0,
+				pending: [],
+			};
+			this.#roots.set(root, state);
+		}
+		return state;
+	}
+
+	/** A successful tool touched `path` inside `root`. */
+	attend(root: string, path: string, toolName: string): void {
+		const rel = inside(root, path);
+		if (rel !== undefined) this.#state(root).attention.touch(rel === "" ? "." : rel, ATTENTION[toolName] ?? 0.3);
+	}
+
+	attention(root: string): Attention | undefined {
+		return this.#roots.get(root)?.attention;
+	}
+
+	/** A turn ended: attention decays by turns, not wall time. */
+	decay(): void {
+		for (const state of this.#roots.values()) state.attention.decay();
+	}
+
+	/** This session's tool is about to write `path`. */
+	async beginWrite(root: string, toolCallId: string, path: string): Promise<void> {
+		const rel = inside(root, path);
+		if (rel === undefined) return;
+		this.#state(root).provenance.begin(toolCallId, rel, await contentHash(path));
+	}
+
+	/** The write finished (`ok`) or failed. */
+	async endWrite(root: string, toolCallId: string, path: string, ok: boolean): Promise<void> {
+		this.#roots.get(root)?.provenance.end(toolCallId, ok ? await contentHash(path) : undefined, ok);
+	}
+
+	/** Establishes the baseline from an index snapshot if this root has none yet (its observation boundary). */
+	ensureBaseline(root: string, files: Parameters<Baseline["establish"]>[0]): void {
+		const state = this.#state(root);
+		if (state.baseline.established) return;
+		state.baseline.establish(files);
+		this.stats.baselines++;
+	}
+
+	/**
+	 * The post-turn backstop for the roots the agent works in: a Git root is probed with one status call and
+	 * rebuilt only when the probe differs; a root without Git is swept at most every 30 s. A root never indexed
+	 * is indexed once, which sets its baseline. `isCurrent(root)` is checked after every wait.
+	 */
+	async probe(roots: readonly string[], isCurrent: (root: string) => boolean): Promise<void> {
+		for (const root of roots) {
+			if (!isCurrent(root)) continue;
+			const state = this.#state(root);
+			const map = this.#maps.use(root);
+			if (!state.baseline.established) {
+				const { snapshot } = await map.refresh();
+				if (!isCurrent(root)) return;
+				this.ensureBaseline(root, snapshot.files);
+				await this.#recordGitState(root, state);
+				continue;
+			}
+			let paths: string[] | undefined;
+			if (state.isGit !== false) {
+				const before = state.gitSignature;
+				const probe = await statusSignature(root).catch(() => undefined);
+				this.stats.probes++;
+				if (probe !== undefined) {
+					state.isGit = true;
+					if (probe.signature === before) {
+						this.stats.unchangedProbes++;
+						continue;
+					}
+					const headMoved = state.gitHead !== probe.head;
+					paths = headMoved ? undefined : [...new Set([...state.gitDirty, ...probe.dirty])];
+					state.gitSignature = probe.signature;
+					state.gitHead = probe.head;
+					state.gitDirty = probe.dirty;
+				} else state.isGit = false;
+			}
+			if (state.isGit === false) {
+				if (Date.now() - state.lastSweep < SWEEP_INTERVAL_MS) continue;
+				state.lastSweep = Date.now();
+				this.stats.sweeps++;
+			}
+			const { snapshot } = await map.refresh(paths === undefined ? {} : { paths });
+			this.stats.refreshes++;
+			if (!isCurrent(root)) return;
+			const drift = state.baseline.advance(snapshot.files, paths, (p, h) => state.provenance.authored(p, h));
+			state.pending.push(...drift);
+		}
+	}
+
+	async #recordGitState(root: string, state: RootObservation): Promise<void> {
+		try {
+			await assertNotPartialClone(root);
+			const probe = await statusSignature(root);
+			state.isGit = true;
+			state.gitSignature = probe.signature;
+			state.gitHead = probe.head;
+			state.gitDirty = probe.dirty;
+		} catch {
+			state.isGit = false;
+			state.lastSweep = Date.now();
+		}
+	}
+
+	/** Roots the agent is working in: those with attention, strongest first. */
+	relevant(): string[] {
+		return [...this.#roots]
+			.filter(([, s]) => s.attention.size > 0 || s.pending.length > 0)
+			.sort((a, b) => b[1].attention.total - a[1].attention.total)
+			.map(([root]) => root);
+	}
+
+	/**
+	 * One message about meaningful drift in the relevant roots, within one shared `maxTokens` spent on roots that
+	 * have something to say (quiet roots cost nothing); root labels and retirement notices count toward it.
+	 * Told drift and notices are cleared. `undefined` when there is nothing to say.
+	 */
+	drain(maxTokens: number): string | undefined {
+		const lines: string[] = [];
+		let used = 0;
+		const add = (line: string): boolean => {
+			const cost = estimateTokens(`${line}\n`);
+			if (used + cost > maxTokens) return false;
+			lines.push(line);
+			used += cost;
+			return true;
+		};
+		add("Fovea: files changed since you last looked (meaningful changes only):");
+		let told = 0;
+		for (const [root, state] of this.#roots) {
+			const elsewhere = state.pending.filter((d) => !d.authored);
+			const ownEdits = state.pending.length - elsewhere.length;
+			state.pending = [];
+			if (elsewhere.length === 0) continue;
+			if (!add(`In ${root}:`)) break;
+			for (const drift of elsewhere) {
+				if (!add(`  ${drift.path} (${drift.kind}, not by this session): ${drift.details.join("; ")}`)) {
+					add("  … more changes not shown");
+					break;
+				}
+				told++;
+			}
+			if (ownEdits > 0)
+				add(`  (${ownEdits} file${ownEdits === 1 ? "" : "s"} changed by this session's own tools, not repeated)`);
+		}
+		for (const root of this.#retired.splice(0)) {
+			if (add(`Retired ${root}: observation ended; a return starts a new baseline.`)) told++;
+		}
+		return told > 0 ? lines.join("\n") : undefined;
+	}
+
+	/** Forgets retired roots (their next enrollment is a new observation boundary) and remembers to say so. */
+	retire(roots: readonly string[], notify: boolean): void {
+		for (const root of roots) {
+			if (this.#roots.delete(root) && notify) this.#retired.push(root);
+		}
+	}
+}
+
+function inside(root: string, path: string): string | undefined {
+	const rel = relative(root, path);
+	if (rel.startsWith("..") || rel.startsWith(sep)) return undefined;
+	return rel.split(sep).join("/");
+}
+
+async function contentHash(path: string): Promise<string | undefined> {
+	const bytes = await readFile(path).catch(() => undefined);
+	return bytes === undefined ? undefined : hashOf(new TextDecoder().decode(bytes));
+}

@@ -1,0 +1,30 @@
+import { envInt } from "../workspace/env.ts";
+import type { Roaming } from "./roaming.ts";
+import type { Sync } from "./sync.ts";
+import type { FoveaMaps } from "./tools.ts";
+
+/**
+ * The text of `/fovea status`: the ring, the root used when none is named, cache residency, and what the observer
+ * has done. Waits for post-turn probes already started, so what it shows is settled.
+ */
+export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps, sync: Sync): Promise<string> {
+	const scope = await roaming.manualRoot(cwd);
+	const cacheRoots = envInt("FOVEA_CACHE_ROOTS", 2, 1, Number.MAX_SAFE_INTEGER);
+	await sync.settled();
+	const observer = maps.loadedObserver();
+	const observed = observer === undefined ? [] : observer.relevant();
+	const stats = observer?.stats;
+	return [
+		"pi-fovea status",
+		`default root (no root given): ${scope?.root ?? cwd} [${scope?.marker ?? "directory"}, session cwd's own project]`,
+		`heavy caches: at most ${cacheRoots} roots resident (FOVEA_CACHE_ROOTS)`,
+		...roaming.describe(),
+		stats === undefined
+			? "observation: nothing observed yet"
+			: `observation: ${observed.length} root${observed.length === 1 ? "" : "s"} with attention; probes ${stats.probes} (${stats.unchangedProbes} unchanged), refreshes ${stats.refreshes}, sweeps ${stats.sweeps}, baselines ${stats.baselines}`,
+		...observed.map((root) => {
+			const top = observer?.attention(root)?.top(3) ?? [];
+			return `  ${root}: ${top.map(([path, weight]) => `${path} ${weight.toFixed(2)}`).join(", ")}`;
+		}),
+	].join("\n");
+}

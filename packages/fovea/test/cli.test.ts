@@ -1,0 +1,264 @@
+// The `fovea` CLI as a user runs it: a real process (`node packages/fovea/src/cli.ts …`) on a temporary Git
+// repository holding a small polyglot project, with its fact cache in a temp dir (FOVEA_CACHE_DIR).
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
+import { estimateTokens } from "../src/engine/budget.ts";
+import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } from "./fixtures/polyglot.ts";
+
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const INVOICE_LINE = lineOf(POLYGLOT, "src/billing/invoice.ts", "export function computeInvoiceTotal");
+
+interface Item {
+	file: string;
+	line: number;
+	kind: string;
+	name: string;
+	score: number;
+	signature?: string;
+}
+
+interface FocusJson {
+	root: string;
+	query: string;
+	files: Item[];
+	symbols: Item[];
+	gaps: { path: string; reason: string }[];
+}
+
+interface StatusJson {
+	root: string;
+	files: number;
+	gaps: number;
+	truncated: boolean;
+	work: { scans: number; filesRead: number; filesParsed: number; cacheHits: number; cacheWrites: number };
+}
+
+interface Run {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+const temps: string[] = [];
+async function temp(prefix: string): Promise<string> {
+	const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+	temps.push(dir);
+	return dir;
+}
+
+let base = "";
+let repo = "";
+/** The fact cache shared by the tests that do not count work. */
+let sharedCache = "";
+
+before(async () => {
+	base = await temp("fovea-cli-");
+	repo = gitRepo(join(base, "shop"), POLYGLOT, { commit: true });
+	sharedCache = await temp("fovea-cli-cache-");
+});
+
+after(async () => {
+	await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** Runs `fovea …` in `cwd` with the fact cache in `cache`. */
+function fovea(args: string[], options: { cwd?: string; cache?: string } = {}): Promise<Run> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CLI, ...args], {
+			cwd: options.cwd ?? repo,
+			env: { ...process.env, FOVEA_CACHE_DIR: options.cache ?? sharedCache },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString();
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		child.on("error", reject);
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+/** A run that must succeed; returns its stdout. */
+async function ok(args: string[], options: { cwd?: string; cache?: string } = {}): Promise<string> {
+	const run = await fovea(args, options);
+	assert.equal(run.code, 0, `fovea ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
+	return run.stdout;
+}
+
+const descending = (items: readonly Item[]) =>
+	items.every((item, i) => i === 0 || (items[i - 1] as Item).score >= item.score);
+
+describe("fovea CLI", () => {
+	it("focus --json ranks files and symbols, root-relative with 1-based lines, in rank order", async () => {
+		const answer = JSON.parse(await ok(["focus", "computeInvoiceTotal", "--json", "--root", repo])) as FocusJson;
+		assert.equal(answer.root, repo);
+		assert.equal(answer.query, "computeInvoiceTotal");
+		assert.deepEqual(answer.symbols[0], {
+			file: "src/billing/invoice.ts",
+			line: INVOICE_LINE,
+			kind: "function",
+			name: "computeInvoiceTotal",
+			score: answer.symbols[0]?.score,
+			signature: INVOICE_SIGNATURE,
+		});
+		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
+		assert.ok(
+			answer.files.some((f) => f.file === "src/checkout.ts"),
+			"the caller is ranked through the graph",
+		);
+		assert.ok(descending(answer.files), `files in rank order: ${answer.files.map((f) => f.score).join(", ")}`);
+		assert.ok(descending(answer.symbols), `symbols in rank order: ${answer.symbols.map((s) => s.score).join(", ")}`);
+		for (const item of [...answer.files, ...answer.symbols]) {
+			assert.ok(!isAbsolute(item.file) && existsSync(join(repo, item.file)), `${item.file} is relative to the root`);
+			assert.ok(Number.isInteger(item.line) && item.line >= 1, `${item.file}:${item.line} is a 1-based line`);
+		}
+		for (const symbol of answer.symbols) {
+			const source = (POLYGLOT[symbol.file] as string).split("\n")[symbol.line - 1] as string;
+			assert.ok(
+				source.includes(symbol.name.split(".").at(-1) as string),
+				`${symbol.file}:${symbol.line} declares ${symbol.name}: ${source}`,
+			);
+		}
+		assert.deepEqual(
+			answer.gaps.map((g) => g.path),
+			[...POLYGLOT_GAPS],
+		);
+
+		const filtered = JSON.parse(
+			await ok(["focus", "computeInvoiceTotal", "--json", "--kind", "interface", "--root", repo]),
+		) as FocusJson;
+		assert.ok(filtered.symbols.length > 0 && filtered.symbols.every((s) => s.kind === "interface"));
+		assert.equal(filtered.symbols[0]?.name, "LineItem");
+	});
+
+	it("focus text is labelled with the root and fits --max-tokens", async () => {
+		const text = await ok(["focus", "computeInvoiceTotal", "--root", repo]);
+		assert.ok(text.startsWith(`fovea focus · root ${repo} · "computeInvoiceTotal" · ${POLYGLOT_MAPPED} files`), text);
+		assert.ok(text.includes(`\n  src/billing/invoice.ts:${INVOICE_LINE}  ${INVOICE_SIGNATURE}\n`), text);
+		assert.match(text, /^Not mapped: 2 files: /m);
+		for (const maxTokens of [200, 300]) {
+			const small = (
+				await ok(["focus", "computeInvoiceTotal", "--max-tokens", String(maxTokens), "--root", repo])
+			).replace(/\n$/, "");
+			assert.ok(estimateTokens(small) <= maxTokens, `--max-tokens ${maxTokens}: ${small.length} chars`);
+			assert.ok(small.startsWith(`fovea focus · root ${repo}`));
+		}
+	});
+
+	it("the smallest accepted --max-tokens is either refused or still names the root and the coverage gaps", async () => {
+		const run = await fovea(["focus", "computeInvoiceTotal", "--max-tokens", "50", "--root", repo]);
+		if (run.code === 2) {
+			assert.match(run.stderr, /--max-tokens/);
+			return;
+		}
+		assert.equal(run.code, 0, run.stderr);
+		const text = run.stdout.replace(/\n$/, "");
+		assert.ok(estimateTokens(text) <= 50, `fits: ${text.length} chars`);
+		assert.ok(text.startsWith(`fovea focus · root ${repo} · `), `the answer names its root:\n${text}`);
+		assert.match(text, /^Not mapped: 2 files: /m, `gaps are not dropped silently:\n${text}`);
+	});
+
+	it("sketch lists languages, connected files and gaps; --json gives counts", async () => {
+		const text = await ok(["sketch", "--root", repo]);
+		assert.ok(
+			text.startsWith(`fovea sketch · root ${repo} · ${POLYGLOT_MAPPED} files (typescript 5, python 3, go 1)`),
+			text,
+		);
+		assert.match(text, /^Most connected files \(symbols inside\):\n {2}src\/checkout\.ts — Cart, CheckoutService$/m);
+		assert.match(text, /^Not mapped: 2 files: 1 minified \(public\/vendor\.min\.js\); 1 unsupported-language/m);
+		const json = JSON.parse(await ok(["sketch", "--json", "--root", repo])) as {
+			root: string;
+			files: number;
+			gaps: { path: string }[];
+			text: string;
+		};
+		assert.equal(json.root, repo);
+		assert.equal(json.files, POLYGLOT_MAPPED);
+		assert.deepEqual(
+			json.gaps.map((g) => g.path),
+			[...POLYGLOT_GAPS],
+		);
+		assert.equal(`${json.text}\n`, text);
+	});
+
+	it("status --json counts files, gaps and this run's work; a second run reuses the fact cache", async () => {
+		const cache = await temp("fovea-cli-status-cache-");
+		const first = JSON.parse(await ok(["status", "--json", "--root", repo], { cache })) as StatusJson;
+		assert.deepEqual(
+			{ root: first.root, files: first.files, gaps: first.gaps, truncated: first.truncated },
+			{ root: repo, files: POLYGLOT_MAPPED, gaps: POLYGLOT_GAPS.length, truncated: false },
+		);
+		assert.equal(first.work.scans, 1);
+		assert.equal(first.work.filesParsed, POLYGLOT_MAPPED, "a cold cache parses every mapped file");
+		assert.equal(first.work.cacheWrites, POLYGLOT_MAPPED);
+
+		const second = JSON.parse(await ok(["status", "--json", "--root", repo], { cache })) as StatusJson;
+		assert.equal(second.files, POLYGLOT_MAPPED);
+		assert.equal(second.work.filesParsed, 0, "the second run parses nothing");
+		assert.equal(second.work.cacheHits, POLYGLOT_MAPPED);
+		assert.equal(second.work.cacheWrites, 0);
+
+		const text = await ok(["status", "--root", repo], { cache });
+		assert.match(text, new RegExp(`^fovea status · root ${repo}\\n${POLYGLOT_MAPPED} files mapped, 2 not mapped\\n`));
+		assert.match(text, /0 parsed/);
+	});
+
+	it("--root defaults to the current directory's project, and a relative --root resolves from the cwd", async () => {
+		const inside = JSON.parse(
+			await ok(["focus", "applyTax", "--json"], { cwd: join(repo, "src", "billing") }),
+		) as FocusJson;
+		assert.equal(inside.root, repo, "a subdirectory's project is the repository");
+		assert.deepEqual(
+			{ file: inside.symbols[0]?.file, line: inside.symbols[0]?.line },
+			{ file: "src/billing/tax.ts", line: lineOf(POLYGLOT, "src/billing/tax.ts", "export function applyTax") },
+		);
+		const text = await ok(["sketch"], { cwd: join(repo, "analytics") });
+		assert.ok(text.startsWith(`fovea sketch · root ${repo} ·`), text);
+
+		const relative = JSON.parse(
+			await ok(["focus", "applyTax", "--json", "--root", "shop/src"], { cwd: base }),
+		) as FocusJson;
+		assert.equal(relative.root, join(repo, "src"), "an explicit --root is used as named");
+		assert.equal(relative.symbols[0]?.file, "billing/tax.ts");
+	});
+
+	it("usage and input errors exit 2 with a message on stderr and nothing on stdout", async () => {
+		const cases: { args: string[]; message: RegExp }[] = [
+			{ args: ["focus"], message: /focus needs a query/ },
+			{ args: ["focus", "   "], message: /focus needs a query/ },
+			{ args: ["frobnicate"], message: /unknown command 'frobnicate'/ },
+			{ args: ["focus", "x", "--max-tokens", "abc"], message: /--max-tokens must be an integer/ },
+			{
+				args: ["focus", "x", "--root", "/nonexistent/fovea-root"],
+				message: /--root \/nonexistent\/fovea-root: not a directory/,
+			},
+			{ args: ["sketch", "--root", join(repo, "src/checkout.ts")], message: /not a directory/ },
+			{ args: ["status", "--bogus"], message: /Unknown option '--bogus'/ },
+		];
+		const runs = await Promise.all(cases.map(({ args }) => fovea(args)));
+		cases.forEach(({ args, message }, i) => {
+			const run = runs[i] as Run;
+			assert.equal(run.code, 2, `fovea ${args.join(" ")} exits 2 (stderr: ${run.stderr})`);
+			assert.match(run.stderr, message, `fovea ${args.join(" ")}`);
+			assert.match(run.stderr, /^usage:/m, `fovea ${args.join(" ")} shows the usage`);
+			assert.equal(run.stdout, "", `fovea ${args.join(" ")} prints no answer`);
+		});
+		const [bare, help] = await Promise.all([fovea([]), fovea(["--help"])]);
+		assert.equal(bare.code, 2, "no command is a usage error");
+		assert.match(bare.stdout + bare.stderr, /^usage:/m);
+		assert.equal(help.code, 0);
+		assert.match(help.stdout, /fovea focus "<query>"/);
+	});
+});

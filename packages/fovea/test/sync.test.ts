@@ -1,0 +1,138 @@
+// Per-root observation through the real Pi host (seed: first paragraph and "Bounded continuity"): the semantic
+// baseline, provenance of this session's edits versus changes from elsewhere, one drift message before a run,
+// unchanged Git roots probed without a refresh, dirty-to-clean reverts counted, retirement notices, re-entry as a
+// new observation boundary, and nothing crossing roots.
+
+import assert from "node:assert/strict";
+import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
+import { commandText, git, gitRepo, withHost } from "../../../test/e2e/support/workspaces.ts";
+
+const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
+process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-sync-cache-"));
+// Under a loaded test run the warm probe may take longer than its default 300 ms; these tests assert what is
+// told, not how fast, so they let the blocking hook wait for it.
+process.env.FOVEA_WARM_PROBE_MS = "20000";
+after(cleanupTempDirs);
+
+const MAIN = "export function main(): number {\n\treturn helper();\n}\n";
+const HELPER = "export function helper(): number {\n\treturn 1;\n}\n";
+
+async function project(name: string): Promise<string> {
+	return gitRepo(join(await tempDir(), name), { "src/main.ts": MAIN, "src/helper.ts": HELPER }, { commit: true });
+}
+
+/** Every fovea-sync message on the branch, oldest first. */
+function syncMessages(host: PiHost): string[] {
+	const texts: string[] = [];
+	for (const entry of host.branch() as Array<{ type: string; customType?: string; content?: unknown }>) {
+		if (entry.type === "custom_message" && entry.customType === "fovea-sync") texts.push(String(entry.content));
+	}
+	return texts;
+}
+
+/** The observer's counters from `/fovea status` (which waits for post-turn probes to finish). */
+interface Counters {
+	probes: number;
+	unchanged: number;
+	refreshes: number;
+	baselines: number;
+}
+
+async function counters(host: PiHost): Promise<Counters> {
+	const line = (await commandText(host, "/fovea status")).split("\n").find((l) => l.startsWith("observation:")) ?? "";
+	const number = (label: string) => Number(new RegExp(`${label} (\\d+)`).exec(line)?.[1] ?? Number.NaN);
+	const unchanged = Number(/\((\d+) unchanged\)/.exec(line)?.[1] ?? Number.NaN);
+	return { probes: number("probes"), unchanged, refreshes: number("refreshes"), baselines: number("baselines") };
+}
+
+describe("fovea sync", () => {
+	it("tells meaningful changes from elsewhere once; not comments, not its own edits; counts a dirty-to-clean revert", async () => {
+		const repo = await project("app");
+		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: "src/main.ts" } }]);
+			assert.equal(
+				(await counters(host)).baselines,
+				1,
+				"the first post-turn probe indexes the root and sets its baseline",
+			);
+
+			appendFileSync(join(repo, "src/helper.ts"), "export function added(): void {}\n");
+			appendFileSync(join(repo, "src/main.ts"), "// a comment only\n");
+			await host.prompt("continue");
+			const told = syncMessages(host);
+			assert.equal(told.length, 1, "one message before the run");
+			assert.match(told[0] ?? "", new RegExp(`In ${repo}:`));
+			assert.match(told[0] ?? "", /src\/helper\.ts \(changed, not by this session\): \+ function added/);
+			assert.doesNotMatch(told[0] ?? "", /main\.ts/, "a comment-only edit is not drift");
+
+			await host.prompt("and again");
+			assert.equal(syncMessages(host).length, 1, "the same change is told once");
+
+			await host.runTools([
+				{
+					name: "edit",
+					arguments: { path: "src/main.ts", edits: [{ oldText: "return helper();", newText: "return helper() + 2;" }] },
+				},
+			]);
+			await host.prompt("after my own edit");
+			assert.equal(syncMessages(host).length, 1, "the session's own edit is not reported as a change from elsewhere");
+
+			const before = await counters(host);
+			await host.prompt("nothing changed");
+			const idle = await counters(host);
+			assert.ok(idle.unchanged > before.unchanged, "an unchanged Git root costs a status probe");
+			assert.equal(idle.refreshes, before.refreshes, "and no refresh");
+
+			git(repo, "checkout", "--", "src/helper.ts");
+			await host.prompt("after a revert");
+			const last = syncMessages(host).at(-1) ?? "";
+			assert.equal(syncMessages(host).length, 2, "a dirty-to-clean revert is a change too");
+			assert.match(last, /src\/helper\.ts \(changed, not by this session\): - function added/);
+		});
+	});
+
+	it("keeps observation per root: a change in an untouched root is never reported, labels name the root", async () => {
+		const a = await project("alpha");
+		const b = await project("beta");
+		await withHost({ cwd: a, extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			await counters(host);
+			writeFileSync(join(b, "src/helper.ts"), `${HELPER}export function elsewhere(): void {}\n`);
+			writeFileSync(join(a, "src/helper.ts"), `${HELPER}export function here(): void {}\n`);
+			await host.prompt("go");
+			const [message] = syncMessages(host);
+			assert.match(message ?? "", new RegExp(`In ${a}:\\n  src/helper\\.ts .*\\+ function here`));
+			assert.doesNotMatch(message ?? "", /elsewhere|beta/);
+		});
+	});
+
+	it("notices retirement, and re-entry starts a new boundary without inventing a prior delta", async () => {
+		const a = await project("first");
+		const b = await project("second");
+		process.env.FOVEA_MAX_ROOTS = "1";
+		try {
+			await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+				await counters(host);
+				await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
+				await host.prompt("next");
+				assert.match(syncMessages(host).at(-1) ?? "", new RegExp(`Retired ${a}: observation ended`));
+
+				writeFileSync(join(a, "src/helper.ts"), `${HELPER}export function whileAway(): void {}\n`);
+				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+				await counters(host);
+				const toldBefore = syncMessages(host).length;
+				await host.prompt("back in the first root");
+				const after = syncMessages(host).slice(toldBefore).join("\n");
+				assert.doesNotMatch(after, /whileAway/, "the inactive interval is neither certified nor invented as a delta");
+			});
+		} finally {
+			delete process.env.FOVEA_MAX_ROOTS;
+		}
+	});
+});

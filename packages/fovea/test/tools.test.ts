@@ -1,0 +1,523 @@
+// Fovea's tools as the model calls them: `fovea_focus` and `fovea_sketch` through the real Pi host (scripted faux
+// model, the extension loaded like `pi -e`), on real temporary Git repositories holding a small polyglot project.
+// Covers the answer's shape and ranking, the token budget, root resolution and enrollment, incrementality across
+// edits and restarts, and indexing progress. Parse counts are not visible through the tool, so the incremental
+// index is also checked on the engine's `CodeMap` directly (last describe).
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { appendFile, writeFile } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { cleanupTempDirs, type PiHost, type ToolOutcome, tempDir } from "../../../test/e2e/harness.ts";
+import {
+	commandText,
+	FOVEA_ENTRY,
+	gitRepo,
+	listedRoots,
+	newestRing,
+	withHost,
+	writeFiles,
+} from "../../../test/e2e/support/workspaces.ts";
+import { estimateTokens } from "../src/engine/budget.ts";
+import { CodeMap } from "../src/engine/code-map.ts";
+import {
+	generatedProject,
+	INVOICE_SIGNATURE,
+	lineOf,
+	POLYGLOT,
+	POLYGLOT_GAPS,
+	POLYGLOT_MAPPED,
+} from "./fixtures/polyglot.ts";
+
+const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+// Every fact cache of this process lives in a temp dir, never in the user's home. Set before any host starts.
+const CACHE_DIR = await tempDir("fovea-tools-cache-");
+process.env.FOVEA_CACHE_DIR = CACHE_DIR;
+
+after(cleanupTempDirs);
+
+interface Item {
+	file: string;
+	line: number;
+	kind: string;
+	name: string;
+	score: number;
+	signature?: string;
+}
+
+interface FocusDetails {
+	root: string;
+	files: Item[];
+	symbols: Item[];
+	gaps: number;
+}
+
+interface SketchDetails {
+	root: string;
+	files: number;
+	gaps: number;
+}
+
+const host = (cwd: string, body: (host: PiHost) => Promise<void>) => withHost({ cwd, extensions: [FOVEA] }, body);
+
+/** Runs one tool call in its own turn and returns its result. */
+async function call(pi: PiHost, name: string, args: Record<string, string | number | boolean>): Promise<ToolOutcome> {
+	const run = await pi.runTools([{ name, arguments: args }]);
+	assert.equal(run.toolResults.length, 1);
+	return run.toolResults[0] as ToolOutcome;
+}
+
+/** A successful `fovea_focus` call. */
+async function focus(
+	pi: PiHost,
+	args: Record<string, string | number | boolean>,
+): Promise<{ text: string; details: FocusDetails }> {
+	const result = await call(pi, "fovea_focus", args);
+	assert.equal(result.isError, false, `fovea_focus ${JSON.stringify(args)} failed: ${result.text}`);
+	return { text: result.text, details: result.details as FocusDetails };
+}
+
+/** A successful `fovea_sketch` call. */
+async function sketch(
+	pi: PiHost,
+	args: Record<string, string | number | boolean>,
+): Promise<{ text: string; details: SketchDetails }> {
+	const result = await call(pi, "fovea_sketch", args);
+	assert.equal(result.isError, false, `fovea_sketch ${JSON.stringify(args)} failed: ${result.text}`);
+	return { text: result.text, details: result.details as SketchDetails };
+}
+
+/** The item lines (indented by two spaces) under the section headed `heading`, up to the next unindented line. */
+function section(text: string, heading: string): string[] {
+	const lines = text.split("\n");
+	const start = lines.indexOf(heading);
+	if (start < 0) return [];
+	const items: string[] = [];
+	for (const line of lines.slice(start + 1)) {
+		if (!line.startsWith("  ")) break;
+		items.push(line.slice(2));
+	}
+	return items;
+}
+
+const SYMBOLS_HEADING = "Hottest symbols (exact signature, file:line):";
+const FILES_HEADING = "Hottest files:";
+
+/** Number of listed items (symbols and files) in a focus answer. */
+const itemCount = (text: string) => section(text, SYMBOLS_HEADING).length + section(text, FILES_HEADING).length;
+
+/** A fresh Git repository `name` under `base` holding the polyglot project. */
+const polyglotRepo = (base: string, name = "shop") => gitRepo(join(base, name), POLYGLOT, { commit: true });
+
+/** Runs the CLI with this process's fact cache; resolves with its exit code and output. */
+function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CLI, ...args], {
+			cwd,
+			env: { ...process.env, FOVEA_CACHE_DIR: CACHE_DIR },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString();
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		child.on("error", reject);
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+describe("fovea_focus through the real Pi host", () => {
+	it("puts the named function's exact signature and file:line first, heats its callers through the graph, lists gaps", async () => {
+		const repo = polyglotRepo(await tempDir());
+		await host(repo, async (pi) => {
+			const { text, details } = await focus(pi, { query: "computeInvoiceTotal" });
+			assert.ok(
+				text.startsWith(`fovea focus · root ${repo} · "computeInvoiceTotal" · ${POLYGLOT_MAPPED} files, `),
+				`header names the root: ${text.split("\n")[0]}`,
+			);
+			assert.equal(details.root, repo);
+
+			const line = lineOf(POLYGLOT, "src/billing/invoice.ts", "export function computeInvoiceTotal");
+			const symbols = section(text, SYMBOLS_HEADING);
+			assert.equal(symbols[0], `src/billing/invoice.ts:${line}  ${INVOICE_SIGNATURE}`, text);
+			assert.deepEqual(details.symbols[0], {
+				file: "src/billing/invoice.ts",
+				line,
+				kind: "function",
+				name: "computeInvoiceTotal",
+				score: details.symbols[0]?.score,
+				signature: INVOICE_SIGNATURE,
+			});
+
+			// checkout.ts shares no term with the query: it is hot only because it imports and calls the function.
+			const files = section(text, FILES_HEADING).map((l) => l.split(" — ")[0]);
+			assert.ok(files.includes("src/checkout.ts"), `the calling file is among the hottest files:\n${text}`);
+			assert.equal(files[0], "src/billing/invoice.ts");
+			const ranked = details.files.map((f) => f.file);
+			const checkout = ranked.indexOf("src/checkout.ts");
+			assert.ok(checkout > 0, `details.files ranks the caller: ${ranked.join(", ")}`);
+			for (const unrelated of ["analytics/metrics.py", "tools/migrate.go"]) {
+				const at = ranked.indexOf(unrelated);
+				assert.ok(at < 0 || at > checkout, `${unrelated} (unconnected) does not outrank the caller`);
+			}
+			for (const item of [...details.files, ...details.symbols]) {
+				assert.ok(!isAbsolute(item.file) && existsSync(join(repo, item.file)), `${item.file} is root-relative`);
+			}
+			for (let i = 1; i < details.files.length; i++) {
+				assert.ok((details.files[i - 1] as Item).score >= (details.files[i] as Item).score, "files in rank order");
+			}
+
+			assert.match(
+				text,
+				/^Not mapped: 2 files: 1 minified \(public\/vendor\.min\.js\); 1 unsupported-language \(scripts\/deploy\.rb\)\.$/m,
+			);
+			assert.equal(details.gaps, POLYGLOT_GAPS.length);
+		});
+	});
+
+	it("finds Python and Go definitions of the same project with their file:line", async () => {
+		const repo = polyglotRepo(await tempDir());
+		await host(repo, async (pi) => {
+			const py = await focus(pi, { query: "build_report" });
+			assert.deepEqual(
+				{ file: py.details.symbols[0]?.file, line: py.details.symbols[0]?.line, kind: py.details.symbols[0]?.kind },
+				{
+					file: "analytics/report.py",
+					line: lineOf(POLYGLOT, "analytics/report.py", "def build_report"),
+					kind: "function",
+				},
+			);
+			assert.ok(
+				py.details.files.some((f) => f.file === "analytics/metrics.py"),
+				"the module build_report calls into is warm",
+			);
+			const go = await focus(pi, { query: "RunMigration", kind: "function" });
+			assert.deepEqual(
+				{ file: go.details.symbols[0]?.file, line: go.details.symbols[0]?.line },
+				{ file: "tools/migrate.go", line: lineOf(POLYGLOT, "tools/migrate.go", "func RunMigration") },
+			);
+			assert.ok(
+				go.details.symbols.every((s) => s.kind === "function"),
+				"kind filters the ranked symbols",
+			);
+		});
+	});
+
+	it("fits every budget by the chars/3 estimate, shows more with more budget, and clamps invalid budgets", async () => {
+		const repo = polyglotRepo(await tempDir());
+		await host(repo, async (pi) => {
+			const counts: number[] = [];
+			for (const maxTokens of [200, 300, 600, 1500]) {
+				const { text } = await focus(pi, { query: "computeInvoiceTotal checkout", maxTokens });
+				assert.ok(
+					Math.ceil(text.length / 3) <= maxTokens,
+					`maxTokens ${maxTokens}: ${text.length} chars ≈ ${estimateTokens(text)} tokens`,
+				);
+				assert.ok(text.startsWith(`fovea focus · root ${repo}`), `maxTokens ${maxTokens} keeps the header`);
+				assert.match(text, /^Not mapped: 2 files: /m, `maxTokens ${maxTokens} keeps the coverage gaps`);
+				counts.push(itemCount(text));
+			}
+			for (let i = 1; i < counts.length; i++) {
+				assert.ok((counts[i] as number) >= (counts[i - 1] as number), `monotone item counts: ${counts.join(", ")}`);
+			}
+			assert.ok((counts[0] as number) >= 1, `the smallest budget still lists something: ${counts.join(", ")}`);
+			assert.ok((counts[0] as number) < (counts[3] as number), `a larger budget shows more: ${counts.join(", ")}`);
+
+			// Out-of-range budgets are clamped to 200–20000: a small but useful answer, or everything; never an error.
+			for (const maxTokens of [0, -5]) {
+				const { text } = await focus(pi, { query: "computeInvoiceTotal checkout", maxTokens });
+				assert.ok(estimateTokens(text) <= 200, `maxTokens ${maxTokens} answers within 200 tokens: ${text.length}`);
+				assert.ok(text.startsWith(`fovea focus · root ${repo}`), `maxTokens ${maxTokens} keeps the header`);
+				assert.equal(itemCount(text), counts[0], `maxTokens ${maxTokens} shows what 200 shows:\n${text}`);
+				assert.match(text, /^Not mapped: 2 files: /m);
+			}
+			const huge = await focus(pi, { query: "computeInvoiceTotal checkout", maxTokens: 1e9 });
+			assert.ok(estimateTokens(huge.text) <= 20_000);
+			assert.equal(itemCount(huge.text), counts[3], "maxTokens 1e9 shows everything, like 1500 on this project");
+			assert.doesNotMatch(huge.text, /^Beyond this:/m);
+		});
+	});
+});
+
+describe("fovea_focus at its smallest budget", () => {
+	it("keeps the root label and the coverage gaps with a long root, a long question and several kinds of gaps", async () => {
+		const root = gitRepo(
+			join(await tempDir(), "customer-facing-applications", "checkout-and-billing-platform", "shop-frontend-service"),
+			{
+				...POLYGLOT,
+				"public/legacy/jquery-ui-1.12.1.custom.min.js": "var a=1;\n",
+				"scripts/deploy/production-rollout.rb": "puts 1\n",
+				"native/bindings/image_resize.c": "int main(void) { return 0; }\n",
+				"src/generated/api-client.generated.ts": "// @generated by openapi-generator\nexport const api = 1;\n",
+				"src/assets/logo-data.ts": "export const logo = 1;\u0000\n",
+				"src/data/fixtures/large-seed-data.ts": `export const seed = ${JSON.stringify("x".repeat(1024 * 1024))};\n`,
+			},
+			{ commit: true },
+		);
+		const query = "where is the invoice total computed and how does the checkout format money for the receipt";
+		await host(root, async (pi) => {
+			const { text, details } = await focus(pi, { query, maxTokens: 200 });
+			assert.equal(details.gaps, 8, "two minified, three unsupported, one binary, one generated, one too large");
+			assert.ok(estimateTokens(text) <= 200, `fits: ${text.length} chars`);
+			assert.ok(text.startsWith(`fovea focus · root ${root} · "`), `the answer names its root:\n${text}`);
+			assert.match(text, /^Not mapped: 8 files: /m, `coverage gaps are listed even at the smallest budget:\n${text}`);
+		});
+	});
+});
+
+describe("fovea_sketch through the real Pi host", () => {
+	it("lists languages, the most connected files first, and the gaps, within its budget", async () => {
+		const repo = polyglotRepo(await tempDir());
+		await host(repo, async (pi) => {
+			const { text, details } = await sketch(pi, {});
+			assert.ok(text.startsWith(`fovea sketch · root ${repo} · ${POLYGLOT_MAPPED} files (`), text.split("\n")[0]);
+			assert.match(text.split("\n")[0] as string, /\(typescript 5, python 3, go 1\)/);
+			const central = section(text, "Most connected files (symbols inside):").map((l) => l.split(" — ")[0]);
+			assert.equal(central.length, POLYGLOT_MAPPED, text);
+			assert.equal(central[0], "src/checkout.ts", "imports two files and is called from server.ts");
+			assert.equal(central.at(-1), "tools/migrate.go", "the unconnected Go file comes last");
+			assert.match(text, /^ {2}src\/billing\/invoice\.ts — LineItem, computeInvoiceTotal$/m);
+			assert.match(text, /^Not mapped: 2 files: /m);
+			assert.deepEqual(details, { root: repo, files: POLYGLOT_MAPPED, gaps: POLYGLOT_GAPS.length });
+
+			let previous = 0;
+			for (const maxTokens of [200, 300, 600, 1500]) {
+				const small = await sketch(pi, { maxTokens });
+				assert.ok(Math.ceil(small.text.length / 3) <= maxTokens, `sketch maxTokens ${maxTokens}: ${small.text.length}`);
+				const shown = small.text.split("\n").filter((l) => l.startsWith("  ")).length;
+				assert.ok(shown >= previous, `sketch shows no less with more budget (${maxTokens})`);
+				previous = shown;
+			}
+			const small = await sketch(pi, { maxTokens: 200 });
+			for (const maxTokens of [0, -5]) {
+				const clamped = await sketch(pi, { maxTokens });
+				assert.equal(clamped.text, small.text, `sketch maxTokens ${maxTokens} is clamped to 200`);
+			}
+			assert.equal((await sketch(pi, { maxTokens: 1e9 })).text, text, "sketch maxTokens 1e9 shows everything");
+		});
+	});
+});
+
+describe("roots of fovea_focus", () => {
+	const bFiles: Record<string, string> = {
+		"lib/lexer.ts": 'export function tokenize(source: string): string[] {\n\treturn source.split(" ");\n}\n',
+		"lib/parser.ts":
+			'import { tokenize } from "./lexer.ts";\n\nexport function parseProgram(source: string): string[] {\n\treturn tokenize(source);\n}\n',
+		"other/cli.ts":
+			'import { parseProgram } from "../lib/parser.ts";\n\nexport function tokenizeArgs(argv: string[]): string[] {\n\treturn parseProgram(argv.join(" "));\n}\n',
+	};
+
+	it("omitted root is the session cwd's project; an explicit relative root answers for that repo and enrolls as explicit", async () => {
+		const base = await tempDir();
+		const a = polyglotRepo(base, "a");
+		const b = gitRepo(join(base, "b"), bFiles, { commit: true });
+		await host(join(a, "src"), async (pi) => {
+			const own = await focus(pi, { query: "computeInvoiceTotal" });
+			assert.equal(own.details.root, a);
+			assert.ok(own.text.startsWith(`fovea focus · root ${a} ·`));
+
+			const other = await focus(pi, { query: "tokenize", root: "../../b" });
+			assert.equal(other.details.root, b);
+			assert.ok(other.text.startsWith(`fovea focus · root ${b} · "tokenize" · 3 files`), other.text);
+			assert.equal(other.details.symbols[0]?.file, "lib/lexer.ts");
+			assert.equal(other.details.symbols[0]?.line, 1);
+			for (const item of other.details.files) assert.ok(existsSync(join(b, item.file)), `${item.file} is in b`);
+
+			const rows = listedRoots(await commandText(pi, "/fovea roots"));
+			assert.deepEqual(rows, [
+				{ root: b, marker: "explicit" },
+				{ root: a, marker: "cwd" },
+			]);
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [b, a]);
+		});
+	});
+
+	it("an explicit narrow root answers only for files under it; reads inside it keep it narrow, reads outside enroll the repo", async () => {
+		const base = await tempDir();
+		const b = gitRepo(join(base, "b"), bFiles, { commit: true });
+		const lib = join(b, "lib");
+		await host(base, async (pi) => {
+			const narrow = await focus(pi, { query: "tokenize parseProgram", root: "b/lib" });
+			assert.equal(narrow.details.root, lib);
+			assert.ok(narrow.text.startsWith(`fovea focus · root ${lib} · "tokenize parseProgram" · 2 files`), narrow.text);
+			const files = narrow.details.files.map((f) => f.file).sort();
+			assert.deepEqual(files, ["lexer.ts", "parser.ts"], "only lib/ is mapped, relative to the narrow root");
+			for (const item of [...narrow.details.files, ...narrow.details.symbols]) {
+				assert.ok(existsSync(join(lib, item.file)), `${item.file} lies under b/lib`);
+			}
+			assert.ok(!narrow.text.includes("cli.ts") && !narrow.text.includes("tokenizeArgs"), "nothing from b/other");
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib]);
+
+			await call(pi, "read", { path: "b/lib/lexer.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib], "activity under the narrow root refreshes it, not b");
+
+			await call(pi, "read", { path: "b/other/cli.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [b, lib], "a read outside it enrolls the Git project");
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [
+				{ root: b, marker: "git" },
+				{ root: lib, marker: "explicit" },
+			]);
+
+			await call(pi, "read", { path: "b/lib/parser.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib, b], "the narrow root still owns its files: it is refreshed");
+		});
+	});
+
+	it("an explicit umbrella directory maps its own files and leaves nested repositories closed", async () => {
+		const base = await tempDir();
+		const umbrella = join(base, "umbrella");
+		writeFiles(umbrella, {
+			"shared/config.ts": "export function loadConfig(path: string): string {\n\treturn path;\n}\n",
+		});
+		gitRepo(join(umbrella, "svc-a"), {
+			"src/config.ts": "export function loadConfig(name: string): string {\n\treturn name;\n}\n",
+		});
+		gitRepo(join(umbrella, "svc-b"), {
+			"main.py": "def load_config(name):\n    return name\n",
+			"app.go": "package app\n\nfunc LoadConfig(name string) string {\n\treturn name\n}\n",
+		});
+		await host(base, async (pi) => {
+			const answer = await focus(pi, { query: "loadConfig load_config LoadConfig", root: "umbrella" });
+			assert.equal(answer.details.root, umbrella);
+			assert.deepEqual(
+				answer.details.files.map((f) => f.file),
+				["shared/config.ts"],
+				`only the umbrella's own files; nested repositories stay closed until access enrolls them:\n${answer.text}`,
+			);
+			const overview = await sketch(pi, { root: "umbrella" });
+			assert.equal(overview.details.files, 1, `the umbrella maps one file of its own:\n${overview.text}`);
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [{ root: umbrella, marker: "explicit" }]);
+		});
+	});
+
+	it("a nonexistent root or a file given as root is a tool error that names the root, and enrolls nothing", async () => {
+		const base = await tempDir();
+		const a = polyglotRepo(base, "a");
+		await host(base, async (pi) => {
+			const missing = await call(pi, "fovea_focus", { query: "x", root: "no-such-dir" });
+			assert.equal(missing.isError, true);
+			assert.match(missing.text, /root 'no-such-dir' does not exist/);
+			assert.ok(missing.text.includes(join(base, "no-such-dir")), missing.text);
+
+			const file = await call(pi, "fovea_sketch", { root: "a/src/checkout.ts" });
+			assert.equal(file.isError, true);
+			assert.match(file.text, /root 'a\/src\/checkout\.ts' is not a directory/);
+			assert.ok(file.text.includes(join(a, "src/checkout.ts")), file.text);
+
+			assert.equal(newestRing(pi, FOVEA_ENTRY), undefined, "a failed call enrolls no root");
+		});
+	});
+});
+
+const DISCOUNT_SIGNATURE = "export function applyDiscount(amount: number, percent: number): number";
+/** Appended to `src/billing/tax.ts` by the edit tests: a new function the next answer must find. */
+const DISCOUNT = `\n${DISCOUNT_SIGNATURE} {\n\treturn amount * (1 - percent / 100);\n}\n`;
+const DISCOUNT_LINE = lineOf({ tax: `${POLYGLOT["src/billing/tax.ts"]}${DISCOUNT}` }, "tax", "applyDiscount");
+
+describe("incrementality through the tool", () => {
+	it("answers with an edit on the next call, and a restarted host on the same cache answers alike without parsing", async () => {
+		const repo = polyglotRepo(await tempDir());
+		const query = { query: "applyDiscount" };
+		let edited: Item | undefined;
+		let header = "";
+		await host(repo, async (pi) => {
+			const before = await focus(pi, query);
+			assert.ok(!before.details.symbols.some((s) => s.name === "applyDiscount"), "not there yet");
+			await appendFile(join(repo, "src/billing/tax.ts"), DISCOUNT);
+			const after = await focus(pi, query);
+			assert.deepEqual(
+				{
+					file: after.details.symbols[0]?.file,
+					line: after.details.symbols[0]?.line,
+					name: after.details.symbols[0]?.name,
+				},
+				{ file: "src/billing/tax.ts", line: DISCOUNT_LINE, name: "applyDiscount" },
+				after.text,
+			);
+			assert.ok(after.text.includes(`\n  src/billing/tax.ts:${DISCOUNT_LINE}  ${DISCOUNT_SIGNATURE}\n`), after.text);
+			edited = after.details.symbols[0];
+			header = after.text.split("\n")[0] as string;
+		});
+		await host(repo, async (pi) => {
+			const restarted = await focus(pi, query);
+			assert.deepEqual(
+				{ ...restarted.details.symbols[0], score: 0 },
+				{ ...edited, score: 0 },
+				"a fresh host on the same repo and cache finds the edit",
+			);
+			assert.equal(restarted.text.split("\n")[0], header, "same counts of files and symbols");
+		});
+		// Parse counts are not visible through the tool; a fresh process on the same cache shows the hosts stored
+		// every file's current facts (the edited one included): nothing left to parse.
+		const status = await cli(["status", "--json"], repo);
+		assert.equal(status.code, 0, status.stderr);
+		const work = (JSON.parse(status.stdout) as { work: { filesParsed: number; cacheHits: number } }).work;
+		assert.equal(work.filesParsed, 0, status.stdout);
+		assert.equal(work.cacheHits, POLYGLOT_MAPPED, status.stdout);
+	});
+});
+
+describe("indexing progress", () => {
+	it("indexing ~300 files shows progress in the status bar and as partial results, then clears the status", async () => {
+		const root = gitRepo(join(await tempDir(), "generated"), generatedProject(300));
+		await host(root, async (pi) => {
+			const { text, details } = await focus(pi, { query: "handler150" });
+			assert.ok(text.startsWith(`fovea focus · root ${root} · "handler150" · 300 files`), text.split("\n")[0]);
+			assert.equal(details.symbols[0]?.file, "gen/mod150.ts");
+
+			const statuses = pi.ui.log.flatMap((e) => (e.kind === "status" && e.key === "fovea" ? [e.text] : []));
+			assert.ok(
+				statuses.some((s) => s?.startsWith(`fovea: indexing ${root} `) === true),
+				`an indexing status: ${JSON.stringify(statuses)}`,
+			);
+			assert.equal(statuses.at(-1), undefined, "the status is cleared at the end");
+			assert.equal(pi.ui.statuses.has("fovea"), false);
+
+			const partials = pi.sessionEvents.flatMap((e) =>
+				e.type === "tool_execution_update" && e.toolName === "fovea_focus" ? [JSON.stringify(e.partialResult)] : [],
+			);
+			assert.ok(
+				partials.some((p) => p.includes("indexing") && p.includes("/300 files")),
+				`a partial result reports indexing: ${partials.join("\n")}`,
+			);
+		});
+	});
+});
+
+describe("incremental index (engine CodeMap directly: parse counts are not observable through the tool)", () => {
+	it("an edit costs exactly one parse; a fresh map on the same cache parses nothing", async () => {
+		const repo = polyglotRepo(await tempDir(), "engine");
+		const map = new CodeMap(repo);
+		const first = await map.focus({ text: "applyDiscount" }, 1500);
+		assert.equal(map.index.stats.filesParsed, POLYGLOT_MAPPED);
+		assert.ok(!first.symbols.some((s) => s.name === "applyDiscount"));
+		assert.ok(map.index.cache?.dir.startsWith(CACHE_DIR), "the fact cache lives in FOVEA_CACHE_DIR");
+
+		const path = join(repo, "src/billing/tax.ts");
+		const size = statSync(path).size;
+		await writeFile(path, `${POLYGLOT["src/billing/tax.ts"]}${DISCOUNT}`);
+		assert.notEqual(statSync(path).size, size);
+		const second = await map.focus({ text: "applyDiscount" }, 1500);
+		assert.equal(map.index.stats.filesParsed, POLYGLOT_MAPPED + 1, "exactly the edited file is parsed again");
+		assert.deepEqual(
+			{ file: second.symbols[0]?.file, line: second.symbols[0]?.line, name: second.symbols[0]?.name },
+			{ file: "src/billing/tax.ts", line: DISCOUNT_LINE, name: "applyDiscount" },
+		);
+		await map.index.flush();
+
+		const restarted = new CodeMap(repo);
+		const again = await restarted.focus({ text: "applyDiscount" }, 1500);
+		assert.equal(restarted.index.stats.filesParsed, 0, "a restart parses nothing");
+		assert.equal(restarted.index.stats.cacheHits, POLYGLOT_MAPPED);
+		assert.equal(again.text, second.text);
+	});
+});
