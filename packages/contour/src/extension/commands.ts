@@ -17,7 +17,9 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming): voi
 						target === undefined
 							? "none: the session cwd is in no Git worktree and no Git root is enrolled"
 							: `${target.root} [${target.marker}, ${target.from === "cwd" ? "session cwd's Git project" : "most recent Git root in the ring"}]`;
-					return ["pi-contour status", `review root (no root given): ${review}`, ...roaming.describe()].join("\n");
+					return ["pi-contour status", `review root (no root given): ${review}`, ...(await roaming.describe())].join(
+						"\n",
+					);
 				},
 			},
 			reset: {

@@ -68,13 +68,75 @@ export class CodeMap {
 
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
 	async focus(query: FocusQuery, maxTokens: number, refresh: RefreshOptions = {}): Promise<FocusAnswer> {
+		return this.#answer("focus", query.text, () => query, maxTokens, refresh);
+	}
+
+	/**
+	 * What surrounds the retained focus: heat seeded from attention (root-relative paths with weights) spread
+	 * `factor` times further than a focus. After an eviction this rebuilds the graph and seeds it again from the
+	 * same attention, so paging never forgets what the agent was looking at.
+	 */
+	async dwell(
+		attention: ReadonlyArray<[string, number]>,
+		factor: number,
+		maxTokens: number,
+		refresh: RefreshOptions = {},
+	) {
+		const around = attention
+			.map(([path]) => path)
+			.slice(0, 5)
+			.join(", ");
+		return this.#answer(
+			"dwell",
+			`around ${around}`,
+			(graph) => ({ text: "", attention: fileSeeds(graph, attention), timeScale: factor }),
+			maxTokens,
+			refresh,
+		);
+	}
+
+	/**
+	 * What a change exposes: heat seeded from changed files and symbols, reported for the nodes it reaches beyond
+	 * them (callers, importers, tests, subclasses). This is modelled exposure, not severity.
+	 */
+	async impact(
+		changed: { files: readonly string[]; symbols: readonly string[] },
+		maxTokens: number,
+		refresh: RefreshOptions = {},
+	) {
+		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
+		return this.#answer(
+			"impact",
+			`exposure of ${subject}`,
+			(graph) => {
+				const seeds = fileSeeds(
+					graph,
+					changed.files.map((path) => [path, 1]),
+				);
+				for (const name of changed.symbols)
+					for (const id of graph.graph.byName.get(name) ?? []) seeds.set(id, (seeds.get(id) ?? 0) + 1);
+				return { text: "", attention: seeds, excludeSeeds: true, timeScale: 2 };
+			},
+			maxTokens,
+			refresh,
+		);
+	}
+
+	async #answer(
+		title: "focus" | "dwell" | "impact",
+		label: string,
+		build: (graph: PreparedGraph) => FocusQuery,
+		maxTokens: number,
+		refresh: RefreshOptions,
+	): Promise<FocusAnswer> {
 		const { snapshot, graph } = await this.refresh(refresh);
 		this.stats.queries++;
-		const result = focus(graph, query);
+		const result = focus(graph, build(graph));
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,
-			query: query.text,
+			query: label,
+			title,
 			graph: graph.graph,
 			gaps: snapshot.gaps,
 			maxTokens,
@@ -124,6 +186,16 @@ export class CodeMap {
 		if (module !== undefined) context.goModule = module;
 		return context;
 	}
+}
+
+/** Seed mass per file node for root-relative paths (unknown paths are ignored). */
+function fileSeeds(graph: PreparedGraph, weighted: ReadonlyArray<readonly [string, number]>): Map<number, number> {
+	const seeds = new Map<number, number>();
+	for (const [path, weight] of weighted) {
+		const id = graph.graph.fileNode.get(path);
+		if (id !== undefined && weight > 0) seeds.set(id, (seeds.get(id) ?? 0) + weight);
+	}
+	return seeds;
 }
 
 function isPathMap(value: unknown): value is Record<string, string[]> {

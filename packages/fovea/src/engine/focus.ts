@@ -56,6 +56,10 @@ export interface FocusQuery {
 	attention?: ReadonlyMap<number, number>;
 	/** Restrict ranked symbols to these kinds. */
 	kinds?: ReadonlySet<string>;
+	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
+	timeScale?: number;
+	/** Rank only nodes that heat reached, not the seeds themselves (impact: what a change exposes). */
+	excludeSeeds?: boolean;
 }
 
 /** One ranked node with its evidence. */
@@ -109,7 +113,14 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	if (total === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
 	for (let i = 0; i < seeds.length; i++) seeds[i] = (seeds[i] as number) / total;
 
-	const heats = diffuse(operator, seeds, TIMES, 1e-5, stats);
+	const scale = query.timeScale !== undefined && query.timeScale > 0 ? Math.min(query.timeScale, 20) : 1;
+	const heats = diffuse(
+		operator,
+		seeds,
+		TIMES.map((t) => t * scale),
+		1e-5,
+		stats,
+	);
 	const score = new Float64Array(seeds.length);
 	for (let i = 0; i < score.length; i++) {
 		let h = 0;
@@ -121,9 +132,21 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		const fileId = graph.fileNode.get((graph.nodes[id] as { path: string }).path);
 		if (fileId !== undefined) fileScore[fileId] = (fileScore[fileId] as number) + 0.5 * (score[id] as number);
 	}
-	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
-	const symbols = topK(score, graph.fileCount, graph.nodes.length, limit, seeds, (id) =>
-		query.kinds === undefined ? true : query.kinds.has((graph.nodes[id] as { kind: string }).kind),
+	const seededFiles = new Set<string>();
+	if (query.excludeSeeds === true) {
+		for (let id = 0; id < seeds.length; id++)
+			if ((seeds[id] as number) > 0) seededFiles.add((graph.nodes[id] as { path: string }).path);
+	}
+	const unseeded = (id: number) =>
+		query.excludeSeeds !== true || !seededFiles.has((graph.nodes[id] as { path: string }).path);
+	const files = topK(fileScore, 0, graph.fileCount, limit, seeds, unseeded);
+	const symbols = topK(
+		score,
+		graph.fileCount,
+		graph.nodes.length,
+		limit,
+		seeds,
+		(id) => unseeded(id) && (query.kinds === undefined || query.kinds.has((graph.nodes[id] as { kind: string }).kind)),
 	);
 	return { terms: queryTerms, seededNodes, files, symbols, stats };
 }

@@ -111,3 +111,22 @@ export async function statusSignature(root: string): Promise<{ signature: string
 	);
 	return { signature: [state.head, ...stamps].join("\n"), ...state };
 }
+
+/**
+ * Files changed between the merge base of `base` and HEAD, root-relative. `base` must look like a revision (no
+ * leading dash, no spaces), so it can never be taken for an option.
+ */
+export async function changedSince(root: string, base: string): Promise<string[]> {
+	if (!/^[A-Za-z0-9._/~^@{}][A-Za-z0-9._/~^@{}-]*$/.test(base))
+		throw new Error(`not a revision: ${JSON.stringify(base)}`);
+	const out = await runGit(root, [
+		"diff",
+		"--name-only",
+		"--no-ext-diff",
+		"--no-textconv",
+		"-z",
+		`${base}...HEAD`,
+		"--",
+	]);
+	return out.split("\0").filter((p) => p.length > 0);
+}

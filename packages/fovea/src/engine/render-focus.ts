@@ -17,6 +17,8 @@ export interface FocusItem {
 export interface FocusContext {
 	root: string;
 	query: string;
+	/** Which tool answers: the header names it. Default `focus`. */
+	title?: "focus" | "dwell" | "impact";
 	graph: CodeGraph;
 	gaps: readonly CoverageGap[];
 	maxTokens: number;
@@ -52,7 +54,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const { graph } = context;
 	const out = new BudgetedText(context.maxTokens);
 	out.add(
-		`fovea focus · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.nodes.length - graph.fileCount} symbols`,
+		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.nodes.length - graph.fileCount} symbols`,
 	);
 	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
 	const reserve = footer.length === 0 ? 0 : footer.length + 1;

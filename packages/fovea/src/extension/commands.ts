@@ -17,7 +17,7 @@ export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: 
 			},
 			roots: {
 				description: "the recency ring: root, marker, lease age, cache residency",
-				run: () => ["pi-fovea roots", ...roaming.describe()].join("\n"),
+				run: async () => ["pi-fovea roots", ...(await roaming.describe())].join("\n"),
 			},
 			reset: {
 				description: "retire every enrolled root (clears the ring)",

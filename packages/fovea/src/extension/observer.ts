@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { relative, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { Attention } from "../engine/attention.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
 import { estimateTokens } from "../engine/budget.ts";
@@ -7,6 +7,8 @@ import { assertNotPartialClone, statusSignature } from "../engine/git-probe.ts";
 import { hashOf } from "../engine/parser.ts";
 import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
+import { envInt } from "../workspace/env.ts";
+import type { Roaming } from "./roaming.ts";
 
 /**
  * How often a root without Git (or an explicit umbrella) is swept for changes at most. A sweep is a metadata walk
@@ -56,9 +58,63 @@ export class Observer {
 	readonly #roots = new Map<string, RootObservation>();
 	readonly #retired: string[] = [];
 	readonly #maps: ResidentMaps;
+	readonly #writes = new Map<string, { root: string; path: string }>();
+	#probing: Promise<void> = Promise.resolve();
+	/** Tokens of the shared drift budget (FOVEA_SYNC_TOKENS). */
+	readonly #budget = envInt("FOVEA_SYNC_TOKENS", 600, 100, 8000);
+	/** How long the blocking before-run hook may wait for warm roots' probes (FOVEA_WARM_PROBE_MS). */
+	readonly #warmProbeMs = envInt("FOVEA_WARM_PROBE_MS", 300, 0, 60_000);
 
 	constructor(maps: ResidentMaps) {
 		this.#maps = maps;
+	}
+
+	/** This session's `edit`/`write` is about to run (`tool_execution_start`). */
+	async writeStarted(toolCallId: string, args: unknown, cwd: string, roaming: Roaming): Promise<void> {
+		const target = ownerOf((args as { path?: unknown } | undefined)?.path, cwd, roaming);
+		if (target === undefined) return;
+		this.#writes.set(toolCallId, target);
+		await this.beginWrite(target.root, toolCallId, target.path);
+	}
+
+	/** The write finished (`tool_execution_end`). */
+	async writeEnded(toolCallId: string, ok: boolean): Promise<void> {
+		const target = this.#writes.get(toolCallId);
+		if (target === undefined) return;
+		this.#writes.delete(toolCallId);
+		await this.endWrite(target.root, toolCallId, target.path, ok);
+	}
+
+	/** A successful path tool result (`tool_result`): attention on the path within its enrolled root. */
+	toolResult(toolName: string, input: unknown, cwd: string, roaming: Roaming): void {
+		const target = ownerOf((input as { path?: unknown } | undefined)?.path ?? ".", cwd, roaming);
+		if (target !== undefined) this.attend(target.root, target.path, toolName);
+	}
+
+	/** After the turn (`agent_settled`): probe the roots the agent works in, off every blocking hook. */
+	backstop(roaming: Roaming): void {
+		const roots = this.relevant();
+		const isCurrent = leaseGuard(roots, roaming);
+		this.#probing = this.#probing.then(() => this.probe(roots, isCurrent)).catch(() => {});
+	}
+
+	/**
+	 * Before a run (`before_agent_start`): warm roots (graph resident) cost one status probe, waited for at most
+	 * FOVEA_WARM_PROBE_MS; cold roots wait for the post-turn backstop. Returns the drift message, if any.
+	 */
+	async beforeRun(roaming: Roaming, isResident: (root: string) => boolean): Promise<string | undefined> {
+		const warm = this.relevant().filter(isResident);
+		if (warm.length > 0) {
+			const isCurrent = leaseGuard(warm, roaming);
+			this.#probing = this.#probing.then(() => this.probe(warm, isCurrent)).catch(() => {});
+			await Promise.race([this.#probing, new Promise((r) => setTimeout(r, this.#warmProbeMs))]);
+		}
+		return this.drain(this.#budget);
+	}
+
+	/** Resolves when the probes started so far have finished. */
+	settled(): Promise<void> {
+		return this.#probing;
 	}
 
 	#state(root: string): RootObservation {
@@ -241,4 +297,22 @@ function inside(root: string, path: string): string | undefined {
 async function contentHash(path: string): Promise<string | undefined> {
 	const bytes = await readFile(path).catch(() => undefined);
 	return bytes === undefined ? undefined : hashOf(new TextDecoder().decode(bytes));
+}
+
+/** The enrolled root owning a tool's `path` argument, resolved like Pi resolves it, and the absolute path. */
+function ownerOf(path: unknown, cwd: string, roaming: Roaming): { root: string; path: string } | undefined {
+	if (typeof path !== "string" || path.length === 0) return undefined;
+	const plain = path.replace(/^@/, "");
+	const absolute = isAbsolute(plain) ? resolve(plain) : resolve(cwd, plain);
+	const root = roaming.ring()?.owner(absolute);
+	return root === undefined ? undefined : { root, path: absolute };
+}
+
+/** Captures the roots' leases now; work that outlives a retirement or session change may not publish. */
+function leaseGuard(roots: readonly string[], roaming: Roaming): (root: string) => boolean {
+	const tokens = new Map(roots.map((root) => [root, roaming.capture(root)]));
+	return (root) => {
+		const token = tokens.get(root);
+		return token !== undefined && roaming.isCurrent(token);
+	};
 }

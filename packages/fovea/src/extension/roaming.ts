@@ -76,7 +76,7 @@ export interface Roaming {
 	 */
 	manualRoot(cwd: string): Promise<ManualRoot | undefined>;
 	/** The ring as text lines: root, marker, lease age, heavy-cache residency. */
-	describe(now?: number): string[];
+	describe(now?: number): Promise<string[]>;
 }
 
 /**
@@ -247,25 +247,16 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			persistIfChanged();
 			return retired;
 		},
-		describe(now = Date.now()) {
+		async describe(now = Date.now()) {
 			const ring = session?.ring;
-			if (ring === undefined) return ["no active session"];
-			const head = `${ring.size}/${ring.limit} roots, most recent first`;
-			if (ring.size === 0) return [`${head}: none enrolled yet (roots enroll when a tool touches a project)`];
-			const rows = ring.list().map((root, i) => {
-				const info = session?.info.get(root);
-				const age = info === undefined ? "?" : formatAge(now - info.admittedAt);
-				const resident = options.isResident?.(root) === true ? "resident" : "cold";
-				return `${String(i + 1).padStart(2)}. ${root}  [${info?.marker ?? "?"}] lease #${ring.lease(root)} ${age}  ${resident}`;
-			});
-			return [`${head}:`, ...rows];
+			const info = session?.info;
+			const { ringText } = await import("./ring-text.ts");
+			return ringText(
+				ring,
+				(root) => info?.get(root),
+				(root) => options.isResident?.(root) === true,
+				now,
+			);
 		},
 	};
-}
-
-function formatAge(ms: number): string {
-	const s = Math.max(0, Math.round(ms / 1000));
-	if (s < 60) return `${s}s`;
-	if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }

@@ -18,7 +18,7 @@ export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps
 		"pi-fovea status",
 		`default root (no root given): ${scope?.root ?? cwd} [${scope?.marker ?? "directory"}, session cwd's own project]`,
 		`heavy caches: at most ${cacheRoots} roots resident (FOVEA_CACHE_ROOTS)`,
-		...roaming.describe(),
+		...(await roaming.describe()),
 		stats === undefined
 			? "observation: nothing observed yet"
 			: `observation: ${observed.length} root${observed.length === 1 ? "" : "s"} with attention; probes ${stats.probes} (${stats.unchangedProbes} unchanged), refreshes ${stats.refreshes}, sweeps ${stats.sweeps}, baselines ${stats.baselines}`,

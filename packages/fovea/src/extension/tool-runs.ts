@@ -53,6 +53,79 @@ export async function runFocus(
 	}
 }
 
+/** `fovea_dwell`: heat from this root's attention, spread `factor` times further than a focus. */
+export async function runDwell(params: { factor?: number; root?: string; maxTokens?: number }, run: RunContext) {
+	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const attention = run.observer.attention(root)?.top(20) ?? [];
+	if (attention.length === 0) {
+		return {
+			content: [
+				{
+					type: "text" as const,
+					text: `fovea dwell · root ${root} · nothing to dwell on yet: read, edit or focus something in this root first.`,
+				},
+			],
+			details: { root, files: [], symbols: [] },
+		};
+	}
+	const factor =
+		params.factor !== undefined && Number.isFinite(params.factor) ? Math.min(20, Math.max(0.5, params.factor)) : 2;
+	try {
+		const answer = await run.maps
+			.use(root)
+			.dwell(attention, factor, budget(params.maxTokens), refreshOptions(run, root));
+		return {
+			content: [{ type: "text" as const, text: answer.text }],
+			details: { root, factor, files: answer.files.slice(0, 20), symbols: answer.symbols.slice(0, 20) },
+		};
+	} finally {
+		clearProgress(run.ctx);
+	}
+}
+
+/** `fovea_impact`: what changed files and symbols expose. */
+export async function runImpact(
+	params: {
+		files?: string[];
+		symbols?: string[];
+		includeUncommitted?: boolean;
+		base?: string;
+		root?: string;
+		maxTokens?: number;
+	},
+	run: RunContext,
+) {
+	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const files = new Set((params.files ?? []).map((f) => f.replace(/^\.\//, "")));
+	if (params.includeUncommitted === true || params.base !== undefined) {
+		const git = await import("../engine/git-probe.ts");
+		await git.assertNotPartialClone(root);
+		if (params.includeUncommitted === true) for (const path of (await git.gitState(root)).dirty) files.add(path);
+		if (params.base !== undefined) for (const path of await git.changedSince(root, params.base)) files.add(path);
+	}
+	const symbols = params.symbols ?? [];
+	if (files.size === 0 && symbols.length === 0) {
+		throw new Error("fovea_impact needs files, symbols, includeUncommitted or base (and found no changed file)");
+	}
+	try {
+		const answer = await run.maps
+			.use(root)
+			.impact({ files: [...files], symbols }, budget(params.maxTokens), refreshOptions(run, root));
+		return {
+			content: [{ type: "text" as const, text: answer.text }],
+			details: {
+				root,
+				changed: [...files],
+				symbols,
+				files: answer.files.slice(0, 20),
+				exposed: answer.symbols.slice(0, 20),
+			},
+		};
+	} finally {
+		clearProgress(run.ctx);
+	}
+}
+
 /** `fovea_sketch`. */
 export async function runSketch(params: { root?: string; maxTokens?: number }, run: RunContext) {
 	const root = await resolveRoot(params.root, run.ctx, run.roaming);

@@ -67,7 +67,7 @@ export function foveaMaps(): FoveaMaps {
 	};
 }
 
-/** Registers `fovea_focus` and `fovea_sketch`; their bodies live in `tool-runs.ts`. */
+/** Registers `fovea_focus`, `fovea_dwell`, `fovea_impact` and `fovea_sketch`; their bodies live in `tool-runs.ts`. */
 export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps): void {
 	pi.registerTool({
 		name: "fovea_focus",
@@ -88,6 +88,59 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 		}),
 		async execute(_id, params, signal, onUpdate, ctx) {
 			return (await loadRuns()).runFocus(params, {
+				signal,
+				onUpdate,
+				ctx,
+				roaming,
+				maps: await maps.maps(),
+				observer: await maps.observer(),
+			});
+		},
+	});
+
+	pi.registerTool({
+		name: "fovea_dwell",
+		label: "Fovea dwell",
+		description:
+			"Stay with what you have been looking at in one project: heat seeded from your recent reads, edits and focus results spreads further (factor), showing the neighbourhood you have not opened yet.",
+		parameters: Type.Object({
+			factor: Type.Optional(
+				Type.Number({ description: "How far to spread, relative to a focus (default 2, 0.5–20)." }),
+			),
+			root: rootParameter,
+			maxTokens: maxTokensParameter,
+		}),
+		async execute(_id, params, signal, onUpdate, ctx) {
+			return (await loadRuns()).runDwell(params, {
+				signal,
+				onUpdate,
+				ctx,
+				roaming,
+				maps: await maps.maps(),
+				observer: await maps.observer(),
+			});
+		},
+	});
+
+	pi.registerTool({
+		name: "fovea_impact",
+		label: "Fovea impact",
+		description:
+			"What a change exposes in one project: heat seeded from changed files and symbols (or the uncommitted changes, or the changes since a base revision) shows the callers, importers, tests and subclasses it reaches. Modelled exposure, not severity.",
+		parameters: Type.Object({
+			files: Type.Optional(Type.Array(Type.String(), { description: "Changed files, relative to the root." })),
+			symbols: Type.Optional(Type.Array(Type.String(), { description: "Changed symbol names." })),
+			includeUncommitted: Type.Optional(
+				Type.Boolean({ description: "Add the root's uncommitted and untracked files (Git)." }),
+			),
+			base: Type.Optional(
+				Type.String({ description: "Add files changed between the merge base with this revision and HEAD." }),
+			),
+			root: rootParameter,
+			maxTokens: maxTokensParameter,
+		}),
+		async execute(_id, params, signal, onUpdate, ctx) {
+			return (await loadRuns()).runImpact(params, {
 				signal,
 				onUpdate,
 				ctx,

@@ -1,0 +1,73 @@
+// fovea_dwell and fovea_impact through the real Pi host: a dwell spreads heat from what the agent has been looking
+// at (and survives the eviction of the root's graph), an impact reports what a change exposes beyond itself.
+
+import assert from "node:assert/strict";
+import { appendFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
+import { git, gitRepo, withHost } from "../../../test/e2e/support/workspaces.ts";
+import { POLYGLOT } from "./fixtures/polyglot.ts";
+
+const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
+process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-dwell-cache-"));
+after(cleanupTempDirs);
+
+interface Item {
+	file: string;
+	name: string;
+}
+
+async function call(host: PiHost, name: string, args: Record<string, unknown>) {
+	const run = await host.runTools([{ name, arguments: args as never }], { allowErrors: true });
+	const result = run.toolResults[0];
+	assert.ok(result !== undefined);
+	return result as { text: string; isError: boolean; details: { files?: Item[]; exposed?: Item[]; symbols?: Item[] } };
+}
+
+describe("fovea_dwell and fovea_impact", () => {
+	it("dwell spreads from recent reads to their neighbourhood, and needs attention first", async () => {
+		const repo = gitRepo(join(await tempDir(), "shop"), { ...POLYGLOT }, { commit: true });
+		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+			const empty = await call(host, "fovea_dwell", {});
+			assert.match(empty.text, /nothing to dwell on yet/);
+			await host.runTools([{ name: "read", arguments: { path: "src/billing/tax.ts" } }]);
+			const dwell = await call(host, "fovea_dwell", { factor: 3 });
+			assert.equal(dwell.isError, false);
+			assert.match(dwell.text, new RegExp(`^fovea dwell · root ${repo} · "around src/billing/tax\\.ts"`));
+			const files = (dwell.details.files ?? []).map((f) => f.file);
+			assert.equal(files[0], "src/billing/tax.ts", "the dwelt-on file is the hottest");
+			assert.ok(files.includes("src/billing/invoice.ts"), "its importer and caller is in the neighbourhood");
+		});
+	});
+
+	it("impact ranks what a change exposes, not the change itself, from files, symbols, uncommitted work or a base", async () => {
+		const repo = gitRepo(join(await tempDir(), "shop"), { ...POLYGLOT }, { commit: true });
+		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+			const bySymbol = await call(host, "fovea_impact", { symbols: ["applyTax"] });
+			assert.match(bySymbol.text, /^fovea impact · root /);
+			const exposed = (bySymbol.details.files ?? []).map((f) => f.file);
+			assert.ok(!exposed.includes("src/billing/tax.ts"), "the changed file is not its own exposure");
+			assert.equal(exposed[0], "src/billing/invoice.ts", "the direct caller is the most exposed");
+
+			appendFileSync(join(repo, "src/billing/tax.ts"), "export const VAT = 0.2;\n");
+			const uncommitted = await call(host, "fovea_impact", { includeUncommitted: true });
+			assert.equal(uncommitted.isError, false);
+			assert.equal((uncommitted.details as { changed?: string[] }).changed?.[0], "src/billing/tax.ts");
+
+			git(repo, "checkout", "-q", "-b", "feature");
+			git(repo, "commit", "-qam", "vat");
+			const sinceMain = await call(host, "fovea_impact", { base: "main" });
+			assert.deepEqual((sinceMain.details as { changed?: string[] }).changed, ["src/billing/tax.ts"]);
+
+			const nothing = await call(host, "fovea_impact", {});
+			assert.equal(nothing.isError, true);
+			assert.match(nothing.text, /needs files, symbols, includeUncommitted or base/);
+			const injected = await call(host, "fovea_impact", { base: "--output=/tmp/x" });
+			assert.equal(injected.isError, true, "a base that looks like an option is refused");
+			assert.match(injected.text, /not a revision/);
+		});
+	});
+});
