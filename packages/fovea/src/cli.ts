@@ -5,6 +5,8 @@
  *
  *   fovea sketch [--root DIR] [--max-tokens N] [--json]
  *   fovea focus "<query>" [--path FILE] [--kind KIND] [--root DIR] [--max-tokens N] [--json]
+ *   fovea dwell FILE... [--factor N] [--root DIR] [--max-tokens N] [--json]
+ *   fovea impact [FILE...] [--symbol NAME]... [--uncommitted] [--base REF] [--root DIR] [--max-tokens N] [--json]
  *   fovea status [--root DIR] [--json]
  */
 import { stat } from "node:fs/promises";
@@ -17,6 +19,8 @@ import { cwdProject } from "./workspace/manual-root.ts";
 const USAGE = `usage:
   fovea sketch [--root DIR] [--max-tokens N] [--json]
   fovea focus "<query>" [--path FILE] [--kind KIND] [--root DIR] [--max-tokens N] [--json]
+  fovea dwell FILE... [--factor N] [--root DIR] [--max-tokens N] [--json]
+  fovea impact [FILE...] [--symbol NAME]... [--uncommitted] [--base REF] [--root DIR] [--max-tokens N] [--json]
   fovea status [--root DIR] [--json]`;
 
 class UsageError extends Error {}
@@ -31,6 +35,10 @@ async function main(argv: string[]): Promise<number> {
 			"max-tokens": { type: "string" },
 			path: { type: "string" },
 			kind: { type: "string" },
+			factor: { type: "string" },
+			symbol: { type: "string", multiple: true },
+			uncommitted: { type: "boolean", default: false },
+			base: { type: "string" },
 			help: { type: "boolean", short: "h", default: false },
 		},
 	});
@@ -69,6 +77,48 @@ async function main(argv: string[]): Promise<number> {
 					values.json
 						? JSON.stringify(
 								{ root, query, files: answer.files, symbols: answer.symbols, gaps: answer.snapshot.gaps },
+								null,
+								2,
+							)
+						: answer.text,
+				);
+				return 0;
+			}
+			case "dwell": {
+				if (rest.length === 0) throw new UsageError("dwell needs at least one file to dwell on");
+				const factor = values.factor === undefined ? 2 : Number(values.factor);
+				if (!(factor >= 0.5 && factor <= 20))
+					throw new UsageError(`--factor must be a number from 0.5 to 20, got ${values.factor}`);
+				const answer = await map.dwell(
+					rest.map((path) => [path.replace(/^\.\//, ""), 1]),
+					factor,
+					maxTokens,
+					refresh,
+				);
+				clearLine(progress);
+				print(
+					values.json ? JSON.stringify({ root, files: answer.files, symbols: answer.symbols }, null, 2) : answer.text,
+				);
+				return 0;
+			}
+			case "impact": {
+				const files = new Set(rest.map((path) => path.replace(/^\.\//, "")));
+				if (values.uncommitted || values.base !== undefined) {
+					const git = await import("./engine/git-probe.ts");
+					await git.assertNotPartialClone(root);
+					if (values.uncommitted) for (const path of (await git.gitState(root)).dirty) files.add(path);
+					if (values.base !== undefined) for (const path of await git.changedSince(root, values.base)) files.add(path);
+				}
+				const symbols = values.symbol ?? [];
+				if (files.size === 0 && symbols.length === 0) {
+					throw new UsageError("impact needs files, --symbol, --uncommitted or --base (and found no changed file)");
+				}
+				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
+				clearLine(progress);
+				print(
+					values.json
+						? JSON.stringify(
+								{ root, changed: [...files], symbols, files: answer.files, exposed: answer.symbols },
 								null,
 								2,
 							)

@@ -262,3 +262,32 @@ describe("fovea CLI", () => {
 		assert.match(help.stdout, /fovea focus "<query>"/);
 	});
 });
+
+describe("fovea CLI dwell and impact", () => {
+	it("dwell ranks the dwelt-on file first and its neighbourhood after it", async () => {
+		const answer = JSON.parse(await ok(["dwell", "src/billing/tax.ts", "--json", "--factor", "3", "--root", repo])) as {
+			files: Item[];
+		};
+		assert.equal(answer.files[0]?.file, "src/billing/tax.ts");
+		assert.ok(answer.files.some((f) => f.file === "src/billing/invoice.ts"));
+		assert.ok(descending(answer.files));
+	});
+
+	it("impact ranks what a change exposes beyond the changed file", async () => {
+		const answer = JSON.parse(await ok(["impact", "src/billing/tax.ts", "--json", "--root", repo])) as {
+			changed: string[];
+			files: Item[];
+		};
+		assert.deepEqual(answer.changed, ["src/billing/tax.ts"]);
+		assert.ok(!answer.files.some((f) => f.file === "src/billing/tax.ts"));
+		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
+	});
+
+	it("dwell and impact without a subject, or with a bad factor or base, are usage errors", async () => {
+		for (const args of [["dwell"], ["impact"], ["dwell", "a.ts", "--factor", "0"], ["impact", "--base", "--exec=x"]]) {
+			const run = await fovea([...args, "--root", repo]);
+			assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+			assert.equal(run.stdout, "");
+		}
+	});
+});
