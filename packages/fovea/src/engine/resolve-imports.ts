@@ -104,6 +104,8 @@ export interface FileIndex {
 	byDir: Map<string, string[]>;
 	/** File name → every path with that name, sorted. */
 	byName: Map<string, string[]>;
+	/** Directory name → every directory with that name (holding files directly). */
+	dirsByName: Map<string, string[]>;
 }
 
 const indexes = new WeakMap<ReadonlySet<string>, { size: number; index: FileIndex }>();
@@ -118,7 +120,9 @@ export function fileIndex(files: ReadonlySet<string>): FileIndex {
 		push(byDir, dirnameOf(path), path);
 		push(byName, basenameOf(path), path);
 	}
-	const index = { byDir, byName };
+	const dirsByName = new Map<string, string[]>();
+	for (const dir of byDir.keys()) push(dirsByName, basenameOf(dir), dir);
+	const index = { byDir, byName, dirsByName };
 	indexes.set(files, { size: files.size, index });
 	return index;
 }
@@ -338,9 +342,9 @@ function resolveJava(spec: string, files: ReadonlySet<string>): string[] {
 	if (spec.endsWith(".*")) {
 		const pkg = spec.slice(0, -2).replace(/\./g, "/");
 		const found: string[] = [];
-		for (const [dir, listing] of index.byDir) {
+		for (const dir of index.dirsByName.get(basenameOf(pkg)) ?? []) {
 			if (dir !== pkg && !dir.endsWith(`/${pkg}`)) continue;
-			for (const path of listing) if (path.endsWith(".java")) found.push(path);
+			for (const path of index.byDir.get(dir) ?? []) if (path.endsWith(".java")) found.push(path);
 		}
 		if (found.length > 0) return found;
 		return javaClass(spec.slice(0, -2).split("."), index);

@@ -1,8 +1,13 @@
 /**
- * Shared machinery of the per-language extractors: one compiled tree-sitter query per language finds every
- * interesting node in a single pass inside wasm; the language module maps each match to a raw definition, call,
- * import or inheritance record; `nest` then resolves containers (methods), callers and export visibility in one
- * sweep over source offsets, without walking the tree from JavaScript.
+ * Shared machinery of the per-language extractors: compiled tree-sitter queries find every interesting node in one
+ * pass inside wasm (walking the tree from JavaScript costs a wasm call per node and measured slower); the language
+ * module maps each match to a raw definition, call, import or inheritance record; `nest` then resolves containers
+ * (methods), callers and export visibility in one sweep over source offsets.
+ *
+ * Query rule: never capture inside a repeated child and then require a later sibling or a later field of an
+ * ancestor (`(export_statement (export_clause (export_specifier) @x) source: (_))`, `(member_expression property:
+ * (_) @x)` under deep chains): tree-sitter keeps one match state per candidate alive until that sibling shows up,
+ * which is quadratic. Capture the enclosing node and read the detail from its text or with one node call instead.
  *
  * Offsets (`start`/`end`) are web-tree-sitter indices, which are UTF-16 code-unit offsets into the source string,
  * so `source.slice(start, end)` is the node's text.
@@ -82,6 +87,53 @@ export function capturesOf(match: QueryMatch): Record<string, Node | undefined> 
 	const out: Record<string, Node | undefined> = {};
 	for (const capture of match.captures) out[capture.name] = capture.node;
 	return out;
+}
+
+/**
+ * The call whose callee expression is `node`, named by its last identifier (`f` → `f`, `a.b.c` → `c`, `x?.y` → `y`,
+ * `a::b::<T>` → `b`), or `undefined` when the expression does not end in one (`f()()`, `a[0]()`). Queries capture
+ * the whole callee expression rather than its last child: a pattern like `(member_expression property: (_) @p)`
+ * waits through the object subtree for the property, one match state per call of a chain, which is quadratic on
+ * long method chains. The text is scanned backwards only; the line is the identifier's (the expression's end line).
+ */
+export function callOf(node: Node): RawCall | undefined {
+	const text = node.text;
+	let end = text.length;
+	while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
+	if (text.charCodeAt(end - 1) === 62 /* > */) {
+		// Rust turbofish: `f::<T>` / `x.f::<T>`
+		let depth = 0;
+		let i = end - 1;
+		for (; i >= 0; i--) {
+			const code = text.charCodeAt(i);
+			if (code === 62) depth++;
+			else if (code === 60 && --depth === 0) break;
+		}
+		if (i <= 0) return undefined;
+		end = i;
+		if (text.charCodeAt(end - 1) === 58 && text.charCodeAt(end - 2) === 58) end -= 2;
+	}
+	let start = end;
+	while (start > 0 && isIdentifierCode(text.charCodeAt(start - 1))) start--;
+	if (start === end) return undefined;
+	const line = start === 0 && end === text.length ? lineOf(node) : endLineOf(node);
+	return { callee: text.slice(start, end), start: node.startIndex + start, line };
+}
+
+function isSpaceCode(code: number): boolean {
+	return code === 32 || (code >= 9 && code <= 13);
+}
+
+function isIdentifierCode(code: number): boolean {
+	return (
+		(code >= 97 && code <= 122) || // a-z
+		(code >= 65 && code <= 90) || // A-Z
+		(code >= 48 && code <= 57) || // 0-9
+		code === 95 || // _
+		code === 36 || // $
+		code === 35 || // # (private names, raw identifiers)
+		code >= 128
+	);
 }
 
 /** 1-based first line of `node`. */

@@ -15,6 +15,7 @@ import type { ImportFact, InheritFact } from "../facts.ts";
 import {
 	byLine,
 	type CollectInput,
+	callOf,
 	capturesOf,
 	type Extracted,
 	endLineOf,
@@ -36,8 +37,7 @@ const MAIN = `
 (type_alias name: (type_identifier) @name) @type
 (interface_type (method_spec name: (field_identifier) @name) @method)
 
-(call_expression function: (identifier) @callee)
-(call_expression function: (selector_expression field: (field_identifier) @callee))
+(call_expression function: (_) @callee)
 
 (type_spec name: (type_identifier) @name
   type: (struct_type (field_declaration_list (field_declaration !name type: (_) @extends))))
@@ -66,7 +66,8 @@ export const goRules: LanguageRules = {
 		for (const match of matches) {
 			const c = capturesOf(match);
 			if (c.callee !== undefined) {
-				calls.push({ callee: c.callee.text, start: c.callee.startIndex, line: lineOf(c.callee) });
+				const call = callOf(c.callee);
+				if (call !== undefined) calls.push(call);
 			} else if (c.source !== undefined) {
 				imports.push({ specifier: c.source.text.slice(1, -1), line: lineOf(c.source) });
 			} else if (c.extends !== undefined && c.name !== undefined) {

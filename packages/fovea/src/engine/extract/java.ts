@@ -38,7 +38,7 @@ const MAIN = `
 (field_declaration (modifiers) @modifiers declarator: (variable_declarator name: (identifier) @name)) @constant
 (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @constant
 
-(method_invocation name: (identifier) @callee)
+(method_invocation) @invocation
 (object_creation_expression type: (_) @newtype)
 
 (class_declaration name: (identifier) @name superclass: (superclass (_) @extends))
@@ -65,10 +65,13 @@ export const javaRules: LanguageRules = {
 		let pkg: string | undefined;
 		for (const match of matches) {
 			const c = capturesOf(match);
-			const callee = c.callee ?? c.newtype;
-			if (callee !== undefined) {
-				const name = c.callee !== undefined ? callee.text : lastIdentifier(callee.text);
-				if (name !== "") calls.push({ callee: name, start: callee.startIndex, line: lineOf(callee) });
+			if (c.invocation !== undefined) {
+				// The name follows the receiver chain: read it from the node rather than making the query wait for it.
+				const name = c.invocation.childForFieldName("name");
+				if (name !== null) calls.push({ callee: name.text, start: name.startIndex, line: lineOf(name) });
+			} else if (c.newtype !== undefined) {
+				const name = lastIdentifier(c.newtype.text);
+				if (name !== "") calls.push({ callee: name, start: c.newtype.startIndex, line: lineOf(c.newtype) });
 			} else if (c.import !== undefined) {
 				const specifier = c.import.text
 					.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "")

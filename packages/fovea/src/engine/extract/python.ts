@@ -18,6 +18,7 @@ import {
 	addName,
 	byLine,
 	type CollectInput,
+	callOf,
 	capturesOf,
 	type Extracted,
 	endLineOf,
@@ -35,8 +36,7 @@ const MAIN = `
 (function_definition name: (identifier) @name ":" @colon) @function
 (class_definition name: (identifier) @name ":" @colon) @class
 
-(call function: (identifier) @callee)
-(call function: (attribute attribute: (identifier) @callee))
+(call function: (_) @callee)
 
 (import_statement name: [(dotted_name) @module (aliased_import name: (dotted_name) @module)])
 (import_from_statement module_name: (_) @source) @import
@@ -62,7 +62,8 @@ export const pythonRules: LanguageRules = {
 		for (const match of matches) {
 			const c = capturesOf(match);
 			if (c.callee !== undefined) {
-				calls.push({ callee: c.callee.text, start: c.callee.startIndex, line: lineOf(c.callee) });
+				const call = callOf(c.callee);
+				if (call !== undefined) calls.push(call);
 			} else if (c.module !== undefined) {
 				imports.push({ specifier: c.module.text, line: lineOf(c.module) });
 			} else if (c.import !== undefined) {

@@ -19,6 +19,7 @@ import type { ImportFact, InheritFact } from "../facts.ts";
 import {
 	byLine,
 	type CollectInput,
+	callOf,
 	capturesOf,
 	type Extracted,
 	endLineOf,
@@ -43,14 +44,7 @@ const MAIN = `
 (impl_item trait: (_) @trait type: (_) @impltype body: (_)) @impl
 (impl_item !trait type: (_) @impltype body: (_)) @impl
 
-(call_expression function: [
-  (identifier) @callee
-  (field_expression field: (field_identifier) @callee)
-  (scoped_identifier name: (identifier) @callee)
-  (generic_function function: [
-    (identifier) @callee
-    (field_expression field: (field_identifier) @callee)
-    (scoped_identifier name: (identifier) @callee)])])
+(call_expression function: (_) @callee)
 
 (use_declaration argument: (_) @use)
 (mod_item name: (identifier) @modname !body)
@@ -74,7 +68,8 @@ export const rustRules: LanguageRules = {
 		for (const match of matches) {
 			const c = capturesOf(match);
 			if (c.callee !== undefined) {
-				calls.push({ callee: c.callee.text, start: c.callee.startIndex, line: lineOf(c.callee) });
+				const call = callOf(c.callee);
+				if (call !== undefined) calls.push(call);
 			} else if (c.use !== undefined) {
 				const line = lineOf(c.use);
 				for (const [specifier, name] of expandUse(c.use.text)) imports.push({ specifier, line, names: [name] });

@@ -21,6 +21,7 @@ import {
 	addName,
 	byLine,
 	type CollectInput,
+	callOf,
 	capturesOf,
 	type Extracted,
 	endLineOf,
@@ -47,8 +48,8 @@ const MAIN = `
 (class_body (method_definition name: (_) @name body: (_) @body) @method)
 (export_statement declaration: (_) @exported) @export
 
-(call_expression function: [(identifier) @callee (member_expression property: (_) @callee)])
-(new_expression constructor: [(identifier) @callee (member_expression property: (_) @callee)])
+(call_expression function: (_) @callee)
+(new_expression constructor: (_) @callee)
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @source))
   (#eq? @_require "require")) @import
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @source))) @import
@@ -79,7 +80,7 @@ ${VARIABLES} @variable
 (import_statement (import_clause (namespace_import) @star)) @import
 (import_statement (import_clause (named_imports (import_specifier name: (_) @importname)))) @import
 (export_statement source: (string (string_fragment) @source)) @import
-(export_statement (export_clause (export_specifier name: (_) @importname)) source: (_)) @import
+(export_statement (export_clause) @reexports source: (_)) @import
 (export_statement "*" @star source: (_)) @import
 `;
 
@@ -133,7 +134,11 @@ const KIND_BY_CAPTURE = {
 type DefCapture = keyof typeof KIND_BY_CAPTURE;
 const DEF_CAPTURES = Object.keys(KIND_BY_CAPTURE) as DefCapture[];
 
+/** Characters of a declarator read for its signature (a constant may hold a huge literal). */
+const MAX_HEADER = 2000;
 const VARIABLE_PREFIX = /(?:export\s+)?(?:declare\s+)?(const|let|var)\b\s*/y;
+/** Callee names that are syntax, not calls of a symbol (`require` is recorded as an import). */
+const NOT_CALLS = new Set(["require", "import", "super"]);
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
 
 export const typescriptRules: LanguageRules = {
@@ -152,8 +157,8 @@ export const typescriptRules: LanguageRules = {
 		for (const match of matches) {
 			const c = capturesOf(match);
 			if (c.callee !== undefined) {
-				const callee = c.callee.text;
-				if (callee !== "require") calls.push({ callee, start: c.callee.startIndex, line: lineOf(c.callee) });
+				const call = callOf(c.callee);
+				if (call !== undefined && !NOT_CALLS.has(call.callee)) calls.push(call);
 			} else if (c.jsx !== undefined) {
 				const callee = c.jsx.text;
 				if (/^[A-Z]/.test(callee)) calls.push({ callee, start: c.jsx.startIndex, line: lineOf(c.jsx) });
@@ -163,12 +168,14 @@ export const typescriptRules: LanguageRules = {
 				const name =
 					c.importname?.text ?? (c.default !== undefined ? "default" : c.star !== undefined ? "*" : undefined);
 				if (name !== undefined) addName(fact, name);
+				if (c.reexports !== undefined) for (const exported of clauseNames(c.reexports.text)) addName(fact, exported);
 			} else if (c.export !== undefined && c.exported !== undefined) {
 				exportStarts.set(c.exported.startIndex, c.export.startIndex);
 			} else if (c.exportname !== undefined) {
 				exportNames.add(c.exportname.text);
-			} else if (c.name !== undefined && (c.extends !== undefined || c.implements !== undefined)) {
-				const base = (c.extends ?? c.implements) as Node;
+			} else if (c.name !== undefined && (c.extends ?? c.implements) !== undefined) {
+				const base = c.extends ?? c.implements;
+				if (base === undefined) continue;
 				inherits.push({
 					symbol: c.name.text,
 					base: lastIdentifier(base.text),
@@ -200,6 +207,25 @@ export const typescriptRules: LanguageRules = {
 		return { symbols, calls: callFacts, imports: byLine(importFacts), inherits };
 	},
 };
+
+/**
+ * Names of an `export { a, type B, c as d } from "x"` clause as `x` spells them. Read from the text: a query
+ * capturing each specifier before the later `source` field keeps one match state per specifier alive until the
+ * source is reached, which is quadratic on barrel files with hundreds of re-exports.
+ */
+export function clauseNames(clause: string): string[] {
+	const names: string[] = [];
+	const inner = clause.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "").replace(/^\s*\{|\}\s*$/g, "");
+	for (const item of inner.split(",")) {
+		const name = item
+			.trim()
+			.replace(/^type\s+/, "")
+			.split(/\s+as\s+/)[0]
+			?.trim();
+		if (name !== undefined && name !== "") names.push(name);
+	}
+	return names;
+}
 
 function importAt(imports: Map<number, ImportFact>, statement: Node): ImportFact {
 	let fact = imports.get(statement.startIndex);
@@ -265,7 +291,7 @@ function variableDef(
 		/^(?:await\s+)?(?:require|import)\s*\(/.test(source.slice(value.startIndex, value.startIndex + 40))
 	)
 		return undefined;
-	const header = source.slice(start, body === null ? end : body.startIndex);
+	const header = source.slice(start, Math.min(body === null ? end : body.startIndex, start + MAX_HEADER));
 	const def: RawDef = {
 		name: name.text,
 		kind: body === null ? "constant" : "function",
