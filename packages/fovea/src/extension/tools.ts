@@ -1,4 +1,4 @@
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { envInt } from "../workspace/env.ts";
 import type { Roaming } from "./roaming.ts";
@@ -69,6 +69,15 @@ export function foveaMaps(): FoveaMaps {
 
 /** Registers `fovea_focus`, `fovea_dwell`, `fovea_impact` and `fovea_sketch`; their bodies live in `tool-runs.ts`. */
 export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps): void {
+	/** What every tool body gets: the call's signal, update and context, the roaming layer and the engine state. */
+	const context = async (signal: AbortSignal | undefined, onUpdate: unknown, ctx: ExtensionContext) => ({
+		signal,
+		onUpdate: onUpdate as Parameters<Runs["runFocus"]>[1]["onUpdate"],
+		ctx,
+		roaming,
+		maps: await maps.maps(),
+		observer: await maps.observer(),
+	});
 	pi.registerTool({
 		name: "fovea_focus",
 		label: "Fovea focus",
@@ -87,14 +96,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			maxTokens: maxTokensParameter,
 		}),
 		async execute(_id, params, signal, onUpdate, ctx) {
-			return (await loadRuns()).runFocus(params, {
-				signal,
-				onUpdate,
-				ctx,
-				roaming,
-				maps: await maps.maps(),
-				observer: await maps.observer(),
-			});
+			return (await loadRuns()).runFocus(params, await context(signal, onUpdate, ctx));
 		},
 	});
 
@@ -111,14 +113,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			maxTokens: maxTokensParameter,
 		}),
 		async execute(_id, params, signal, onUpdate, ctx) {
-			return (await loadRuns()).runDwell(params, {
-				signal,
-				onUpdate,
-				ctx,
-				roaming,
-				maps: await maps.maps(),
-				observer: await maps.observer(),
-			});
+			return (await loadRuns()).runDwell(params, await context(signal, onUpdate, ctx));
 		},
 	});
 
@@ -140,14 +135,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			maxTokens: maxTokensParameter,
 		}),
 		async execute(_id, params, signal, onUpdate, ctx) {
-			return (await loadRuns()).runImpact(params, {
-				signal,
-				onUpdate,
-				ctx,
-				roaming,
-				maps: await maps.maps(),
-				observer: await maps.observer(),
-			});
+			return (await loadRuns()).runImpact(params, await context(signal, onUpdate, ctx));
 		},
 	});
 
@@ -158,14 +146,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			"An overview of one project: languages, size, its most connected files with their main symbols, directories, and files that could not be mapped. Use it when entering a project you have not seen.",
 		parameters: Type.Object({ root: rootParameter, maxTokens: maxTokensParameter }),
 		async execute(_id, params, signal, onUpdate, ctx) {
-			return (await loadRuns()).runSketch(params, {
-				signal,
-				onUpdate,
-				ctx,
-				roaming,
-				maps: await maps.maps(),
-				observer: await maps.observer(),
-			});
+			return (await loadRuns()).runSketch(params, await context(signal, onUpdate, ctx));
 		},
 	});
 }
