@@ -506,7 +506,11 @@ describe("incremental index (engine CodeMap directly: parse counts are not obser
 		const size = statSync(path).size;
 		await writeFile(path, `${POLYGLOT["src/billing/tax.ts"]}${DISCOUNT}`);
 		assert.notEqual(statSync(path).size, size);
-		const second = await map.focus({ text: "applyDiscount" }, 1500);
+		const scans = map.index.stats.scans;
+		const reused = await map.focus({ text: "applyDiscount" }, 1500);
+		assert.equal(map.index.stats.scans, scans, "within FOVEA_WALK_REUSE_MS a focus does not walk the root again");
+		assert.ok(!reused.symbols.some((s) => s.name === "applyDiscount"), "so an outside edit waits for fresh or a probe");
+		const second = await map.focus({ text: "applyDiscount" }, 1500, { fresh: true });
 		assert.equal(map.index.stats.filesParsed, POLYGLOT_MAPPED + 1, "exactly the edited file is parsed again");
 		assert.deepEqual(
 			{ file: second.symbols[0]?.file, line: second.symbols[0]?.line, name: second.symbols[0]?.name },

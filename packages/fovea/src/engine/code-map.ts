@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { envInt } from "../workspace/env.ts";
 import { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
 import type { FileFacts } from "./facts.ts";
 import { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
@@ -8,6 +9,9 @@ import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 import { testSubjects } from "./test-links.ts";
+
+/** Refresh options of a code map: the index's, plus `fresh` to force a full walk. */
+export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
 
 /** Work counters of a code map, so tests can assert that nothing was rebuilt needlessly. */
 export interface CodeMapStats {
@@ -35,6 +39,10 @@ export class CodeMap {
 	#index: CodeIndex;
 	readonly #indexOptions: CodeIndexOptions;
 	#prepared: { generation: number; graph: PreparedGraph } | undefined;
+	/** When the last full walk finished, and paths known to have changed since (this session's own writes). */
+	#lastWalk = 0;
+	readonly #dirty = new Set<string>();
+	readonly #reuseMs = envInt("FOVEA_WALK_REUSE_MS", 5000, 0, 3_600_000);
 
 	constructor(root: string, options: CodeIndexOptions = {}) {
 		this.root = root;
@@ -51,9 +59,18 @@ export class CodeMap {
 		return this.#prepared !== undefined;
 	}
 
-	/** Brings facts up to date (all files, or just `paths`) and returns the graph for the current generation. */
-	async refresh(options: RefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
-		const snapshot = await this.#index.refresh(options);
+	/** Paths known to have changed (e.g. written by this session's tools), re-checked by the next refresh. */
+	markDirty(paths: Iterable<string>): void {
+		for (const path of paths) this.#dirty.add(path);
+	}
+
+	/**
+	 * Brings facts up to date and returns the graph for the current generation: just `paths` when given; else a
+	 * full walk, unless one finished within FOVEA_WALK_REUSE_MS (5 s) and `fresh` is not set, in which case only the
+	 * paths marked dirty are re-checked. Post-turn probes keep roots current between walks.
+	 */
+	async refresh(options: MapRefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
+		const snapshot = await this.#refreshIndex(options);
 		if (this.#prepared === undefined || this.#prepared.generation !== snapshot.generation) {
 			const context = await this.#resolutionContext(snapshot);
 			const graph = buildGraph([...snapshot.files.values()], {
@@ -66,8 +83,24 @@ export class CodeMap {
 		return { snapshot, graph: this.#prepared.graph };
 	}
 
+	async #refreshIndex(options: MapRefreshOptions): Promise<IndexSnapshot> {
+		const { fresh, ...rest } = options;
+		if (rest.paths !== undefined) return this.#index.refresh(rest);
+		const current = this.#index.snapshot;
+		if (fresh !== true && current !== undefined && Date.now() - this.#lastWalk < this.#reuseMs) {
+			if (this.#dirty.size === 0) return current;
+			const paths = [...this.#dirty];
+			this.#dirty.clear();
+			return this.#index.refresh({ ...rest, paths });
+		}
+		this.#dirty.clear();
+		const snapshot = await this.#index.refresh(rest);
+		this.#lastWalk = Date.now();
+		return snapshot;
+	}
+
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
-	async focus(query: FocusQuery, maxTokens: number, refresh: RefreshOptions = {}): Promise<FocusAnswer> {
+	async focus(query: FocusQuery, maxTokens: number, refresh: MapRefreshOptions = {}): Promise<FocusAnswer> {
 		return this.#answer("focus", query.text, () => query, maxTokens, refresh);
 	}
 
@@ -80,7 +113,7 @@ export class CodeMap {
 		attention: ReadonlyArray<[string, number]>,
 		factor: number,
 		maxTokens: number,
-		refresh: RefreshOptions = {},
+		refresh: MapRefreshOptions = {},
 	) {
 		const around = attention
 			.map(([path]) => path)
@@ -102,7 +135,7 @@ export class CodeMap {
 	async impact(
 		changed: { files: readonly string[]; symbols: readonly string[] },
 		maxTokens: number,
-		refresh: RefreshOptions = {},
+		refresh: MapRefreshOptions = {},
 	) {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
 		return this.#answer(
@@ -127,7 +160,7 @@ export class CodeMap {
 		label: string,
 		build: (graph: PreparedGraph) => FocusQuery,
 		maxTokens: number,
-		refresh: RefreshOptions,
+		refresh: MapRefreshOptions,
 	): Promise<FocusAnswer> {
 		const { snapshot, graph } = await this.refresh(refresh);
 		this.stats.queries++;
@@ -145,7 +178,7 @@ export class CodeMap {
 	}
 
 	/** An overview of the root within `maxTokens`. */
-	async sketch(maxTokens: number, refresh: RefreshOptions = {}): Promise<{ text: string; snapshot: IndexSnapshot }> {
+	async sketch(maxTokens: number, refresh: MapRefreshOptions = {}): Promise<{ text: string; snapshot: IndexSnapshot }> {
 		const { snapshot, graph } = await this.refresh(refresh);
 		return {
 			text: renderSketch({

@@ -19,11 +19,17 @@ export interface PreparedGraph {
 	graph: CodeGraph;
 	operator: NormalizedGraph;
 	index: TermIndex;
+	/** The file node of every node (a file's own id for files). */
+	fileOf: Int32Array;
 }
 
 /** Prepares `graph` for focus queries. */
 export function prepareGraph(graph: CodeGraph): PreparedGraph {
-	return { graph, operator: normalizeGraph(graph), index: buildTermIndex(graph) };
+	const fileOf = new Int32Array(graph.nodes.length);
+	graph.nodes.forEach((node, id) => {
+		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
+	});
+	return { graph, operator: normalizeGraph(graph), index: buildTermIndex(graph), fileOf };
 }
 
 function buildTermIndex(graph: CodeGraph): TermIndex {
@@ -86,7 +92,7 @@ export interface FocusResult {
  * adds the heat of its own symbols, so a file whose functions are relevant ranks even if its name is not.
  */
 export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
-	const { graph, operator, index } = prepared;
+	const { graph, operator, index, fileOf } = prepared;
 	const seeds = new Float64Array(graph.nodes.length);
 	const queryTerms = [...new Set(terms(query.text))];
 	for (const term of queryTerms) {
@@ -127,11 +133,17 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		for (let s = 0; s < heats.length; s++) h += (TIME_WEIGHTS[s] as number) * ((heats[s] as Float64Array)[i] as number);
 		score[i] = h / Math.sqrt(1 + (operator.degree[i] as number));
 	}
-	const fileScore = score.slice(0, graph.fileCount);
+	// A file ranks by its own heat plus that of its hottest symbol: a maximum, not a sum, so a file does not win
+	// merely by holding many symbols.
+	const hottestSymbol = new Float64Array(graph.fileCount);
 	for (let id = graph.fileCount; id < graph.nodes.length; id++) {
-		const fileId = graph.fileNode.get((graph.nodes[id] as { path: string }).path);
-		if (fileId !== undefined) fileScore[fileId] = (fileScore[fileId] as number) + 0.5 * (score[id] as number);
+		const fileId = fileOf[id] as number;
+		if (fileId >= 0 && (score[id] as number) > (hottestSymbol[fileId] as number))
+			hottestSymbol[fileId] = score[id] as number;
 	}
+	const fileScore = score.slice(0, graph.fileCount);
+	for (let id = 0; id < graph.fileCount; id++)
+		fileScore[id] = (fileScore[id] as number) + (hottestSymbol[id] as number);
 	const seededFiles = new Set<string>();
 	if (query.excludeSeeds === true) {
 		for (let id = 0; id < seeds.length; id++)
@@ -151,7 +163,10 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	return { terms: queryTerms, seededNodes, files, symbols, stats };
 }
 
-/** The best `limit` nodes with ids in [from, to); `score` is indexed by node id. */
+/**
+ * The best `limit` nodes with ids in [from, to), best first; `score` is indexed by node id. A bounded min-heap keeps
+ * the selection linear in the number of nodes instead of sorting every warm node.
+ */
 function topK(
 	score: Float64Array,
 	from: number,
@@ -160,12 +175,38 @@ function topK(
 	seeds: Float64Array,
 	accept: (id: number) => boolean = () => true,
 ): RankedNode[] {
-	const ranked: RankedNode[] = [];
+	if (limit <= 0) return [];
+	const heap: number[] = [];
+	const worse = (a: number, b: number) =>
+		(score[a] as number) < (score[b] as number) || ((score[a] as number) === (score[b] as number) && a > b);
 	for (let id = from; id < to; id++) {
 		const s = score[id] as number;
-		if (!(s > 1e-12) || !accept(id)) continue;
-		ranked.push({ id, score: s, seed: seeds[id] as number });
+		if (!(s > 1e-12)) continue;
+		if (heap.length === limit && !worse(heap[0] as number, id)) continue;
+		if (!accept(id)) continue;
+		if (heap.length < limit) {
+			heap.push(id);
+			for (let i = heap.length - 1; i > 0; ) {
+				const parent = (i - 1) >> 1;
+				if (!worse(heap[i] as number, heap[parent] as number)) break;
+				[heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
+				i = parent;
+			}
+		} else {
+			heap[0] = id;
+			for (let i = 0; ; ) {
+				const left = 2 * i + 1;
+				const right = left + 1;
+				let least = i;
+				if (left < heap.length && worse(heap[left] as number, heap[least] as number)) least = left;
+				if (right < heap.length && worse(heap[right] as number, heap[least] as number)) least = right;
+				if (least === i) break;
+				[heap[i], heap[least]] = [heap[least] as number, heap[i] as number];
+				i = least;
+			}
+		}
 	}
-	ranked.sort((a, b) => b.score - a.score || a.id - b.id);
-	return ranked.slice(0, limit);
+	return heap
+		.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b)
+		.map((id) => ({ id, score: score[id] as number, seed: seeds[id] as number }));
 }

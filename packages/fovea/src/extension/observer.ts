@@ -160,6 +160,8 @@ export class Observer {
 
 	/** The write finished (`ok`) or failed. */
 	async endWrite(root: string, toolCallId: string, path: string, ok: boolean): Promise<void> {
+		const rel = inside(root, path);
+		if (rel !== undefined) this.#maps.get(root)?.markDirty([rel]);
 		this.#roots.get(root)?.provenance.end(toolCallId, ok ? await contentHash(path) : undefined, ok);
 	}
 
@@ -211,7 +213,7 @@ export class Observer {
 				state.lastSweep = Date.now();
 				this.stats.sweeps++;
 			}
-			const { snapshot } = await map.refresh(paths === undefined ? {} : { paths });
+			const { snapshot } = await map.refresh(paths === undefined ? { fresh: true } : { paths });
 			this.stats.refreshes++;
 			if (!isCurrent(root)) return;
 			const drift = state.baseline.advance(snapshot.files, paths, (p, h) => state.provenance.authored(p, h));

@@ -36,7 +36,9 @@ export async function runFocus(
 	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
 	if (params.kind !== undefined) query.kinds = new Set([params.kind]);
 	try {
-		const answer = await run.maps.use(root).focus(query, budget(params.maxTokens), refreshOptions(run, root));
+		const answer = await run.maps
+			.use(root)
+			.focus(query, budget(params.maxTokens), { ...refreshOptions(run, root), fresh: params.fresh === true });
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		return {
