@@ -1,40 +1,20 @@
-// Git for the benchmarks, run hardened: no fsmonitor, no hooks, no transport, no credential helper, no pager, no
-// prompt, no lazy fetch, no system config and no optional locks. Only ever reads (or creates a throwaway corpus repo).
-import { execFile, spawn } from "node:child_process";
+// Git for the benchmarks, run with the engine's hardening (engine/git-probe.ts): no fsmonitor, no hooks, no transport,
+// no credential helper, no pager, no prompt, no lazy fetch, no system config, no optional locks. Only ever reads (or
+// creates a throwaway corpus repo).
+import { spawn } from "node:child_process";
+import { hardenedGit, runGit } from "../../packages/fovea/src/engine/git-probe.ts";
 
-const HARDENING = [
-	"-c",
-	"core.fsmonitor=false",
-	"-c",
-	"core.hooksPath=/dev/null",
-	"-c",
-	"protocol.allow=never",
-	"-c",
-	"credential.helper=",
-];
-
-export const GIT_ENV: NodeJS.ProcessEnv = {
-	...process.env,
-	GIT_NO_LAZY_FETCH: "1",
-	GIT_TERMINAL_PROMPT: "0",
-	GIT_OPTIONAL_LOCKS: "0",
-	GIT_CONFIG_NOSYSTEM: "1",
-	GIT_PAGER: "cat",
-};
+/** The environment of a hardened Git call (the engine's own hardening: one definition for engine and benchmarks). */
+export const GIT_ENV: NodeJS.ProcessEnv = hardenedGit(".", []).env;
 
 /** The full argument list of a hardened `git -C repo …` call. */
 export function gitArgs(repo: string, args: readonly string[]): string[] {
-	return [...HARDENING, "-C", repo, ...args];
+	return hardenedGit(repo, args).args;
 }
 
 /** Runs `git -C repo args…` and returns its stdout; rejects with stderr on a non-zero exit. */
 export function git(repo: string, args: readonly string[], maxBuffer = 256 * 1024 * 1024): Promise<string> {
-	return new Promise((resolve, reject) => {
-		execFile("git", gitArgs(repo, args), { env: GIT_ENV, maxBuffer, encoding: "utf8" }, (error, stdout, stderr) => {
-			if (error !== null) reject(new Error(`git ${args.join(" ")}: ${stderr.trim() || error.message}`));
-			else resolve(stdout);
-		});
-	});
+	return runGit(repo, args, { maxBuffer, timeoutMs: 600_000 });
 }
 
 /** Writes the tree of `treeish` (only `pathspecs`, when given) into the existing directory `into`. */

@@ -30,13 +30,28 @@ const GIT_ENV = {
 	GIT_PAGER: "cat",
 };
 
+/** The argument list and environment of a hardened `git -C root …` call, for callers that spawn it themselves. */
+export function hardenedGit(root: string, args: readonly string[]): { args: string[]; env: NodeJS.ProcessEnv } {
+	return { args: [...HARDENING, "-C", root, ...args], env: { ...process.env, ...GIT_ENV } };
+}
+
 /** Runs hardened `git -C root …` and returns stdout; rejects with a message naming the root on failure. */
-export function runGit(root: string, args: readonly string[], timeoutMs = 10_000): Promise<string> {
+export function runGit(
+	root: string,
+	args: readonly string[],
+	options: { timeoutMs?: number; maxBuffer?: number } = {},
+): Promise<string> {
+	const command = hardenedGit(root, args);
 	return new Promise((resolve, reject) => {
 		execFile(
 			"git",
-			[...HARDENING, "-C", root, ...args],
-			{ env: { ...process.env, ...GIT_ENV }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+			command.args,
+			{
+				env: command.env,
+				timeout: options.timeoutMs ?? 10_000,
+				maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+				encoding: "utf8",
+			},
 			(error, stdout, stderr) => {
 				if (error) reject(new Error(`git ${args[0] ?? ""} failed in ${root}: ${(stderr || error.message).trim()}`));
 				else resolve(stdout);
