@@ -37,7 +37,7 @@ function buildTermIndex(graph: CodeGraph): TermIndex {
 	const exact = new Map<string, number[]>();
 	graph.nodes.forEach((node, id) => {
 		const text = node.kind === "file" ? node.path : `${node.container ?? ""} ${node.name}`;
-		for (const term of new Set(terms(text))) {
+		for (const term of distinctTerms(text)) {
 			const list = postings.get(term);
 			if (list === undefined) postings.set(term, [id]);
 			else list.push(id);
@@ -51,6 +51,22 @@ function buildTermIndex(graph: CodeGraph): TermIndex {
 	});
 	const n = Math.max(1, graph.nodes.length);
 	return { postings, exact, idf: (term) => Math.log(1 + n / (1 + (postings.get(term)?.length ?? 0))) };
+}
+
+/**
+ * The distinct terms of a node's text, memoized across graph rebuilds: names and paths rarely change, and
+ * tokenizing every node again dominated a rebuild. Bounded; cleared wholesale when full.
+ */
+const termMemo = new Map<string, readonly string[]>();
+const TERM_MEMO_LIMIT = 400_000;
+function distinctTerms(text: string): readonly string[] {
+	let known = termMemo.get(text);
+	if (known === undefined) {
+		if (termMemo.size >= TERM_MEMO_LIMIT) termMemo.clear();
+		known = [...new Set(terms(text))];
+		termMemo.set(text, known);
+	}
+	return known;
 }
 
 /** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */

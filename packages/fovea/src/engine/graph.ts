@@ -98,13 +98,21 @@ export function buildGraph(files: readonly FileFacts[], links: GraphLinks): Code
 				if (parent !== undefined) link(fileId, id, "contains", EDGE_WEIGHTS.contains / 2);
 			}
 		}
-		const resolveName = (name: string): number[] => {
+		// Names resolved through this file's imports, computed once per name rather than once per call.
+		const viaImports = new Map<string, number[]>();
+		const resolveName = (name: string): readonly number[] => {
 			const same = local.get(name);
 			if (same !== undefined) return same;
-			const viaImports: number[] = [];
-			for (const target of imported) viaImports.push(...(symbolsOf.get(target)?.get(name) ?? []));
-			if (viaImports.length > 0) return viaImports;
-			return byName.get(name) ?? [];
+			let found = viaImports.get(name);
+			if (found === undefined) {
+				found = [];
+				for (const target of imported) {
+					const ids = symbolsOf.get(target)?.get(name);
+					if (ids !== undefined) found.push(...ids);
+				}
+				viaImports.set(name, found);
+			}
+			return found.length > 0 ? found : (byName.get(name) ?? []);
 		};
 		for (const call of file.calls) {
 			const candidates = resolveName(call.callee);
