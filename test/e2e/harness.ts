@@ -44,6 +44,8 @@ process.env.PI_CODING_AGENT_SESSION_DIR = join(processRoot, "sessions");
 process.env.PI_OFFLINE = "1";
 process.env.PI_SKIP_VERSION_CHECK = "1";
 process.env.PI_TELEMETRY = "0";
+// Fovea's fact cache goes to this process's temp root unless a test chose its own, never to the user's cache.
+process.env.FOVEA_CACHE_DIR ??= join(processRoot, "fovea-cache");
 // Pi loads extensions with jiti, which otherwise caches transpiled extensions in `<tmpdir>/jiti`.
 process.env.JITI_FS_CACHE ??= "false";
 process.on("exit", () => {
