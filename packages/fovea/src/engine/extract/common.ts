@@ -316,3 +316,22 @@ export function addName(fact: ImportFact, name: string): void {
 export function byLine<T extends { line: number }>(items: T[]): T[] {
 	return items.sort((a, b) => a.line - b.line);
 }
+
+/**
+ * `name` extends (or implements) the base written at one of two captures, as an inheritance fact; `undefined` when
+ * neither capture is present. Shared by the languages whose grammars separate `extends` from `implements`.
+ */
+export function inheritFact(
+	name: Node,
+	extendsNode: Node | undefined,
+	implementsNode: Node | undefined,
+): InheritFact | undefined {
+	const base = extendsNode ?? implementsNode;
+	if (base === undefined) return undefined;
+	return {
+		symbol: name.text,
+		base: lastIdentifier(base.text),
+		line: lineOf(base),
+		relation: extendsNode !== undefined ? "extends" : "implements",
+	};
+}

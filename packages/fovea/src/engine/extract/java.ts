@@ -18,6 +18,7 @@ import {
 	capturesOf,
 	type Extracted,
 	endLineOf,
+	inheritFact,
 	type LanguageRules,
 	lastIdentifier,
 	lineOf,
@@ -83,14 +84,8 @@ export const javaRules: LanguageRules = {
 			} else if (c.package !== undefined) {
 				pkg = c.package.text.replace(/\s+/g, "");
 			} else if (c.name !== undefined && (c.extends !== undefined || c.implements !== undefined)) {
-				const base = c.extends ?? c.implements;
-				if (base === undefined) continue;
-				inherits.push({
-					symbol: c.name.text,
-					base: lastIdentifier(base.text),
-					line: lineOf(base),
-					relation: c.extends !== undefined ? "extends" : "implements",
-				});
+				const fact = inheritFact(c.name, c.extends, c.implements);
+				if (fact !== undefined) inherits.push(fact);
 			} else if (c.name !== undefined) {
 				const kind = KINDS.find((k) => c[k] !== undefined);
 				const node = kind === undefined ? undefined : c[kind];

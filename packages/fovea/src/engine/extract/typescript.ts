@@ -25,9 +25,9 @@ import {
 	capturesOf,
 	type Extracted,
 	endLineOf,
+	inheritFact,
 	isLocal,
 	type LanguageRules,
-	lastIdentifier,
 	lineOf,
 	nest,
 	oneLine,
@@ -174,14 +174,8 @@ export const typescriptRules: LanguageRules = {
 			} else if (c.exportname !== undefined) {
 				exportNames.add(c.exportname.text);
 			} else if (c.name !== undefined && (c.extends ?? c.implements) !== undefined) {
-				const base = c.extends ?? c.implements;
-				if (base === undefined) continue;
-				inherits.push({
-					symbol: c.name.text,
-					base: lastIdentifier(base.text),
-					line: lineOf(base),
-					relation: c.extends !== undefined ? "extends" : "implements",
-				});
+				const fact = inheritFact(c.name, c.extends, c.implements);
+				if (fact !== undefined) inherits.push(fact);
 			} else if (c.variable !== undefined && c.declarator !== undefined && c.name !== undefined) {
 				const def = variableDef(source, c.variable, c.declarator, c.name, c.value);
 				if (def !== undefined) defs.push(def);
