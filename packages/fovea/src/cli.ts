@@ -104,10 +104,12 @@ async function main(argv: string[]): Promise<number> {
 			case "impact": {
 				const files = new Set(rest.map((path) => path.replace(/^\.\//, "")));
 				if (values.uncommitted || values.base !== undefined) {
-					const git = await import("./engine/git-probe.ts");
-					await git.assertNotPartialClone(root);
-					if (values.uncommitted) for (const path of (await git.gitState(root)).dirty) files.add(path);
-					if (values.base !== undefined) for (const path of await git.changedSince(root, values.base)) files.add(path);
+					const { changedFiles } = await import("./engine/git-probe.ts");
+					const options = {
+						uncommitted: values.uncommitted === true,
+						...(values.base === undefined ? {} : { base: values.base }),
+					};
+					for (const path of await changedFiles(root, options)) files.add(path);
 				}
 				const symbols = values.symbol ?? [];
 				if (files.size === 0 && symbols.length === 0) {

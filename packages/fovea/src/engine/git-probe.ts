@@ -145,3 +145,16 @@ export async function changedSince(root: string, base: string): Promise<string[]
 	]);
 	return out.split("\0").filter((p) => p.length > 0);
 }
+
+/**
+ * The files a change covers, for an impact question: the uncommitted and untracked files, and/or those changed
+ * since the merge base with `base`, root-relative and deduplicated. A partial clone is refused first.
+ */
+export async function changedFiles(root: string, options: { uncommitted?: boolean; base?: string }): Promise<string[]> {
+	if (options.uncommitted !== true && options.base === undefined) return [];
+	await assertNotPartialClone(root);
+	const files = new Set<string>();
+	if (options.uncommitted === true) for (const path of (await gitState(root)).dirty) files.add(path);
+	if (options.base !== undefined) for (const path of await changedSince(root, options.base)) files.add(path);
+	return [...files];
+}

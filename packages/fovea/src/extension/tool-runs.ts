@@ -100,10 +100,12 @@ export async function runImpact(
 	const root = await resolveRoot(params.root, run.ctx, run.roaming);
 	const files = new Set((params.files ?? []).map((f) => f.replace(/^\.\//, "")));
 	if (params.includeUncommitted === true || params.base !== undefined) {
-		const git = await import("../engine/git-probe.ts");
-		await git.assertNotPartialClone(root);
-		if (params.includeUncommitted === true) for (const path of (await git.gitState(root)).dirty) files.add(path);
-		if (params.base !== undefined) for (const path of await git.changedSince(root, params.base)) files.add(path);
+		const { changedFiles } = await import("../engine/git-probe.ts");
+		const options = {
+			uncommitted: params.includeUncommitted === true,
+			...(params.base === undefined ? {} : { base: params.base }),
+		};
+		for (const path of await changedFiles(root, options)) files.add(path);
 	}
 	const symbols = params.symbols ?? [];
 	if (files.size === 0 && symbols.length === 0) {
