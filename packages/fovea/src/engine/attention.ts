@@ -44,8 +44,4 @@ export class Attention {
 		for (const weight of this.#weights.values()) sum += weight;
 		return sum;
 	}
-
-	clear(): void {
-		this.#weights.clear();
-	}
 }

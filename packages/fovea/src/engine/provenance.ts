@@ -33,9 +33,4 @@ export class Provenance {
 	authored(path: string, hash: string | undefined): boolean {
 		return hash !== undefined && (this.#written.get(path)?.includes(hash) ?? false);
 	}
-
-	clear(): void {
-		this.#written.clear();
-		this.#pending.clear();
-	}
 }

@@ -55,7 +55,6 @@ export interface Roaming {
 	readonly source: WorkspaceSource;
 	/** The ring of the live session, or `undefined` before `session_start` and after shutdown. */
 	ring(): ExecutionRoots | undefined;
-	info(root: string): RootInfo | undefined;
 	/** Captures the lease of an enrolled root. */
 	capture(root: string): LeaseToken | undefined;
 	/** Whether work that captured `token` may still publish: same session lifecycle, same lease. */
@@ -218,7 +217,6 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	return {
 		source: options.source,
 		ring: () => session?.ring,
-		info: (root) => session?.info.get(root),
 		capture,
 		isCurrent,
 		async runLeased(root, job, publish) {
