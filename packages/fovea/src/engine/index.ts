@@ -11,8 +11,9 @@ export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGr
 export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export { languageOf } from "./languages.ts";
-export { loadExtractor } from "./parser.ts";
+export { type Extractor, loadExtractor, withSyntaxTree } from "./parser.ts";
 export { terms } from "./query-terms.ts";
 export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";
 export { ResidentMaps } from "./residency.ts";
+export { assertNotPartialClone, hardenedGit, runGit } from "./git-probe.ts";

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Language, Parser, Query } from "web-tree-sitter";
+import { Language, type Node, Parser, Query } from "web-tree-sitter";
 import { countLines, type LanguageRules } from "./extract/common.ts";
 import { goRules } from "./extract/go.ts";
 import { javaRules } from "./extract/java.ts";
@@ -168,6 +168,27 @@ function extract(path: string, source: string, language?: LanguageId): FileFacts
 		};
 		if (extracted.package !== undefined) facts.package = extracted.package;
 		return facts;
+	} finally {
+		tree.delete();
+	}
+}
+
+/**
+ * Parses `source` with the loaded grammar of `language` and hands the syntax tree's root to `visit`, for callers that
+ * measure syntax the facts do not carry (Contour's complexity and clones). The tree is deleted when `visit` returns,
+ * so `visit` must not keep nodes. Throws like `extract` for an unsupported language or a grammar not loaded yet.
+ */
+export function withSyntaxTree<T>(path: string, source: string, visit: (root: Node) => T, language?: LanguageId): T {
+	const id = language ?? languageOf(path);
+	if (id === undefined || !isLanguageId(id)) throw new Error(`Fovea cannot parse ${path}: unsupported language`);
+	const grammar = loaded.get(id);
+	if (grammar === undefined) {
+		throw new Error(`Fovea cannot parse ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
+	}
+	const tree = grammar.parser.parse(source);
+	if (tree === null) throw new Error(`Fovea could not parse ${path}`);
+	try {
+		return visit(tree.rootNode);
 	} finally {
 		tree.delete();
 	}
