@@ -8,6 +8,7 @@ export { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptio
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
 export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
+export { assertNotPartialClone, hardenedGit, runGit } from "./git-probe.ts";
 export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export { languageOf } from "./languages.ts";
@@ -16,4 +17,3 @@ export { terms } from "./query-terms.ts";
 export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";
 export { ResidentMaps } from "./residency.ts";
-export { assertNotPartialClone, hardenedGit, runGit } from "./git-probe.ts";
