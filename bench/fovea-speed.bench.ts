@@ -239,7 +239,7 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 	const { graph } = await map.refresh({ paths: [] });
 	const graphBuildMs = performance.now() - t;
 	checkpoint("afterGraphBuild");
-	const symbolNames = graph.graph.nodes.slice(graph.graph.fileCount).map((n) => n.name);
+	const symbolNames = graph.graph.nodes.slice(graph.graph.fileCount).flatMap((n) => (n.removed === true ? [] : [n.name]));
 	const queries = drawQueries(symbolNames, Number.parseInt(values.queries ?? "50", 10) || 50);
 	t = performance.now();
 	await map.focus({ text: queries[0] ?? "main" }, 1500);
@@ -321,7 +321,7 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 	return {
 		label,
 		files: snapshot.files.size,
-		symbols: graph.graph.nodes.length - graph.graph.fileCount,
+		symbols: graph.graph.symbolCount,
 		edges: graph.graph.targets.length / 2,
 		gaps: snapshot.gaps.length,
 		cold: {
@@ -389,7 +389,7 @@ async function restart(root: string, cacheDir: string): Promise<Restart> {
 	const { graph } = await map.refresh({ paths: [] });
 	const graphBuildMs = performance.now() - t;
 	const queries = drawQueries(
-		graph.graph.nodes.slice(graph.graph.fileCount).map((n) => n.name),
+		graph.graph.nodes.slice(graph.graph.fileCount).flatMap((n) => (n.removed === true ? [] : [n.name])),
 		2,
 	);
 	t = performance.now();

@@ -1,10 +1,17 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { envInt } from "../workspace/env.ts";
 import { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
 import type { FileFacts } from "./facts.ts";
-import { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
-import { buildGraph } from "./graph.ts";
+import {
+	type FocusQuery,
+	type FocusResult,
+	focus,
+	type PreparedGraph,
+	patchPreparedGraph,
+	prepareGraph,
+} from "./focus.ts";
+import { GraphStore } from "./graph-store.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
@@ -16,6 +23,8 @@ export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
 /** Work counters of a code map, so tests can assert that nothing was rebuilt needlessly. */
 export interface CodeMapStats {
 	graphsBuilt: number;
+	/** Generations reached by patching the previous graph edit by edit instead of building it again. */
+	graphsPatched: number;
 	queries: number;
 }
 
@@ -35,10 +44,12 @@ export interface FocusAnswer {
  */
 export class CodeMap {
 	readonly root: string;
-	readonly stats: CodeMapStats = { graphsBuilt: 0, queries: 0 };
+	readonly stats: CodeMapStats = { graphsBuilt: 0, graphsPatched: 0, queries: 0 };
 	#index: CodeIndex;
 	readonly #indexOptions: CodeIndexOptions;
-	#prepared: { generation: number; graph: PreparedGraph } | undefined;
+	#prepared: { generation: number; store: GraphStore; graph: PreparedGraph } | undefined;
+	/** How imports resolve (files, tsconfig paths, Go module), and a stamp of the settings files it was read from. */
+	#context: { value: ResolutionContext; stamp: string } | undefined;
 	/** When the last full walk finished, and paths known to have changed since (this session's own writes). */
 	#lastWalk = 0;
 	readonly #dirty = new Set<string>();
@@ -71,16 +82,39 @@ export class CodeMap {
 	 */
 	async refresh(options: MapRefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
 		const snapshot = await this.#refreshIndex(options);
-		if (this.#prepared === undefined || this.#prepared.generation !== snapshot.generation) {
-			const context = await this.#resolutionContext(snapshot);
-			const graph = buildGraph([...snapshot.files.values()], {
-				imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context)),
-				subjects: (path: string) => testSubjects(path, context.files),
-			});
-			this.stats.graphsBuilt++;
-			this.#prepared = { generation: snapshot.generation, graph: prepareGraph(graph) };
+		const prepared = this.#prepared;
+		if (prepared !== undefined && prepared.generation === snapshot.generation)
+			return { snapshot, graph: prepared.graph };
+		const patched = prepared === undefined ? undefined : await this.#patch(prepared, snapshot);
+		if (prepared !== undefined && patched !== undefined) {
+			this.stats.graphsPatched++;
+			this.#prepared = { generation: snapshot.generation, store: prepared.store, graph: patched };
+			return { snapshot, graph: patched };
 		}
+		const context = await this.#resolutionContext(snapshot);
+		const store = new GraphStore(snapshot.files.values(), {
+			imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context.value)),
+			subjects: (path: string) => testSubjects(path, context.value.files),
+		});
+		this.stats.graphsBuilt++;
+		this.#prepared = { generation: snapshot.generation, store, graph: prepareGraph(store.graph()) };
 		return { snapshot, graph: this.#prepared.graph };
+	}
+
+	/**
+	 * Carries the graph to the snapshot's generation edit by edit, when the previous generation is the one before it,
+	 * the set of files is the same and the resolution settings did not change; `undefined` asks for a full build.
+	 */
+	async #patch(
+		prepared: { generation: number; store: GraphStore; graph: PreparedGraph },
+		snapshot: IndexSnapshot,
+	): Promise<PreparedGraph | undefined> {
+		if (snapshot.generation !== prepared.generation + 1 || this.#context === undefined) return undefined;
+		if (snapshot.files.size !== this.#context.value.files.size) return undefined;
+		if ((await settingsStamp(this.root)) !== this.#context.stamp) return undefined;
+		const delta = prepared.store.update(snapshot.changed, snapshot.files);
+		if (delta === undefined) return undefined;
+		return patchPreparedGraph(prepared.graph, prepared.store.graph(), delta);
 	}
 
 	async #refreshIndex(options: MapRefreshOptions): Promise<IndexSnapshot> {
@@ -199,11 +233,13 @@ export class CodeMap {
 	async evict(): Promise<void> {
 		const index = this.#index;
 		this.#prepared = undefined;
+		this.#context = undefined;
 		this.#index = new CodeIndex(this.root, this.#indexOptions);
 		await index.flush().catch(() => {});
 	}
 
-	async #resolutionContext(snapshot: IndexSnapshot): Promise<ResolutionContext> {
+	async #resolutionContext(snapshot: IndexSnapshot): Promise<{ value: ResolutionContext; stamp: string }> {
+		const stamp = await settingsStamp(this.root);
 		const files = new Set(snapshot.files.keys());
 		const context: ResolutionContext = { files };
 		const tsconfig = await readJsonc(join(this.root, "tsconfig.json"));
@@ -217,8 +253,25 @@ export class CodeMap {
 		const goMod = await readFile(join(this.root, "go.mod"), "utf8").catch(() => undefined);
 		const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
 		if (module !== undefined) context.goModule = module;
-		return context;
+		this.#context = { value: context, stamp };
+		return this.#context;
 	}
+}
+
+/** Files whose content changes how imports resolve; a change to either means a full graph build. */
+const SETTINGS_FILES = ["tsconfig.json", "go.mod"];
+
+/** Size and mtime of the settings files, so a patch can tell they did not change without reading them. */
+async function settingsStamp(root: string): Promise<string> {
+	const stamps = await Promise.all(
+		SETTINGS_FILES.map((name) =>
+			stat(join(root, name)).then(
+				(s) => `${s.size}:${s.mtimeMs}`,
+				() => "-",
+			),
+		),
+	);
+	return stamps.join("|");
 }
 
 /** Seed mass per file node for root-relative paths (unknown paths are ignored). */

@@ -1,20 +1,14 @@
-import type { CodeGraph } from "./graph.ts";
+import type { CodeGraph, GraphNode } from "./graph.ts";
+import type { GraphDelta } from "./graph-store.ts";
 import { diffuse, type HeatStats, type NormalizedGraph, normalizeGraph } from "./heat.ts";
 import { terms } from "./query-terms.ts";
+import { TermIndex } from "./term-index.ts";
 
 /** Timescales of the diffusion and how much each contributes: local context first, neighbourhood second. */
 const TIMES = [0.5, 2, 6] as const;
 const TIME_WEIGHTS = [0.5, 0.3, 0.2] as const;
 
-/** The lexical view of a graph: which nodes carry each term, and how rare each term is. */
-export interface TermIndex {
-	postings: ReadonlyMap<string, readonly number[]>;
-	/** Lower-cased full names of symbols, for exact identifier matches. */
-	exact: ReadonlyMap<string, readonly number[]>;
-	idf(term: string): number;
-}
-
-/** A graph prepared for queries: normalized operator and term index, built once per graph generation. */
+/** A graph prepared for queries: normalized operator and term index, kept per graph generation. */
 export interface PreparedGraph {
 	graph: CodeGraph;
 	operator: NormalizedGraph;
@@ -29,44 +23,28 @@ export function prepareGraph(graph: CodeGraph): PreparedGraph {
 	graph.nodes.forEach((node, id) => {
 		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
 	});
-	return { graph, operator: normalizeGraph(graph), index: buildTermIndex(graph), fileOf };
-}
-
-function buildTermIndex(graph: CodeGraph): TermIndex {
-	const postings = new Map<string, number[]>();
-	const exact = new Map<string, number[]>();
-	graph.nodes.forEach((node, id) => {
-		const text = node.kind === "file" ? node.path : `${node.container ?? ""} ${node.name}`;
-		for (const term of distinctTerms(text)) {
-			const list = postings.get(term);
-			if (list === undefined) postings.set(term, [id]);
-			else list.push(id);
-		}
-		if (node.kind !== "file") {
-			const key = node.name.toLowerCase();
-			const list = exact.get(key);
-			if (list === undefined) exact.set(key, [id]);
-			else list.push(id);
-		}
-	});
-	const n = Math.max(1, graph.nodes.length);
-	return { postings, exact, idf: (term) => Math.log(1 + n / (1 + (postings.get(term)?.length ?? 0))) };
+	return { graph, operator: normalizeGraph(graph), index: new TermIndex(graph.nodes), fileOf };
 }
 
 /**
- * The distinct terms of a node's text, memoized across graph rebuilds: names and paths rarely change, and
- * tokenizing every node again dominated a rebuild. Bounded; cleared wholesale when full.
+ * Prepares the next generation of a graph that `GraphStore.update` patched: the operator is normalized again (linear
+ * in the edges), while the term index and the file of each node are patched for the removed and added nodes only.
+ * The previous `PreparedGraph` shares the term index and must not be used afterwards.
  */
-const termMemo = new Map<string, readonly string[]>();
-const TERM_MEMO_LIMIT = 400_000;
-function distinctTerms(text: string): readonly string[] {
-	let known = termMemo.get(text);
-	if (known === undefined) {
-		if (termMemo.size >= TERM_MEMO_LIMIT) termMemo.clear();
-		known = [...new Set(terms(text))];
-		termMemo.set(text, known);
+export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, delta: GraphDelta): PreparedGraph {
+	const { index } = previous;
+	for (const id of delta.removed) index.remove(id, graph.nodes[id] as GraphNode);
+	let fileOf = previous.fileOf;
+	if (fileOf.length < graph.nodes.length) {
+		fileOf = new Int32Array(graph.nodes.length);
+		fileOf.set(previous.fileOf);
 	}
-	return known;
+	for (const id of delta.added) {
+		const node = graph.nodes[id] as GraphNode;
+		index.add(id, node);
+		fileOf[id] = graph.fileNode.get(node.path) ?? -1;
+	}
+	return { graph, operator: normalizeGraph(graph), index, fileOf };
 }
 
 /** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */
@@ -113,12 +91,11 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const queryTerms = [...new Set(terms(query.text))];
 	for (const term of queryTerms) {
 		const weight = index.idf(term);
-		for (const id of index.postings.get(term) ?? []) seeds[id] = (seeds[id] as number) + weight;
+		for (const id of index.postings(term)) seeds[id] = (seeds[id] as number) + weight;
 	}
 	for (const word of query.text.split(/[^A-Za-z0-9_$]+/)) {
 		if (word.length < 3) continue;
-		for (const id of index.exact.get(word.toLowerCase()) ?? [])
-			seeds[id] = (seeds[id] as number) + 3 * index.idf(word.toLowerCase());
+		for (const id of index.exact(word)) seeds[id] = (seeds[id] as number) + 3 * index.idf(word.toLowerCase());
 	}
 	for (const path of query.paths ?? []) {
 		const fileId = graph.fileNode.get(path);

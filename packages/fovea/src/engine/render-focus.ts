@@ -54,7 +54,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const { graph } = context;
 	const out = new BudgetedText(context.maxTokens);
 	out.add(
-		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.nodes.length - graph.fileCount} symbols`,
+		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
 	);
 	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
 	const reserve = footer.length === 0 ? 0 : footer.length + 1;

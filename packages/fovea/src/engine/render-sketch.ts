@@ -41,7 +41,7 @@ export function renderSketch(context: SketchContext): string {
 		.map(([l, n]) => `${l} ${n}`)
 		.join(", ");
 	out.add(
-		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.nodes.length - graph.fileCount} symbols, ${graph.targets.length / 2} edges`,
+		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.symbolCount} symbols, ${graph.targets.length / 2} edges`,
 	);
 	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
 	const reserve = (footer.length === 0 ? 0 : footer.length + 1) + 80;

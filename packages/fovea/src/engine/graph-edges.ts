@@ -1,0 +1,126 @@
+import type { FileFacts } from "./facts.ts";
+import type { EdgeKind, GraphNode } from "./graph.ts";
+
+/** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
+export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
+	contains: 1,
+	inherits: 0.9,
+	imports: 0.7,
+	tests: 0.7,
+	calls: 0.5,
+};
+
+/** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
+const MAX_CALL_CANDIDATES = 4;
+
+/**
+ * The undirected edges one file contributes to the graph, as parallel arrays. Every edge belongs to exactly one
+ * file (the importer, the caller, the subclass, the test), so an edit re-derives the edges of the files it touches
+ * and keeps everyone else's.
+ */
+export interface FileEdges {
+	a: Int32Array;
+	b: Int32Array;
+	w: Float64Array;
+	counts: Record<EdgeKind, number>;
+}
+
+/** What deriving one file's edges may look up: node ids by path and by name, and the file's resolved links. */
+export interface EdgeContext {
+	nodes: readonly GraphNode[];
+	fileNode: ReadonlyMap<string, number>;
+	/** Live symbol ids by simple name, over the whole root. */
+	byName: ReadonlyMap<string, readonly number[]>;
+	/** Live symbol ids by simple name, per file. */
+	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>;
+	/** Files `file`'s imports resolve to. */
+	imports(file: FileFacts): readonly string[];
+	/** Files a test file tests. */
+	subjects(path: string): readonly string[];
+}
+
+/** Names a file's edges were resolved through: a change to the definitions of any of them re-derives its edges. */
+export function referencedNames(file: FileFacts): Iterable<string> {
+	const names: string[] = [];
+	for (const call of file.calls) names.push(call.callee);
+	for (const inherit of file.inherits) names.push(inherit.base);
+	return names;
+}
+
+/**
+ * The edges of one file: it contains its symbols and a class its methods; it imports the files its imports resolve
+ * to; a caller (the enclosing symbol, else the file) calls the definitions its callee name matches, preferring the
+ * same file, then imported files, then a unique global name; a symbol inherits its base; a test tests its subjects.
+ */
+export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
+	const a: number[] = [];
+	const b: number[] = [];
+	const w: number[] = [];
+	const counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
+	const link = (from: number, to: number, kind: EdgeKind, weight = EDGE_WEIGHTS[kind]) => {
+		if (from === to) return;
+		a.push(from);
+		b.push(to);
+		w.push(weight);
+		counts[kind]++;
+	};
+	const fileId = context.fileNode.get(file.path);
+	if (fileId === undefined) throw new Error(`Fovea's graph has no node for ${file.path}`);
+	const local = context.symbolsOf.get(file.path) ?? new Map<string, readonly number[]>();
+
+	const imported = new Set<string>();
+	for (const target of context.imports(file)) {
+		const targetId = context.fileNode.get(target);
+		if (targetId === undefined || imported.has(target)) continue;
+		imported.add(target);
+		link(fileId, targetId, "imports");
+	}
+	for (const ids of local.values()) {
+		for (const id of ids) {
+			const container = context.nodes[id]?.container;
+			const parent = container === undefined ? undefined : local.get(container)?.find((p) => p !== id);
+			link(parent ?? fileId, id, "contains");
+			if (parent !== undefined) link(fileId, id, "contains", EDGE_WEIGHTS.contains / 2);
+		}
+	}
+	// Names resolved through this file's imports, computed once per name rather than once per call.
+	const viaImports = new Map<string, number[]>();
+	const resolveName = (name: string): readonly number[] => {
+		const same = local.get(name);
+		if (same !== undefined) return same;
+		let found = viaImports.get(name);
+		if (found === undefined) {
+			found = [];
+			for (const target of imported) {
+				const ids = context.symbolsOf.get(target)?.get(name);
+				if (ids !== undefined) found.push(...ids);
+			}
+			viaImports.set(name, found);
+		}
+		return found.length > 0 ? found : (context.byName.get(name) ?? []);
+	};
+	for (const call of file.calls) {
+		const candidates = resolveName(call.callee);
+		if (candidates.length === 0 || candidates.length > MAX_CALL_CANDIDATES) continue;
+		const caller = callerNode(call.caller, local) ?? fileId;
+		for (const callee of candidates) link(caller, callee, "calls", EDGE_WEIGHTS.calls / candidates.length);
+	}
+	for (const inherit of file.inherits) {
+		const child = local.get(inherit.symbol)?.[0];
+		const bases = resolveName(inherit.base);
+		if (child === undefined || bases.length === 0 || bases.length > MAX_CALL_CANDIDATES) continue;
+		for (const base of bases) link(child, base, "inherits", EDGE_WEIGHTS.inherits / bases.length);
+	}
+	for (const subject of context.subjects(file.path)) {
+		const subjectId = context.fileNode.get(subject);
+		if (subjectId !== undefined) link(fileId, subjectId, "tests");
+	}
+	return { a: Int32Array.from(a), b: Int32Array.from(b), w: Float64Array.from(w), counts };
+}
+
+/** The enclosing symbol of a call: `caller` may be `name` or `Container.name`. */
+function callerNode(caller: string | undefined, local: ReadonlyMap<string, readonly number[]>): number | undefined {
+	if (caller === undefined) return undefined;
+	const simple = caller.slice(caller.lastIndexOf(".") + 1);
+	return local.get(simple)?.[0];
+}

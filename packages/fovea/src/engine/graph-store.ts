@@ -1,0 +1,207 @@
+import { compressedRows } from "./compressed-rows.ts";
+import type { FileFacts, SymbolFact } from "./facts.ts";
+import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./graph.ts";
+import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./graph-edges.ts";
+
+/** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
+export interface GraphDelta {
+	removed: number[];
+	added: number[];
+	/** Files whose edges were derived again: the edited files and those whose names resolve through them. */
+	rederived: number;
+}
+
+/** Above this share of removed nodes an update gives up and asks for a full build, which compacts the ids. */
+const MAX_REMOVED_SHARE = 0.2;
+
+/**
+ * The code graph of one root, kept up to date edit by edit. File nodes come first, sorted by path, and keep their
+ * ids while the set of files stays the same; symbol nodes keep their ids while their identity (kind, container,
+ * name and occurrence) survives an edit, removed ones become inert (no edges, no name) and new ones are appended.
+ *
+ * Why: rebuilding a 5,000-file graph takes hundreds of milliseconds, while an edit changes the edges of the edited
+ * file and of the few files that call names it added or removed. Each file owns its outgoing edges, so an update
+ * derives those files' edges again and reassembles the compressed rows, which is linear and cheap.
+ */
+export class GraphStore {
+	readonly #links: GraphLinks;
+	readonly #nodes: GraphNode[] = [];
+	readonly #fileNode = new Map<string, number>();
+	readonly #byName = new Map<string, number[]>();
+	readonly #symbolsOf = new Map<string, Map<string, number[]>>();
+	readonly #symbolIds = new Map<string, number[]>();
+	readonly #facts = new Map<string, FileFacts>();
+	readonly #edges = new Map<string, FileEdges>();
+	#fileCount = 0;
+	#removed = 0;
+
+	/** Builds the whole graph of `files`. */
+	constructor(files: Iterable<FileFacts>, links: GraphLinks) {
+		this.#links = links;
+		const sorted = [...files].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+		for (const file of sorted) {
+			this.#fileNode.set(file.path, this.#nodes.length);
+			this.#nodes.push(fileNodeOf(file));
+			this.#facts.set(file.path, file);
+		}
+		this.#fileCount = this.#nodes.length;
+		for (const file of sorted) {
+			this.#symbolsOf.set(file.path, new Map());
+			this.#symbolIds.set(
+				file.path,
+				file.symbols.map((symbol) => this.#addSymbol(file.path, symbol)),
+			);
+		}
+		const context = this.#context();
+		for (const file of sorted) this.#edges.set(file.path, fileEdges(file, context));
+	}
+
+	/**
+	 * Applies edits to files already in the graph: `changed` paths with their new facts in `files`. Returns the delta,
+	 * or `undefined` when the update cannot be incremental (a file was added or removed, or too many nodes are inert)
+	 * and the caller should build a new store.
+	 */
+	update(changed: readonly string[], files: ReadonlyMap<string, FileFacts>): GraphDelta | undefined {
+		for (const path of changed) if (!this.#fileNode.has(path) || !files.has(path)) return undefined;
+		const delta: GraphDelta = { removed: [], added: [], rederived: 0 };
+		const touchedNames = new Set<string>();
+		for (const path of changed) {
+			const facts = files.get(path) as FileFacts;
+			this.#replaceSymbols(path, facts, delta, touchedNames);
+			this.#facts.set(path, facts);
+			const fileNode = this.#nodes[this.#fileNode.get(path) as number] as GraphNode;
+			fileNode.endLine = facts.lines;
+		}
+		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
+		const rederive = new Set(changed);
+		if (touchedNames.size > 0) {
+			for (const [path, facts] of this.#facts) {
+				if (rederive.has(path)) continue;
+				for (const name of referencedNames(facts)) {
+					if (touchedNames.has(name)) {
+						rederive.add(path);
+						break;
+					}
+				}
+			}
+		}
+		const context = this.#context();
+		for (const path of rederive) this.#edges.set(path, fileEdges(this.#facts.get(path) as FileFacts, context));
+		delta.rederived = rederive.size;
+		return delta;
+	}
+
+	/** The graph as it stands: nodes (inert ones included, marked `removed`) and freshly assembled rows. */
+	graph(): CodeGraph {
+		const counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
+		for (const part of this.#edges.values()) {
+			for (const kind of Object.keys(counts) as EdgeKind[]) counts[kind] += part.counts[kind];
+		}
+		return {
+			...compressedRows(this.#nodes.length, this.#edges.values()),
+			nodes: this.#nodes,
+			fileCount: this.#fileCount,
+			symbolCount: this.#nodes.length - this.#fileCount - this.#removed,
+			fileNode: this.#fileNode,
+			byName: this.#byName,
+			edgeCounts: counts,
+		};
+	}
+
+	/** Matches the file's old symbols to its new ones by identity; unmatched old ones go inert, new ones append. */
+	#replaceSymbols(path: string, facts: FileFacts, delta: GraphDelta, touchedNames: Set<string>): void {
+		const oldIds = this.#symbolIds.get(path) ?? [];
+		const byIdentity = new Map<string, number[]>();
+		const seen = new Map<string, number>();
+		for (const id of oldIds) {
+			const node = this.#nodes[id] as GraphNode;
+			push(byIdentity, identityOf(node, seen), id);
+		}
+		seen.clear();
+		const kept = new Set<number>();
+		const newIds = facts.symbols.map((symbol) => {
+			const id = byIdentity.get(identityOf(symbol, seen))?.shift();
+			if (id === undefined) {
+				touchedNames.add(symbol.name);
+				const added = this.#addSymbol(path, symbol);
+				delta.added.push(added);
+				return added;
+			}
+			kept.add(id);
+			const node = this.#nodes[id] as GraphNode;
+			node.line = symbol.line;
+			node.endLine = symbol.endLine;
+			node.signature = symbol.signature;
+			return id;
+		});
+		for (const id of oldIds) {
+			if (kept.has(id)) continue;
+			const node = this.#nodes[id] as GraphNode;
+			touchedNames.add(node.name);
+			remove(this.#byName, node.name, id);
+			remove(this.#symbolsOf.get(path) as Map<string, number[]>, node.name, id);
+			node.removed = true;
+			this.#removed++;
+			delta.removed.push(id);
+		}
+		this.#symbolIds.set(path, newIds);
+	}
+
+	#addSymbol(path: string, symbol: SymbolFact): number {
+		const id = this.#nodes.length;
+		this.#nodes.push(symbolNode(path, symbol));
+		push(this.#byName, symbol.name, id);
+		push(this.#symbolsOf.get(path) as Map<string, number[]>, symbol.name, id);
+		return id;
+	}
+
+	#context(): EdgeContext {
+		return {
+			nodes: this.#nodes,
+			fileNode: this.#fileNode,
+			byName: this.#byName,
+			symbolsOf: this.#symbolsOf,
+			imports: this.#links.imports,
+			subjects: this.#links.subjects,
+		};
+	}
+}
+
+/** A symbol's identity across edits: kind, container, name and how many of the same came before it. */
+function identityOf(symbol: { kind: string; name: string; container?: string }, seen: Map<string, number>): string {
+	const key = `${symbol.kind}\0${symbol.container ?? ""}\0${symbol.name}`;
+	const occurrence = seen.get(key) ?? 0;
+	seen.set(key, occurrence + 1);
+	return `${key}\0${occurrence}`;
+}
+
+function fileNodeOf(file: FileFacts): GraphNode {
+	return { kind: "file", path: file.path, name: file.path, line: 1, endLine: file.lines };
+}
+
+function symbolNode(path: string, symbol: SymbolFact): GraphNode {
+	const node: GraphNode = {
+		kind: symbol.kind,
+		path,
+		name: symbol.name,
+		line: symbol.line,
+		endLine: symbol.endLine,
+		signature: symbol.signature,
+	};
+	if (symbol.container !== undefined) node.container = symbol.container;
+	return node;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+	const list = map.get(key);
+	if (list === undefined) map.set(key, [value]);
+	else list.push(value);
+}
+
+function remove<K>(map: Map<K, number[]>, key: K, value: number): void {
+	const list = map.get(key);
+	if (list === undefined) return;
+	const at = list.indexOf(value);
+	if (at >= 0) list.splice(at, 1);
+	if (list.length === 0) map.delete(key);
+}

@@ -1,0 +1,68 @@
+import type { GraphNode } from "./graph.ts";
+import { terms } from "./query-terms.ts";
+
+/**
+ * The lexical view of a graph: which nodes carry each term, and how rare each term is. A file is described by its
+ * path, a symbol by its container and name. Built once per graph and patched node by node when an edit removes or
+ * adds symbols, so an edit costs the terms of the symbols it touched, not a pass over every node.
+ */
+export class TermIndex {
+	readonly #postings = new Map<string, number[]>();
+	/** Lower-cased full names of symbols, for exact identifier matches. */
+	readonly #exact = new Map<string, number[]>();
+	#live = 0;
+
+	/** Indexes every live node of `nodes`. */
+	constructor(nodes: readonly GraphNode[]) {
+		nodes.forEach((node, id) => {
+			if (node.removed !== true) this.add(id, node);
+		});
+	}
+
+	/** Nodes whose text contains `term`. */
+	postings(term: string): readonly number[] {
+		return this.#postings.get(term) ?? [];
+	}
+
+	/** Symbols named `name` exactly (case-insensitive). */
+	exact(name: string): readonly number[] {
+		return this.#exact.get(name.toLowerCase()) ?? [];
+	}
+
+	/** Inverse document frequency of `term` over the live nodes. */
+	idf(term: string): number {
+		return Math.log(1 + Math.max(1, this.#live) / (1 + (this.#postings.get(term)?.length ?? 0)));
+	}
+
+	/** Indexes node `id`. */
+	add(id: number, node: GraphNode): void {
+		for (const term of nodeTerms(node)) push(this.#postings, term, id);
+		if (node.kind !== "file") push(this.#exact, node.name.toLowerCase(), id);
+		this.#live++;
+	}
+
+	/** Forgets node `id`, which must have been added with the same text. */
+	remove(id: number, node: GraphNode): void {
+		for (const term of nodeTerms(node)) drop(this.#postings, term, id);
+		if (node.kind !== "file") drop(this.#exact, node.name.toLowerCase(), id);
+		this.#live--;
+	}
+}
+
+function nodeTerms(node: GraphNode): Set<string> {
+	return new Set(terms(node.kind === "file" ? node.path : `${node.container ?? ""} ${node.name}`));
+}
+
+function push(map: Map<string, number[]>, key: string, id: number): void {
+	const list = map.get(key);
+	if (list === undefined) map.set(key, [id]);
+	else list.push(id);
+}
+
+function drop(map: Map<string, number[]>, key: string, id: number): void {
+	const list = map.get(key);
+	if (list === undefined) return;
+	const at = list.lastIndexOf(id);
+	if (at >= 0) list.splice(at, 1);
+	if (list.length === 0) map.delete(key);
+}

@@ -1,0 +1,212 @@
+// The edit-by-edit graph: after any sequence of edits it holds exactly the graph a full build would, and an edit
+// derives again only the edges of the edited file and of the files that use the names it added or removed.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
+import { focus, patchPreparedGraph, prepareGraph } from "../../src/engine/focus.ts";
+import type { CodeGraph, GraphLinks, GraphNode } from "../../src/engine/graph.ts";
+import { GraphStore } from "../../src/engine/graph-store.ts";
+
+const links: GraphLinks = {
+	imports: (f) => f.imports.map((i) => i.specifier),
+	subjects: (path) => (path.endsWith(".test.ts") ? [path.replace(/\.test\.ts$/, ".ts")] : []),
+};
+
+function rng(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+		return state / 2 ** 32;
+	};
+}
+
+const NAMES = ["parse", "emit", "run", "load", "save", "render", "Store", "Parser", "check", "merge", "split", "flush"];
+
+function randomFile(path: string, random: () => number, paths: readonly string[]): FileFacts {
+	const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+	const symbols: SymbolFact[] = [];
+	const count = Math.floor(random() * 5);
+	for (let i = 0; i < count; i++) {
+		const name = pick(NAMES);
+		const isClass = name[0] === name[0]?.toUpperCase();
+		symbols.push({
+			name,
+			kind: isClass ? "class" : "function",
+			line: i * 10 + 1,
+			endLine: i * 10 + 8,
+			signature: name,
+		});
+		if (isClass && random() < 0.7) {
+			symbols.push({
+				name: pick(NAMES),
+				kind: "method",
+				container: name,
+				line: i * 10 + 2,
+				endLine: i * 10 + 4,
+				signature: "m",
+			});
+		}
+	}
+	const calls = Array.from({ length: Math.floor(random() * 6) }, (_, i) => {
+		const caller = symbols.length > 0 && random() < 0.6 ? pick(symbols).name : undefined;
+		return caller === undefined ? { callee: pick(NAMES), line: i } : { callee: pick(NAMES), line: i, caller };
+	});
+	const inherits = symbols
+		.filter((s) => s.kind === "class" && random() < 0.4)
+		.map((s) => ({ symbol: s.name, base: pick(NAMES), line: s.line, relation: "extends" as const }));
+	const imports = Array.from({ length: Math.floor(random() * 3) }, (_, i) => ({ specifier: pick(paths), line: i + 1 }));
+	return {
+		path,
+		language: "typescript",
+		hash: `${path}:${random()}`,
+		bytes: 1,
+		lines: 60,
+		symbols,
+		imports,
+		calls,
+		inherits,
+		parseErrors: 0,
+	};
+}
+
+/** A realistic edit: shift lines, add, drop or rename a symbol, rewrite the calls, or (rarely) rewrite the file. */
+function editFile(file: FileFacts, random: () => number, paths: readonly string[]): FileFacts {
+	const roll = random();
+	const fresh = randomFile(file.path, random, paths);
+	const symbols = [...file.symbols];
+	if (roll < 0.3) return { ...file, symbols: symbols.map((s) => ({ ...s, line: s.line + 1, endLine: s.endLine + 1 })) };
+	if (roll < 0.5) return { ...file, symbols: [...symbols, ...fresh.symbols.slice(0, 1)] };
+	if (roll < 0.65) return { ...file, symbols: symbols.slice(0, -1) };
+	if (roll < 0.75 && symbols.length > 0) {
+		symbols[0] = { ...(symbols[0] as SymbolFact), name: `${symbols[0]?.name}2` };
+		return { ...file, symbols };
+	}
+	if (roll < 0.95) return { ...file, calls: fresh.calls, imports: fresh.imports, inherits: [] };
+	return fresh;
+}
+
+/** The graph as a map from node-identity pairs to merged weight, independent of node ids. */
+function canonicalEdges(graph: CodeGraph): Map<string, number> {
+	const key = (id: number) => {
+		const n = graph.nodes[id] as GraphNode;
+		return `${n.path}#${n.kind}:${n.container ?? ""}.${n.name}@${n.line}`;
+	};
+	const edges = new Map<string, number>();
+	for (let i = 0; i < graph.size; i++) {
+		const row = new Set<number>();
+		for (let e = graph.offsets[i] as number; e < (graph.offsets[i + 1] as number); e++) {
+			const j = graph.targets[e] as number;
+			assert.equal(row.has(j), false, `parallel edges are merged: ${key(i)} -> ${key(j)}`);
+			row.add(j);
+			// Nodes that look alike (same file, kind, name and line) are summed together.
+			const k = `${key(i)} -> ${key(j)}`;
+			edges.set(k, Math.round(((edges.get(k) ?? 0) + (graph.weights[e] as number)) * 1e9) / 1e9);
+		}
+	}
+	return edges;
+}
+
+function liveNodes(graph: CodeGraph): string[] {
+	return graph.nodes
+		.filter((n) => n.removed !== true)
+		.map((n) => `${n.path}#${n.kind}:${n.container ?? ""}.${n.name}@${n.line}-${n.endLine}`)
+		.sort();
+}
+
+describe("GraphStore", () => {
+	it("matches a full build after every one of 300 random edits", () => {
+		const random = rng(7);
+		const paths = Array.from({ length: 40 }, (_, i) => (i % 8 === 7 ? `m${i - 1}.test.ts` : `m${i}.ts`));
+		const files = new Map(paths.map((p) => [p, randomFile(p, random, paths)]));
+		let store = new GraphStore(files.values(), links);
+		let prepared = prepareGraph(store.graph());
+		let patched = 0;
+		for (let step = 0; step < 300; step++) {
+			const edited = Array.from(
+				{ length: 1 + Math.floor(random() * 2) },
+				() => paths[Math.floor(random() * paths.length)] as string,
+			);
+			for (const path of edited) files.set(path, editFile(files.get(path) as FileFacts, random, paths));
+			const delta = store.update([...new Set(edited)], files);
+			if (delta === undefined) {
+				// Too many inert nodes: the caller builds anew, which compacts the ids.
+				store = new GraphStore(files.values(), links);
+				prepared = prepareGraph(store.graph());
+				continue;
+			}
+			patched++;
+			const incremental = store.graph();
+			prepared = patchPreparedGraph(prepared, incremental, delta);
+			const full = new GraphStore(files.values(), links).graph();
+			assert.deepEqual(liveNodes(incremental), liveNodes(full), `nodes after step ${step}`);
+			assert.deepEqual(canonicalEdges(incremental), canonicalEdges(full), `edges after step ${step}`);
+			assert.deepEqual(incremental.edgeCounts, full.edgeCounts);
+			assert.equal(incremental.symbolCount, full.symbolCount);
+			// The patched term index ranks like a fresh one.
+			const fresh = prepareGraph(full);
+			const rank = (p: typeof prepared) =>
+				focus(p, { text: "parse store" }, 10_000).symbols.map((r) => {
+					const n = p.graph.nodes[r.id] as GraphNode;
+					return `${n.path}:${n.name}@${n.line}:${r.score.toFixed(9)}`;
+				});
+			assert.deepEqual(new Set(rank(prepared)), new Set(rank(fresh)), `ranking after step ${step}`);
+		}
+		assert.ok(patched >= 250, `most edits patch in place (${patched} of 300)`);
+	});
+
+	it("re-derives only the edited file when its symbols keep their identity", () => {
+		const random = rng(3);
+		const paths = Array.from({ length: 30 }, (_, i) => `f${i}.ts`);
+		const files = new Map(paths.map((p) => [p, randomFile(p, random, paths)]));
+		const store = new GraphStore(files.values(), links);
+		const target = paths.find((p) => (files.get(p)?.symbols.length ?? 0) > 0) as string;
+		const before = files.get(target) as FileFacts;
+		files.set(target, {
+			...before,
+			symbols: before.symbols.map((s) => ({ ...s, line: s.line + 3, endLine: s.endLine + 3 })),
+		});
+		const delta = store.update([target], files);
+		assert.deepEqual(delta, { removed: [], added: [], rederived: 1 });
+	});
+
+	it("re-derives the callers of an added name, and no one else", () => {
+		const files = new Map<string, FileFacts>([
+			["a.ts", { ...blank("a.ts"), symbols: [] }],
+			["b.ts", { ...blank("b.ts"), calls: [{ callee: "fresh", line: 1 }] }],
+			["c.ts", { ...blank("c.ts"), calls: [{ callee: "other", line: 1 }] }],
+		]);
+		const store = new GraphStore(files.values(), links);
+		assert.equal(store.graph().edgeCounts.calls, 0);
+		files.set("a.ts", {
+			...blank("a.ts"),
+			symbols: [{ name: "fresh", kind: "function", line: 1, endLine: 2, signature: "" }],
+		});
+		const delta = store.update(["a.ts"], files);
+		assert.equal(delta?.rederived, 2, "a.ts and its caller b.ts");
+		assert.equal(store.graph().edgeCounts.calls, 1);
+	});
+
+	it("asks for a full build when a file is added or removed", () => {
+		const files = new Map<string, FileFacts>([["a.ts", blank("a.ts")]]);
+		const store = new GraphStore(files.values(), links);
+		files.set("b.ts", blank("b.ts"));
+		assert.equal(store.update(["b.ts"], files), undefined);
+		files.delete("a.ts");
+		assert.equal(store.update(["a.ts"], files), undefined);
+	});
+});
+
+function blank(path: string): FileFacts {
+	return {
+		path,
+		language: "typescript",
+		hash: path,
+		bytes: 1,
+		lines: 5,
+		symbols: [],
+		imports: [],
+		calls: [],
+		inherits: [],
+		parseErrors: 0,
+	};
+}
