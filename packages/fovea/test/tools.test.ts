@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import { appendFile, writeFile } from "node:fs/promises";
+import { appendFile, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -516,6 +516,26 @@ describe("incremental index (engine CodeMap directly: parse counts are not obser
 			{ file: second.symbols[0]?.file, line: second.symbols[0]?.line, name: second.symbols[0]?.name },
 			{ file: "src/billing/tax.ts", line: DISCOUNT_LINE, name: "applyDiscount" },
 		);
+		assert.deepEqual(
+			{ built: map.stats.graphsBuilt, patched: map.stats.graphsPatched },
+			{ built: 1, patched: 1 },
+			"the edit patched the graph instead of building it again",
+		);
+		// An index refreshed on its own (as a probe does) is caught up by the next focus, still by a patch.
+		await writeFile(path, `${POLYGLOT["src/billing/tax.ts"]}${DISCOUNT.replaceAll("applyDiscount", "applyRebate")}`);
+		await map.index.refresh({ paths: ["src/billing/tax.ts"] });
+		const rebate = await map.focus({ text: "applyRebate" }, 1500);
+		assert.equal(rebate.symbols[0]?.name, "applyRebate");
+		assert.ok(!rebate.symbols.some((s) => s.name === "applyDiscount"), "the removed symbol is gone from the graph");
+		assert.deepEqual({ built: map.stats.graphsBuilt, patched: map.stats.graphsPatched }, { built: 1, patched: 2 });
+		// A new file changes the set of files: imports may resolve differently, so the graph is built again.
+		await writeFile(join(repo, "src/billing/extra.ts"), "export function extraCharge() { return 1; }\n");
+		await map.focus({ text: "extraCharge" }, 1500, { fresh: true });
+		assert.equal(map.stats.graphsBuilt, 2);
+		await writeFile(path, `${POLYGLOT["src/billing/tax.ts"]}${DISCOUNT}`);
+		await map.index.refresh({ paths: ["src/billing/tax.ts"] });
+		await rm(join(repo, "src/billing/extra.ts"));
+		await map.focus({ text: "applyDiscount" }, 1500, { fresh: true });
 		await map.index.flush();
 
 		const restarted = new CodeMap(repo);

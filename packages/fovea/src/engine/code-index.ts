@@ -58,6 +58,11 @@ export interface IndexSnapshot {
 	generation: number;
 	/** Paths whose facts changed in the refresh that produced this snapshot, including removed ones; sorted. */
 	changed: string[];
+	/**
+	 * Paths whose facts changed from the previous generation to this one: `changed` of the refresh that made this
+	 * generation, kept while later refreshes change nothing, so a graph one generation behind can catch up.
+	 */
+	generationChanged: string[];
 }
 
 /** Work counters: exact, so tests can assert them. */
@@ -603,7 +608,9 @@ export class CodeIndex {
 		this.#contentGaps = contentGaps;
 
 		const generation = (this.#snapshot?.generation ?? 0) + (changed.length > 0 || this.#snapshot === undefined ? 1 : 0);
-		const snapshot: IndexSnapshot = { root: this.root, files, gaps, truncated, generation, changed };
+		const generationChanged =
+			changed.length > 0 || this.#snapshot === undefined ? changed : this.#snapshot.generationChanged;
+		const snapshot: IndexSnapshot = { root: this.root, files, gaps, truncated, generation, changed, generationChanged };
 		this.#state = next;
 		this.#scanGaps = scanGaps;
 		this.#truncated = truncated;

@@ -112,7 +112,7 @@ export class CodeMap {
 		if (snapshot.generation !== prepared.generation + 1 || this.#context === undefined) return undefined;
 		if (snapshot.files.size !== this.#context.value.files.size) return undefined;
 		if ((await settingsStamp(this.root)) !== this.#context.stamp) return undefined;
-		const delta = prepared.store.update(snapshot.changed, snapshot.files);
+		const delta = prepared.store.update(snapshot.generationChanged, snapshot.files);
 		if (delta === undefined) return undefined;
 		return patchPreparedGraph(prepared.graph, prepared.store.graph(), delta);
 	}
