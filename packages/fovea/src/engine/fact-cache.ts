@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { mkdir, open, readdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { compactFacts } from "./compact-facts.ts";
 import { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId } from "./facts.ts";
 
 export const DEFAULT_CACHE_MAX_ENTRIES = 50_000;
@@ -135,7 +136,7 @@ function parseRecord(line: string): [string, FileFacts] | undefined {
 		const value: unknown = JSON.parse(line);
 		if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== "string") return undefined;
 		const facts: unknown = value[1];
-		return isFactsShape(facts) ? [value[0], facts] : undefined;
+		return isFactsShape(facts) ? [value[0], compactFacts(facts)] : undefined;
 	} catch {
 		return undefined;
 	}

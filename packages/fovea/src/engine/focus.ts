@@ -1,6 +1,6 @@
 import type { CodeGraph, GraphNode } from "./graph.ts";
 import type { GraphDelta } from "./graph-store.ts";
-import { diffuse, type HeatStats, type NormalizedGraph, normalizeGraph } from "./heat.ts";
+import { diffuse, type HeatStats, type NormalizedGraph, normalizeGraph, ScratchVectors } from "./heat.ts";
 import { terms } from "./query-terms.ts";
 import { TermIndex } from "./term-index.ts";
 
@@ -15,7 +15,12 @@ export interface PreparedGraph {
 	index: TermIndex;
 	/** The file node of every node (a file's own id for files). */
 	fileOf: Int32Array;
+	/** Vectors reused by every query on this graph (diffusion slots first, then `FOCUS_SLOTS`). */
+	scratch: ScratchVectors;
 }
+
+/** Scratch slots of a focus query, after the diffusion's (3 recurrence vectors and one per timescale). */
+const FOCUS_SLOTS = { seeds: 3 + TIMES.length, score: 4 + TIMES.length, hottest: 5 + TIMES.length } as const;
 
 /** Prepares `graph` for focus queries. */
 export function prepareGraph(graph: CodeGraph): PreparedGraph {
@@ -23,7 +28,8 @@ export function prepareGraph(graph: CodeGraph): PreparedGraph {
 	graph.nodes.forEach((node, id) => {
 		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
 	});
-	return { graph, operator: normalizeGraph(graph), index: new TermIndex(graph.nodes), fileOf };
+	const scratch = new ScratchVectors(graph.nodes.length);
+	return { graph, operator: normalizeGraph(graph), index: new TermIndex(graph.nodes), fileOf, scratch };
 }
 
 /**
@@ -44,7 +50,8 @@ export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, de
 		index.add(id, node);
 		fileOf[id] = graph.fileNode.get(node.path) ?? -1;
 	}
-	return { graph, operator: normalizeGraph(graph), index, fileOf };
+	const scratch = previous.scratch.size >= graph.nodes.length ? previous.scratch : new ScratchVectors(fileOf.length);
+	return { graph, operator: normalizeGraph(graph), index, fileOf, scratch };
 }
 
 /** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */
@@ -87,7 +94,7 @@ export interface FocusResult {
  */
 export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
 	const { graph, operator, index, fileOf } = prepared;
-	const seeds = new Float64Array(graph.nodes.length);
+	const seeds = prepared.scratch.vector(FOCUS_SLOTS.seeds, graph.nodes.length);
 	const queryTerms = [...new Set(terms(query.text))];
 	for (const term of queryTerms) {
 		const weight = index.idf(term);
@@ -119,8 +126,9 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		TIMES.map((t) => t * scale),
 		1e-5,
 		stats,
+		prepared.scratch,
 	);
-	const score = new Float64Array(seeds.length);
+	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
 	for (let i = 0; i < score.length; i++) {
 		let h = 0;
 		for (let s = 0; s < heats.length; s++) h += (TIME_WEIGHTS[s] as number) * ((heats[s] as Float64Array)[i] as number);
@@ -128,15 +136,15 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	}
 	// A file ranks by its own heat plus that of its hottest symbol: a maximum, not a sum, so a file does not win
 	// merely by holding many symbols.
-	const hottestSymbol = new Float64Array(graph.fileCount);
+	const hottestSymbol = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	for (let id = graph.fileCount; id < graph.nodes.length; id++) {
 		const fileId = fileOf[id] as number;
 		if (fileId >= 0 && (score[id] as number) > (hottestSymbol[fileId] as number))
 			hottestSymbol[fileId] = score[id] as number;
 	}
-	const fileScore = score.slice(0, graph.fileCount);
-	for (let id = 0; id < graph.fileCount; id++)
-		fileScore[id] = (fileScore[id] as number) + (hottestSymbol[id] as number);
+	// Files rank by their own heat plus their hottest symbol's; the sum is kept in place of the maxima.
+	const fileScore = hottestSymbol;
+	for (let id = 0; id < graph.fileCount; id++) fileScore[id] = (score[id] as number) + (hottestSymbol[id] as number);
 	const seededFiles = new Set<string>();
 	if (query.excludeSeeds === true) {
 		for (let id = 0; id < seeds.length; id++)

@@ -19,6 +19,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser, Query } from "web-tree-sitter";
+import { compactFacts } from "./compact-facts.ts";
 import { countLines, type LanguageRules } from "./extract/common.ts";
 import { goRules } from "./extract/go.ts";
 import { javaRules } from "./extract/java.ts";
@@ -167,7 +168,7 @@ function extract(path: string, source: string, language?: LanguageId): FileFacts
 			parseErrors,
 		};
 		if (extracted.package !== undefined) facts.package = extracted.package;
-		return facts;
+		return compactFacts(facts);
 	} finally {
 		tree.delete();
 	}
