@@ -1,0 +1,96 @@
+import { stat } from "node:fs/promises";
+import { canonicalPath } from "pi-fovea/workspace";
+import { type GitWork, git, nulRecords } from "./run.ts";
+
+/** Where a Git worktree lives and how every later call on it must be made. */
+export interface Repository {
+	/** The canonical top-level directory of the worktree. */
+	root: string;
+	/** This worktree's own Git directory (holds HEAD and the index; `.git/worktrees/<name>` for a linked one). */
+	gitDir: string;
+	/** The object format: object ids are 40 hex digits for sha1, 64 for sha256. */
+	objectFormat: "sha1" | "sha256";
+	/**
+	 * Configuration forced on every call: the repository's filter drivers emptied, because Git runs a clean filter
+	 * when it re-hashes a racily clean file, even in plumbing such as `diff-files`.
+	 */
+	forcedConfig: [string, string][];
+}
+
+/** Shared options of the calls that open a repository. */
+export interface OpenOptions {
+	signal?: AbortSignal;
+	work?: GitWork;
+}
+
+/**
+ * Opens the Git worktree that contains `path`. Refuses, with an Error that says what is wrong: a path that does not
+ * exist (a deleted root) or is not a directory, a path outside any Git repository, a bare repository or a Git
+ * directory (nothing to review), an unknown object format and a partial clone (its promisor remote could fetch).
+ */
+export async function openRepository(path: string, options: OpenOptions = {}): Promise<Repository> {
+	const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") throw new Error(`${path} does not exist (was the root deleted or moved?)`);
+		throw new Error(`cannot read ${path}: ${error.message}`);
+	});
+	if (!info.isDirectory()) throw new Error(`${path} is not a directory`);
+	const located = await git(
+		path,
+		[
+			"rev-parse",
+			"--path-format=absolute",
+			"--is-bare-repository",
+			"--show-object-format",
+			"--git-dir",
+			"--show-toplevel",
+		],
+		{ ...options, okCodes: [0, 128] },
+	);
+	const lines = located.stdout.toString("utf8").split("\n");
+	if (located.code !== 0 || lines[0] === "true") {
+		if (/not a git repository/i.test(located.stderr)) throw new Error(`${path} is not inside a Git repository`);
+		if (lines[0] === "true" || /must be run in a work tree/i.test(located.stderr))
+			throw new Error(`${path} is a bare repository or a Git directory: there is no worktree to review`);
+		throw new Error(`git rev-parse failed in ${path}: ${located.stderr || `exit code ${located.code}`}`);
+	}
+	const [, format, gitDir, toplevel] = lines;
+	if (format !== "sha1" && format !== "sha256") throw new Error(`${path}: unsupported object format ${format}`);
+	if (!gitDir || !toplevel) throw new Error(`git rev-parse gave no worktree for ${path}`);
+	const root = await canonicalPath(toplevel);
+	const forcedConfig = await guardedConfig(root, options);
+	return { root, gitDir, objectFormat: format, forcedConfig };
+}
+
+/**
+ * Reads the repository's configuration (every scope, includes followed) for promisor remotes and filter drivers.
+ * A partial clone is refused: Git 2.39 ignores GIT_NO_LAZY_FETCH, so reading a missing object could fetch it.
+ * Returns the configuration that empties every filter driver found.
+ */
+export async function guardedConfig(root: string, options: OpenOptions = {}): Promise<[string, string][]> {
+	const pattern = "^(filter\\..+\\.(clean|smudge|process|required)|remote\\..+\\.promisor|extensions\\.partialclone)$";
+	const result = await git(root, ["config", "-z", "--get-regexp", pattern], { ...options, okCodes: [0, 1] });
+	const drivers = new Set<string>();
+	for (const record of nulRecords(result.stdout)) {
+		const text = record.toString("utf8");
+		const newline = text.indexOf("\n");
+		const key = newline === -1 ? text : text.slice(0, newline);
+		const value = newline === -1 ? "true" : text.slice(newline + 1);
+		if (key === "extensions.partialclone")
+			throw partialClone(root, `extensions.partialClone = ${JSON.stringify(value)}`);
+		if (key.startsWith("remote.") && key.endsWith(".promisor")) {
+			if (!/^(false|no|off|0)$/i.test(value.trim())) throw partialClone(root, `${key} = ${JSON.stringify(value)}`);
+		} else if (key.startsWith("filter.")) drivers.add(key.slice("filter.".length, key.lastIndexOf(".")));
+	}
+	const forced: [string, string][] = [];
+	for (const name of [...drivers].sort()) {
+		forced.push([`filter.${name}.clean`, ""], [`filter.${name}.smudge`, ""], [`filter.${name}.process`, ""]);
+		forced.push([`filter.${name}.required`, "false"]);
+	}
+	return forced;
+}
+
+function partialClone(root: string, setting: string): Error {
+	return new Error(
+		`${root} is a partial clone (${setting}); Contour does not read it, since Git could fetch missing objects from the network`,
+	);
+}

@@ -1,0 +1,262 @@
+import { createHash } from "node:crypto";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { mapBounded } from "./bounded.ts";
+import { objectInfo } from "./cat-file.ts";
+import { conflictedPaths, objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
+import { parsePathList, parseRawDiff, type RawEntry } from "./raw-diff.ts";
+import { openRepository, type Repository } from "./repository.ts";
+import { type GitWork, git } from "./run.ts";
+import {
+	type ChangedFile,
+	type CoverageGapKind,
+	DEFAULT_MAX_BYTES,
+	type FileSide,
+	type Snapshot,
+	type SnapshotTarget,
+} from "./snapshot-model.ts";
+import { type RepositoryState, readState, sameState } from "./state.ts";
+import { gitBlobOid, type WorktreeEntry, WorktreeReader } from "./worktree.ts";
+
+/** Options of one snapshot. */
+export interface SnapshotOptions {
+	/** Any directory inside the worktree; the snapshot is of its top level. */
+	root: string;
+	/** Default "staged" (HEAD→index, the commit candidate). */
+	target?: SnapshotTarget;
+	/** The base of a branch review (a branch, tag or commit); required for and only for target "branch". */
+	base?: string;
+	signal?: AbortSignal;
+	/** Sides larger than this are a "too-large" gap (default 1 MiB). */
+	maxBytes?: number;
+	/** Worktree files larger than this are not hashed: their side has a null oid (default 64 MiB). */
+	maxHashBytes?: number;
+	/** Receives the work done: processes spawned, objects checked, worktree files hashed. */
+	work?: GitWork;
+	/** Test hook: runs after every read, before HEAD and the index are checked again. */
+	onBetweenReads?: () => void | Promise<void>;
+}
+
+/** HEAD or the index moved while a snapshot was being taken; taking it again gives a consistent one. */
+export class RepositoryMovedError extends Error {}
+
+/** The index holds unmerged entries: there is no single candidate to review until the conflicts are resolved. */
+export class ConflictError extends Error {
+	readonly paths: string[];
+	constructor(root: string, paths: string[]) {
+		const shown = paths.slice(0, 10).join(", ") + (paths.length > 10 ? ` and ${paths.length - 10} more` : "");
+		super(`${root} has unresolved merge conflicts in ${shown}; resolve them before a review`);
+		this.paths = paths;
+	}
+}
+
+const DEFAULT_MAX_HASH_BYTES = 64 << 20;
+const DIFF_FLAGS = ["-z", "--raw", "--no-abbrev", "--no-ext-diff", "--no-textconv"];
+
+/**
+ * Takes a snapshot of one Git root: the changed files of `target`, each side named by its blob id and size, and
+ * the digests that identify what was read. Reads no file content and no blob except to hash dirty worktree files
+ * of a "working-tree" snapshot; writes nothing (no index refresh, no lock, no object). Throws a clear Error for
+ * a missing or non-Git root, a bare repository, a partial clone, an unknown base, a branch review without
+ * commits, conflicts (ConflictError, for targets that read the index), a missing object, and a repository that
+ * moved while being read (RepositoryMovedError).
+ */
+export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> {
+	const target = options.target ?? "staged";
+	if (target !== "staged" && target !== "working-tree" && target !== "branch")
+		throw new Error(`unknown snapshot target ${JSON.stringify(target)}: use staged, working-tree or branch`);
+	if ((target === "branch") !== (options.base !== undefined))
+		throw new Error(target === "branch" ? "a branch review needs a base" : `a base is only for a branch review`);
+	if (options.base !== undefined) checkedBase(options.base);
+	const call = { signal: options.signal, work: options.work };
+	const repo = await openRepository(options.root, call);
+	const calls = { ...call, forcedConfig: repo.forcedConfig };
+	const before = await readState(repo, calls);
+	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
+	const [dirty, untracked, diff] = await Promise.all([
+		git(repo.root, ["diff-files", ...DIFF_FLAGS, "--no-renames", "--ignore-submodules=dirty"], calls),
+		git(repo.root, ["ls-files", "-z", "--others", "--exclude-standard"], calls),
+		git(repo.root, changeDiffArgs(repo, before, base), calls),
+	]);
+	const dirtyEntries = parseRawDiff(dirty.stdout);
+	const untrackedPaths = parsePathList(untracked.stdout);
+	const entries = parseRawDiff(diff.stdout);
+	if (target !== "branch") {
+		const conflicts = conflictedPaths(entries, dirtyEntries);
+		if (conflicts.length > 0) throw new ConflictError(repo.root, conflicts);
+	}
+	const invalidNames = new Set<string>();
+	for (const entry of [...entries, ...dirtyEntries]) if (!entry.validName) invalidNames.add(entry.path);
+	for (const entry of untrackedPaths) if (!entry.valid) invalidNames.add(entry.path);
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	let changes: ChangedFile[];
+	if (target === "working-tree") {
+		const described = await describeWorktree(repo, dirtyEntries, untrackedPaths, invalidNames, options);
+		changes = worktreeChanges(
+			entries,
+			dirtyEntries,
+			untrackedPaths,
+			described,
+			gitBlobOid(new Uint8Array(0), repo.objectFormat),
+		);
+	} else {
+		// diff-files reports intent-to-add entries (`git add -N`) as added; a commit would leave them out.
+		const intentToAdd = new Set(dirtyEntries.filter((entry) => entry.status === "A").map((entry) => entry.path));
+		changes = target === "branch" ? objectChanges(entries, "commit") : objectChanges(entries, "index", intentToAdd);
+	}
+	changes = await withSizes(repo, changes, calls);
+	changes = changes.map((change) => withGap(change, invalidNames, maxBytes));
+	const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
+	await options.onBetweenReads?.();
+	const after = await readState(repo, calls);
+	if (!sameState(before, after))
+		throw new RepositoryMovedError(
+			`${repo.root} changed while it was being snapshotted (${describeMove(before, after)}); take the snapshot again`,
+		);
+	return {
+		root: repo.root,
+		target,
+		head: before.head,
+		branch: before.branch,
+		...(base ? { base } : {}),
+		indexDigest: before.indexDigest,
+		worktreeDigest,
+		objectFormat: repo.objectFormat,
+		changes,
+	};
+}
+
+/** A base must read as a revision, never as an option or as several lines of batch input. */
+function checkedBase(base: string): void {
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+	if (base === "" || base.startsWith("-") || /[\x00-\x1f\x7f]/.test(base) || base.length > 1024)
+		throw new Error(`not a usable base revision: ${JSON.stringify(base)}`);
+}
+
+async function resolveBase(
+	repo: Repository,
+	state: RepositoryState,
+	ref: string,
+	calls: Parameters<typeof git>[2],
+): Promise<{ ref: string; oid: string; mergeBase: string }> {
+	if (state.head === null) throw new Error(`${repo.root} has no commits yet: a branch review needs a HEAD commit`);
+	const resolved = await git(repo.root, ["rev-parse", "-q", "--verify", "--end-of-options", `${ref}^{commit}`], {
+		...calls,
+		okCodes: [0, 1],
+	});
+	if (resolved.code !== 0) throw new Error(`unknown base ${JSON.stringify(ref)} in ${repo.root}: it names no commit`);
+	const oid = resolved.stdout.toString("utf8").trim();
+	const merged = await git(repo.root, ["merge-base", oid, state.head], { ...calls, okCodes: [0, 1] });
+	if (merged.code !== 0)
+		throw new Error(`base ${JSON.stringify(ref)} and HEAD of ${repo.root} have no common ancestor`);
+	return { ref, oid, mergeBase: merged.stdout.toString("utf8").trim() };
+}
+
+/** The diff a snapshot starts from: merge base→HEAD for a branch, else HEAD (or the empty tree)→index. */
+function changeDiffArgs(repo: Repository, state: RepositoryState, base: { mergeBase: string } | undefined): string[] {
+	if (base !== undefined) return ["diff-tree", "-r", ...DIFF_FLAGS, "-M", base.mergeBase, state.head as string, "--"];
+	// An unborn branch has no HEAD tree: everything in the index is added, as against the empty tree.
+	const from = state.head ?? createHash(repo.objectFormat).update("tree 0\0").digest("hex");
+	return ["diff-index", "--cached", ...DIFF_FLAGS, "-M", "--ignore-submodules=none", from, "--"];
+}
+
+/** Hashes every dirty or untracked worktree file a working-tree review compares (gitlinks and odd names aside). */
+async function describeWorktree(
+	repo: Repository,
+	dirty: readonly RawEntry[],
+	untracked: readonly Untracked[],
+	invalidNames: ReadonlySet<string>,
+	options: SnapshotOptions,
+): Promise<Map<string, WorktreeEntry>> {
+	const paths = new Set<string>();
+	for (const entry of dirty) if (entry.status !== "D" && typeClass(entry.dstMode) !== "gitlink") paths.add(entry.path);
+	for (const entry of untracked) if (!entry.directory) paths.add(entry.path);
+	const reader = new WorktreeReader(repo.root, repo.objectFormat, options.work);
+	const limit = options.maxHashBytes ?? DEFAULT_MAX_HASH_BYTES;
+	const list = [...paths];
+	const described = await mapBounded(list, 16, (path): Promise<WorktreeEntry> => {
+		options.signal?.throwIfAborted();
+		return invalidNames.has(path) ? Promise.resolve({ kind: "unnamed" }) : reader.describe(path, limit);
+	});
+	return new Map(list.map((path, i) => [path, described[i] as WorktreeEntry]));
+}
+
+/** Fills in the size of every object side from one `cat-file --batch-check`; a missing object is an error. */
+async function withSizes(
+	repo: Repository,
+	changes: ChangedFile[],
+	calls: Parameters<typeof git>[2],
+): Promise<ChangedFile[]> {
+	const owners = new Map<string, string>();
+	const isObject = (side: FileSide | undefined): side is FileSide & { oid: string } =>
+		side !== undefined && side.source !== "worktree" && side.oid !== null && typeClass(side.mode) !== "gitlink";
+	for (const change of changes) {
+		if (isObject(change.before)) owners.set(change.before.oid, change.oldPath ?? change.path);
+		if (isObject(change.after)) owners.set(change.after.oid, change.path);
+	}
+	const info = await objectInfo(repo.root, [...owners.keys()], calls);
+	const sized = (side: FileSide | undefined): FileSide | undefined => {
+		if (!isObject(side)) return side;
+		const found = info.get(side.oid);
+		const path = owners.get(side.oid);
+		if (found === undefined || found.missing)
+			throw new Error(
+				`object ${side.oid} (${path}) is missing from ${repo.root}; Contour does not fetch objects, so the repository must hold it`,
+			);
+		if (found.type !== "blob") throw new Error(`object ${side.oid} (${path}) is a ${found.type}, not a blob`);
+		return { ...side, bytes: found.size };
+	};
+	return changes.map((change) => {
+		const next: ChangedFile = { ...change };
+		if (change.before) next.before = sized(change.before);
+		if (change.after) next.after = sized(change.after);
+		return next;
+	});
+}
+
+/** The coverage gap a change has before any byte is read, if any. */
+function withGap(change: ChangedFile, invalidNames: ReadonlySet<string>, maxBytes: number): ChangedFile {
+	const sides = [change.before, change.after].filter((side): side is FileSide => side !== undefined);
+	const classes = sides.map((side) => typeClass(side.mode));
+	let gap: CoverageGapKind | undefined;
+	if (invalidNames.has(change.path) || (change.oldPath !== undefined && invalidNames.has(change.oldPath)))
+		gap = "invalid-name";
+	else if (classes.includes("gitlink")) gap = "submodule";
+	else if (classes.includes("symlink")) gap = "symlink";
+	else if (classes.includes("special")) gap = "special-file";
+	else if (sides.some((side) => side.oid === null || side.bytes > maxBytes)) gap = "too-large";
+	return gap === undefined ? change : { ...change, gap };
+}
+
+/**
+ * The worktree's identity as far as `lstat` tells: the index it is compared with, and every dirty or untracked
+ * path with its mode, size, times and inode. No content is read.
+ */
+async function digestWorktree(
+	root: string,
+	indexDigest: string,
+	dirty: readonly RawEntry[],
+	untracked: readonly Untracked[],
+): Promise<string> {
+	const paths = [...new Set([...dirty.map((entry) => entry.path), ...untracked.map((entry) => entry.path)])].sort();
+	const stamps = await mapBounded(paths, 32, (path) =>
+		lstat(join(root, path), { bigint: true }).then(
+			(s) => `${s.mode}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`,
+			() => "gone",
+		),
+	);
+	const hash = createHash("sha256").update(`${indexDigest}\0`);
+	paths.forEach((path, i) => {
+		hash.update(`${path}\0${stamps[i]}\0`);
+	});
+	return hash.digest("hex");
+}
+
+function describeMove(before: RepositoryState, after: RepositoryState): string {
+	const moved: string[] = [];
+	if (before.head !== after.head) moved.push(`HEAD ${before.head ?? "unborn"} → ${after.head ?? "unborn"}`);
+	if (before.branch !== after.branch)
+		moved.push(`branch ${before.branch ?? "detached"} → ${after.branch ?? "detached"}`);
+	if (before.indexDigest !== after.indexDigest) moved.push("the index was rewritten");
+	return moved.join(", ");
+}

@@ -1,0 +1,129 @@
+// The pure pieces against Git itself: blob ids as `git hash-object` computes them (sha1 and sha256 repositories),
+// raw diff and path-list parsing with its refusals, text decoding, and cat-file streaming of a large object.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { after, describe, it } from "node:test";
+import { decode, gitBlobOid, readSides, takeSnapshot } from "../../src/git/index.ts";
+import { checkedPath, parsePathList, parseRawDiff, ZERO_OID } from "../../src/git/raw-diff.ts";
+import { cleanup, git, repo, tempDir, write } from "./support.ts";
+
+after(cleanup);
+
+const A = "a".repeat(40);
+const B = "b".repeat(40);
+
+describe("blob ids", () => {
+	it("match git hash-object for empty, text, binary and large content", () => {
+		const dir = tempDir();
+		for (const bytes of [
+			Buffer.alloc(0),
+			Buffer.from("hello\n"),
+			Buffer.from([0, 1, 2, 255, 254]),
+			Buffer.alloc(3 << 20, 7),
+		]) {
+			const expected = execFileSync("git", ["hash-object", "--stdin"], { cwd: dir, input: bytes, encoding: "utf8" });
+			assert.equal(gitBlobOid(bytes), expected.trim());
+		}
+	});
+
+	it("a sha256 repository snapshots and reads with 64-digit ids", async () => {
+		const dir = tempDir();
+		git(dir, "init", "-q", "-b", "main", "--object-format=sha256");
+		write(dir, { "a.ts": "a\n" });
+		git(dir, "add", "a.ts");
+		git(dir, "commit", "-q", "-m", "init");
+		write(dir, { "a.ts": "a2\n", "b.ts": "b\n" });
+		git(dir, "add", "a.ts");
+		const staged = await takeSnapshot({ root: dir });
+		assert.equal(staged.objectFormat, "sha256");
+		assert.equal(staged.head?.length, 64);
+		assert.equal(staged.indexDigest.length, 64);
+		const worktree = await takeSnapshot({ root: dir, target: "working-tree" });
+		const b = worktree.changes.find((c) => c.path === "b.ts");
+		assert.equal(b?.after?.oid, gitBlobOid(Buffer.from("b\n"), "sha256"));
+		const a = staged.changes[0];
+		const contents = await readSides(staged, [
+			{ path: "a.ts", side: a?.before as NonNullable<typeof a>["after"] & object },
+			{ path: "a.ts", side: a?.after as NonNullable<typeof a>["after"] & object },
+		]);
+		assert.deepEqual(
+			contents.map((c) => c.kind === "text" && c.text),
+			["a\n", "a2\n"],
+		);
+	});
+});
+
+describe("raw diff parsing", () => {
+	it("reads modifications, renames with scores and unmerged records", () => {
+		const out = Buffer.from(
+			`:100644 100644 ${A} ${B} M\0src/a b.ts\0` +
+				`:100644 100755 ${A} ${B} R087\0old\nname.ts\0new.ts\0` +
+				`:000000 000000 ${ZERO_OID} ${ZERO_OID} U\0c.ts\0`,
+		);
+		assert.deepEqual(parseRawDiff(out), [
+			{ status: "M", srcMode: "100644", dstMode: "100644", srcOid: A, dstOid: B, path: "src/a b.ts", validName: true },
+			{
+				status: "R",
+				srcMode: "100644",
+				dstMode: "100755",
+				srcOid: A,
+				dstOid: B,
+				path: "new.ts",
+				oldPath: "old\nname.ts",
+				score: 87,
+				validName: true,
+			},
+			{
+				status: "U",
+				srcMode: "000000",
+				dstMode: "000000",
+				srcOid: ZERO_OID,
+				dstOid: ZERO_OID,
+				path: "c.ts",
+				validName: true,
+			},
+		]);
+	});
+
+	it("refuses abbreviated ids, truncated records and paths that could escape the root", () => {
+		assert.throws(() => parseRawDiff(Buffer.from(`:100644 100644 abc def M\0a\0`)), /unexpected git diff --raw record/);
+		assert.throws(() => parseRawDiff(Buffer.from(`:100644 100644 ${A} ${B} R100\0only-one\0`)), /truncated/);
+		for (const path of ["../x", "/etc/passwd", "a//b", "a/./b", ""])
+			assert.throws(() => checkedPath(path), /unsafe path/, JSON.stringify(path));
+	});
+
+	it("flags non-UTF-8 names and untracked directories", () => {
+		const out = Buffer.concat([Buffer.from("ok.ts\0nested/\0bad-"), Buffer.from([0xff]), Buffer.from(".ts\0")]);
+		assert.deepEqual(parsePathList(out), [
+			{ path: "ok.ts", valid: true, directory: false },
+			{ path: "nested", valid: true, directory: true },
+			{ path: "bad-\ufffd.ts", valid: false, directory: false },
+		]);
+	});
+});
+
+describe("decoding", () => {
+	it("drops a BOM, keeps text, calls NUL bytes binary and bad UTF-8 invalid", () => {
+		assert.deepEqual(decode(Buffer.from("\ufeffx\n"), "o"), { kind: "text", text: "x\n", oid: "o", bytes: 5 });
+		assert.equal(decode(Buffer.from("a\0b"), "o").kind, "gap");
+		assert.deepEqual(decode(Buffer.from([0x61, 0xc3]), "o"), {
+			kind: "gap",
+			gap: "invalid-utf8",
+			reason: "not valid UTF-8",
+		});
+	});
+
+	it("streams objects larger than a pipe chunk intact", async () => {
+		const big = Array.from({ length: 120_000 }, (_, i) => `line ${i}\n`).join("");
+		const dir = repo({ "big.ts": big, "small.ts": "s\n" });
+		git(dir, "add", "-A");
+		const snapshot = await takeSnapshot({ root: dir, maxBytes: 4 << 20 });
+		const requests = snapshot.changes.map((c) => ({ path: c.path, side: c.after as NonNullable<typeof c.after> }));
+		const contents = await readSides(snapshot, requests, { maxBytes: 4 << 20 });
+		assert.deepEqual(
+			contents.map((c) => c.kind === "text" && c.text),
+			[big, "s\n"],
+		);
+	});
+});
