@@ -1,0 +1,187 @@
+/**
+ * The review engine's entry: the files of a change (content or cached measures for each side), optionally the
+ * import graphs of both sides, other files' callables and a policy → findings, callable deltas, file deltas and
+ * coverage gaps. Pure apart from loading grammars (`analyzeChange` does that; `analyzeMeasured` is synchronous and
+ * expects them loaded or measures supplied).
+ *
+ * What becomes a finding is decided in `change-findings.ts`; everything else is a delta, not a finding.
+ * Files with a gap on either side (unsupported, binary, invalid UTF-8, too large) get no callable findings: their
+ * gap says what was not covered. Syntax errors do not stop measuring; they add a `parse-error` gap as a note.
+ */
+import {
+	type ComplexityOptions,
+	cloneFindings,
+	complexityFindings,
+	type FileCallables,
+	importFindings,
+	needlessFindings,
+} from "./change-findings.ts";
+import type { CloneOptions } from "./clones.ts";
+import { type CallableDelta, deltaOf, type FileSides, matchCallables } from "./deltas.ts";
+import { type Finding, rankFindings } from "./findings.ts";
+import type { ImportEdges } from "./import-cycles.ts";
+import { ensureMeasureLanguages, type FileMeasure, type MeasureGapReason, measureFile } from "./measure.ts";
+import type { ReviewPolicy } from "./policy.ts";
+import { type ChangeFile, checkInput } from "./review-input.ts";
+
+export type { FileCallables } from "./change-findings.ts";
+export type { ChangeFile } from "./review-input.ts";
+
+/** Thresholds; defaults in `change-findings.ts` and `clones.ts`. */
+export interface ReviewOptions extends ComplexityOptions {
+	clones?: CloneOptions;
+	/** Larger content is a `too-large` gap (default 1 MiB). */
+	maxBytes?: number;
+}
+
+/** What to review. */
+export interface ChangeInput {
+	/** The changed files, each with its before and/or after side. */
+	files: readonly ChangeFile[];
+	/**
+	 * Resolved imports of the whole project on each side (before under before paths). Without them there are no
+	 * import findings (cycles, region dependencies, policy violations).
+	 */
+	importEdges?: { before: ImportEdges; after: ImportEdges };
+	/** Forbidden import boundaries and named regions; without one every finding is advisory. */
+	policy?: ReviewPolicy;
+	/** Measures (or just callables) of files outside the change, searched for clones of changed code. */
+	allCallables?: readonly FileCallables[];
+	options?: ReviewOptions;
+}
+
+/** Part of the change that was not (fully) measured; `side` is absent when it holds for both sides. */
+export interface ReviewGap {
+	path: string;
+	side?: "before" | "after";
+	reason: MeasureGapReason | "parse-error";
+	detail: string;
+}
+
+/** File-level before and after values. */
+export interface FileDelta {
+	path: string;
+	previousPath?: string;
+	status: "added" | "removed" | "modified";
+	lines: { before?: number; after?: number };
+	sourceLines: { before?: number; after?: number };
+}
+
+/** A measure computed during the review, for the caller to cache by blob. */
+export interface MeasuredSide {
+	path: string;
+	side: "before" | "after";
+	measure: FileMeasure;
+}
+
+/** The review of a change. */
+export interface ChangeReview {
+	/** In rank order (`rankFindings`). */
+	findings: Finding[];
+	/** Callables that are not `unchanged`. */
+	deltas: CallableDelta[];
+	files: FileDelta[];
+	/** What was not (fully) measured; never silently clean. */
+	gaps: ReviewGap[];
+	/** Measures computed here (not supplied), for the caller's cache. */
+	measured: MeasuredSide[];
+	/** Findings with `policy: true`. */
+	policyViolations: number;
+}
+
+/** Loads the grammars the change needs, then reviews it (see `analyzeMeasured`). */
+export async function analyzeChange(input: ChangeInput): Promise<ChangeReview> {
+	const files = checkInput(input);
+	const paths: string[] = [];
+	for (const file of files) {
+		if (file.before !== undefined && file.beforeMeasure === undefined) paths.push(file.previousPath ?? file.path);
+		if (file.after !== undefined && file.afterMeasure === undefined) paths.push(file.path);
+	}
+	await ensureMeasureLanguages(paths);
+	return analyzeMeasured(input);
+}
+
+/** Reviews a change synchronously; content without a supplied measure needs its grammar loaded. */
+export function analyzeMeasured(input: ChangeInput): ChangeReview {
+	const files = checkInput(input);
+	const options = input.options ?? {};
+	const measured: MeasuredSide[] = [];
+	const gaps: ReviewGap[] = [];
+	const usable: FileSides[] = [];
+	const fileDeltas: FileDelta[] = [];
+	for (const file of files) {
+		const sides: FileSides = { path: file.path };
+		if (file.previousPath !== undefined) sides.previousPath = file.previousPath;
+		for (const side of ["before", "after"] as const) {
+			const path = side === "before" ? (file.previousPath ?? file.path) : file.path;
+			let measure = side === "before" ? file.beforeMeasure : file.afterMeasure;
+			const content = file[side];
+			if (measure === undefined && content !== undefined) {
+				measure = measureFile(path, content, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes });
+				measured.push({ path, side, measure });
+			}
+			if (measure !== undefined) sides[side] = measure;
+		}
+		gaps.push(...gapsOf(sides));
+		fileDeltas.push(fileDelta(sides));
+		if (sides.before?.gap === undefined && sides.after?.gap === undefined) usable.push(sides);
+	}
+	const pairs = matchCallables(usable);
+	const findings: Finding[] = [
+		...complexityFindings(pairs, options),
+		...cloneFindings(pairs, usable, input.allCallables ?? [], options.clones ?? {}),
+		...needlessFindings(usable),
+	];
+	if (input.importEdges !== undefined) {
+		const renames = new Map<string, string>();
+		for (const file of files) if (file.previousPath !== undefined) renames.set(file.previousPath, file.path);
+		const changed = new Set(files.map((file) => file.path));
+		findings.push(...importFindings(input.importEdges, changed, renames, input.policy));
+	}
+	const ranked = rankFindings(findings);
+	return {
+		findings: ranked,
+		deltas: pairs.filter((pair) => pair.status !== "unchanged").map(deltaOf),
+		files: fileDeltas,
+		gaps,
+		measured,
+		policyViolations: ranked.filter((finding) => finding.policy === true).length,
+	};
+}
+
+function gapsOf(sides: FileSides): ReviewGap[] {
+	const out: ReviewGap[] = [];
+	const before = sides.before?.gap;
+	const after = sides.after?.gap;
+	if (before !== undefined && after !== undefined && before.reason === after.reason) {
+		out.push({ path: sides.path, reason: after.reason, detail: after.detail });
+	} else {
+		if (before !== undefined) out.push({ path: sides.previousPath ?? sides.path, side: "before", ...before });
+		if (after !== undefined) out.push({ path: sides.path, side: "after", ...after });
+	}
+	for (const side of ["before", "after"] as const) {
+		const errors = sides[side]?.parseErrors ?? 0;
+		if (errors === 0) continue;
+		const path = side === "before" ? (sides.previousPath ?? sides.path) : sides.path;
+		const detail = `${errors} syntax error${errors === 1 ? "" : "s"}; metrics are best effort`;
+		out.push({ path, side, reason: "parse-error", detail });
+	}
+	return out;
+}
+
+function fileDelta(sides: FileSides): FileDelta {
+	const delta: FileDelta = {
+		path: sides.path,
+		status: sides.before === undefined ? "added" : sides.after === undefined ? "removed" : "modified",
+		lines: {},
+		sourceLines: {},
+	};
+	if (sides.previousPath !== undefined) delta.previousPath = sides.previousPath;
+	for (const side of ["before", "after"] as const) {
+		const measure = sides[side];
+		if (measure === undefined || measure.gap !== undefined) continue;
+		delta.lines[side] = measure.lines;
+		delta.sourceLines[side] = measure.sourceLines;
+	}
+	return delta;
+}

@@ -1,0 +1,94 @@
+/**
+ * Per-callable metrics, as plain data, from one syntax walk: name, container, kind, lines, source lines (non-blank,
+ * non-comment lines of the callable, nested callables included), decision points and cyclomatic complexity
+ * (decisions + 1), and the fingerprints that recognize the callable elsewhere: `bodyHash` (its exact tokens minus
+ * its own name, so a move or a rename keeps it) and the clone fingerprints of `clones.ts`.
+ */
+
+import { digest, encodeShingles, MIN_CLONE_TOKENS, shinglesOf } from "./clones.ts";
+import type { NeedlessRule } from "./needless-code.ts";
+import type { CallableKind, RawCallable, SyntaxWalk } from "./syntax-walk.ts";
+
+/** The metrics of one callable. `key` is unique within its file. */
+export interface CallableMeasure {
+	/** `container.name`, with `#2`, `#3`, … for later callables of the same name and container in the file. */
+	key: string;
+	name: string;
+	container?: string;
+	kind: CallableKind;
+	/** 1-based line of the name (or of the callable's start when it has no name of its own). */
+	line: number;
+	endLine: number;
+	sourceLines: number;
+	decisions: number;
+	/** Decisions + 1. */
+	cyclomatic: number;
+	/** Number of tokens (comments excluded). */
+	tokens: number;
+	/** Digest of the callable's token texts without its own name: equal after a move or a rename. */
+	bodyHash: string;
+	/** Digest of the normalized tokens: equal for exact clones. */
+	shapeHash: string;
+	/** Shingles for near-clone search (see `clones.ts`); only for callables of at least `MIN_CLONE_TOKENS` tokens. */
+	shingles?: string;
+}
+
+/** A needless-code hit in a file, placed in its callable. */
+export interface NeedlessHit {
+	rule: NeedlessRule;
+	line: number;
+	endLine: number;
+	/** Key of the innermost callable around the hit, if any. */
+	callable?: string;
+	/** The matched code on one line (whitespace collapsed, at most 400 characters). */
+	text: string;
+}
+
+/** The callables and needless-code hits of a walk, with keys, source lines and fingerprints. */
+export function measureCallables(walk: SyntaxWalk): { callables: CallableMeasure[]; needless: NeedlessHit[] } {
+	const rowsBefore = prefixSums(walk.codeRows);
+	const seen = new Map<string, number>();
+	const callables = walk.callables.map((raw) => {
+		const base = raw.container === undefined ? raw.name : `${raw.container}.${raw.name}`;
+		const count = (seen.get(base) ?? 0) + 1;
+		seen.set(base, count);
+		return measureOne(raw, count === 1 ? base : `${base}#${count}`, walk, rowsBefore);
+	});
+	const needless = walk.needless.map((raw) => {
+		const hit: NeedlessHit = { rule: raw.rule, line: raw.line, endLine: raw.endLine, text: raw.text };
+		const owner = callables[raw.callable];
+		if (owner !== undefined) hit.callable = owner.key;
+		return hit;
+	});
+	return { callables, needless };
+}
+
+function measureOne(raw: RawCallable, key: string, walk: SyntaxWalk, rowsBefore: Uint32Array): CallableMeasure {
+	const texts = walk.texts.slice(raw.tokenStart, raw.tokenEnd);
+	if (raw.nameToken >= raw.tokenStart && raw.nameToken < raw.tokenEnd) texts[raw.nameToken - raw.tokenStart] = "";
+	const tokens = raw.tokenEnd - raw.tokenStart;
+	const measure: CallableMeasure = {
+		key,
+		name: raw.name,
+		kind: raw.kind,
+		line: raw.line,
+		endLine: raw.endLine,
+		sourceLines: (rowsBefore[raw.endRow + 1] as number) - (rowsBefore[raw.startRow] as number),
+		decisions: raw.decisions,
+		cyclomatic: raw.decisions + 1,
+		tokens,
+		bodyHash: digest(texts),
+		shapeHash: digest(walk.tokens.slice(raw.tokenStart, raw.tokenEnd)),
+	};
+	if (raw.container !== undefined) measure.container = raw.container;
+	if (tokens >= MIN_CLONE_TOKENS)
+		measure.shingles = encodeShingles(shinglesOf(walk.tokens, raw.tokenStart, raw.tokenEnd));
+	return measure;
+}
+
+/** `sums[r]` = number of code rows before row `r`; one entry longer than `rows`. */
+function prefixSums(rows: Uint8Array): Uint32Array {
+	const sums = new Uint32Array(rows.length + 1);
+	for (let r = 0; r < rows.length; r++) sums[r + 1] = (sums[r] as number) + (rows[r] as number);
+	return sums;
+}

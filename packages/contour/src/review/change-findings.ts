@@ -1,0 +1,171 @@
+/**
+ * Which measured differences of a change become findings (the analysis thresholds live here):
+ * - complexity: a changed callable whose cyclomatic complexity rose to `complexityThreshold` (10) or more, or by
+ *   `complexityJump` (5) or more; a new callable at the threshold or above;
+ * - clones: a new or changed callable that is an exact or near clone of another callable of the change or of the
+ *   files outside it, unless the two were already alike before;
+ * - needless code: a hit that the before side of the change does not have (compared change-wide by rule and text,
+ *   so code moved within or between files is not new);
+ * - imports: new cycles that touch a changed file, new region dependencies, policy violations.
+ */
+import type { CallableMeasure } from "./callables.ts";
+import { type CloneCandidate, type CloneOptions, findClones, NEAR_CLONE_SIMILARITY, similarity } from "./clones.ts";
+import type { CallablePair, FileSides, Located } from "./deltas.ts";
+import {
+	cloneFinding,
+	complexityFinding,
+	crossingFinding,
+	cycleFinding,
+	type Finding,
+	needlessFinding,
+	violationFinding,
+} from "./findings.ts";
+import { type ImportEdges, newImportCycles } from "./import-cycles.ts";
+import type { ReviewPolicy } from "./policy.ts";
+import { regionChanges } from "./regions.ts";
+
+/** A callable at or above this cyclomatic complexity is worth a question. */
+export const DEFAULT_COMPLEXITY_THRESHOLD = 10;
+/** A rise of this much is worth a question even below the threshold. */
+export const DEFAULT_COMPLEXITY_JUMP = 5;
+
+/** Complexity thresholds (defaults above). */
+export interface ComplexityOptions {
+	complexityThreshold?: number;
+	complexityJump?: number;
+}
+
+/** Callables of a file outside the change, for clone search (a `FileMeasure` qualifies). */
+export interface FileCallables {
+	path: string;
+	callables: readonly CallableMeasure[];
+}
+
+/** Complexity findings of the matched callables. */
+export function complexityFindings(pairs: readonly CallablePair[], options: ComplexityOptions): Finding[] {
+	const threshold = options.complexityThreshold ?? DEFAULT_COMPLEXITY_THRESHOLD;
+	const jump = options.complexityJump ?? DEFAULT_COMPLEXITY_JUMP;
+	const out: Finding[] = [];
+	for (const pair of pairs) {
+		if (pair.after === undefined) continue;
+		const value = pair.after.callable.cyclomatic;
+		if (pair.status === "added" && value >= threshold) out.push(complexityFinding({ ...pair, after: pair.after }));
+		if (pair.status !== "changed" || pair.before === undefined) continue;
+		const old = pair.before.callable.cyclomatic;
+		if (value > old && (value >= threshold || value - old >= jump)) {
+			out.push(complexityFinding({ ...pair, after: pair.after }));
+		}
+	}
+	return out;
+}
+
+/** Clone findings of the new and changed callables, against the change and `others`. */
+export function cloneFindings(
+	pairs: readonly CallablePair[],
+	usable: readonly FileSides[],
+	others: readonly FileCallables[],
+	options: CloneOptions,
+): Finding[] {
+	const threshold = options.nearSimilarity ?? NEAR_CLONE_SIMILARITY;
+	const inChange = new Set(usable.flatMap((file) => [file.path, file.previousPath ?? file.path]));
+	const pool: CloneCandidate<CallableMeasure>[] = [];
+	const previous = new Map<string, Located | undefined>();
+	for (const pair of pairs) {
+		if (pair.after === undefined) continue;
+		pool.push(pair.after);
+		previous.set(`${pair.after.file}\0${pair.after.callable.key}`, pair.before);
+	}
+	for (const file of others) {
+		if (inChange.has(file.path)) continue;
+		for (const callable of file.callables) pool.push({ file: file.path, callable });
+	}
+	/** The partner as it was before the change: itself when its file is not part of the change. */
+	const before = (other: CloneCandidate<CallableMeasure>): Located | undefined => {
+		const id = `${other.file}\0${other.callable.key}`;
+		return previous.has(id) ? previous.get(id) : other;
+	};
+	const reported = new Set<string>();
+	const out: Finding[] = [];
+	for (const pair of pairs) {
+		if ((pair.status !== "added" && pair.status !== "changed") || pair.after === undefined) continue;
+		const target = pair.after;
+		const old = pair.before;
+		const matches = findClones(target, pool, options).filter((match) => {
+			const partner = before(match.other);
+			return (
+				old === undefined || partner === undefined || similarity(old.callable, partner.callable, options) < threshold
+			);
+		});
+		const best = matches[0];
+		if (best === undefined) continue;
+		const ids = [`${target.file}\0${target.callable.key}`, `${best.other.file}\0${best.other.callable.key}`].sort();
+		const id = ids.join("\0\0");
+		if (reported.has(id)) continue;
+		reported.add(id);
+		const partner = before(best.other);
+		const was =
+			old !== undefined && partner !== undefined ? similarity(old.callable, partner.callable, options) : undefined;
+		out.push(cloneFinding(target, matches, old, was));
+	}
+	return out;
+}
+
+/** Needless-code hits of the after side that the before side lacks. */
+export function needlessFindings(usable: readonly FileSides[]): Finding[] {
+	const seen = new Map<string, number>();
+	for (const file of usable) {
+		for (const hit of file.before?.needless ?? []) {
+			const key = `${hit.rule}\0${hit.text}`;
+			seen.set(key, (seen.get(key) ?? 0) + 1);
+		}
+	}
+	const out: Finding[] = [];
+	for (const file of usable) {
+		const after = file.after;
+		if (after === undefined) continue;
+		for (const hit of after.needless) {
+			const key = `${hit.rule}\0${hit.text}`;
+			const left = seen.get(key) ?? 0;
+			if (left > 0) {
+				seen.set(key, left - 1);
+				continue;
+			}
+			const afterCount = after.needless.filter((other) => other.rule === hit.rule).length;
+			const counts: Parameters<typeof needlessFinding>[2] = { after: afterCount };
+			if (file.before !== undefined) {
+				const old = file.before.needless.filter((other) => other.rule === hit.rule);
+				counts.before = { file: file.previousPath ?? file.path, line: old[0]?.line ?? 1, value: old.length };
+			}
+			out.push(needlessFinding(file.path, hit, counts));
+		}
+	}
+	return out;
+}
+
+/**
+ * Import findings from the resolved graphs of both sides. `renames` maps a renamed file's before path to its after
+ * path, so a rename adds no import; `changed` are the after paths of the change.
+ */
+export function importFindings(
+	edges: { before: ImportEdges; after: ImportEdges },
+	changed: ReadonlySet<string>,
+	renames: ReadonlyMap<string, string>,
+	policy: ReviewPolicy | undefined,
+): Finding[] {
+	const before = renames.size === 0 ? edges.before : renamed(edges.before, renames);
+	const out = newImportCycles(before, edges.after, changed).map(cycleFinding);
+	const { crossings, violations } = regionChanges(before, edges.after, policy);
+	out.push(...violations.map(violationFinding), ...crossings.map(crossingFinding));
+	return out;
+}
+
+/** The before graph with renamed files under their after paths, so a rename adds no import. */
+function renamed(edges: ImportEdges, renames: ReadonlyMap<string, string>): ImportEdges {
+	const out = new Map<string, Map<string, number>>();
+	for (const [from, targets] of edges) {
+		const mapped = new Map<string, number>();
+		for (const [to, line] of targets) mapped.set(renames.get(to) ?? to, line);
+		out.set(renames.get(from) ?? from, mapped);
+	}
+	return out;
+}

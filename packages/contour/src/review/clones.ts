@@ -1,0 +1,188 @@
+/**
+ * Duplicate callables. Each callable's normalized token sequence (identifiers → `ID`, literals → `LIT`, keywords and
+ * operators as written) gives two fingerprints:
+ *
+ * - `shapeHash`, a digest of the whole sequence: two callables with the same shape hash are **exact clones** —
+ *   the same code up to names and literal values.
+ * - `shingles`, the sorted multiset of 16-bit hashes of every run of `SHINGLE_TOKENS` consecutive tokens: two
+ *   callables whose shingle multisets have a (weighted) Jaccard similarity of at least `NEAR_CLONE_SIMILARITY` are
+ *   **near clones**, e.g. a copy with renamed identifiers and a statement changed. A multiset rather than a set,
+ *   so that a function of two similar `if`s and one of nine are not alike just because repetition collapses.
+ *
+ * Thresholds: `MIN_CLONE_TOKENS` (40 normalized tokens, about five short lines) keeps one-line getters and
+ * delegating wrappers, which are alike by nature, out of clone search; shingles of `SHINGLE_TOKENS` = 5 tokens are
+ * long enough that two unrelated callables share few of them; `NEAR_CLONE_SIMILARITY` = 0.7 accepts one changed
+ * statement in a callable of ten or so statements and rejects callables that only share a skeleton. Similarity is
+ * computed exactly on the multisets (no MinHash estimate), after a size filter: two multisets whose sizes differ by
+ * more than the threshold allows cannot reach it.
+ *
+ * Storage: a measure is cached as JSON per file, so shingles are kept as base64 of little-endian 16-bit values
+ * (under 3 characters each, against 11 for a decimal 32-bit number). 16 bits are enough: two unrelated callables of
+ * 300 shingles share about one hash by chance, which moves their similarity by well under 1%.
+ */
+import { createHash } from "node:crypto";
+
+/** Callables with fewer normalized tokens are left out of clone search. */
+export const MIN_CLONE_TOKENS = 40;
+/** Tokens per shingle. */
+export const SHINGLE_TOKENS = 5;
+/** Shingle similarity from which two callables are near clones. */
+export const NEAR_CLONE_SIMILARITY = 0.7;
+
+/** What clone search needs of a callable (a `CallableMeasure` has it). */
+export interface CloneFingerprint {
+	key: string;
+	line: number;
+	endLine: number;
+	tokens: number;
+	shapeHash: string;
+	/** Sorted 16-bit shingle hashes, repeats kept, as base64 (`encodeShingles`); absent below `MIN_CLONE_TOKENS`. */
+	shingles?: string;
+}
+
+/** A callable of some file, as a clone-search candidate. */
+export interface CloneCandidate<C extends CloneFingerprint = CloneFingerprint> {
+	file: string;
+	callable: C;
+}
+
+/** A clone of a target callable: which one, how alike, and whether exactly. */
+export interface CloneMatch<C extends CloneFingerprint = CloneFingerprint> {
+	kind: "exact" | "near";
+	similarity: number;
+	other: CloneCandidate<C>;
+}
+
+/** Thresholds of clone search (defaults above). */
+export interface CloneOptions {
+	minTokens?: number;
+	nearSimilarity?: number;
+}
+
+/** Hex digest (16 characters of sha256) of a token sequence; the separator cannot occur in a token. */
+export function digest(parts: readonly string[]): string {
+	const hash = createHash("sha256");
+	for (const part of parts) hash.update(part).update("\0");
+	return hash.digest("hex").slice(0, 16);
+}
+
+/** 32-bit FNV-1a of a string. */
+function fnv1a(text: string): number {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return hash >>> 0;
+}
+
+/** Sorted 16-bit hashes (repeats kept) of every `SHINGLE_TOKENS`-token run of `tokens[start, end)` (one if shorter). */
+export function shinglesOf(tokens: readonly string[], start: number, end: number): Uint16Array {
+	const hashes = new Uint32Array(Math.max(0, end - start));
+	for (let i = start; i < end; i++) hashes[i - start] = fnv1a(tokens[i] as string);
+	const count = hashes.length === 0 ? 0 : Math.max(1, hashes.length - SHINGLE_TOKENS + 1);
+	const out = new Uint16Array(count);
+	for (let i = 0; i < count; i++) {
+		let hash = 0x811c9dc5;
+		for (let j = i; j < Math.min(i + SHINGLE_TOKENS, hashes.length); j++) {
+			hash = Math.imul(hash ^ (hashes[j] as number), 0x01000193) >>> 0;
+		}
+		out[i] = (hash ^ (hash >>> 16)) & 0xffff;
+	}
+	return out.sort();
+}
+
+/** Shingles as stored in a measure: base64 of the little-endian 16-bit values. */
+export function encodeShingles(shingles: Uint16Array): string {
+	const bytes = Buffer.alloc(shingles.length * 2);
+	for (let i = 0; i < shingles.length; i++) bytes.writeUInt16LE(shingles[i] as number, i * 2);
+	return bytes.toString("base64");
+}
+
+const decoded = new Map<string, Uint16Array>();
+const MAX_DECODED = 4096;
+
+/** The shingles of a stored string (a small cache spares decoding the same callable once per comparison). */
+export function decodeShingles(text: string): Uint16Array {
+	let values = decoded.get(text);
+	if (values === undefined) {
+		const bytes = Buffer.from(text, "base64");
+		values = new Uint16Array(bytes.length >> 1);
+		for (let i = 0; i < values.length; i++) values[i] = bytes.readUInt16LE(i * 2);
+		if (decoded.size >= MAX_DECODED) decoded.clear();
+		decoded.set(text, values);
+	}
+	return values;
+}
+
+/** Weighted Jaccard similarity of two sorted number multisets: shared count over union count. */
+export function jaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
+	if (a.length === 0 && b.length === 0) return 1;
+	let i = 0;
+	let j = 0;
+	let shared = 0;
+	while (i < a.length && j < b.length) {
+		const x = a[i] as number;
+		const y = b[j] as number;
+		if (x === y) {
+			shared++;
+			i++;
+			j++;
+		} else if (x < y) i++;
+		else j++;
+	}
+	return shared / (a.length + b.length - shared);
+}
+
+/** How alike two callables are: 1 for the same shape, else the Jaccard similarity of their shingles (0 if either is too small). */
+export function similarity(a: CloneFingerprint, b: CloneFingerprint, options: CloneOptions = {}): number {
+	const minTokens = options.minTokens ?? MIN_CLONE_TOKENS;
+	if (a.tokens < minTokens || b.tokens < minTokens) return 0;
+	if (a.shapeHash === b.shapeHash) return 1;
+	if (a.shingles === undefined || b.shingles === undefined) return 0;
+	return jaccard(decodeShingles(a.shingles), decodeShingles(b.shingles));
+}
+
+/**
+ * The clones of `target` among `pool`, most similar first. The target itself and callables nested in it (or it in
+ * them) are never its clones.
+ */
+export function findClones<C extends CloneFingerprint>(
+	target: CloneCandidate<C>,
+	pool: Iterable<CloneCandidate<C>>,
+	options: CloneOptions = {},
+): CloneMatch<C>[] {
+	const minTokens = options.minTokens ?? MIN_CLONE_TOKENS;
+	const threshold = options.nearSimilarity ?? NEAR_CLONE_SIMILARITY;
+	const t = target.callable;
+	if (t.tokens < minTokens) return [];
+	const size = shingleCount(t);
+	const matches: CloneMatch<C>[] = [];
+	for (const other of pool) {
+		const o = other.callable;
+		if (o.tokens < minTokens) continue;
+		if (other.file === target.file && (o.key === t.key || nested(o, t) || nested(t, o))) continue;
+		if (o.shapeHash === t.shapeHash) {
+			matches.push({ kind: "exact", similarity: 1, other });
+			continue;
+		}
+		const otherSize = shingleCount(o);
+		if (Math.min(size, otherSize) < threshold * Math.max(size, otherSize)) continue;
+		const score = similarity(t, o, options);
+		if (score >= threshold) matches.push({ kind: "near", similarity: score, other });
+	}
+	return matches.sort((a, b) => b.similarity - a.similarity || a.other.file.localeCompare(b.other.file));
+}
+
+/** Whether `inner` lies within the lines of `outer`. */
+function nested(inner: CloneFingerprint, outer: CloneFingerprint): boolean {
+	return inner.line >= outer.line && inner.endLine <= outer.endLine;
+}
+
+/** Number of shingles of a callable, read from the stored length without decoding. */
+function shingleCount(callable: CloneFingerprint): number {
+	const text = callable.shingles;
+	if (text === undefined) return 0;
+	const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+	return ((text.length / 4) * 3 - padding) >> 1;
+}

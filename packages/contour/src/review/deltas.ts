@@ -1,0 +1,177 @@
+/**
+ * Before↔after matching of the callables of a change, across all its files, so that code which only moved is
+ * recognized as the same code (no finding) and edited code gets before and after values.
+ *
+ * Matching, each step over what the earlier ones left:
+ * 1. same file, same name and container (ignoring the `#n` of duplicates), same body → `unchanged` or `moved`;
+ * 2. same body, where the before callable's key is gone from its file and the after callable's key is new in its
+ *    file → `moved` (to another place or file) or `renamed`;
+ * 3. same file, same key → `changed`;
+ * 4. same body anywhere (first come, same file preferred) → `moved` or `renamed`;
+ * 5. same key in another file, when that key is unique on both sides → `changed` (moved and edited);
+ * 6. the rest are `added` or `removed`.
+ * "Same body" is `bodyHash`: the callable's tokens without its own name, so whitespace, comments and position do not
+ * matter.
+ */
+import type { CallableMeasure } from "./callables.ts";
+import type { FileMeasure } from "./measure.ts";
+
+/** Both sides of one file of the change. `previousPath` is the file's path before a rename. */
+export interface FileSides {
+	path: string;
+	previousPath?: string;
+	before?: FileMeasure;
+	after?: FileMeasure;
+}
+
+/** How a callable changed: `moved` and `renamed` keep the body, `changed` edits it. */
+export type DeltaStatus = "added" | "removed" | "changed" | "moved" | "renamed" | "unchanged";
+
+/** One side of a callable: where it is (`file` as on that side) and its values. */
+export interface CallableSide {
+	file: string;
+	key: string;
+	name: string;
+	container?: string;
+	line: number;
+	endLine: number;
+	sourceLines: number;
+	decisions: number;
+	cyclomatic: number;
+}
+
+/** A callable's before and after values; plain data for reports. */
+export interface CallableDelta {
+	status: DeltaStatus;
+	before?: CallableSide;
+	after?: CallableSide;
+}
+
+/** A callable located in a file (for matching, clone search and findings). */
+export interface Located {
+	file: string;
+	callable: CallableMeasure;
+}
+
+/** A matched pair with the full measures of both sides. */
+export interface CallablePair {
+	status: DeltaStatus;
+	before?: Located;
+	after?: Located;
+}
+
+interface Entry extends Located {
+	/** The change's file identity (its after path), shared by both sides of a renamed file. */
+	id: string;
+	base: string;
+	taken: boolean;
+}
+
+/** Matches the callables of every file of the change; one pair per callable on either side. */
+export function matchCallables(files: readonly FileSides[]): CallablePair[] {
+	const before = entries(files, "before");
+	const after = entries(files, "after");
+	const pairs: CallablePair[] = [];
+	const keysBefore = new Set(before.map((e) => `${e.id}\0${e.callable.key}`));
+	const keysAfter = new Set(after.map((e) => `${e.id}\0${e.callable.key}`));
+	const pair = (b: Entry, a: Entry): void => {
+		b.taken = true;
+		a.taken = true;
+		pairs.push({ status: statusOf(b, a), before: located(b), after: located(a) });
+	};
+	/** Pairs each untaken after entry with an untaken before entry of the same index key that `accept`s it. */
+	const step = (keyOf: (e: Entry) => string, accept: (b: Entry, a: Entry) => boolean, preferSameFile = false): void => {
+		const index = new Map<string, Entry[]>();
+		for (const b of before) {
+			if (b.taken) continue;
+			const key = keyOf(b);
+			const list = index.get(key);
+			if (list === undefined) index.set(key, [b]);
+			else list.push(b);
+		}
+		for (const a of after) {
+			if (a.taken) continue;
+			let found: Entry | undefined;
+			for (const b of index.get(keyOf(a)) ?? []) {
+				if (b.taken || !accept(b, a)) continue;
+				if (!preferSameFile || b.id === a.id) {
+					found = b;
+					break;
+				}
+				found ??= b;
+			}
+			if (found !== undefined) pair(found, a);
+		}
+	};
+	const any = (): boolean => true;
+	const body = (e: Entry): string => e.callable.bodyHash;
+	step((e) => `${e.id}\0${e.base}\0${e.callable.bodyHash}`, any);
+	step(
+		body,
+		(b, a) => !keysAfter.has(`${b.id}\0${b.callable.key}`) && !keysBefore.has(`${a.id}\0${a.callable.key}`),
+		true,
+	);
+	step((e) => `${e.id}\0${e.callable.key}`, any);
+	step(body, any, true);
+	const uniqueBefore = uniqueKeys(before);
+	const uniqueAfter = uniqueKeys(after);
+	step(
+		(e) => e.callable.key,
+		(b, a) => uniqueBefore.has(b.callable.key) && uniqueAfter.has(a.callable.key),
+	);
+	for (const a of after) if (!a.taken) pairs.push({ status: "added", after: located(a) });
+	for (const b of before) if (!b.taken) pairs.push({ status: "removed", before: located(b) });
+	return pairs;
+}
+
+/** The plain-data delta of a pair. */
+export function deltaOf(pair: CallablePair): CallableDelta {
+	const delta: CallableDelta = { status: pair.status };
+	if (pair.before !== undefined) delta.before = sideOf(pair.before);
+	if (pair.after !== undefined) delta.after = sideOf(pair.after);
+	return delta;
+}
+
+function sideOf({ file, callable }: Located): CallableSide {
+	const side: CallableSide = {
+		file,
+		key: callable.key,
+		name: callable.name,
+		line: callable.line,
+		endLine: callable.endLine,
+		sourceLines: callable.sourceLines,
+		decisions: callable.decisions,
+		cyclomatic: callable.cyclomatic,
+	};
+	if (callable.container !== undefined) side.container = callable.container;
+	return side;
+}
+
+function entries(files: readonly FileSides[], side: "before" | "after"): Entry[] {
+	const out: Entry[] = [];
+	for (const file of files) {
+		const measure = file[side];
+		if (measure === undefined) continue;
+		const path = side === "before" ? (file.previousPath ?? file.path) : file.path;
+		for (const callable of measure.callables) {
+			out.push({ file: path, id: file.path, callable, base: callable.key.replace(/#\d+$/, ""), taken: false });
+		}
+	}
+	return out;
+}
+
+function statusOf(b: Entry, a: Entry): DeltaStatus {
+	if (b.callable.bodyHash !== a.callable.bodyHash) return "changed";
+	if (b.callable.name !== a.callable.name || b.callable.container !== a.callable.container) return "renamed";
+	return b.file === a.file && b.callable.line === a.callable.line ? "unchanged" : "moved";
+}
+
+function located(entry: Entry): Located {
+	return { file: entry.file, callable: entry.callable };
+}
+
+function uniqueKeys(list: Entry[]): Set<string> {
+	const counts = new Map<string, number>();
+	for (const entry of list) counts.set(entry.callable.key, (counts.get(entry.callable.key) ?? 0) + 1);
+	return new Set([...counts].filter(([, count]) => count === 1).map(([key]) => key));
+}

@@ -1,0 +1,52 @@
+/**
+ * Contour's review engine: per-file measures, before↔after callable deltas, and findings with witnesses, review
+ * questions and (filled in by the integrator) modelled exposure. Pure TypeScript over plain data; the only I/O is
+ * loading tree-sitter grammars through `pi-fovea/engine`.
+ *
+ * @module
+ */
+export {
+	analyzeChange,
+	analyzeMeasured,
+	type ChangeFile,
+	type ChangeInput,
+	type ChangeReview,
+	type FileCallables,
+	type FileDelta,
+	type MeasuredSide,
+	type ReviewGap,
+	type ReviewOptions,
+} from "./analyze.ts";
+export type { CallableMeasure, NeedlessHit } from "./callables.ts";
+export { DEFAULT_COMPLEXITY_JUMP, DEFAULT_COMPLEXITY_THRESHOLD } from "./change-findings.ts";
+export {
+	type CloneOptions,
+	findClones,
+	MIN_CLONE_TOKENS,
+	NEAR_CLONE_SIMILARITY,
+	SHINGLE_TOKENS,
+	similarity,
+} from "./clones.ts";
+export { type CallableDelta, type CallableSide, type DeltaStatus, matchCallables } from "./deltas.ts";
+export {
+	type Exposure,
+	type Finding,
+	type FindingKind,
+	type MeasuredValue,
+	rankFindings,
+	type Witness,
+} from "./findings.ts";
+export { type ImportEdge, type ImportEdges, importCycles, newImportCycles, newImportEdges } from "./import-cycles.ts";
+export {
+	DEFAULT_MAX_BYTES,
+	ensureMeasureLanguages,
+	type FileMeasure,
+	MEASURE_VERSION,
+	type MeasureGapReason,
+	type MeasureOptions,
+	measureFile,
+} from "./measure.ts";
+export type { NeedlessRule } from "./needless-code.ts";
+export { type ForbidRule, type PolicyRegion, parsePolicy, type ReviewPolicy, validatePolicy } from "./policy.ts";
+export { matchesPattern, regionChanges, regionOf } from "./regions.ts";
+export type { CallableKind } from "./syntax-walk.ts";

@@ -1,0 +1,138 @@
+/**
+ * The measure of one file's content: plain JSON data, a function of (path's language, content) only, so the
+ * integrator can cache it by blob id and reuse it when the same bytes are staged again (`MEASURE_VERSION` changes
+ * whenever the measure would).
+ *
+ * Content the engine cannot measure is a visible gap in the measure, never a clean empty file: an unsupported
+ * language, binary content (a NUL byte in the first 8 KiB), bytes that are not valid UTF-8, or more than `maxBytes`.
+ * A file with syntax errors is still measured, best effort, with `parseErrors` above zero.
+ */
+import { type LanguageId, languageOf, loadExtractor, withSyntaxTree } from "pi-fovea/engine";
+import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
+import { walkSyntax } from "./syntax-walk.ts";
+
+/** Bump when any measured value would change for the same content. */
+export const MEASURE_VERSION = 1;
+/** Default size limit of a measured file (Fovea indexes files up to the same size). */
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+const BINARY_SNIFF_BYTES = 8192;
+
+/** Why a file's content was not measured. */
+export type MeasureGapReason = "unsupported-language" | "binary" | "invalid-utf8" | "too-large";
+
+/** The metrics of one file's content. */
+export interface FileMeasure {
+	version: typeof MEASURE_VERSION;
+	path: string;
+	/** Absent when the engine does not parse the file's language. */
+	language?: LanguageId;
+	bytes: number;
+	/** Lines as editors count them (a trailing newline does not start a line). */
+	lines: number;
+	/** Non-blank lines holding something other than a comment. */
+	sourceLines: number;
+	/** Decisions outside every callable. */
+	moduleDecisions: number;
+	/** Syntax errors (ERROR and MISSING nodes); metrics are best effort when above zero. */
+	parseErrors: number;
+	callables: CallableMeasure[];
+	needless: NeedlessHit[];
+	/** Set when the content was not measured; then every count is zero and the lists are empty. */
+	gap?: { reason: MeasureGapReason; detail: string };
+}
+
+/** Limits of `measureFile`. */
+export interface MeasureOptions {
+	/** Larger content is a `too-large` gap. Default `DEFAULT_MAX_BYTES`. */
+	maxBytes?: number;
+}
+
+/**
+ * Loads the grammars `measureFile` needs for `paths` (once per process). Paths in languages the engine does not
+ * parse are skipped: they measure as gaps.
+ */
+export async function ensureMeasureLanguages(paths: Iterable<string>): Promise<void> {
+	const languages = new Set<LanguageId>();
+	for (const path of paths) {
+		const language = languageOf(path);
+		if (language !== undefined) languages.add(language);
+	}
+	await loadExtractor([...languages]);
+}
+
+/**
+ * Measures `content` as the file at root-relative `path`, with one parse. Synchronous; throws (naming the fix) only
+ * when the language's grammar is not loaded yet — see `ensureMeasureLanguages`.
+ */
+export function measureFile(path: string, content: string | Uint8Array, options: MeasureOptions = {}): FileMeasure {
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const language = languageOf(path);
+	const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
+	const empty: FileMeasure = {
+		version: MEASURE_VERSION,
+		path,
+		bytes,
+		lines: 0,
+		sourceLines: 0,
+		moduleDecisions: 0,
+		parseErrors: 0,
+		callables: [],
+		needless: [],
+	};
+	if (language === undefined) {
+		return { ...empty, gap: { reason: "unsupported-language", detail: `no parser for ${path}` } };
+	}
+	empty.language = language;
+	if (bytes > maxBytes) {
+		return { ...empty, gap: { reason: "too-large", detail: `${bytes} bytes is over the ${maxBytes}-byte limit` } };
+	}
+	const decoded = decode(content);
+	if (typeof decoded !== "string") return { ...empty, gap: decoded };
+	const lines = countLines(decoded);
+	if (decoded.trim() === "") return { ...empty, lines };
+	return withSyntaxTree(
+		path,
+		decoded,
+		(root) => {
+			const walk = walkSyntax(root, language, lines);
+			const { callables, needless } = measureCallables(walk);
+			let sourceLines = 0;
+			for (const row of walk.codeRows) sourceLines += row;
+			return {
+				...empty,
+				lines,
+				sourceLines,
+				moduleDecisions: walk.moduleDecisions,
+				parseErrors: walk.parseErrors,
+				callables,
+				needless,
+			};
+		},
+		language,
+	);
+}
+
+/** The text of `content`, or the gap that keeps it from being measured. */
+function decode(content: string | Uint8Array): string | NonNullable<FileMeasure["gap"]> {
+	if (typeof content === "string") {
+		const nul = content.indexOf("\0");
+		if (nul >= 0 && nul < BINARY_SNIFF_BYTES) return { reason: "binary", detail: "NUL byte in the content" };
+		return content;
+	}
+	if (content.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+		return { reason: "binary", detail: "NUL byte in the first 8 KiB" };
+	}
+	try {
+		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(content);
+	} catch {
+		return { reason: "invalid-utf8", detail: "the bytes are not valid UTF-8" };
+	}
+}
+
+/** Lines as editors count them: 0 for empty content, and a trailing newline does not start a line. */
+function countLines(text: string): number {
+	if (text.length === 0) return 0;
+	let lines = 1;
+	for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
+	return text.endsWith("\n") ? lines - 1 : lines;
+}

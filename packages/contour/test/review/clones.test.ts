@@ -1,0 +1,196 @@
+/**
+ * Clone detection on real measures: an exact clone (renamed identifiers and literals), a near clone (renamed and one
+ * statement changed), and a dissimilar pair; then clone findings of a change, which skip pairs that were already
+ * alike before it. Issue: "exact and near-duplicate callables (clones)".
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { analyzeChange } from "../../src/review/analyze.ts";
+import type { CallableMeasure } from "../../src/review/callables.ts";
+import {
+	decodeShingles,
+	encodeShingles,
+	findClones,
+	jaccard,
+	NEAR_CLONE_SIMILARITY,
+	shinglesOf,
+	similarity,
+} from "../../src/review/clones.ts";
+import { ensureMeasureLanguages, measureFile } from "../../src/review/measure.ts";
+
+before(() => ensureMeasureLanguages(["a.ts", "a.py"]));
+
+const TOTAL = `export function totalPrice(items: Item[], taxRate: number): number {
+	let total = 0;
+	for (const item of items) {
+		if (item.quantity <= 0) {
+			continue;
+		}
+		const line = item.price * item.quantity;
+		total += line;
+	}
+	const tax = total * taxRate;
+	return Math.round((total + tax) * 100) / 100;
+}
+`;
+/** TOTAL with every identifier renamed and a literal changed: the same shape. */
+const EXACT = `export function sumOrder(entries: Entry[], rate: number): number {
+	let sum = 0;
+	for (const entry of entries) {
+		if (entry.count <= 1) {
+			continue;
+		}
+		const amount = entry.cost * entry.count;
+		sum += amount;
+	}
+	const extra = sum * rate;
+	return Math.round((sum + extra) * 100) / 100;
+}
+`;
+/** EXACT with one statement changed. */
+const NEAR = EXACT.replace("const extra = sum * rate;", "const extra = sum * rate + shipping(entries);");
+const OTHER = `export function parseFlags(argv: string[]): Map<string, string> {
+	const flags = new Map<string, string>();
+	let index = 0;
+	while (index < argv.length) {
+		const arg = argv[index];
+		if (arg.startsWith("--")) {
+			flags.set(arg.slice(2), argv[index + 1] ?? "");
+			index += 2;
+		} else {
+			index++;
+		}
+	}
+	return flags;
+}
+`;
+
+function only(path: string, source: string): CallableMeasure {
+	const [callable] = measureFile(path, source).callables;
+	assert.ok(callable);
+	return callable;
+}
+
+describe("clone fingerprints", () => {
+	it("an exact clone has the same shape hash; a near clone is similar above the threshold; others are not", () => {
+		const total = only("src/total.ts", TOTAL);
+		const exact = only("src/exact.ts", EXACT);
+		const near = only("src/near.ts", NEAR);
+		const other = only("src/flags.ts", OTHER);
+		assert.equal(exact.shapeHash, total.shapeHash);
+		assert.notEqual(exact.bodyHash, total.bodyHash, "the body hash sees the renamed identifiers");
+		assert.notEqual(near.shapeHash, total.shapeHash);
+		const nearScore = similarity(total, near);
+		assert.ok(nearScore >= NEAR_CLONE_SIMILARITY && nearScore < 1, `near similarity ${nearScore}`);
+		assert.ok(similarity(total, other) < 0.2, `dissimilar similarity ${similarity(total, other)}`);
+
+		const pool = [
+			{ file: "src/exact.ts", callable: exact },
+			{ file: "src/near.ts", callable: near },
+			{ file: "src/flags.ts", callable: other },
+		];
+		const matches = findClones({ file: "src/total.ts", callable: total }, pool);
+		assert.deepEqual(
+			matches.map((m) => [m.kind, m.other.file]),
+			[
+				["exact", "src/exact.ts"],
+				["near", "src/near.ts"],
+			],
+		);
+	});
+
+	it("small callables are left out of clone search", () => {
+		const a = only("src/a.ts", "function a(x) { return x + 1; }");
+		const b = only("src/b.ts", "function b(y) { return y + 2; }");
+		assert.equal(a.shapeHash, b.shapeHash);
+		assert.equal(a.shingles, undefined);
+		assert.deepEqual(findClones({ file: "src/a.ts", callable: a }, [{ file: "src/b.ts", callable: b }]), []);
+	});
+
+	it("jaccard and shingles behave on small inputs", () => {
+		assert.equal(jaccard([1, 2, 3], [2, 3, 4]), 0.5);
+		assert.equal(jaccard([], []), 1);
+		assert.equal(shinglesOf(["a", "b"], 0, 2).length, 1, "a sequence shorter than a shingle is one shingle");
+		const shingles = shinglesOf(["a", "b", "c", "d", "e", "f", "a", "b", "c", "d", "e"], 0, 11);
+		assert.equal(shingles.length, 7);
+		assert.deepEqual(
+			[...decodeShingles(encodeShingles(shingles))],
+			[...shingles],
+			"stored shingles decode to the same",
+		);
+	});
+});
+
+describe("clone findings of a change", () => {
+	it("a new exact clone of a file outside the change, and a new near clone, are findings with witnesses", async () => {
+		const others = [measureFile("src/total.ts", TOTAL), measureFile("src/flags.ts", OTHER)];
+		const review = await analyzeChange({
+			files: [
+				{ path: "src/exact.ts", after: EXACT },
+				{ path: "src/near.ts", before: "export const x = 1;\n", after: `export const x = 1;\n${NEAR}` },
+			],
+			allCallables: others,
+		});
+		const clones = review.findings.filter((f) => f.kind.endsWith("clone"));
+		assert.deepEqual(
+			clones.map((f) => [f.kind, f.file, f.line]),
+			[
+				["exact-clone", "src/exact.ts", 1],
+				["near-clone", "src/near.ts", 2],
+			],
+		);
+		const exact = clones[0];
+		assert.ok(exact);
+		assert.equal(exact.after.value, 1);
+		assert.deepEqual(
+			exact.witnesses.map((w) => `${w.side} ${w.file}:${w.line}`),
+			["after src/exact.ts:1", "after src/total.ts:1", "after src/near.ts:2"],
+		);
+		assert.match(exact.question, /`sumOrder`.*`totalPrice` \(src\/total\.ts:1\)/);
+	});
+
+	it("a dissimilar new function is not a clone, and a pair already alike before is not reported again", async () => {
+		const review = await analyzeChange({
+			files: [
+				{ path: "src/flags.ts", after: OTHER },
+				// EXACT was a clone of TOTAL before; its edit keeps it one.
+				{ path: "src/exact.ts", before: EXACT, after: EXACT.replace("<= 1", "<= 2").replace("100", "1000") },
+			],
+			allCallables: [measureFile("src/total.ts", TOTAL)],
+		});
+		assert.deepEqual(
+			review.findings.filter((f) => f.kind.endsWith("clone")),
+			[],
+		);
+		assert.deepEqual(
+			review.deltas.map((d) => [d.status, d.after?.name]),
+			[
+				["changed", "sumOrder"],
+				["added", "parseFlags"],
+			],
+		);
+	});
+
+	it("copying a function within the change reports the pair once", async () => {
+		const python = (name: string) =>
+			[
+				`def ${name}(rows, limit):`,
+				"    out = []",
+				"    for row in rows:",
+				"        if row.size > limit and row.ok:",
+				"            out.append(row.name.strip().lower())",
+				"        elif row.size == limit:",
+				"            out.append(row.name)",
+				"    return sorted(out, key=lambda n: (len(n), n))",
+				"",
+			].join("\n");
+		const review = await analyzeChange({
+			files: [
+				{ path: "pkg/a.py", after: python("pick") },
+				{ path: "pkg/b.py", after: python("choose") },
+			],
+		});
+		const clones = review.findings.filter((f) => f.kind === "exact-clone");
+		assert.equal(clones.length, 1);
+	});
+});
