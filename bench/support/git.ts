@@ -2,7 +2,7 @@
 // no credential helper, no pager, no prompt, no lazy fetch, no system config, no optional locks. Only ever reads (or
 // creates a throwaway corpus repo).
 import { spawn } from "node:child_process";
-import { hardenedGit, runGit } from "../../packages/fovea/src/engine/git-probe.ts";
+import { hardenedGit, runGit } from "../../packages/fovea/src/engine/git-hardening.ts";
 
 /** The environment of a hardened Git call (the engine's own hardening: one definition for engine and benchmarks). */
 export const GIT_ENV: NodeJS.ProcessEnv = hardenedGit(".", []).env;

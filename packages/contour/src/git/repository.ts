@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
+import { forcedConfigFrom, GUARDED_CONFIG_PATTERN } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
-import { type GitWork, git, nulRecords } from "./run.ts";
+import { type GitWork, git } from "./run.ts";
 
 /** Where a Git worktree lives and how every later call on it must be made. */
 export interface Repository {
@@ -67,30 +68,9 @@ export async function openRepository(path: string, options: OpenOptions = {}): P
  * Returns the configuration that empties every filter driver found.
  */
 export async function guardedConfig(root: string, options: OpenOptions = {}): Promise<[string, string][]> {
-	const pattern = "^(filter\\..+\\.(clean|smudge|process|required)|remote\\..+\\.promisor|extensions\\.partialclone)$";
-	const result = await git(root, ["config", "-z", "--get-regexp", pattern], { ...options, okCodes: [0, 1] });
-	const drivers = new Set<string>();
-	for (const record of nulRecords(result.stdout)) {
-		const text = record.toString("utf8");
-		const newline = text.indexOf("\n");
-		const key = newline === -1 ? text : text.slice(0, newline);
-		const value = newline === -1 ? "true" : text.slice(newline + 1);
-		if (key === "extensions.partialclone")
-			throw partialClone(root, `extensions.partialClone = ${JSON.stringify(value)}`);
-		if (key.startsWith("remote.") && key.endsWith(".promisor")) {
-			if (!/^(false|no|off|0)$/i.test(value.trim())) throw partialClone(root, `${key} = ${JSON.stringify(value)}`);
-		} else if (key.startsWith("filter.")) drivers.add(key.slice("filter.".length, key.lastIndexOf(".")));
-	}
-	const forced: [string, string][] = [];
-	for (const name of [...drivers].sort()) {
-		forced.push([`filter.${name}.clean`, ""], [`filter.${name}.smudge`, ""], [`filter.${name}.process`, ""]);
-		forced.push([`filter.${name}.required`, "false"]);
-	}
-	return forced;
-}
-
-function partialClone(root: string, setting: string): Error {
-	return new Error(
-		`${root} is a partial clone (${setting}); Contour does not read it, since Git could fetch missing objects from the network`,
-	);
+	const result = await git(root, ["config", "-z", "--get-regexp", GUARDED_CONFIG_PATTERN], {
+		...options,
+		okCodes: [0, 1],
+	});
+	return forcedConfigFrom(result.stdout.toString("utf8"), root);
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { hardenedGit } from "pi-fovea/engine";
+import { type ForcedConfig, hardenedGit } from "pi-fovea/engine";
 
 /**
  * How much work Git and the filesystem did for one caller, so tests can assert work counts instead of times.
@@ -50,51 +50,19 @@ export interface GitResult {
 
 // Variables that would point Git at another repository, index or object store, or inject configuration, when
 // the user runs Pi from inside a Git hook or an alias. A review reads the root it was given and nothing else.
-const LOCATING_ENV = [
-	"GIT_DIR",
-	"GIT_WORK_TREE",
-	"GIT_INDEX_FILE",
-	"GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_COMMON_DIR",
-	"GIT_NAMESPACE",
-	"GIT_PREFIX",
-	"GIT_CONFIG",
-	"GIT_CONFIG_PARAMETERS",
-	"GIT_EXTERNAL_DIFF",
-	"GIT_DIFF_OPTS",
-	"GIT_REPLACE_REF_BASE",
-	"GIT_GRAFT_FILE",
-	"GIT_SHALLOW_FILE",
-];
 
 /**
- * The argument list and environment of a Contour Git call: the workspace kernel's hardening (no fsmonitor, hooks,
- * protocols, credential helper, lazy fetch, system config, pager, optional locks or prompt), plus: no replace
- * objects (so a blob's bytes always hash to its oid), no system attributes, no inherited repository-locating or
- * config-injecting variables, the C locale (stable messages), and `forcedConfig` passed through
- * GIT_CONFIG_COUNT so that keys with any subsection name survive intact.
+ * The argument list and environment of a Contour Git call: the engine's hardening (see `hardenedGit` in
+ * pi-fovea/engine: no hooks, filters, protocols, replace objects or inherited repository variables, and
+ * `forcedConfig` through GIT_CONFIG_COUNT), plus the C locale so Git's messages are stable.
  */
 export function contourGit(
 	root: string,
 	args: readonly string[],
-	forcedConfig: readonly (readonly [string, string])[] = [],
+	forcedConfig: ForcedConfig = [],
 ): { args: string[]; env: NodeJS.ProcessEnv } {
-	const command = hardenedGit(root, args);
-	const env: NodeJS.ProcessEnv = { ...command.env };
-	for (const name of LOCATING_ENV) delete env[name];
-	for (const name of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name)) delete env[name];
-	env.GIT_NO_REPLACE_OBJECTS = "1";
-	env.GIT_ATTR_NOSYSTEM = "1";
-	env.LC_ALL = "C";
-	if (forcedConfig.length > 0) {
-		env.GIT_CONFIG_COUNT = String(forcedConfig.length);
-		forcedConfig.forEach(([key, value], i) => {
-			env[`GIT_CONFIG_KEY_${i}`] = key;
-			env[`GIT_CONFIG_VALUE_${i}`] = value;
-		});
-	}
-	return { args: command.args, env };
+	const command = hardenedGit(root, args, forcedConfig);
+	return { args: command.args, env: { ...command.env, LC_ALL: "C" } };
 }
 
 /**

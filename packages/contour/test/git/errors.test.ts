@@ -109,7 +109,7 @@ describe("refusals", () => {
 		] as const) {
 			const dir = repo({ "a.ts": "a\n" }, { commit: true });
 			git(dir, "config", key, value);
-			await assert.rejects(takeSnapshot({ root: dir }), /is a partial clone .*does not read it/);
+			await assert.rejects(takeSnapshot({ root: dir }), /is a partial clone .*it is not analysed/);
 		}
 		const dir = repo({ "a.ts": "a\n" }, { commit: true });
 		git(dir, "config", "remote.origin.promisor", "false");

@@ -1,75 +1,11 @@
-import { execFile } from "node:child_process";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
+import { repositoryGuard, runGit } from "./git-hardening.ts";
 
 /**
- * The only code in pi-fovea that runs Git, and only read-only status probes of a root. Every call is hardened:
- * no fsmonitor, no hooks, no transport protocols, no credential helper, no lazy fetching, no system config, no
- * pager, no optional locks, no prompt. A partial clone (promisor remote) is refused, since Git 2.39 ignores
- * GIT_NO_LAZY_FETCH and a status could otherwise fetch.
+ * Fovea's read-only Git questions about a root: its status, and which files a change covers. Every call goes
+ * through the hardened runner with the repository's guard (see git-hardening.ts), so nothing of the repository runs.
  */
-const HARDENING = [
-	"-c",
-	"core.fsmonitor=false",
-	"-c",
-	"core.hooksPath=/dev/null",
-	"-c",
-	"protocol.allow=never",
-	"-c",
-	"credential.helper=",
-	"-c",
-	"core.untrackedCache=false",
-];
-
-const GIT_ENV = {
-	GIT_NO_LAZY_FETCH: "1",
-	GIT_PROTOCOL_FROM_USER: "0",
-	GIT_TERMINAL_PROMPT: "0",
-	GIT_OPTIONAL_LOCKS: "0",
-	GIT_CONFIG_NOSYSTEM: "1",
-	GIT_PAGER: "cat",
-};
-
-/** The argument list and environment of a hardened `git -C root …` call, for callers that spawn it themselves. */
-export function hardenedGit(root: string, args: readonly string[]): { args: string[]; env: NodeJS.ProcessEnv } {
-	return { args: [...HARDENING, "-C", root, ...args], env: { ...process.env, ...GIT_ENV } };
-}
-
-/** Runs hardened `git -C root …` and returns stdout; rejects with a message naming the root on failure. */
-export function runGit(
-	root: string,
-	args: readonly string[],
-	options: { timeoutMs?: number; maxBuffer?: number } = {},
-): Promise<string> {
-	const command = hardenedGit(root, args);
-	return new Promise((resolve, reject) => {
-		execFile(
-			"git",
-			command.args,
-			{
-				env: command.env,
-				timeout: options.timeoutMs ?? 10_000,
-				maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
-				encoding: "utf8",
-			},
-			(error, stdout, stderr) => {
-				if (error) reject(new Error(`git ${args[0] ?? ""} failed in ${root}: ${(stderr || error.message).trim()}`));
-				else resolve(stdout);
-			},
-		);
-	});
-}
-
-/** Refuses a partial clone: its promisor remote could make a probe fetch from the network. */
-export async function assertNotPartialClone(root: string): Promise<void> {
-	const promisor = await runGit(root, [
-		"config",
-		"--get-regexp",
-		"^(remote\\..*\\.promisor|extensions\\.partialclone)$",
-	]).catch(() => "");
-	if (promisor.trim() !== "")
-		throw new Error(`${root} is a partial clone (promisor remote); Fovea does not probe it to avoid fetching`);
-}
 
 /** What one `git status` probe says about a root: the HEAD commit and the dirty or untracked paths. */
 export interface GitState {
@@ -79,7 +15,9 @@ export interface GitState {
 
 /** One hardened `git status --porcelain=v2 --branch -z` probe, parsed. */
 export async function gitState(root: string): Promise<GitState> {
-	return parseStatusV2(await runGit(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]));
+	const forced = await repositoryGuard(root);
+	const out = await runGit(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"], { forced });
+	return parseStatusV2(out);
 }
 
 /** Parses porcelain v2 `-z` output: headers, ordinary, renamed (followed by the original path), unmerged, untracked. */
@@ -134,25 +72,22 @@ export async function statusSignature(root: string): Promise<{ signature: string
 export async function changedSince(root: string, base: string): Promise<string[]> {
 	if (!/^[A-Za-z0-9._/~^@{}][A-Za-z0-9._/~^@{}-]*$/.test(base))
 		throw new Error(`not a revision: ${JSON.stringify(base)}`);
-	const out = await runGit(root, [
-		"diff",
-		"--name-only",
-		"--no-ext-diff",
-		"--no-textconv",
-		"-z",
-		`${base}...HEAD`,
-		"--",
-	]);
+	const forced = await repositoryGuard(root);
+	const out = await runGit(
+		root,
+		["diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", `${base}...HEAD`, "--"],
+		{ forced },
+	);
 	return out.split("\0").filter((p) => p.length > 0);
 }
 
 /**
  * The files a change covers, for an impact question: the uncommitted and untracked files, and/or those changed
- * since the merge base with `base`, root-relative and deduplicated. A partial clone is refused first.
+ * since the merge base with `base`, root-relative and deduplicated. A partial clone is refused.
  */
 export async function changedFiles(root: string, options: { uncommitted?: boolean; base?: string }): Promise<string[]> {
 	if (options.uncommitted !== true && options.base === undefined) return [];
-	await assertNotPartialClone(root);
+	await repositoryGuard(root);
 	const files = new Set<string>();
 	if (options.uncommitted === true) for (const path of (await gitState(root)).dirty) files.add(path);
 	if (options.base !== undefined) for (const path of await changedSince(root, options.base)) files.add(path);

@@ -8,7 +8,14 @@ export { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptio
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
 export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
-export { assertNotPartialClone, hardenedGit, runGit } from "./git-probe.ts";
+export {
+	type ForcedConfig,
+	forcedConfigFrom,
+	GUARDED_CONFIG_PATTERN,
+	hardenedGit,
+	repositoryGuard,
+	runGit,
+} from "./git-hardening.ts";
 export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export { languageOf } from "./languages.ts";

@@ -3,7 +3,8 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { Attention } from "../engine/attention.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
 import { estimateTokens } from "../engine/budget.ts";
-import { assertNotPartialClone, statusSignature } from "../engine/git-probe.ts";
+import { repositoryGuard } from "../engine/git-hardening.ts";
+import { statusSignature } from "../engine/git-probe.ts";
 import { hashOf } from "../engine/parser.ts";
 import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
@@ -223,7 +224,7 @@ export class Observer {
 
 	async #recordGitState(root: string, state: RootObservation): Promise<void> {
 		try {
-			await assertNotPartialClone(root);
+			await repositoryGuard(root);
 			const probe = await statusSignature(root);
 			state.isGit = true;
 			state.gitSignature = probe.signature;
