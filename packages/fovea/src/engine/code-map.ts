@@ -133,6 +133,15 @@ export class CodeMap {
 		return snapshot;
 	}
 
+	/**
+	 * How imports resolve in this root at its current generation (its files, tsconfig paths, Go module), for callers
+	 * that resolve the imports of other versions of its files, like Contour's before and after sides of a change.
+	 */
+	async importResolution(refresh: MapRefreshOptions = { paths: [] }): Promise<ResolutionContext> {
+		const { snapshot } = await this.refresh(refresh);
+		return (this.#context ?? (await this.#resolutionContext(snapshot))).value;
+	}
+
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
 	async focus(query: FocusQuery, maxTokens: number, refresh: MapRefreshOptions = {}): Promise<FocusAnswer> {
 		return this.#answer("focus", query.text, () => query, maxTokens, refresh);

@@ -24,3 +24,5 @@ export { terms } from "./query-terms.ts";
 export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";
 export { ResidentMaps } from "./residency.ts";
+export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
+export { isTestPath, testSubjects } from "./test-links.ts";
