@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+export { BudgetedText, estimateTokens } from "./budget.ts";
 export { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
 export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
