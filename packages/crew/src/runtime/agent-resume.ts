@@ -1,0 +1,58 @@
+import type { RunSnapshot, RunStore } from "../state/run-store.ts";
+import { agentIdOf, parseAgentId } from "./crew-events.ts";
+import { foreignSessionMessage, type LiveAgentResult } from "./live-agent-api.ts";
+import type { LiveAgentRegistry } from "./live-agents.ts";
+import { CrewAccessError, endOrphanedAgents, ownedElsewhere, readOwnedRun } from "./run-access.ts";
+import type { RunExecution } from "./scheduler.ts";
+
+/** A resume-agent request, already validated and with the canonical workspace. */
+export interface AgentResumeRequest {
+	cwd: string;
+	sessionId: string;
+	agentId: string;
+	message: string | undefined;
+	force: boolean;
+}
+
+/**
+ * resume-agent for an agent that this process holds no handle for, typically after its coordinator restarted:
+ * finds the agent's run in the caller's workspace (another workspace's run is simply not there, so undefined is
+ * returned), refuses another session's run unless `force` and a run that a live process still owns, ends agent
+ * processes the dead coordinator left, and starts the agent again on its session file.
+ */
+export async function resumeAgentFromRunState(
+	store: RunStore,
+	request: AgentResumeRequest,
+	context: { registry: LiveAgentRegistry; execution: (run: RunSnapshot) => RunExecution },
+): Promise<LiveAgentResult | undefined> {
+	const parsed = parseAgentId(request.agentId);
+	if (!parsed) return undefined;
+	const fail = (text: string): LiveAgentResult => ({
+		text,
+		isError: true,
+		details: { status: "error", agentId: request.agentId },
+	});
+	let run: RunSnapshot;
+	try {
+		run = await readOwnedRun(store, request, parsed.runId, "resume");
+	} catch (error) {
+		if (!(error instanceof CrewAccessError) || error.message.startsWith("No run")) return undefined;
+		return fail(foreignSessionMessage(request.agentId, request.cwd));
+	}
+	if (!run.tasks.some((task) => task.id === parsed.taskId)) return undefined;
+	if (await ownedElsewhere(run)) {
+		return fail(`Live agent '${request.agentId}' is run by process ${run.manifest.ownerPid}; resume it there.`);
+	}
+	try {
+		await endOrphanedAgents(store, parsed.runId);
+		await context.execution(run).resumeTask(parsed.taskId, request.message);
+	} catch (error) {
+		return fail(`resume-agent '${request.agentId}' failed: ${(error as Error).message}`);
+	}
+	const agent = context.registry.get(agentIdOf(parsed.runId, parsed.taskId));
+	return {
+		text: `Resumed agent '${request.agentId}' from its session.`,
+		isError: false,
+		details: { status: "ok", agentId: request.agentId, agent },
+	};
+}

@@ -1,0 +1,105 @@
+import { readdir, readFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** pid → parent pid of every process visible in /proc; empty where there is no /proc. */
+async function parentPids(): Promise<Map<number, number>> {
+	const parents = new Map<number, number>();
+	let names: string[];
+	try {
+		names = await readdir("/proc");
+	} catch {
+		return parents;
+	}
+	await Promise.all(
+		names
+			.filter((name) => /^\d+$/.test(name))
+			.map(async (name) => {
+				try {
+					const stat = await readFile(`/proc/${name}/stat`, "utf8");
+					// The command name may hold spaces and parentheses; fields are counted from the last ')'.
+					const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+					if (Number.isInteger(ppid)) parents.set(Number(name), ppid);
+				} catch {
+					// The process ended while we looked.
+				}
+			}),
+	);
+	return parents;
+}
+
+/** Every descendant of `pid` (children, grandchildren, …) as /proc shows them now. */
+export async function descendantPids(pid: number): Promise<number[]> {
+	const children = new Map<number, number[]>();
+	for (const [child, parent] of await parentPids()) {
+		const list = children.get(parent) ?? [];
+		list.push(child);
+		children.set(parent, list);
+	}
+	const found: number[] = [];
+	const queue = [pid];
+	for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+		for (const child of children.get(next) ?? []) {
+			if (found.includes(child)) continue;
+			found.push(child);
+			queue.push(child);
+		}
+	}
+	return found;
+}
+
+/** True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+export async function isProcessRunning(pid: number): Promise<boolean> {
+	try {
+		process.kill(pid, 0);
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+	try {
+		const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+	} catch {
+		return true;
+	}
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+	try {
+		process.kill(pid, name);
+	} catch {
+		// Already gone, or never ours: nothing to end.
+	}
+}
+
+/** Options for `killProcessTree`. */
+export interface KillTreeOptions {
+	/** How long SIGTERM gets before SIGKILL. Default 2000 ms. */
+	graceMs?: number;
+	/** True when `pid` leads its own process group (spawned detached), so the whole group is signalled too. */
+	group?: boolean;
+}
+
+/**
+ * Ends `pid` and every process below it: SIGTERM to all of them (and to the group when `group`), then SIGKILL to
+ * whatever still runs after the grace period. Descendants are collected before the first signal because an
+ * orphan is re-parented and could no longer be found; tools such as Pi's `bash` start their commands in process
+ * groups of their own, so signalling the group alone would leave them running.
+ */
+export async function killProcessTree(pid: number, options: KillTreeOptions = {}): Promise<void> {
+	const graceMs = options.graceMs ?? 2000;
+	const tree = new Set([pid, ...(await descendantPids(pid))]);
+	if (options.group) signal(-pid, "SIGTERM");
+	for (const member of tree) signal(member, "SIGTERM");
+	const deadline = Date.now() + graceMs;
+	for (;;) {
+		const alive = [];
+		for (const member of tree) if (await isProcessRunning(member)) alive.push(member);
+		if (alive.length === 0) return;
+		if (Date.now() >= deadline) break;
+		// Children started during the grace period are ended as well.
+		for (const member of alive) for (const child of await descendantPids(member)) tree.add(child);
+		await sleep(50);
+	}
+	for (const member of tree) for (const child of await descendantPids(member)) tree.add(child);
+	if (options.group) signal(-pid, "SIGKILL");
+	for (const member of tree) signal(member, "SIGKILL");
+}

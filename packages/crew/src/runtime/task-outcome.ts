@@ -1,0 +1,40 @@
+import type { TaskPatch } from "../state/tasks.ts";
+import type { AgentOutcome } from "./child-agent.ts";
+import type { LiveAgentStatus } from "./live-agents.ts";
+
+/** Why the runtime ended an agent: stop-agent, a cancelled run, or the coordinator shutting down. */
+export type StopReason = "stopped" | "cancelled" | "shutdown";
+
+/** The task change and the agent status that follow from how an agent's prompt ended. */
+export interface TaskOutcome {
+	patch: TaskPatch;
+	agentStatus: LiveAgentStatus;
+}
+
+/**
+ * An agent that completed without a model error is done, whatever was requested meanwhile (the work exists); a
+ * cancelled agent's task is cancelled; a stopped one (or one ended by shutdown) is interrupted and can be resumed
+ * from its session; anything else (timeout, crash, model error, a foreign abort) fails with the reason.
+ */
+export function taskOutcome(
+	outcome: AgentOutcome,
+	stop: StopReason | undefined,
+	extraChanged: readonly string[] = [],
+): TaskOutcome {
+	const changedFiles = [...new Set([...outcome.changedFiles, ...extraChanged])];
+	const meta = { usage: outcome.usage, changedFiles, accessedPaths: outcome.accessedPaths, end: outcome.end };
+	if (outcome.end === "completed" && outcome.error === undefined) {
+		const result = outcome.text ?? "(the agent gave no text)";
+		return { patch: { status: "done", result, error: null, meta }, agentStatus: "done" };
+	}
+	if (stop === "cancelled")
+		return { patch: { status: "cancelled", error: "the run was cancelled", meta }, agentStatus: "cancelled" };
+	if (stop !== undefined) {
+		const error = stop === "stopped" ? "stopped by stop-agent" : "the coordinator shut down";
+		return { patch: { status: "interrupted", error, meta }, agentStatus: "stopped" };
+	}
+	const error =
+		outcome.error ??
+		(outcome.end === "aborted" ? "the agent's run was aborted" : `the agent ended (${outcome.end}) without finishing`);
+	return { patch: { status: "failed", error, meta }, agentStatus: "failed" };
+}
