@@ -1,0 +1,94 @@
+// One timed run of a review CLI in a fresh process: ours (`packages/contour/src/cli.ts`) or the published reference
+// (`pi-contour@0.4.4`'s `dist/cli.mjs`, installed under the alias `pi-contour-reference`). Each tool's caches live
+// under the directory it is given, so a new directory is a cold run and the same one again is a warm run.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+/** Which CLI. */
+export type ToolName = "ours" | "reference";
+
+/** How to run one CLI. */
+export interface Tool {
+	name: ToolName;
+	/** The script Node runs. */
+	script: string;
+	/** Exit codes that mean "reviewed" (a policy violation is still a review); anything else is a crash. */
+	okCodes: readonly number[];
+}
+
+/** A finished run: wall time from spawn to exit, process start and module loading included. */
+export interface ToolRun {
+	tool: ToolName;
+	ms: number;
+	code: number;
+	stdout: string;
+}
+
+/** A run that did not review: a non-review exit code, a signal, a timeout or a spawn error. */
+export class ToolCrash extends Error {
+	readonly tool: ToolName;
+	constructor(tool: ToolName, message: string) {
+		super(`${tool}: ${message}`);
+		this.tool = tool;
+	}
+}
+
+/** The two tools, located from the repository checkout `repo`; throws naming what is not installed or not built. */
+export function locateTools(repo: string): Record<ToolName, Tool> {
+	const ours = join(repo, "packages/contour/src/cli.ts");
+	const reference = join(repo, "node_modules/pi-contour-reference/dist/cli.mjs");
+	if (!existsSync(reference)) {
+		throw new Error(`the reference CLI is missing (${reference}): run npm install at the repository root`);
+	}
+	if (!existsSync(ours)) throw new Error(`our CLI is missing (${ours})`);
+	return {
+		// Ours: 0 reviewed, 1 findings under an explicit policy, 2 usage or input error.
+		ours: { name: "ours", script: ours, okCodes: [0, 1] },
+		// The reference: 0 advisory, 2 explicit boundary violations, 1 analysis or usage failure.
+		reference: { name: "reference", script: reference, okCodes: [0, 2] },
+	};
+}
+
+/** The review command line shared by both CLIs (both default to HEAD → index; `--staged` says so explicitly). */
+export function reviewArgs(tool: Tool, root: string): string[] {
+	const args = [tool.script, "review", "--staged", "--json", "--root", root];
+	// The reference prints at most `--max-findings` findings (default 8, at most 32): ask for all it allows.
+	if (tool.name === "reference") args.push("--max-findings", "32");
+	return args;
+}
+
+/**
+ * Runs `tool` on `root` with its caches under `cacheDir`: TMPDIR for both (the reference keeps its fact cache in
+ * `$TMPDIR/pi-contour-<uid>`), and FOVEA_CACHE_DIR for ours (Fovea's on-disk fact cache, which our CLI reuses).
+ */
+export function runTool(tool: Tool, root: string, cacheDir: string, timeoutMs = 300_000): Promise<ToolRun> {
+	const env = { ...process.env, TMPDIR: cacheDir, FOVEA_CACHE_DIR: join(cacheDir, "fovea") };
+	return new Promise((resolve, reject) => {
+		const start = performance.now();
+		const child = spawn(process.execPath, reviewArgs(tool, root), { env, stdio: ["ignore", "pipe", "pipe"] });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString();
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+		child.on("error", (error) => {
+			clearTimeout(timer);
+			reject(new ToolCrash(tool.name, `could not start: ${error.message}`));
+		});
+		child.on("close", (code, signal) => {
+			const ms = performance.now() - start;
+			clearTimeout(timer);
+			if (code === null || !tool.okCodes.includes(code)) {
+				const how = code === null ? `killed by ${signal}` : `exit ${code}`;
+				reject(new ToolCrash(tool.name, `${how} on ${root}: ${stderr.trim().slice(0, 800) || stdout.slice(0, 400)}`));
+				return;
+			}
+			resolve({ tool: tool.name, ms, code, stdout });
+		});
+	});
+}
