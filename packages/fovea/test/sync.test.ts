@@ -39,6 +39,7 @@ function syncMessages(host: PiHost): string[] {
 interface Counters {
 	probes: number;
 	unchanged: number;
+	watched: number;
 	refreshes: number;
 	baselines: number;
 }
@@ -46,8 +47,15 @@ interface Counters {
 async function counters(host: PiHost): Promise<Counters> {
 	const line = (await commandText(host, "/fovea status")).split("\n").find((l) => l.startsWith("observation:")) ?? "";
 	const number = (label: string) => Number(new RegExp(`${label} (\\d+)`).exec(line)?.[1] ?? Number.NaN);
-	const unchanged = Number(/\((\d+) unchanged\)/.exec(line)?.[1] ?? Number.NaN);
-	return { probes: number("probes"), unchanged, refreshes: number("refreshes"), baselines: number("baselines") };
+	const unchanged = Number(/\((\d+) unchanged/.exec(line)?.[1] ?? Number.NaN);
+	const watched = Number(/(\d+) answered by the change watch/.exec(line)?.[1] ?? Number.NaN);
+	return {
+		probes: number("probes"),
+		unchanged,
+		watched,
+		refreshes: number("refreshes"),
+		baselines: number("baselines"),
+	};
 }
 
 describe("fovea sync", () => {
@@ -85,8 +93,10 @@ describe("fovea sync", () => {
 			const before = await counters(host);
 			await host.prompt("nothing changed");
 			const idle = await counters(host);
-			assert.ok(idle.unchanged > before.unchanged, "an unchanged Git root costs a status probe");
-			assert.equal(idle.refreshes, before.refreshes, "and no refresh");
+			assert.ok(idle.unchanged > before.unchanged, "an unchanged Git root is seen to be unchanged");
+			assert.ok(idle.watched > before.watched, "by its change watch");
+			assert.equal(idle.probes, before.probes, "without a git status");
+			assert.equal(idle.refreshes, before.refreshes, "and without a refresh");
 
 			git(repo, "checkout", "--", "src/helper.ts");
 			await host.prompt("after a revert");
@@ -94,6 +104,26 @@ describe("fovea sync", () => {
 			assert.equal(syncMessages(host).length, 2, "a dirty-to-clean revert is a change too");
 			assert.match(last, /src\/helper\.ts \(changed, not by this session\): - function added/);
 		});
+	});
+
+	it("without a change watch (FOVEA_WATCH=0) an unchanged Git root costs a status probe and no refresh", async () => {
+		const repo = await project("plain");
+		process.env.FOVEA_WATCH = "0";
+		try {
+			await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+				await host.runTools([{ name: "read", arguments: { path: "src/main.ts" } }]);
+				const before = await counters(host);
+				await host.prompt("nothing changed");
+				const idle = await counters(host);
+				// The run is probed before it starts (the root is warm) and after it settles: a status probe each.
+				assert.equal(idle.probes, before.probes + 2, "a status probe per check");
+				assert.equal(idle.unchanged, before.unchanged + 2, "each found nothing changed");
+				assert.equal(idle.watched, 0, "no watch answered");
+				assert.equal(idle.refreshes, before.refreshes, "and no refresh");
+			});
+		} finally {
+			delete process.env.FOVEA_WATCH;
+		}
 	});
 
 	it("keeps observation per root: a change in an untouched root is never reported, labels name the root", async () => {

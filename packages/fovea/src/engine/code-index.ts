@@ -244,6 +244,7 @@ export class CodeIndex {
 	/** Gaps found in file content, as published in the snapshot. */
 	#contentGaps = new Map<string, CoverageGap>();
 	#truncated = false;
+	#directories: readonly string[] = [];
 	#snapshot: IndexSnapshot | undefined;
 	#manifest: Map<string, ManifestEntry> | undefined;
 	#manifestLoaded = false;
@@ -261,6 +262,11 @@ export class CodeIndex {
 			throw new Error(`Fovea: the fact cache of ${this.cache.root} cannot serve ${this.root}`);
 		}
 		this.racyWindowMs = options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
+	}
+
+	/** Root-relative directories the last full walk listed (`""` is the root). */
+	get walkedDirectories(): readonly string[] {
+		return this.#directories;
 	}
 
 	/** The latest completed snapshot, or `undefined` before the first refresh. */
@@ -329,6 +335,7 @@ export class CodeIndex {
 		});
 		this.stats.scans++;
 		this.stats.filesStatted += scan.stats.filesStatted;
+		this.#directories = scan.directories;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
 		const next = await this.#update(scan.files, "all", options);
 		return this.#commit(next, scanGaps, scan.truncated, undefined);

@@ -11,11 +11,16 @@ import {
 	patchPreparedGraph,
 	prepareGraph,
 } from "./focus.ts";
+import { gitStateDirectories } from "./git-hardening.ts";
 import { GraphStore } from "./graph-store.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
+import { RootWatch } from "./root-watch.ts";
 import { testSubjects } from "./test-links.ts";
+
+/** Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`. */
+export type CodeMapOptions = CodeIndexOptions & { watch?: boolean };
 
 /** Refresh options of a code map: the index's, plus `fresh` to force a full walk. */
 export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
@@ -25,6 +30,8 @@ export interface CodeMapStats {
 	graphsBuilt: number;
 	/** Generations reached by patching the previous graph edit by edit instead of building it again. */
 	graphsPatched: number;
+	/** Refreshes that the watch answered (a path refresh or nothing) instead of a walk. */
+	watchedRefreshes: number;
 	queries: number;
 }
 
@@ -44,7 +51,7 @@ export interface FocusAnswer {
  */
 export class CodeMap {
 	readonly root: string;
-	readonly stats: CodeMapStats = { graphsBuilt: 0, graphsPatched: 0, queries: 0 };
+	readonly stats: CodeMapStats = { graphsBuilt: 0, graphsPatched: 0, watchedRefreshes: 0, queries: 0 };
 	#index: CodeIndex;
 	readonly #indexOptions: CodeIndexOptions;
 	#prepared: { generation: number; store: GraphStore; graph: PreparedGraph } | undefined;
@@ -54,11 +61,21 @@ export class CodeMap {
 	#lastWalk = 0;
 	readonly #dirty = new Set<string>();
 	readonly #reuseMs = envInt("FOVEA_WALK_REUSE_MS", 5000, 0, 3_600_000);
+	readonly #watch: RootWatch | undefined;
+	/** The watch's change count when the last walk started, or when watched paths were last refreshed. */
+	#reading = 0;
+	/** The index's walk count the watch last followed. */
+	#watchedScan = -1;
+	#gitDirectories: string[] | undefined;
+	/** Set when the watch gained directories: the next refresh walks, to cover changes made before they were watched. */
+	#verifyNext = false;
 
-	constructor(root: string, options: CodeIndexOptions = {}) {
+	constructor(root: string, options: CodeMapOptions = {}) {
 		this.root = root;
-		this.#indexOptions = options;
-		this.#index = new CodeIndex(root, options);
+		const { watch, ...indexOptions } = options;
+		this.#indexOptions = indexOptions;
+		this.#index = new CodeIndex(root, indexOptions);
+		if (watch === true) this.#watch = new RootWatch(root);
 	}
 
 	get index(): CodeIndex {
@@ -119,18 +136,63 @@ export class CodeMap {
 
 	async #refreshIndex(options: MapRefreshOptions): Promise<IndexSnapshot> {
 		const { fresh, ...rest } = options;
-		if (rest.paths !== undefined) return this.#index.refresh(rest);
+		if (rest.paths !== undefined) return this.#afterRefresh(await this.#index.refresh(rest));
 		const current = this.#index.snapshot;
-		if (fresh !== true && current !== undefined && Date.now() - this.#lastWalk < this.#reuseMs) {
-			if (this.#dirty.size === 0) return current;
-			const paths = [...this.#dirty];
-			this.#dirty.clear();
-			return this.#index.refresh({ ...rest, paths });
+		if (fresh !== true && current !== undefined) {
+			// A healthy watch names what changed since the last walk: refresh just those paths, or nothing.
+			const reading = this.#watch?.changes ?? 0;
+			const changed =
+				this.#watch === undefined || this.#verifyNext ? undefined : await this.#watch.pathsSince(this.#reading);
+			if (changed !== undefined) {
+				this.#reading = reading;
+				const paths = [...new Set([...changed, ...this.#dirty])];
+				this.#dirty.clear();
+				this.stats.watchedRefreshes++;
+				return paths.length === 0 ? current : this.#afterRefresh(await this.#index.refresh({ ...rest, paths }));
+			}
+			if (!this.#verifyNext && Date.now() - this.#lastWalk < this.#reuseMs) {
+				if (this.#dirty.size === 0) return current;
+				const paths = [...this.#dirty];
+				this.#dirty.clear();
+				return this.#index.refresh({ ...rest, paths });
+			}
 		}
 		this.#dirty.clear();
+		this.#verifyNext = false;
+		this.#reading = this.#watch?.changes ?? 0;
 		const snapshot = await this.#index.refresh(rest);
 		this.#lastWalk = Date.now();
+		return this.#afterRefresh(snapshot);
+	}
+
+	/** After any walk (a path refresh may fall back to one), the watch follows the directories it listed. */
+	async #afterRefresh(snapshot: IndexSnapshot): Promise<IndexSnapshot> {
+		const watch = this.#watch;
+		if (watch === undefined || this.#index.stats.scans === this.#watchedScan) return snapshot;
+		this.#watchedScan = this.#index.stats.scans;
+		this.#gitDirectories ??= await gitStateDirectories(this.root);
+		const root = this.root;
+		const added = watch.sync(
+			this.#index.walkedDirectories.map((rel) => (rel === "" ? root : join(root, rel))),
+			this.#gitDirectories,
+		);
+		// Files in newly watched directories may have changed between the walk and their watcher: walk once more.
+		if (added > 0) this.#verifyNext = true;
 		return snapshot;
+	}
+
+	/**
+	 * The change watch of this root, when the map was made with `watch: true` (see `RootWatch`): lets a probe
+	 * tell that nothing happened without a walk or a `git status`.
+	 */
+	get watch(): RootWatch | undefined {
+		return this.#watch;
+	}
+
+	/** Stops watching and drops the heavy state; for a retired root. */
+	async close(): Promise<void> {
+		this.#watch?.close();
+		await this.evict();
 	}
 
 	/**

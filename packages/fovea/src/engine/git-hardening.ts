@@ -183,6 +183,26 @@ async function configStamp(root: string): Promise<string> {
 	return gitDir === undefined ? `uncached:${Math.random()}` : stamps.join("|");
 }
 
+/**
+ * The directories whose changes mean Git state moved for `root` (HEAD, the index, branch refs): its git dir, the
+ * common dir of a linked worktree, and the common dir's `refs/heads`. Empty when `root` has no `.git` of its own.
+ */
+export async function gitStateDirectories(root: string): Promise<string[]> {
+	const gitDir = await gitDirOf(root);
+	if (gitDir === undefined) return [];
+	const common = await commonDirOf(gitDir);
+	const dirs = new Set([gitDir, common, join(common, "refs", "heads")]);
+	const present = await Promise.all(
+		[...dirs].map((dir) =>
+			stat(dir).then(
+				(s) => (s.isDirectory() ? dir : undefined),
+				() => undefined,
+			),
+		),
+	);
+	return present.filter((dir): dir is string => dir !== undefined);
+}
+
 async function gitDirOf(root: string): Promise<string | undefined> {
 	const marker = join(root, ".git");
 	const info = await stat(marker).catch(() => undefined);

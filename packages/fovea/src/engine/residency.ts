@@ -1,5 +1,4 @@
-import type { CodeIndexOptions } from "./code-index.ts";
-import { CodeMap } from "./code-map.ts";
+import { CodeMap, type CodeMapOptions } from "./code-map.ts";
 
 /**
  * The code maps of the enrolled roots, with heavy state (graph, in-memory facts) resident for at most `limit`
@@ -11,9 +10,9 @@ export class ResidentMaps {
 	readonly #maps = new Map<string, CodeMap>();
 	/** Roots whose heavy state is in memory, least recently used first. */
 	readonly #resident: string[] = [];
-	readonly #options: CodeIndexOptions;
+	readonly #options: CodeMapOptions;
 
-	constructor(limit: number, options: CodeIndexOptions = {}) {
+	constructor(limit: number, options: CodeMapOptions = {}) {
 		this.limit = Math.max(1, Math.floor(limit));
 		this.#options = options;
 	}
@@ -40,9 +39,10 @@ export class ResidentMaps {
 		return this.#resident.includes(root) && this.#maps.get(root)?.resident === true;
 	}
 
-	/** Forgets retired roots. */
+	/** Forgets retired roots, closing their watches. */
 	retire(roots: readonly string[]): void {
 		for (const root of roots) {
+			void this.#maps.get(root)?.close();
 			this.#maps.delete(root);
 			const at = this.#resident.indexOf(root);
 			if (at >= 0) this.#resident.splice(at, 1);

@@ -45,6 +45,8 @@ export interface ScanStats {
 
 export interface ScanResult {
 	files: ScannedFile[];
+	/** Root-relative directories the walk listed (`""` is the root), nested repositories excluded. */
+	directories: string[];
 	gaps: CoverageGap[];
 	/** Some bound (files, gaps, entries or depth) cut the walk short: the lists are incomplete. */
 	truncated: boolean;
@@ -256,6 +258,7 @@ export async function scanRoot(root: string, options: ScanOptions = {}): Promise
 	const stats = newStats();
 	const files: ScannedFile[] = [];
 	const gaps: CoverageGap[] = [];
+	const directories: string[] = [];
 	let truncated = false;
 
 	interface Frame {
@@ -282,6 +285,7 @@ export async function scanRoot(root: string, options: ScanOptions = {}): Promise
 			stats.nestedRepositories++;
 			continue;
 		}
+		directories.push(frame.rel);
 		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 		let levels = frame.levels;
@@ -354,7 +358,7 @@ export async function scanRoot(root: string, options: ScanOptions = {}): Promise
 
 	files.sort(byPath);
 	gaps.sort(byPath);
-	return { files, gaps, truncated, stats };
+	return { files, directories, gaps, truncated, stats };
 }
 
 /** What one explicitly named path is now, as the full walk would see it. */

@@ -37,6 +37,10 @@ interface RootObservation {
 	gitDirty: string[];
 	isGit: boolean | undefined;
 	lastSweep: number;
+	/** The root watch's change count when the last full check (status probe or sweep) started. */
+	watchReading: number | undefined;
+	/** When the last full check ran: a watch is trusted alone only for FOVEA_WATCH_TRUST_MS after it. */
+	lastFullCheck: number;
 	pending: Drift[];
 }
 
@@ -44,6 +48,8 @@ interface RootObservation {
 export interface ObserverStats {
 	probes: number;
 	unchangedProbes: number;
+	/** Unchanged probes that the root's change watch answered, without `git status` or a sweep. */
+	watchedProbes: number;
 	refreshes: number;
 	sweeps: number;
 	baselines: number;
@@ -55,7 +61,14 @@ export interface ObserverStats {
  * model. Nothing crosses roots. Retirement forgets a root; re-entry starts a new boundary.
  */
 export class Observer {
-	readonly stats: ObserverStats = { probes: 0, unchangedProbes: 0, refreshes: 0, sweeps: 0, baselines: 0 };
+	readonly stats: ObserverStats = {
+		probes: 0,
+		unchangedProbes: 0,
+		watchedProbes: 0,
+		refreshes: 0,
+		sweeps: 0,
+		baselines: 0,
+	};
 	readonly #roots = new Map<string, RootObservation>();
 	readonly #retired: string[] = [];
 	readonly #maps: ResidentMaps;
@@ -65,6 +78,8 @@ export class Observer {
 	readonly #budget = envInt("FOVEA_SYNC_TOKENS", 600, 100, 8000);
 	/** How long the blocking before-run hook may wait for warm roots' probes (FOVEA_WARM_PROBE_MS). */
 	readonly #warmProbeMs = envInt("FOVEA_WARM_PROBE_MS", 300, 0, 60_000);
+	/** How long a quiet change watch alone vouches for a root before a full check runs again (FOVEA_WATCH_TRUST_MS). */
+	readonly #watchTrustMs = envInt("FOVEA_WATCH_TRUST_MS", 60_000, 0, 3_600_000);
 
 	constructor(maps: ResidentMaps) {
 		this.#maps = maps;
@@ -130,6 +145,8 @@ export class Observer {
 				gitDirty: [],
 				isGit: undefined,
 				lastSweep: 0,
+				watchReading: undefined,
+				lastFullCheck: 0,
 				pending: [],
 			};
 			this.#roots.set(root, state);
@@ -185,12 +202,27 @@ export class Observer {
 			const state = this.#state(root);
 			const map = this.#maps.use(root);
 			if (!state.baseline.established) {
+				const reading = map.watch?.changes;
 				const { snapshot } = await map.refresh();
 				if (!isCurrent(root)) return;
 				this.ensureBaseline(root, snapshot.files);
 				await this.#recordGitState(root, state);
+				this.#checked(state, reading);
 				continue;
 			}
+			const watch = map.watch;
+			if (
+				watch !== undefined &&
+				state.watchReading !== undefined &&
+				Date.now() - state.lastFullCheck < this.#watchTrustMs &&
+				(await watch.unchangedSince(state.watchReading))
+			) {
+				this.stats.unchangedProbes++;
+				this.stats.watchedProbes++;
+				continue;
+			}
+			if (!isCurrent(root)) return;
+			const reading = watch?.changes;
 			let paths: string[] | undefined;
 			if (state.isGit !== false) {
 				const before = state.gitSignature;
@@ -198,6 +230,7 @@ export class Observer {
 				this.stats.probes++;
 				if (probe !== undefined) {
 					state.isGit = true;
+					this.#checked(state, reading);
 					if (probe.signature === before) {
 						this.stats.unchangedProbes++;
 						continue;
@@ -216,10 +249,17 @@ export class Observer {
 			}
 			const { snapshot } = await map.refresh(paths === undefined ? { fresh: true } : { paths });
 			this.stats.refreshes++;
+			if (state.isGit === false) this.#checked(state, reading);
 			if (!isCurrent(root)) return;
 			const drift = state.baseline.advance(snapshot.files, paths, (p, h) => state.provenance.authored(p, h));
 			state.pending.push(...drift);
 		}
+	}
+
+	/** Records a full check that started at watch reading `reading`. */
+	#checked(state: RootObservation, reading: number | undefined): void {
+		state.watchReading = reading;
+		state.lastFullCheck = Date.now();
 	}
 
 	async #recordGitState(root: string, state: RootObservation): Promise<void> {

@@ -48,7 +48,10 @@ export function foveaMaps(): FoveaMaps {
 	let observer: Observer | undefined;
 	const maps = async () => {
 		const engine = await loadEngine();
-		registry ??= new engine.ResidentMaps(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024));
+		// FOVEA_WATCH=0 turns change watches off: every probe then walks or runs `git status`.
+		registry ??= new engine.ResidentMaps(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024), {
+			watch: process.env.FOVEA_WATCH !== "0",
+		});
 		return registry;
 	};
 	return {
