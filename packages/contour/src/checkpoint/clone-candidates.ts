@@ -1,0 +1,119 @@
+/**
+ * Files outside the change that clone search compares changed code with: the files that import or are imported by
+ * a changed file, then the changed files' siblings, in the change's languages, at most `MAX_CLONE_FILES` of them.
+ * Copy-paste usually comes from next door; searching the whole project would mean measuring all of it.
+ *
+ * Their content is the worktree's (for a staged or branch review an unchanged file's worktree bytes normally equal
+ * its committed ones). Measures are cached: by the code map's content hash when the map knows the file (no read at
+ * all), else by the blob id of the bytes read.
+ */
+import { constants } from "node:fs";
+import { lstat, open, readdir, realpath } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { languageOf } from "pi-fovea/engine";
+import { gitBlobOid } from "../git/index.ts";
+import type { ReviewWork } from "../report/report.ts";
+import { type FileCallables, type ImportEdges, measureFile } from "../review/index.ts";
+import type { ProjectFacts } from "./import-edges.ts";
+import type { MeasureCache } from "./measure-cache.ts";
+
+/** Files outside the change searched for clones, at most. */
+export const MAX_CLONE_FILES = 24;
+/** Larger files are not searched for clones. */
+export const MAX_CLONE_FILE_BYTES = 256 * 1024;
+
+/** What clone search around a change needs. */
+export interface CloneScope {
+	root: string;
+	objectFormat: "sha1" | "sha256";
+	/** Every path the change touches (either side). */
+	changedPaths: ReadonlySet<string>;
+	/** The after-side paths of changed text files. */
+	afterPaths: readonly string[];
+	afterEdges: ImportEdges;
+	project: ProjectFacts | undefined;
+	maxBytes: number;
+	signal?: AbortSignal;
+}
+
+/** The callables of the candidate files, and how many candidates there were beyond the limit. */
+export async function cloneCandidates(
+	scope: CloneScope,
+	cache: MeasureCache,
+	work: ReviewWork,
+): Promise<{ files: FileCallables[]; beyondLimit: number }> {
+	const languages = new Set(scope.afterPaths.map((path) => languageOf(path)));
+	const wanted = (path: string) =>
+		!scope.changedPaths.has(path) && languageOf(path) !== undefined && languages.has(languageOf(path));
+	const ordered = new Set<string>();
+	const changed = new Set(scope.afterPaths);
+	for (const [from, targets] of scope.afterEdges) {
+		for (const to of targets.keys()) {
+			if (changed.has(from) && wanted(to)) ordered.add(to);
+			if (changed.has(to) && wanted(from)) ordered.add(from);
+		}
+	}
+	for (const path of await siblings(scope)) if (wanted(path)) ordered.add(path);
+	const chosen = [...ordered].slice(0, MAX_CLONE_FILES);
+	const files: FileCallables[] = [];
+	for (const path of chosen) {
+		scope.signal?.throwIfAborted();
+		const hash = scope.project?.files.get(path)?.hash;
+		const known = hash === undefined ? undefined : cache.measure(`fovea-${hash}`, path, scope.maxBytes);
+		if (known !== undefined) {
+			files.push({ path, callables: known.callables });
+			continue;
+		}
+		const bytes = await readWorktreeFile(scope.root, path);
+		if (bytes === undefined) continue;
+		work.worktreeFilesRead++;
+		const oid = gitBlobOid(bytes, scope.objectFormat);
+		let measure = cache.measure(oid, path, scope.maxBytes);
+		if (measure === undefined) {
+			measure = measureFile(path, bytes, { maxBytes: scope.maxBytes });
+			cache.putMeasure(oid, path, scope.maxBytes, measure);
+			work.cloneFilesMeasured++;
+			work.parses++;
+		}
+		if (hash !== undefined) cache.putMeasure(`fovea-${hash}`, path, scope.maxBytes, measure);
+		files.push({ path, callables: measure.callables });
+	}
+	return { files, beyondLimit: Math.max(0, ordered.size - chosen.length) };
+}
+
+/** Files in the directories of the changed files: from the code map's file list, else from the directories. */
+async function siblings(scope: CloneScope): Promise<string[]> {
+	const dirs = new Set(scope.afterPaths.map((path) => (path.includes("/") ? dirname(path) : "")));
+	if (scope.project !== undefined) {
+		return [...scope.project.context.files].filter((path) => dirs.has(path.includes("/") ? dirname(path) : "")).sort();
+	}
+	const out: string[] = [];
+	for (const dir of [...dirs].sort()) {
+		const entries = await readdir(join(scope.root, dir), { withFileTypes: true }).catch(() => []);
+		for (const entry of entries) if (entry.isFile()) out.push(dir === "" ? entry.name : `${dir}/${entry.name}`);
+	}
+	return out.sort();
+}
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * The bytes of a regular worktree file up to `MAX_CLONE_FILE_BYTES`, never through a symlink (neither the file nor
+ * a parent directory); undefined for anything else.
+ */
+async function readWorktreeFile(root: string, path: string): Promise<Buffer | undefined> {
+	const absolute = join(root, path);
+	const parent = dirname(absolute);
+	if ((await realpath(parent).catch(() => undefined)) !== parent) return undefined;
+	const info = await lstat(absolute).catch(() => undefined);
+	if (info === undefined || !info.isFile() || info.size > MAX_CLONE_FILE_BYTES) return undefined;
+	const handle = await open(absolute, READ_FLAGS).catch(() => undefined);
+	if (handle === undefined) return undefined;
+	try {
+		const opened = await handle.stat();
+		if (!opened.isFile() || opened.size > MAX_CLONE_FILE_BYTES) return undefined;
+		return await handle.readFile();
+	} finally {
+		await handle.close();
+	}
+}

@@ -1,0 +1,78 @@
+/**
+ * Modelled exposure of changed code, from Fovea's heat: heat seeded at a finding's file and the callables the
+ * change touched there spreads over the code graph (imports, calls, inheritance, tests), and the files it reaches
+ * beyond that file are the code a mistake there could travel to. It is exposure, not severity: a finding in widely
+ * used code is not thereby wrong, only more worth a look.
+ *
+ * One impact query per finding file (findings in one file share it), for at most `MAX_EXPOSURE_QUERIES` files in
+ * rank order; findings further down get none, and the note says so.
+ */
+import type { CodeMap } from "pi-fovea/engine";
+import type { CallableDelta, Exposure, Finding } from "../review/index.ts";
+
+/** Impact queries per review, at most. */
+export const MAX_EXPOSURE_QUERIES = 12;
+/** A file counts as reached when its heat is at least this share of the hottest reached file's. */
+export const REACH_SHARE = 0.1;
+/** Reached files named per finding, at most. */
+export const EXPOSED_FILES_SHOWN = 5;
+
+/** Findings with exposure filled in, and what was left out. */
+export interface ExposureResult {
+	findings: Finding[];
+	queries: number;
+	note?: string;
+}
+
+/** Fills in `exposure` of `findings` (in rank order) from `map`'s heat. */
+export async function withExposure(
+	map: CodeMap,
+	findings: readonly Finding[],
+	deltas: readonly CallableDelta[],
+	signal?: AbortSignal,
+): Promise<ExposureResult> {
+	const byFile = new Map<string, Exposure>();
+	const files = [...new Set(findings.map((finding) => finding.file))];
+	const asked = files.slice(0, MAX_EXPOSURE_QUERIES);
+	for (const file of asked) {
+		signal?.throwIfAborted();
+		const symbols = changedNames(deltas, file);
+		const answer = await map.impact({ files: [file], symbols }, 200, { paths: [] });
+		byFile.set(file, exposureOf(answer.files, file));
+	}
+	const out = findings.map((finding) => {
+		const exposure = byFile.get(finding.file);
+		return exposure === undefined ? finding : { ...finding, exposure };
+	});
+	const left = files.length - asked.length;
+	return {
+		findings: out,
+		queries: asked.length,
+		...(left > 0
+			? { note: `exposure modelled for the first ${asked.length} finding files; ${left} more files have none` }
+			: {}),
+	};
+}
+
+/** Names of the callables the change touched in `file` (either side), the seeds besides the file itself. */
+function changedNames(deltas: readonly CallableDelta[], file: string): string[] {
+	const names = new Set<string>();
+	for (const delta of deltas) {
+		if (delta.after?.file === file) names.add(delta.after.name);
+		else if (delta.before?.file === file) names.add(delta.before.name);
+	}
+	return [...names].slice(0, 16);
+}
+
+/** Files reached beyond `file`, hottest first, with enough heat to count. */
+export function exposureOf(ranked: readonly { file: string; score: number }[], file: string): Exposure {
+	const scores = new Map<string, number>();
+	for (const item of ranked) {
+		if (item.file === file || item.score <= 0) continue;
+		scores.set(item.file, Math.max(scores.get(item.file) ?? 0, item.score));
+	}
+	const sorted = [...scores].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+	const top = sorted[0]?.[1] ?? 0;
+	const reached = sorted.filter(([, score]) => score >= top * REACH_SHARE).map(([path]) => path);
+	return { reach: reached.length, files: reached.slice(0, EXPOSED_FILES_SHOWN) };
+}

@@ -1,0 +1,80 @@
+/**
+ * The resolved import graphs of both sides of a change, for import cycles, region crossings and policy checks.
+ *
+ * With the root's code map, files outside the change contribute their current facts, and every import is resolved
+ * with the map's resolution settings (tsconfig paths, Go module) against the file list of that side: the project's
+ * files with the change's added files present only after and its deleted files present only before. Changed files
+ * contribute the imports of each side's own content, so a staged import that the worktree no longer has still
+ * counts for a staged review. Without a map, only imports among the changed files are seen.
+ */
+import { type FileFacts, type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
+import type { ChangedFile } from "../git/index.ts";
+import type { ImportEdges } from "../review/index.ts";
+import type { ImportFacts } from "./measure-cache.ts";
+import type { MeasuredChange } from "./side-measures.ts";
+
+/** What the root's code map knows: each mapped file's facts and how imports resolve. */
+export interface ProjectFacts {
+	files: ReadonlyMap<string, FileFacts>;
+	context: ResolutionContext;
+}
+
+/** Import graphs of both sides (importing file → imported file → line of the first such import). */
+export function importGraphs(
+	changes: readonly ChangedFile[],
+	measured: readonly MeasuredChange[],
+	project: ProjectFacts | undefined,
+): { before: ImportEdges; after: ImportEdges } {
+	const changedPaths = new Set<string>();
+	for (const change of changes) {
+		changedPaths.add(change.path);
+		if (change.oldPath !== undefined) changedPaths.add(change.oldPath);
+	}
+	return {
+		before: sideGraph("before", changes, measured, changedPaths, project),
+		after: sideGraph("after", changes, measured, changedPaths, project),
+	};
+}
+
+function sideGraph(
+	side: "before" | "after",
+	changes: readonly ChangedFile[],
+	measured: readonly MeasuredChange[],
+	changedPaths: ReadonlySet<string>,
+	project: ProjectFacts | undefined,
+): ImportEdges {
+	const files = new Set<string>();
+	if (project !== undefined) for (const path of project.context.files) if (!changedPaths.has(path)) files.add(path);
+	for (const change of changes) {
+		if (change[side] === undefined) continue;
+		const path = side === "before" ? (change.oldPath ?? change.path) : change.path;
+		if (languageOf(path) !== undefined) files.add(path);
+	}
+	const context: ResolutionContext = { ...(project?.context ?? {}), files };
+	const edges = new Map<string, Map<string, number>>();
+	const add = (path: string, language: LanguageId, imports: ImportFacts): void => {
+		for (const imported of imports) {
+			for (const target of resolveImport({ path, language }, imported, context)) {
+				let targets = edges.get(path);
+				if (targets === undefined) {
+					targets = new Map();
+					edges.set(path, targets);
+				}
+				const line = targets.get(target);
+				if (line === undefined || imported.line < line) targets.set(target, imported.line);
+			}
+		}
+	};
+	if (project !== undefined) {
+		for (const [path, facts] of project.files) {
+			if (!changedPaths.has(path)) add(path, facts.language, facts.imports);
+		}
+	}
+	for (const file of measured) {
+		const measuredSide = file[side];
+		const language = measuredSide === undefined ? undefined : languageOf(measuredSide.path);
+		if (measuredSide?.imports === undefined || language === undefined) continue;
+		add(measuredSide.path, language, measuredSide.imports);
+	}
+	return edges;
+}

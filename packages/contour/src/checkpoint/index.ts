@@ -1,0 +1,18 @@
+/**
+ * `pi-contour/checkpoint`: the review pipeline of one Git root — snapshot, content cache, import graphs, findings,
+ * exposure from Fovea's heat — ending in an immutable report kept in a bounded store. Explicit checkpoints, the
+ * background observer and the CLI all review through `reviewRoot`.
+ *
+ * @module
+ */
+export { MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
+export { EXPOSED_FILES_SHOWN, exposureOf, MAX_EXPOSURE_QUERIES, REACH_SHARE } from "./exposure.ts";
+export {
+	DEFAULT_MEASURE_CACHE_BYTES,
+	type ImportFacts,
+	MeasureCache,
+	type MeasureCacheStats,
+} from "./measure-cache.ts";
+export { loadPolicyFile, MAX_POLICY_BYTES, type PolicySource, ROOT_POLICY_PATH, rootPolicy } from "./policy-file.ts";
+export { ReviewCache, type ReviewCacheOptions } from "./review-cache.ts";
+export { type ReviewRootOptions, reviewRoot } from "./review-root.ts";

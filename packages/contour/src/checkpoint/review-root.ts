@@ -1,0 +1,266 @@
+/**
+ * One review of one Git root, from a fresh snapshot to a frozen report: the pipeline an explicit checkpoint, the
+ * background observer and the CLI share.
+ *
+ * snapshot → (same snapshot and settings as a kept report? a new report on the same analysis, nothing read) → the
+ * sides the content cache does not know are read and parsed → import graphs of both sides (with the root's code map
+ * when given) → findings → exposure from the map's heat → ranked, frozen, kept. The signal is checked between steps.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { CodeMap } from "pi-fovea/engine";
+import { canonicalPath } from "pi-fovea/workspace";
+import {
+	type ChangedFile,
+	DEFAULT_MAX_BYTES,
+	type GitWork,
+	newGitWork,
+	RepositoryMovedError,
+	type Snapshot,
+	type SnapshotTarget,
+	takeSnapshot,
+} from "../git/index.ts";
+import {
+	checkOrigin,
+	emptyWork,
+	freezeReport,
+	type ReportGap,
+	type ReviewOrigin,
+	type ReviewReport,
+	type ReviewWork,
+	reissueReport,
+} from "../report/report.ts";
+import { analyzeMeasured, type ChangeFile, MEASURE_VERSION, rankFindings } from "../review/index.ts";
+import { cloneCandidates } from "./clone-candidates.ts";
+import { withExposure } from "./exposure.ts";
+import { importGraphs, type ProjectFacts } from "./import-edges.ts";
+import { type PolicySource, rootPolicy } from "./policy-file.ts";
+import { reportFiles, snapshotGap } from "./report-files.ts";
+import type { ReviewCache } from "./review-cache.ts";
+import { type MeasuredChange, measureSides } from "./side-measures.ts";
+
+/** Bump when the same inputs would give a different report, so kept reports of the old form are not reused. */
+const PIPELINE_VERSION = 1;
+/** A repository that moves while being snapshotted is snapshotted again, this many times in all. */
+const SNAPSHOT_ATTEMPTS = 3;
+
+/** What to review and with what. */
+export interface ReviewRootOptions {
+	/** The Git worktree (or a directory inside it: the review covers its top level, and the report says so). */
+	root: string;
+	/** Default "staged" (HEAD→index). "branch" needs `base`. */
+	target?: SnapshotTarget;
+	base?: string;
+	signal?: AbortSignal;
+	cache: ReviewCache;
+	/** The code maps of roots, for whole-project import graphs and exposure; without, neither (the report says so). */
+	maps?: { use(root: string): CodeMap };
+	/** An explicit policy; without one (and without `rootPolicy`) every finding is advisory. */
+	policy?: PolicySource;
+	/** When no explicit policy is given, apply the root's `.pi/contour/policy.json` if it has one (default false). */
+	rootPolicy?: boolean;
+	/** Who asks; recorded separately from the root. */
+	origin: ReviewOrigin;
+	/** Sides larger than this are a "too-large" gap (default 1 MiB). */
+	maxBytes?: number;
+}
+
+/**
+ * Reviews `options.root` and returns the report, kept in `options.cache.reports` unless the root was forgotten
+ * meanwhile. Throws a clear Error for a missing, non-Git or bare root, an unknown base, conflicts (ConflictError), a
+ * partial clone, and a repository that keeps moving; rethrows the signal's reason when aborted.
+ */
+export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewReport> {
+	const origin = checkOrigin(options.origin);
+	const { signal, cache } = options;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	signal?.throwIfAborted();
+	const gitWork = newGitWork();
+	const snapshot = await snapshotOf(options, maxBytes, gitWork);
+	const epoch = cache.reports.epoch(snapshot.root);
+	const requested = await canonicalPath(options.root);
+	const requestedRoot = requested === snapshot.root ? undefined : requested;
+	const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(snapshot.root) : undefined);
+	const key = analysisKey(snapshot, policy, maxBytes, options.maps !== undefined);
+	const work = emptyWork();
+	const earlier = cache.reports.find(snapshot.root, key);
+	if (earlier !== undefined) {
+		addGitWork(work, gitWork);
+		const report = reissueReport(earlier, { id: randomUUID(), origin, createdAt: now(), work, requestedRoot });
+		cache.reports.add(report, epoch);
+		return report;
+	}
+	signal?.throwIfAborted();
+	const gaps: ReportGap[] = [];
+	const text: ChangedFile[] = [];
+	for (const change of snapshot.changes) {
+		if (change.gap === undefined) text.push(change);
+		else gaps.push(snapshotGap(change, maxBytes));
+	}
+	const sides = await measureSides(snapshot, text, cache.measures, { maxBytes, signal, gitWork, work });
+	gaps.push(...sides.gaps);
+	signal?.throwIfAborted();
+	const notes: string[] = [];
+	const mapped = options.maps === undefined ? undefined : await projectFacts(options.maps, snapshot.root, signal);
+	let exposureNote = mapped === undefined ? "exposure not modelled: no code map for this root" : undefined;
+	if (mapped !== undefined && "error" in mapped) exposureNote = `exposure not modelled: ${mapped.error}`;
+	const map = mapped !== undefined && "map" in mapped ? mapped : undefined;
+	if (map === undefined)
+		notes.push(
+			policy === undefined
+				? "imports resolved among the changed files only (no code map): cycles through unchanged files are not seen"
+				: "policy checked on imports among the changed files only (no code map): imports of unchanged files are not seen",
+		);
+	const edges = importGraphs(text, sides.measured, map?.project);
+	signal?.throwIfAborted();
+	const changedPaths = new Set(
+		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
+	);
+	const afterPaths = sides.measured.filter((file) => file.after !== undefined).map((file) => file.change.path);
+	const clones = await cloneCandidates(
+		{
+			root: snapshot.root,
+			objectFormat: snapshot.objectFormat,
+			changedPaths,
+			afterPaths,
+			afterEdges: edges.after,
+			project: map?.project,
+			maxBytes,
+			...(signal === undefined ? {} : { signal }),
+		},
+		cache.measures,
+		work,
+	);
+	if (clones.beyondLimit > 0)
+		notes.push(
+			`clone search compared ${clones.files.length} nearby files; ${clones.beyondLimit} more were not searched`,
+		);
+	signal?.throwIfAborted();
+	const review = analyzeMeasured({
+		files: sides.measured.map(changeFile),
+		importEdges: edges,
+		...(policy === undefined ? {} : { policy: policy.policy }),
+		allCallables: clones.files,
+		options: { maxBytes },
+	});
+	let findings = review.findings;
+	if (map !== undefined && findings.length > 0) {
+		const exposed = await withExposure(map.map, findings, review.deltas, signal);
+		findings = rankFindings(exposed.findings);
+		work.exposureQueries += exposed.queries;
+		if (exposed.note !== undefined) exposureNote = exposed.note;
+	}
+	signal?.throwIfAborted();
+	addGitWork(work, gitWork);
+	if (map !== undefined) map.finish(work);
+	const report = freezeReport({
+		id: randomUUID(),
+		key,
+		root: snapshot.root,
+		...(requestedRoot === undefined ? {} : { requestedRoot }),
+		target: snapshot.target,
+		...(snapshot.base === undefined ? {} : { base: snapshot.base }),
+		snapshot: {
+			head: snapshot.head,
+			branch: snapshot.branch,
+			indexDigest: snapshot.indexDigest,
+			worktreeDigest: snapshot.worktreeDigest,
+			objectFormat: snapshot.objectFormat,
+		},
+		origin,
+		createdAt: now(),
+		files: reportFiles(snapshot.changes, review.files, gaps, review.gaps),
+		deltas: review.deltas,
+		findings,
+		gaps: [...gaps, ...review.gaps].sort(
+			(a, b) => a.path.localeCompare(b.path) || (a.side ?? "").localeCompare(b.side ?? ""),
+		),
+		policy: policy === undefined ? null : { source: policy.source, rules: policy.policy.forbid.length },
+		policyViolations: review.policyViolations,
+		...(exposureNote === undefined ? {} : { exposureNote }),
+		notes,
+		work,
+	});
+	cache.reports.add(report, epoch);
+	return report;
+}
+
+/** A snapshot, taken again when the repository moved while it was being taken. */
+async function snapshotOf(options: ReviewRootOptions, maxBytes: number, work: GitWork): Promise<Snapshot> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await takeSnapshot({
+				root: options.root,
+				target: options.target ?? "staged",
+				...(options.base === undefined ? {} : { base: options.base }),
+				...(options.signal === undefined ? {} : { signal: options.signal }),
+				maxBytes,
+				work,
+			});
+		} catch (error) {
+			if (!(error instanceof RepositoryMovedError) || attempt >= SNAPSHOT_ATTEMPTS) throw error;
+		}
+	}
+}
+
+/** Everything the analysis depends on; equal keys mean an earlier report can answer. */
+function analysisKey(snapshot: Snapshot, policy: PolicySource | undefined, maxBytes: number, mapped: boolean): string {
+	const identity = {
+		version: PIPELINE_VERSION,
+		measure: MEASURE_VERSION,
+		root: snapshot.root,
+		target: snapshot.target,
+		base: snapshot.base ?? null,
+		head: snapshot.head,
+		branch: snapshot.branch,
+		index: snapshot.indexDigest,
+		worktree: snapshot.worktreeDigest,
+		policy: policy === undefined ? null : { source: policy.source, policy: policy.policy },
+		maxBytes,
+		mapped,
+	};
+	return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
+}
+
+/** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */
+async function projectFacts(
+	maps: NonNullable<ReviewRootOptions["maps"]>,
+	root: string,
+	signal: AbortSignal | undefined,
+): Promise<{ map: CodeMap; project: ProjectFacts; finish(work: ReviewWork): void } | { error: string }> {
+	try {
+		const map = maps.use(root);
+		const index = map.index;
+		const parsedBefore = index.stats.filesParsed;
+		const builtBefore = map.stats.graphsBuilt;
+		const { snapshot } = await map.refresh(signal === undefined ? {} : { signal });
+		const context = await map.importResolution();
+		const finish = (into: ReviewWork): void => {
+			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
+			into.graphsBuilt += map.stats.graphsBuilt - builtBefore;
+		};
+		return { map, project: { files: snapshot.files, context }, finish };
+	} catch (error) {
+		signal?.throwIfAborted();
+		return { error: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/** The analysis input of one measured change. */
+function changeFile(file: MeasuredChange): ChangeFile {
+	return {
+		path: file.change.path,
+		...(file.change.oldPath === undefined ? {} : { previousPath: file.change.oldPath }),
+		...(file.before === undefined ? {} : { beforeMeasure: file.before.measure }),
+		...(file.after === undefined ? {} : { afterMeasure: file.after.measure }),
+	};
+}
+
+function addGitWork(work: ReviewWork, git: GitWork): void {
+	work.gitProcesses += git.processes;
+	work.blobsRead += git.blobsRead;
+	work.worktreeFilesRead += git.worktreeFilesRead;
+}
+
+function now(): string {
+	return new Date().toISOString();
+}

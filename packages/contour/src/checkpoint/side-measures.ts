@@ -1,0 +1,180 @@
+/**
+ * The measures and imports of both sides of every changed file of a snapshot, taken from the cache by blob id
+ * where possible; only the sides the cache does not know are read (one `cat-file` for all object sides) and parsed
+ * (once to measure, once to extract imports). Content that is not text becomes a gap measure, cached too, so a
+ * binary file is not read again either.
+ */
+import { type LanguageId, languageOf, loadExtractor } from "pi-fovea/engine";
+import {
+	type ChangedFile,
+	type ContentRequest,
+	type FileSide,
+	type GitWork,
+	readSides,
+	type Snapshot,
+} from "../git/index.ts";
+import type { ReportGap, ReviewWork } from "../report/report.ts";
+import { ensureMeasureLanguages, type FileMeasure, MEASURE_VERSION, measureFile } from "../review/index.ts";
+import type { ImportFacts, MeasureCache } from "./measure-cache.ts";
+
+/** One side of a changed file, ready for the analysis. */
+export interface MeasuredSide {
+	path: string;
+	measure: FileMeasure;
+	/** Absent for content the engine does not parse. */
+	imports?: ImportFacts;
+}
+
+/** A changed file with whatever sides it has. */
+export interface MeasuredChange {
+	change: ChangedFile;
+	before?: MeasuredSide;
+	after?: MeasuredSide;
+}
+
+/** Options of `measureSides`. */
+export interface SideOptions {
+	maxBytes: number;
+	signal?: AbortSignal;
+	/** Git and filesystem work of the reads. */
+	gitWork: GitWork;
+	/** Parse counts of this review. */
+	work: ReviewWork;
+}
+
+interface Pending {
+	file: number;
+	side: "before" | "after";
+	path: string;
+	oid: string;
+	needMeasure: boolean;
+	needImports: boolean;
+}
+
+/**
+ * Measures the text sides of `changes` (files with a snapshot gap must be left out by the caller). Files with a
+ * side that could not be read within the review's byte budget are returned as gaps instead.
+ */
+export async function measureSides(
+	snapshot: Pick<Snapshot, "root" | "objectFormat">,
+	changes: readonly ChangedFile[],
+	cache: MeasureCache,
+	options: SideOptions,
+): Promise<{ measured: MeasuredChange[]; gaps: ReportGap[] }> {
+	const { maxBytes, work } = options;
+	const files: MeasuredChange[] = changes.map((change) => ({ change }));
+	const pending: Pending[] = [];
+	files.forEach((file, i) => {
+		for (const side of ["before", "after"] as const) {
+			const fileSide = file.change[side];
+			if (fileSide === undefined) continue;
+			const path = side === "before" ? (file.change.oldPath ?? file.change.path) : file.change.path;
+			const oid = fileSide.oid as string;
+			if (languageOf(path) === undefined) {
+				// Nothing to parse: the gap needs no byte of the content.
+				file[side] = { path, measure: { ...measureFile(path, ""), bytes: fileSide.bytes } };
+				continue;
+			}
+			const measure = cache.measure(oid, path, maxBytes);
+			const imports = cache.imports(oid, path);
+			if (measure !== undefined && (imports !== undefined || measure.gap !== undefined)) {
+				work.measuresReused++;
+				file[side] = { path, measure, ...(imports === undefined ? {} : { imports }) };
+				continue;
+			}
+			if (measure !== undefined) work.measuresReused++;
+			pending.push({
+				file: i,
+				side,
+				path,
+				oid,
+				needMeasure: measure === undefined,
+				needImports: imports === undefined,
+			});
+		}
+	});
+	const gaps: ReportGap[] = [];
+	const skipped = new Set<number>();
+	if (pending.length > 0) {
+		const requests: ContentRequest[] = pending.map(({ file, side }) => {
+			const change = (files[file] as MeasuredChange).change;
+			return {
+				path: side === "before" ? (change.oldPath ?? change.path) : change.path,
+				side: change[side] as FileSide,
+			};
+		});
+		const contents = await readSides(snapshot, requests, {
+			maxBytes,
+			...(options.signal === undefined ? {} : { signal: options.signal }),
+			work: options.gitWork,
+		});
+		const texts = new Map<Pending, string>();
+		pending.forEach((entry, i) => {
+			const content = contents[i];
+			if (content === undefined) return;
+			if (content.kind === "text") texts.set(entry, content.text);
+			else if (content.gap === "binary" || content.gap === "invalid-utf8" || content.gap === "too-large") {
+				const measure = gapMeasure(entry.path, content.gap, content.reason);
+				cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
+				(files[entry.file] as MeasuredChange)[entry.side] = { path: entry.path, measure };
+			} else {
+				skipped.add(entry.file);
+				gaps.push({ path: entry.path, side: entry.side, reason: content.gap, detail: content.reason });
+			}
+		});
+		options.signal?.throwIfAborted();
+		await parseTexts(texts, files, cache, options);
+	}
+	return { measured: files.filter((_, i) => !skipped.has(i)), gaps };
+}
+
+/** Measures and extracts the imports of the read texts, filling `files` and the cache. */
+async function parseTexts(
+	texts: ReadonlyMap<Pending, string>,
+	files: MeasuredChange[],
+	cache: MeasureCache,
+	options: SideOptions,
+): Promise<void> {
+	const { maxBytes, work } = options;
+	const entries = [...texts.keys()];
+	await ensureMeasureLanguages(entries.filter((entry) => entry.needMeasure).map((entry) => entry.path));
+	const languages = new Set<LanguageId>();
+	for (const entry of entries) if (entry.needImports) languages.add(languageOf(entry.path) as LanguageId);
+	const extractor = await loadExtractor([...languages]);
+	for (const [entry, text] of texts) {
+		options.signal?.throwIfAborted();
+		let measure = cache.measure(entry.oid, entry.path, maxBytes);
+		if (entry.needMeasure || measure === undefined) {
+			measure = measureFile(entry.path, text, { maxBytes });
+			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
+			work.sidesMeasured++;
+			work.parses++;
+		}
+		let imports = cache.imports(entry.oid, entry.path);
+		if (imports === undefined) {
+			imports = extractor.extract(entry.path, text).imports;
+			cache.putImports(entry.oid, entry.path, imports);
+			work.importsExtracted++;
+			work.parses++;
+		}
+		(files[entry.file] as MeasuredChange)[entry.side] = { path: entry.path, measure, imports };
+	}
+}
+
+/** A measure that says why content was not measured (every count zero), like `measureFile` gives. */
+function gapMeasure(path: string, reason: "binary" | "invalid-utf8" | "too-large", detail: string): FileMeasure {
+	const language = languageOf(path);
+	return {
+		version: MEASURE_VERSION,
+		path,
+		...(language === undefined ? {} : { language }),
+		bytes: 0,
+		lines: 0,
+		sourceLines: 0,
+		moduleDecisions: 0,
+		parseErrors: 0,
+		callables: [],
+		needless: [],
+		gap: { reason, detail },
+	};
+}

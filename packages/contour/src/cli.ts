@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+/**
+ * `contour`: Contour's structural review without a model, on the Git project of the current directory (or
+ * `--root`). Exit codes: 0 ok, 1 findings that violate an explicit policy (`--policy FILE` or the root's
+ * `.pi/contour/policy.json`), 2 usage or input error (unknown flag, non-Git or deleted root, unknown base,
+ * conflicts, invalid policy).
+ *
+ *   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
+ *                  [--policy FILE]
+ *   contour status [--root DIR] [--json]
+ */
+import { access } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { CodeMap } from "pi-fovea/engine";
+import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
+import { loadPolicyFile, ROOT_POLICY_PATH } from "./checkpoint/policy-file.ts";
+
+const USAGE = `usage:
+  contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
+                 [--policy FILE]
+  contour status [--root DIR] [--json]`;
+
+/** Text output fits this many tokens unless --max-tokens says otherwise. */
+const DEFAULT_MAX_TOKENS = 2000;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			staged: { type: "boolean", default: false },
+			"working-tree": { type: "boolean", default: false },
+			base: { type: "string" },
+			root: { type: "string" },
+			json: { type: "boolean", default: false },
+			"max-tokens": { type: "string" },
+			"max-findings": { type: "string" },
+			policy: { type: "string" },
+			help: { type: "boolean", short: "h", default: false },
+		},
+	});
+	const [command, ...rest] = positionals;
+	if (values.help) {
+		process.stdout.write(`${USAGE}\n`);
+		return 0;
+	}
+	if (command === undefined) throw new UsageError("no command given");
+	if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+	if (command === "status") return status(values.root, values.json);
+	if (command !== "review") throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+	const chosen = [values.staged && "--staged", values["working-tree"] && "--working-tree", values.base && "--base"];
+	const targets = chosen.filter((flag): flag is string => typeof flag === "string");
+	if (targets.length > 1) throw new UsageError(`choose one of ${targets.join(", ")}`);
+	const target = values.base !== undefined ? "branch" : values["working-tree"] ? "working-tree" : "staged";
+	const maxTokens = integer(values["max-tokens"], "--max-tokens", 100, 100_000);
+	const maxFindings = integer(values["max-findings"], "--max-findings", 0, 100_000);
+	const root = await chooseRoot(values.root);
+	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
+	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
+	const [{ CodeMap }, { ReviewCache }, { reviewRoot }, { renderReport }, { reportJson }] = await Promise.all([
+		import("pi-fovea/engine"),
+		import("./checkpoint/review-cache.ts"),
+		import("./checkpoint/review-root.ts"),
+		import("./report/render-report.ts"),
+		import("./report/report-json.ts"),
+	]);
+	let map: CodeMap | undefined;
+	try {
+		const report = await reviewRoot({
+			root,
+			target,
+			...(values.base === undefined ? {} : { base: values.base }),
+			cache: new ReviewCache(),
+			maps: { use: (at: string) => (map ??= new CodeMap(at)) },
+			...(policy === undefined ? { rootPolicy: true } : { policy }),
+			origin: { kind: "cli" },
+		});
+		const text = values.json
+			? JSON.stringify(
+					reportJson(report, {
+						...(maxFindings === undefined ? {} : { maxFindings }),
+						...(maxTokens === undefined ? {} : { maxTokens }),
+					}),
+					null,
+					2,
+				)
+			: renderReport(report, {
+					maxTokens: maxTokens ?? DEFAULT_MAX_TOKENS,
+					...(maxFindings === undefined ? {} : { maxFindings }),
+				});
+		process.stdout.write(`${text}\n`);
+		return report.policy !== null && report.policyViolations > 0 ? 1 : 0;
+	} finally {
+		await map?.index.flush().catch(() => {});
+	}
+}
+
+/** `--root` as given (the review checks it is a Git worktree), else the current directory's Git project. */
+async function chooseRoot(explicit: string | undefined): Promise<string> {
+	if (explicit !== undefined) {
+		if (explicit.trim() === "") throw new UsageError("--root needs a directory");
+		return resolve(explicit);
+	}
+	const found = await gitReviewRoot(process.cwd(), [], new ProjectDiscovery());
+	if (found === undefined)
+		throw new UsageError(`${process.cwd()} is in no Git worktree: run contour inside one or pass --root DIR`);
+	return found.root;
+}
+
+/** Which root a review would take and which policy it would apply, without running Git or reading sources. */
+async function status(explicit: string | undefined, json: boolean): Promise<number> {
+	const discovered =
+		explicit === undefined ? await gitReviewRoot(process.cwd(), [], new ProjectDiscovery()) : undefined;
+	const root = explicit === undefined ? (discovered?.root ?? null) : resolve(explicit);
+	const policyPath = root === null ? null : join(root, ROOT_POLICY_PATH);
+	const hasPolicy =
+		policyPath !== null &&
+		(await access(policyPath).then(
+			() => true,
+			() => false,
+		));
+	const info = {
+		root,
+		from: explicit === undefined ? (root === null ? null : "cwd") : "explicit",
+		policy: hasPolicy ? policyPath : null,
+		maxRoots: envInt("CONTOUR_MAX_ROOTS", 32, 1, 32),
+	};
+	const text = json
+		? JSON.stringify(info, null, 2)
+		: [
+				`contour status · root ${root ?? "none (the current directory is in no Git worktree)"}`,
+				`policy: ${info.policy ?? "none (findings are advisory)"}`,
+				`report retention: up to ${info.maxRoots} roots (CONTOUR_MAX_ROOTS)`,
+			].join("\n");
+	process.stdout.write(`${text}\n`);
+	return 0;
+}
+
+function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max)
+		throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+	return n;
+}
+
+main(process.argv.slice(2)).then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error: unknown) => {
+		const usage =
+			error instanceof UsageError ||
+			(error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
+		process.stderr.write(
+			`contour: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ""}`,
+		);
+		process.exitCode = 2;
+	},
+);

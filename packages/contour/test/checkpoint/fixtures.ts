@@ -1,0 +1,78 @@
+/**
+ * Sources for the checkpoint tests: one simple and one branchy function per language (eleven `if`s: cyclomatic
+ * complexity 12, over the threshold of 10), and a pair of near clones.
+ */
+import { realpathSync } from "node:fs";
+import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
+
+const BRANCHES = 11;
+const cases = (line: (i: number) => string) => Array.from({ length: BRANCHES }, (_, i) => line(i)).join("\n");
+
+/** Simple and branchy versions of a function `route` in each language, at a path of that language. */
+export const LANGUAGES = {
+	python: {
+		path: "pkg/router.py",
+		simple: "def route(x):\n    return x\n",
+		branchy: `def route(x):\n${cases((i) => `    if x == ${i}:\n        return ${i * 2}`)}\n    return x\n`,
+	},
+	go: {
+		path: "router/router.go",
+		simple: "package router\n\nfunc Route(x int) int {\n\treturn x\n}\n",
+		branchy: `package router\n\nfunc Route(x int) int {\n${cases((i) => `\tif x == ${i} {\n\t\treturn ${i * 2}\n\t}`)}\n\treturn x\n}\n`,
+	},
+	rust: {
+		path: "src/router.rs",
+		simple: "pub fn route(x: i32) -> i32 {\n    x\n}\n",
+		branchy: `pub fn route(x: i32) -> i32 {\n${cases((i) => `    if x == ${i} {\n        return ${i * 2};\n    }`)}\n    x\n}\n`,
+	},
+	java: {
+		path: "src/main/java/app/Router.java",
+		simple: "package app;\n\nclass Router {\n  int route(int x) {\n    return x;\n  }\n}\n",
+		branchy: `package app;\n\nclass Router {\n  int route(int x) {\n${cases((i) => `    if (x == ${i}) return ${i * 2};`)}\n    return x;\n  }\n}\n`,
+	},
+	typescript: {
+		path: "src/router.ts",
+		simple: "export function route(x: number): number {\n\treturn x;\n}\n",
+		branchy: `export function route(x: number): number {\n${cases((i) => `\tif (x === ${i}) return ${i * 2};`)}\n\treturn x;\n}\n`,
+	},
+} as const;
+
+/** A function of ~60 normalized tokens. */
+export const TOTAL = `export function totalPrice(items: Item[], taxRate: number): number {
+	let total = 0;
+	for (const item of items) {
+		if (item.quantity <= 0) {
+			continue;
+		}
+		const line = item.price * item.quantity;
+		total += line;
+	}
+	const tax = total * taxRate;
+	return Math.round((total + tax) * 100) / 100;
+}
+`;
+
+/** TOTAL renamed, with one statement changed: a near clone. */
+export const NEAR_TOTAL = `export function sumOrder(entries: Entry[], rate: number): number {
+	let sum = 0;
+	for (const entry of entries) {
+		if (entry.count <= 1) {
+			continue;
+		}
+		const amount = entry.cost * entry.count;
+		sum += amount;
+	}
+	const extra = sum * rate + shipping(entries);
+	return Math.round((sum + extra) * 100) / 100;
+}
+`;
+
+/** A fresh cache (reports and measures) per test, so counts do not depend on test order. */
+export function freshCache(): ReviewCache {
+	return new ReviewCache();
+}
+
+/** The canonical form of a temp path. */
+export function canonical(path: string): string {
+	return realpathSync(path);
+}

@@ -1,0 +1,194 @@
+/**
+ * The `contour` CLI as a user runs it: a real process (`node packages/contour/src/cli.ts …`) on temporary Git
+ * repositories, with Fovea's fact cache in a temp dir. DESIGN: "Exit codes: 0 ok, 1 findings under an explicit
+ * policy, 2 usage or input error"; "In JSON, every ranked item or finding names its file (relative to the root) and
+ * line, in rank order." Issue: "Optional policy file (forbidden import boundaries) gives exit code 1 in the CLI;
+ * advisory by default."
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { ReportJson } from "../src/report/report-json.ts";
+import { LANGUAGES } from "./checkpoint/fixtures.ts";
+import { cleanup, git, repo, tempDir, write } from "./git/support.ts";
+
+after(cleanup);
+
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const cacheDir = tempDir("contour-cli-cache-");
+const TS = LANGUAGES.typescript;
+
+interface Run {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+function contour(args: string[], cwd: string): Promise<Run> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CLI, ...args], {
+			cwd,
+			env: { ...process.env, FOVEA_CACHE_DIR: cacheDir, NODE_OPTIONS: "", CONTOUR_MAX_ROOTS: "" },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString("utf8");
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString("utf8");
+		});
+		child.on("error", reject);
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+const POLICY = JSON.stringify({ regions: { ui: "src/ui/**", db: "src/db/**" }, forbid: [{ from: "ui", to: "db" }] });
+
+/** A staged change with a complexity finding and a new ui → db import. */
+function layered(): string {
+	const dir = repo(
+		{
+			[TS.path]: TS.simple,
+			"src/ui/view.ts": "export function view() {\n\treturn 1;\n}\n",
+			"src/db/store.ts": "export function store() {\n\treturn 2;\n}\n",
+		},
+		{ commit: true },
+	);
+	write(dir, {
+		[TS.path]: TS.branchy,
+		"src/ui/view.ts": 'import { store } from "../db/store.ts";\nexport function view() {\n\treturn store();\n}\n',
+	});
+	git(dir, "add", "-A");
+	return dir;
+}
+
+describe("contour review", { concurrency: true }, () => {
+	it("reviews the current directory's Git project as text, labelled with its root; advisory findings exit 0", async () => {
+		const dir = layered();
+		const run = await contour(["review"], join(dir, "src"));
+		assert.equal(run.code, 0, run.stderr);
+		assert.match(run.stdout, new RegExp(`^contour review · root ${dir} · staged \\(HEAD→index\\)`));
+		assert.match(run.stdout, /origin: cli/);
+		assert.match(run.stdout, /advisory \(no policy\)/);
+		assert.match(run.stdout, /1\. complexity src\/router\.ts:1 — `route` cyclomatic complexity 1 → 12/);
+		assert.match(run.stdout, /exposure: reaches no other file/);
+	});
+
+	it("--json ranks findings, each naming its file relative to the root and its line", async () => {
+		const dir = layered();
+		const run = await contour(["review", "--root", dir, "--json"], "/");
+		assert.equal(run.code, 0, run.stderr);
+		const json = JSON.parse(run.stdout) as ReportJson;
+		assert.equal(json.root, dir);
+		assert.deepEqual(
+			json.findings.map((f) => [f.rank, f.kind, f.file, f.line]),
+			[[1, "complexity", TS.path, 1]],
+		);
+		assert.ok(json.findings[0]?.exposure !== undefined, "the CLI models exposure with a code map");
+		assert.equal(json.origin.kind, "cli");
+		assert.ok(json.work.parses > 0);
+	});
+
+	it("a policy (the root's file or --policy) that the change violates exits 1", async () => {
+		const dir = layered();
+		const file = join(tempDir("contour-policy-"), "policy.json");
+		writeFileSync(file, POLICY);
+		const explicit = await contour(["review", "--root", dir, "--policy", file, "--max-tokens", "400"], dir);
+		assert.equal(explicit.code, 1, explicit.stderr);
+		assert.match(explicit.stdout, /1\. forbidden-import \[policy violation\] src\/ui\/view\.ts:1/);
+		write(dir, { ".pi/contour/policy.json": POLICY });
+		const fromRoot = await contour(["review", "--json"], dir);
+		assert.equal(fromRoot.code, 1, fromRoot.stderr);
+		const json = JSON.parse(fromRoot.stdout) as ReportJson;
+		assert.equal(json.policy?.source, join(dir, ".pi/contour/policy.json"));
+		assert.deepEqual([json.findings[0]?.kind, json.findings[0]?.policy], ["forbidden-import", true]);
+	});
+
+	it("bad input gives a visible gap: binary, invalid UTF-8, giant, syntax error and submodule", async () => {
+		const dir = repo({ [TS.path]: TS.simple }, { commit: true });
+		write(dir, {
+			[TS.path]: `${TS.branchy}\nfunction broken( {\n`,
+			"src/blob.ts": Buffer.from([0x65, 0x00, 0x01]),
+			"src/latin1.ts": Buffer.from("export const s = '\xe9';\n", "latin1"),
+			"src/giant.ts": `export const big = "${"x".repeat(1.1 * 1024 * 1024)}";\n`,
+		});
+		git(dir, "add", "-A");
+		git(dir, "update-index", "--add", "--cacheinfo", `160000,${git(dir, "rev-parse", "HEAD").trim()},vendor/lib`);
+		const run = await contour(["review", "--json"], dir);
+		assert.equal(run.code, 0, run.stderr);
+		const json = JSON.parse(run.stdout) as ReportJson;
+		assert.deepEqual(
+			json.gaps.map((gap) => [gap.path, gap.reason]),
+			[
+				["src/blob.ts", "binary"],
+				["src/giant.ts", "too-large"],
+				["src/latin1.ts", "invalid-utf8"],
+				[TS.path, "parse-error"],
+				["vendor/lib", "submodule"],
+			],
+		);
+		assert.equal(json.findings[0]?.kind, "complexity");
+		const text = await contour(["review", "--max-tokens", "200"], dir);
+		assert.match(text.stdout, /not covered: 5 gaps in 5 files/);
+	});
+
+	it("a detached HEAD and an empty repository are answered and labelled", async () => {
+		const detached = repo({ [TS.path]: TS.simple }, { commit: true });
+		git(detached, "checkout", "-q", "--detach");
+		const empty = repo();
+		const [a, b] = await Promise.all([contour(["review"], detached), contour(["review", "--working-tree"], empty)]);
+		assert.equal(a.code, 0, a.stderr);
+		assert.match(a.stdout, /HEAD [0-9a-f]{10} detached[\s\S]*no changes \(staged/);
+		assert.equal(b.code, 0, b.stderr);
+		assert.match(b.stdout, /HEAD none \(no commits yet\)/);
+	});
+});
+
+describe("usage and input errors exit 2 with a clear message", { concurrency: true }, () => {
+	const dir = repo({ "a.ts": "export const a = 1;\n" }, { commit: true });
+	const outside = tempDir("contour-outside-");
+	const gone = tempDir("contour-gone-");
+	rmSync(gone, { recursive: true });
+	const invalid = join(outside, "invalid.json");
+	writeFileSync(invalid, JSON.stringify({ forbid: [{ from: "ui" }] }));
+	const cases: [string, string[], string, RegExp][] = [
+		["an unknown flag", ["review", "--bogus"], dir, /Unknown option '--bogus'[\s\S]*usage:/],
+		["two targets", ["review", "--staged", "--working-tree"], dir, /choose one of --staged, --working-tree/],
+		["an unknown command", ["reveiw"], dir, /unknown command "reveiw"/],
+		["a bad --max-tokens", ["review", "--max-tokens", "lots"], dir, /--max-tokens must be an integer/],
+		["a non-Git root", ["review", "--root", outside], dir, /is not inside a Git repository/],
+		["a deleted root", ["review", "--root", gone], dir, /does not exist \(was the root deleted or moved\?\)/],
+		["no Git project here", ["review"], outside, /is in no Git worktree: run contour inside one or pass --root/],
+		["an unknown base", ["review", "--base", "nope"], dir, /unknown base "nope"/],
+		["an invalid policy file", ["review", "--policy", invalid], dir, /forbid\[0\]\.to must be a non-empty string/],
+		["a missing policy file", ["review", "--policy", join(outside, "none.json")], dir, /policy file .* does not exist/],
+	];
+	for (const [name, args, cwd, message] of cases) {
+		it(name, async () => {
+			const run = await contour(args, cwd);
+			assert.equal(run.code, 2, `${run.stdout}\n${run.stderr}`);
+			assert.match(run.stderr, /^contour: /);
+			assert.match(run.stderr, message);
+			assert.equal(run.stdout, "");
+		});
+	}
+});
+
+describe("contour status", () => {
+	it("names the root a review would take and its policy, as JSON", async () => {
+		const dir = repo({ ".pi/contour/policy.json": POLICY }, { commit: true });
+		const run = await contour(["status", "--json"], dir);
+		assert.equal(run.code, 0, run.stderr);
+		assert.deepEqual(JSON.parse(run.stdout), {
+			root: dir,
+			from: "cwd",
+			policy: join(dir, ".pi/contour/policy.json"),
+			maxRoots: 32,
+		});
+	});
+});
