@@ -3,7 +3,8 @@
  * `contour`: Contour's structural review without a model, on the Git project of the current directory (or
  * `--root`). Exit codes: 0 ok, 1 findings that violate an explicit policy (`--policy FILE` or the root's
  * `.pi/contour/policy.json`), 2 usage or input error (unknown flag, non-Git or deleted root, unknown base,
- * conflicts, invalid policy).
+ * conflicts, invalid policy). Reports and measures are cached on disk (see `contourCacheDir`), so a run on an
+ * unchanged root answers from its report and a run after a one-file edit parses only that file.
  *
  *   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
  *                  [--policy FILE]
@@ -14,6 +15,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CodeMap } from "pi-fovea/engine";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
+import { contourCacheDir, DiskCache } from "./checkpoint/disk-cache.ts";
 import { loadPolicyFile, ROOT_POLICY_PATH } from "./checkpoint/policy-file.ts";
 
 const USAGE = `usage:
@@ -73,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
 			root,
 			target,
 			...(values.base === undefined ? {} : { base: values.base }),
-			cache: new ReviewCache(),
+			cache: new ReviewCache({ disk: new DiskCache() }),
 			maps: { use: (at: string) => (map ??= new CodeMap(at)) },
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
 			origin: { kind: "cli" },
@@ -127,6 +129,7 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 		from: explicit === undefined ? (root === null ? null : "cwd") : "explicit",
 		policy: hasPolicy ? policyPath : null,
 		maxRoots: envInt("CONTOUR_MAX_ROOTS", 32, 1, 32),
+		cacheDir: contourCacheDir(),
 	};
 	const text = json
 		? JSON.stringify(info, null, 2)
@@ -134,6 +137,7 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 				`contour status · root ${root ?? "none (the current directory is in no Git worktree)"}`,
 				`policy: ${info.policy ?? "none (findings are advisory)"}`,
 				`report retention: up to ${info.maxRoots} roots (CONTOUR_MAX_ROOTS)`,
+				`cache: ${info.cacheDir}`,
 			].join("\n");
 	process.stdout.write(`${text}\n`);
 	return 0;

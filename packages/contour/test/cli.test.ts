@@ -31,7 +31,13 @@ function contour(args: string[], cwd: string): Promise<Run> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [CLI, ...args], {
 			cwd,
-			env: { ...process.env, FOVEA_CACHE_DIR: cacheDir, NODE_OPTIONS: "", CONTOUR_MAX_ROOTS: "" },
+			env: {
+				...process.env,
+				FOVEA_CACHE_DIR: cacheDir,
+				NODE_OPTIONS: "",
+				CONTOUR_MAX_ROOTS: "",
+				CONTOUR_CACHE_DIR: "",
+			},
 			stdio: ["ignore", "pipe", "pipe"],
 		});
 		let stdout = "";
@@ -92,6 +98,38 @@ describe("contour review", { concurrency: true }, () => {
 		assert.ok(json.findings[0]?.exposure !== undefined, "the CLI models exposure with a code map");
 		assert.equal(json.origin.kind, "cli");
 		assert.ok(json.work.parses > 0);
+	});
+
+	it("a second process answers an unchanged root from its report on disk; a further edit parses one side", async () => {
+		const dir = repo({ [TS.path]: TS.simple, "src/helper.ts": "export const h = 1;\n" }, { commit: true });
+		write(dir, { [TS.path]: TS.branchy });
+		git(dir, "add", "-A");
+		const review = async () => {
+			const run = await contour(["review", "--json"], dir);
+			assert.equal(run.code, 0, run.stderr);
+			return JSON.parse(run.stdout) as ReportJson;
+		};
+		const first = await review();
+		assert.ok(first.work.parses >= 2);
+		const second = await review();
+		assert.equal(second.reusedFrom, first.id);
+		const { gitProcesses, ...rest } = second.work;
+		assert.ok(gitProcesses > 0);
+		assert.ok(
+			Object.values(rest).every((n) => n === 0),
+			JSON.stringify(rest),
+		);
+		assert.deepEqual(second.findings, first.findings);
+		write(dir, { [TS.path]: TS.branchy.replace("return x;", "return -x;") });
+		git(dir, "add", "-A");
+		const third = await review();
+		assert.equal(third.reusedFrom, undefined);
+		assert.deepEqual(
+			[third.work.sidesMeasured, third.work.measuresReused, third.work.importsExtracted, third.work.parses],
+			[1, 1, 1, 2],
+			JSON.stringify(third.work),
+		);
+		assert.equal(third.work.blobsRead, 1, "only the new staged side is read");
 	});
 
 	it("a policy (the root's file or --policy) that the change violates exits 1", async () => {
@@ -189,6 +227,7 @@ describe("contour status", () => {
 			from: "cwd",
 			policy: join(dir, ".pi/contour/policy.json"),
 			maxRoots: 32,
+			cacheDir: join(cacheDir, "contour"),
 		});
 	});
 });

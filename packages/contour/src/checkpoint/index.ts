@@ -6,11 +6,13 @@
  * @module
  */
 export { MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
+export { contourCacheDir, DiskCache, MEASURES_ON_DISK, REPORTS_ON_DISK } from "./disk-cache.ts";
 export { EXPOSED_FILES_SHOWN, exposureOf, MAX_EXPOSURE_QUERIES, REACH_SHARE } from "./exposure.ts";
 export {
 	DEFAULT_MEASURE_CACHE_BYTES,
 	type ImportFacts,
 	MeasureCache,
+	type MeasureCacheEntry,
 	type MeasureCacheStats,
 } from "./measure-cache.ts";
 export { loadPolicyFile, MAX_POLICY_BYTES, type PolicySource, ROOT_POLICY_PATH, rootPolicy } from "./policy-file.ts";

@@ -24,7 +24,9 @@ export interface MeasureCacheStats {
 	bytes: number;
 }
 
-type Entry = { kind: "measure"; value: FileMeasure } | { kind: "imports"; value: ImportFacts };
+/** One cached value: a file's measure or its imports. */
+export type MeasureCacheEntry = { kind: "measure"; value: FileMeasure } | { kind: "imports"; value: ImportFacts };
+type Entry = MeasureCacheEntry;
 
 /** Measures and imports by (blob id, language, settings). */
 export class MeasureCache {
@@ -70,12 +72,53 @@ export class MeasureCache {
 		this.#entries.clear();
 	}
 
+	/** The entries, most recently used first, at most `limit` of them (for a cache on disk). */
+	export(limit = Number.POSITIVE_INFINITY): [string, MeasureCacheEntry][] {
+		const out: [string, MeasureCacheEntry][] = [];
+		for (const [key, entry] of this.#entries.entries()) {
+			if (out.length >= limit) break;
+			out.push([key, entry]);
+		}
+		return out;
+	}
+
+	/**
+	 * Adds entries exported earlier, most recently used first (as `export` gives them), without replacing newer
+	 * ones. Entries of another shape or version are skipped: a cache on disk is input, not trusted state.
+	 */
+	restore(entries: readonly (readonly [string, unknown])[]): number {
+		let restored = 0;
+		for (let i = entries.length - 1; i >= 0; i--) {
+			const [key, entry] = entries[i] as readonly [string, unknown];
+			if (typeof key !== "string" || this.#entries.has(key) || !validEntry(key, entry)) continue;
+			this.#entries.set(key, entry);
+			restored++;
+		}
+		return restored;
+	}
+
 	#lookup(key: string): Entry | undefined {
 		const entry = this.#entries.get(key);
 		if (entry === undefined) this.#misses++;
 		else this.#hits++;
 		return entry;
 	}
+}
+
+function validEntry(key: string, entry: unknown): entry is MeasureCacheEntry {
+	if (typeof entry !== "object" || entry === null) return false;
+	const { kind, value } = entry as { kind?: unknown; value?: unknown };
+	if (kind === "imports") return key.startsWith(`i${EXTRACTOR_VERSION}:`) && Array.isArray(value);
+	if (kind !== "measure" || !key.startsWith(`m${MEASURE_VERSION}:`)) return false;
+	const measure = value as Partial<FileMeasure> | null;
+	return (
+		typeof measure === "object" &&
+		measure !== null &&
+		measure.version === MEASURE_VERSION &&
+		typeof measure.path === "string" &&
+		Array.isArray(measure.callables) &&
+		Array.isArray(measure.needless)
+	);
 }
 
 /** A measure depends on the content, the language (from the extension) and the size limit; never on the path. */

@@ -82,13 +82,14 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(snapshot.root) : undefined);
 	const key = analysisKey(snapshot, policy, maxBytes, options.maps !== undefined);
 	const work = emptyWork();
-	const earlier = cache.reports.find(snapshot.root, key);
+	const earlier = await cache.findReport(snapshot.root, key);
 	if (earlier !== undefined) {
 		addGitWork(work, gitWork);
 		const report = reissueReport(earlier, { id: randomUUID(), origin, createdAt: now(), work, requestedRoot });
 		cache.reports.add(report, epoch);
 		return report;
 	}
+	await cache.warm(snapshot.root);
 	signal?.throwIfAborted();
 	const gaps: ReportGap[] = [];
 	const text: ChangedFile[] = [];
@@ -180,7 +181,7 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 		notes,
 		work,
 	});
-	cache.reports.add(report, epoch);
+	if (cache.reports.add(report, epoch)) await cache.persist(report);
 	return report;
 }
 
