@@ -12,15 +12,16 @@
 //
 // Phases, each tool in its own fresh process (`review --staged --json --root DIR`), the order of the two tools
 // alternating from one repetition to the next:
-// 1. cold: new, empty cache directories (TMPDIR for both, where the reference keeps its facts; FOVEA_CACHE_DIR for
-//    ours, Fovea's on-disk fact cache that our CLI reuses);
+// 1. cold: new, empty cache directories (TMPDIR, where the reference keeps its facts; FOVEA_CACHE_DIR and
+//    CONTOUR_CACHE_DIR, where ours keeps Fovea's fact cache and its own reports and measures);
 // 2. no change: the same state again, the caches as the cold run left them (a second process);
 // 3. one file: one more file edited and staged, caches warm from 1–2.
 // Reported: wall ms (spawn to exit, Node start and module loading included) per tool, p50 over the repetitions, the
 // ratio ours/reference and whether it is at most 0.5. Coverage (bench/support/contour-coverage.ts): every changed
 // file and structural delta the reference reports in each phase needs a counterpart in ours; the missing ones are
 // listed. The benchmark reports, it does not fail: it exits 0 when targets are missed, and 2 when a tool crashes.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +92,8 @@ async function measureCorpus(corpus: Corpus, tools: Record<ToolName, Tool>, reps
 	};
 	const outputs: Outputs = { cold: {}, noChange: {}, oneFile: {} };
 	const ourWork: Partial<Record<Phase, Record<string, number>>> = {};
+	// The 1-minute load average at each run: wall times on a shared machine mean little without it.
+	const load: number[] = [];
 	await settle(corpus.root);
 	for (let rep = 0; rep < reps; rep++) {
 		const order: ToolName[] = rep % 2 === 0 ? ["ours", "reference"] : ["reference", "ours"];
@@ -101,6 +104,7 @@ async function measureCorpus(corpus: Corpus, tools: Record<ToolName, Tool>, reps
 		const phase = async (name: Phase) => {
 			for (const tool of order) {
 				process.stderr.write(`${corpus.label} rep ${rep + 1}/${reps} ${name} ${tool}…\n`);
+				load.push(loadavg()[0] ?? 0);
 				const run = await runTool(tools[tool], corpus.root, caches[tool]);
 				times[name][tool].push(run.ms);
 				if (rep > 0) continue;
@@ -173,12 +177,27 @@ async function measureCorpus(corpus: Corpus, tools: Record<ToolName, Tool>, reps
 			stagedFiles: corpus.staged.length,
 			oneFileEdit: corpus.editPath,
 		},
+		loadAverage1m: summary(load),
 		phases,
 		reported: Object.fromEntries(PHASES.map((name) => [name, reported(name)])),
 		ourWork,
 		coverage,
 		targets,
 	};
+}
+
+/**
+ * A digest of the sources our CLI runs (Contour's and Fovea's `src`), taken before and after the run: other work in the
+ * same checkout can change them mid-run, and a run that measured two versions says so.
+ */
+function sourceDigest(repo: string): string {
+	const hash = createHash("sha256");
+	for (const dir of ["packages/contour/src", "packages/fovea/src"]) {
+		const entries = readdirSync(join(repo, dir), { recursive: true, withFileTypes: true });
+		const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+		for (const file of files.sort()) hash.update(file).update("\0").update(readFileSync(file)).update("\0");
+	}
+	return hash.digest("hex").slice(0, 16);
 }
 
 async function viemCorpus(base: string, repo: string): Promise<Corpus | undefined> {
@@ -214,6 +233,8 @@ async function main(): Promise<number> {
 	const revision = {
 		head: (await git(repo, ["rev-parse", "--short=12", "HEAD"]).catch(() => "unknown")).trim(),
 		contourDirty: (await git(repo, ["status", "--porcelain", "--", "packages/contour/src"]).catch(() => "")) !== "",
+		sourceDigest: sourceDigest(repo),
+		sourceChangedDuringRun: false,
 	};
 	const referenceVersion = (
 		JSON.parse(readFileSync(join(repo, "node_modules/pi-contour-reference/package.json"), "utf8")) as {
@@ -240,6 +261,8 @@ async function main(): Promise<number> {
 		if (values.keep === true) process.stderr.write(`kept ${base}\n`);
 		else rmSync(base, { recursive: true, force: true });
 	}
+	revision.sourceChangedDuringRun = sourceDigest(repo) !== revision.sourceDigest;
+	if (revision.sourceChangedDuringRun) process.stderr.write("warning: our sources changed during the run\n");
 	const report = {
 		benchmark: "contour vs reference (pi-contour 0.4.4)",
 		node: process.version,

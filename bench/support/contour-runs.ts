@@ -59,11 +59,18 @@ export function reviewArgs(tool: Tool, root: string): string[] {
 }
 
 /**
- * Runs `tool` on `root` with its caches under `cacheDir`: TMPDIR for both (the reference keeps its fact cache in
- * `$TMPDIR/pi-contour-<uid>`), and FOVEA_CACHE_DIR for ours (Fovea's on-disk fact cache, which our CLI reuses).
+ * Runs `tool` on `root` with every cache it could use under `cacheDir`: TMPDIR (the reference keeps its facts in
+ * `$TMPDIR/pi-contour-<uid>`), FOVEA_CACHE_DIR (Fovea's fact cache, which our CLI reuses), CONTOUR_CACHE_DIR (our
+ * reports and measures) and XDG_CACHE_HOME (the fallback of both of ours). Set for both tools alike.
  */
 export function runTool(tool: Tool, root: string, cacheDir: string, timeoutMs = 300_000): Promise<ToolRun> {
-	const env = { ...process.env, TMPDIR: cacheDir, FOVEA_CACHE_DIR: join(cacheDir, "fovea") };
+	const env = {
+		...process.env,
+		TMPDIR: cacheDir,
+		FOVEA_CACHE_DIR: join(cacheDir, "fovea"),
+		CONTOUR_CACHE_DIR: join(cacheDir, "contour"),
+		XDG_CACHE_HOME: join(cacheDir, "xdg"),
+	};
 	return new Promise((resolve, reject) => {
 		const start = performance.now();
 		const child = spawn(process.execPath, reviewArgs(tool, root), { env, stdio: ["ignore", "pipe", "pipe"] });
