@@ -12,7 +12,9 @@
 import { constants, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { FactCache, factKey, type ManifestEntry } from "./fact-cache.ts";
+import { factKey } from "./cache-location.ts";
+import { FactCache } from "./fact-cache.ts";
+import type { ManifestEntry } from "./fact-manifest.ts";
 import type { CoverageGap, FileFacts, LanguageId } from "./facts.ts";
 import { type Extractor, hashOf, loadExtractor } from "./parser.ts";
 import {

@@ -11,15 +11,9 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import {
-	DEFAULT_CACHE_MAX_BYTES,
-	DEFAULT_CACHE_MAX_ENTRIES,
-	defaultCacheDir,
-	FactCache,
-	factKey,
-	type ManifestEntry,
-	rootCacheDir,
-} from "../../src/engine/fact-cache.ts";
+import { defaultCacheDir, factKey, rootCacheDir } from "../../src/engine/cache-location.ts";
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/fact-cache.ts";
+import type { ManifestEntry } from "../../src/engine/fact-manifest.ts";
 import type { FileFacts } from "../../src/engine/facts.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 

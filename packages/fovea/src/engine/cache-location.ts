@@ -1,0 +1,39 @@
+/**
+ * Where the fact cache keeps things: the cache directory of the user and of each root inside it, and the key of one
+ * file's facts. Apart from the cache itself because the indexer needs the key without any of the cache's disk work,
+ * and because "never inside the analysed root" is a rule about locations that the cache checks twice.
+ */
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative } from "node:path";
+import type { LanguageId } from "./facts.ts";
+
+/**
+ * The cache key of one file's facts: its content hash (`FileFacts.hash`: sha256 of the extractor version and the
+ * content) qualified by language and path. Facts carry their path (and
+ * some languages derive `package` from it), so two files with equal bytes have different facts; content-addressing
+ * still holds per path: restoring earlier bytes at a path, or reverting a branch, hits.
+ */
+export function factKey(hash: string, path: string, language: LanguageId): string {
+	return createHash("sha256").update(`${hash}\0${language}\0${path}`).digest("hex");
+}
+
+/** `$FOVEA_CACHE_DIR`, else `$XDG_CACHE_HOME/pi-fovea`, else `~/.cache/pi-fovea`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+	const explicit = env.FOVEA_CACHE_DIR;
+	if (explicit !== undefined && explicit !== "" && isAbsolute(explicit)) return explicit;
+	const xdg = env.XDG_CACHE_HOME;
+	if (xdg !== undefined && xdg !== "" && isAbsolute(xdg)) return join(xdg, "pi-fovea");
+	return join(homedir(), ".cache", "pi-fovea");
+}
+
+/** The directory holding `root`'s cache inside `cacheDir`. */
+export function rootCacheDir(cacheDir: string, root: string): string {
+	return join(cacheDir, createHash("sha256").update(root).digest("hex").slice(0, 16));
+}
+
+/** Whether `child` is `parent` or lies below it (lexically; resolve links first where they matter). */
+export function isInside(parent: string, child: string): boolean {
+	const rel = relative(parent, child);
+	return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}

@@ -1,0 +1,130 @@
+/**
+ * The segment files of the fact cache (`packs/*.pack`) as the cache tracks them: which exist, which records of one
+ * are wanted, and reading those records back by offset. Apart from the cache so the file handling (sizes checked
+ * before trusting offsets, partial reads, leftovers of crashed writers) is read in one place.
+ */
+import { open, readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { removeQuietly } from "./atomic-write.ts";
+import { parseRecord } from "./fact-records.ts";
+import type { FileFacts } from "./facts.ts";
+
+/** One segment file as the cache knows it. */
+export interface Segment {
+	name: string;
+	bytes: number;
+	/** Records physically in the file; more than its live entries once some were evicted or superseded. */
+	records: number;
+}
+
+/** Where one live record is, and when it was last used (for eviction). */
+export interface Entry {
+	segment: Segment;
+	offset: number;
+	length: number;
+	lastUsed: number;
+}
+
+/** Where the segments of the cache directory `dir` are. */
+export function packsDir(dir: string): string {
+	return join(dir, "packs");
+}
+
+/** Temp files older than this are leftovers of a crashed writer. */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
+/** The segment files in `packs` with their sizes; temp files a crashed writer left behind are removed. */
+export async function listSegments(packs: string): Promise<Map<string, number>> {
+	const onDisk = new Map<string, number>();
+	const now = Date.now();
+	for (const entry of await readdir(packs, { withFileTypes: true })) {
+		if (!entry.isFile()) continue;
+		const path = join(packs, entry.name);
+		if (entry.name.startsWith(".tmp-")) {
+			const info = await stat(path).catch(() => undefined);
+			if (info !== undefined && now - info.mtimeMs > STALE_TEMP_MS) await removeQuietly(path);
+			continue;
+		}
+		if (!entry.name.endsWith(".pack")) continue;
+		const info = await stat(path).catch(() => undefined);
+		if (info !== undefined) onDisk.set(entry.name, info.size);
+	}
+	return onDisk;
+}
+
+/** `list` grouped by the segment of each item's entry, in first-seen order. */
+export function bySegment<T extends { entry: Entry }>(list: Iterable<T>): Map<Segment, T[]> {
+	const groups = new Map<Segment, T[]>();
+	for (const item of list) {
+		const group = groups.get(item.entry.segment);
+		if (group === undefined) groups.set(item.entry.segment, [item]);
+		else group.push(item);
+	}
+	return groups;
+}
+
+/**
+ * Reads the wanted records of `segment` from the file at `path`; `undefined` when the file is gone, changed size, or
+ * any wanted record is damaged. A file most of which is wanted is read whole, once; else record by record.
+ */
+export async function readSegmentRecords(
+	path: string,
+	segment: Segment,
+	wanted: readonly { key: string; entry: Entry }[],
+): Promise<Map<string, FileFacts> | undefined> {
+	const out = new Map<string, FileFacts>();
+	let wantedBytes = 0;
+	for (const w of wanted) wantedBytes += w.entry.length;
+	try {
+		if (wantedBytes * 4 >= segment.bytes) {
+			const data = await readFile(path);
+			if (data.length !== segment.bytes) return undefined;
+			for (const { key, entry } of wanted) {
+				const record = parseRecord(data.subarray(entry.offset, entry.offset + entry.length).toString("utf8"));
+				if (record === undefined || record[0] !== key) return undefined;
+				out.set(key, record[1]);
+			}
+			return out;
+		}
+		const handle = await open(path, "r");
+		try {
+			if ((await handle.stat()).size !== segment.bytes) return undefined;
+			for (const { key, entry } of wanted) {
+				const buffer = Buffer.allocUnsafe(entry.length);
+				const { bytesRead } = await handle.read(buffer, 0, entry.length, entry.offset);
+				const record = bytesRead === entry.length ? parseRecord(buffer.toString("utf8")) : undefined;
+				if (record === undefined || record[0] !== key) return undefined;
+				out.set(key, record[1]);
+			}
+		} finally {
+			await handle.close();
+		}
+		return out;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The record lines of `wanted` in `segment`, as stored, for moving them to a new segment; a record that is gone or
+ * damaged gives `undefined` for its key.
+ */
+export async function readRecordLines(
+	path: string,
+	segment: Segment,
+	wanted: readonly { key: string; entry: Entry }[],
+): Promise<Map<string, string | undefined>> {
+	let data: Buffer;
+	try {
+		data = await readFile(path);
+	} catch {
+		data = Buffer.alloc(0);
+	}
+	const lines = new Map<string, string | undefined>();
+	for (const { key, entry } of wanted) {
+		const line = data.subarray(entry.offset, entry.offset + entry.length).toString("utf8");
+		const record = data.length === segment.bytes ? parseRecord(line) : undefined;
+		lines.set(key, record === undefined || record[0] !== key ? undefined : line);
+	}
+	return lines;
+}
