@@ -6,19 +6,10 @@
  * sides the content cache does not know are read and parsed → import graphs of both sides (with the root's code map
  * when given) → findings → exposure from the map's heat → ranked, frozen, kept. The signal is checked between steps.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { CodeMap } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
-import {
-	type ChangedFile,
-	DEFAULT_MAX_BYTES,
-	type GitWork,
-	newGitWork,
-	RepositoryMovedError,
-	type Snapshot,
-	type SnapshotTarget,
-	takeSnapshot,
-} from "../git/index.ts";
+import { type ChangedFile, DEFAULT_MAX_BYTES, type GitWork, newGitWork, type SnapshotTarget } from "../git/index.ts";
 import {
 	checkOrigin,
 	emptyWork,
@@ -29,7 +20,7 @@ import {
 	type ReviewWork,
 	reissueReport,
 } from "../report/report.ts";
-import { analyzeMeasured, type ChangeFile, MEASURE_VERSION, rankFindings } from "../review/index.ts";
+import { analyzeMeasured, type ChangeFile, rankFindings } from "../review/index.ts";
 import { cloneCandidates } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs, type ProjectFacts } from "./import-edges.ts";
@@ -37,11 +28,7 @@ import { type PolicySource, rootPolicy } from "./policy-file.ts";
 import { reportFiles, snapshotGap } from "./report-files.ts";
 import type { ReviewCache } from "./review-cache.ts";
 import { type MeasuredChange, measureSides } from "./side-measures.ts";
-
-/** Bump when the same inputs would give a different report, so kept reports of the old form are not reused. */
-const PIPELINE_VERSION = 1;
-/** A repository that moves while being snapshotted is snapshotted again, this many times in all. */
-const SNAPSHOT_ATTEMPTS = 3;
+import { analysisKey, type SnapshotIdentity, snapshotOf } from "./snapshot-key.ts";
 
 /** What to review and with what. */
 export interface ReviewRootOptions {
@@ -72,23 +59,35 @@ export interface ReviewRootOptions {
 export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewReport> {
 	const origin = checkOrigin(options.origin);
 	const { signal, cache } = options;
+	const target = options.target ?? "staged";
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	signal?.throwIfAborted();
 	const gitWork = newGitWork();
-	const snapshot = await snapshotOf(options, maxBytes, gitWork);
-	const epoch = cache.reports.epoch(snapshot.root);
-	const requested = await canonicalPath(options.root);
-	const requestedRoot = requested === snapshot.root ? undefined : requested;
-	const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(snapshot.root) : undefined);
-	const key = analysisKey(snapshot, policy, maxBytes, options.maps !== undefined);
 	const work = emptyWork();
-	const earlier = await cache.findReport(snapshot.root, key);
-	if (earlier !== undefined) {
+	const requested = await canonicalPath(options.root);
+	/** The kept analysis of `state`, reissued for this call, and what identifies it. */
+	const lookup = async (state: SnapshotIdentity) => {
+		const epoch = cache.reports.epoch(state.root);
+		const requestedRoot = requested === state.root ? undefined : requested;
+		const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(state.root) : undefined);
+		const key = analysisKey(state, policy, { maxBytes, mapped: options.maps !== undefined });
+		const earlier = await cache.findReport(state.root, key);
+		if (earlier === undefined) return { epoch, requestedRoot, policy, key, report: undefined };
 		addGitWork(work, gitWork);
 		const report = reissueReport(earlier, { id: randomUUID(), origin, createdAt: now(), work, requestedRoot });
 		cache.reports.add(report, epoch);
-		return report;
+		return { epoch, requestedRoot, policy, key, report };
+	};
+	// A working-tree snapshot hashes every dirty file. When this root has a kept working-tree report, a staged
+	// snapshot of the same moment (same digests, nothing hashed) tells first whether that report still answers.
+	if (target === "working-tree" && cache.reports.latest(requested, "working-tree") !== undefined) {
+		const probe = await snapshotOf({ ...options, target: "staged" }, maxBytes, gitWork);
+		const kept = await lookup({ ...probe, target });
+		if (kept.report !== undefined) return kept.report;
 	}
+	const snapshot = await snapshotOf({ ...options, target }, maxBytes, gitWork);
+	const { epoch, requestedRoot, policy, key, report: kept } = await lookup(snapshot);
+	if (kept !== undefined) return kept;
 	await cache.warm(snapshot.root);
 	signal?.throwIfAborted();
 	const gaps: ReportGap[] = [];
@@ -183,43 +182,6 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	});
 	if (cache.reports.add(report, epoch)) await cache.persist(report);
 	return report;
-}
-
-/** A snapshot, taken again when the repository moved while it was being taken. */
-async function snapshotOf(options: ReviewRootOptions, maxBytes: number, work: GitWork): Promise<Snapshot> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await takeSnapshot({
-				root: options.root,
-				target: options.target ?? "staged",
-				...(options.base === undefined ? {} : { base: options.base }),
-				...(options.signal === undefined ? {} : { signal: options.signal }),
-				maxBytes,
-				work,
-			});
-		} catch (error) {
-			if (!(error instanceof RepositoryMovedError) || attempt >= SNAPSHOT_ATTEMPTS) throw error;
-		}
-	}
-}
-
-/** Everything the analysis depends on; equal keys mean an earlier report can answer. */
-function analysisKey(snapshot: Snapshot, policy: PolicySource | undefined, maxBytes: number, mapped: boolean): string {
-	const identity = {
-		version: PIPELINE_VERSION,
-		measure: MEASURE_VERSION,
-		root: snapshot.root,
-		target: snapshot.target,
-		base: snapshot.base ?? null,
-		head: snapshot.head,
-		branch: snapshot.branch,
-		index: snapshot.indexDigest,
-		worktree: snapshot.worktreeDigest,
-		policy: policy === undefined ? null : { source: policy.source, policy: policy.policy },
-		maxBytes,
-		mapped,
-	};
-	return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
 }
 
 /** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */

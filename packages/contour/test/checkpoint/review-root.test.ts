@@ -130,6 +130,21 @@ describe("work counts", () => {
 		assert.equal(cache.reports.latest(dir)?.id, second.id);
 	});
 
+	it("a working-tree pass on an unchanged root does not even hash the dirty files", async () => {
+		const dir = project();
+		write(dir, { [TS.path]: TS.branchy, "src/new.ts": "export const n = 1;\n" });
+		const cache = new ReviewCache();
+		const first = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
+		assert.ok(first.work.worktreeFilesRead >= 2);
+		const second = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
+		assert.equal(second.reusedFrom, first.id);
+		assert.deepEqual([second.work.worktreeFilesRead, second.work.blobsRead, second.work.parses], [0, 0, 0]);
+		write(dir, { "src/new.ts": "export const n = 2;\n" });
+		const third = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
+		assert.equal(third.reusedFrom, undefined, "an edit is seen");
+		assert.equal(third.work.sidesMeasured, 1);
+	});
+
 	it("a one-file change parses only that file's new side; the unchanged before side comes from the cache", async () => {
 		const dir = project();
 		const cache = new ReviewCache();
