@@ -32,6 +32,10 @@ export interface RoamingOptions {
 	isResident?: (root: string) => boolean;
 	/** Called with roots that left the ring (rotation, reset, session replacement) so engines drop their state. */
 	onRetire?: (roots: string[], reason: RetireReason) => void;
+	/** Called after a successful tool result with the roots it touched (enrolled or already in the ring). */
+	onActivity?: (roots: string[]) => void;
+	/** Called when a session (re)starts its ring: new session, resume, fork, tree navigation; with the roots restored. */
+	onSession?: (sessionId: string, roots: string[]) => void;
 }
 
 /** Why roots left the ring: rotation past the limit, an explicit reset, or the end of the session or branch. */
@@ -142,6 +146,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		};
 		// Restoring starts a new observation boundary: whatever engines held for the old roots is stale now.
 		if (previous.length > 0) options.onRetire?.(previous, "session");
+		options.onSession?.(session.sessionId, ring.list());
 	};
 
 	const listenForPeers = () =>
@@ -202,6 +207,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			if (started !== epoch) return;
 			for (const project of found) admit(project.root, project.marker, true);
 			persistIfChanged();
+			if (found.length > 0) options.onActivity?.(found.map((project) => project.root));
 		} catch {
 			// Enrollment is an observation; it must never turn a successful tool result into a failure.
 		}
