@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { envInt } from "../workspace/env.ts";
-import { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
+import { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "./code-index.ts";
 import type { FileFacts } from "./facts.ts";
 import {
 	type FocusQuery,
@@ -13,6 +13,7 @@ import {
 } from "./focus.ts";
 import { gitStateDirectories } from "./git-hardening.ts";
 import { GraphStore } from "./graph-store.ts";
+import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";

@@ -6,7 +6,7 @@
  */
 
 export { BudgetedText, estimateTokens } from "./budget.ts";
-export { CodeIndex, type CodeIndexOptions, type IndexSnapshot, type RefreshOptions } from "./code-index.ts";
+export { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
 export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
@@ -20,6 +20,7 @@ export {
 } from "./git-hardening.ts";
 export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
+export type { IndexSnapshot } from "./index-snapshot.ts";
 export { languageOf } from "./languages.ts";
 export { type Extractor, loadExtractor, withSyntaxTree } from "./parser.ts";
 export { terms } from "./query-terms.ts";

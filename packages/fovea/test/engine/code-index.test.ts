@@ -11,9 +11,11 @@ import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { CodeIndex, type CodeIndexStats, contentGap, type IndexSnapshot } from "../../src/engine/code-index.ts";
+import { CodeIndex, type CodeIndexStats } from "../../src/engine/code-index.ts";
 import { FactCache } from "../../src/engine/fact-cache.ts";
 import type { LanguageId } from "../../src/engine/facts.ts";
+import { contentGap } from "../../src/engine/file-content.ts";
+import type { IndexSnapshot } from "../../src/engine/index-snapshot.ts";
 import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parser.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 

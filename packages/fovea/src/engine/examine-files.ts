@@ -1,0 +1,129 @@
+/**
+ * The examine step of a refresh: one batch of files that may have changed is read, classified, hashed, looked up in
+ * the fact cache and, only on a miss, parsed. A function over an explicit context rather than a method, so what the
+ * step may touch (the committed state it compares with, the cache, the work counters) is stated in its signature.
+ */
+import { join } from "node:path";
+import { factKey } from "./cache-location.ts";
+import { type ExtractJob, extractMany } from "./extract-many.ts";
+import type { FactCache } from "./fact-cache.ts";
+import type { FileFacts } from "./facts.ts";
+import { contentGap, type ReadOutcome, readBounded } from "./file-content.ts";
+import { type FileState, stateAsRead } from "./file-state.ts";
+import { type Extractor, hashOf } from "./parser.ts";
+import type { ScannedFile } from "./scan.ts";
+
+const READ_CONCURRENCY = 32;
+
+/** What examining a batch reads and counts. */
+export interface ExamineContext {
+	root: string;
+	maxFileBytes: number;
+	racyWindowMs: number;
+	/** The committed state: a file read again with the same content hash keeps its facts. */
+	previous: ReadonlyMap<string, FileState>;
+	cache: FactCache | undefined;
+	/** The extractor, loaded on the first miss. */
+	extractor: () => Promise<Extractor>;
+	/** Work counters, incremented as files are read, found in the cache, parsed and cached. */
+	stats: { filesRead: number; filesParsed: number; cacheHits: number; cacheWrites: number };
+	signal: AbortSignal | undefined;
+}
+
+/** Reads, classifies, hashes, looks up and (on a miss) parses one batch; `undefined` for files now gone. */
+export async function examineBatch(
+	batch: readonly ScannedFile[],
+	context: ExamineContext,
+): Promise<(FileState | undefined)[]> {
+	const { signal, cache, stats } = context;
+	const stateOf = (file: ScannedFile, outcome: ReadOutcome, rest: Parameters<typeof stateAsRead>[2]) =>
+		stateAsRead(file, outcome as ReadOutcome & { kind: "gap" | "content" }, rest, context.racyWindowMs);
+	const outcomes: ReadOutcome[] = new Array(batch.length);
+	let cursor = 0;
+	const reader = async (): Promise<void> => {
+		while (cursor < batch.length) {
+			const i = cursor++;
+			const file = batch[i] as ScannedFile;
+			signal?.throwIfAborted();
+			outcomes[i] = await readBounded(join(context.root, file.path), context.maxFileBytes);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, batch.length) }, reader));
+
+	const states: (FileState | undefined)[] = new Array(batch.length);
+	const lookups: { i: number; key: string; hash: string; source: string }[] = [];
+	// Invalid UTF-8 becomes U+FFFD and is still extracted; a byte-order mark is dropped.
+	const decoder = new TextDecoder("utf-8");
+	for (let i = 0; i < batch.length; i++) {
+		const file = batch[i] as ScannedFile;
+		const outcome = outcomes[i] as ReadOutcome;
+		if (outcome.kind === "absent") continue;
+		if (outcome.kind === "gap") {
+			if (outcome.reason !== "unreadable") stats.filesRead++;
+			states[i] = stateOf(file, outcome, { gap: outcome.reason });
+			continue;
+		}
+		stats.filesRead++;
+		const gap = contentGap(outcome.bytes);
+		if (gap !== undefined) {
+			states[i] = stateOf(file, outcome, { gap });
+			continue;
+		}
+		const source = decoder.decode(outcome.bytes);
+		const hash = hashOf(source); // the extractor's content address, equal to the facts' `hash`
+		const prev = context.previous.get(file.path);
+		if (prev?.facts !== undefined && prev.hash === hash && prev.language === file.language) {
+			states[i] = stateOf(file, outcome, { hash, facts: prev.facts }); // touched, not changed
+			continue;
+		}
+		lookups.push({ i, key: factKey(hash, file.path, file.language), hash, source });
+	}
+
+	const found =
+		cache !== undefined && lookups.length > 0
+			? await cache.getMany(lookups.map((l) => l.key))
+			: new Map<string, FileFacts>();
+	const misses: typeof lookups = [];
+	for (const lookup of lookups) {
+		const facts = found.get(lookup.key);
+		const file = batch[lookup.i] as ScannedFile;
+		const outcome = outcomes[lookup.i] as ReadOutcome & { kind: "content" };
+		if (facts === undefined) misses.push(lookup);
+		else {
+			stats.cacheHits++;
+			states[lookup.i] = stateOf(file, outcome, { hash: lookup.hash, facts });
+		}
+	}
+	if (misses.length === 0) return states;
+
+	const jobs: ExtractJob[] = misses.map(({ i, source }) => {
+		const file = batch[i] as ScannedFile;
+		return { path: file.path, language: file.language, source };
+	});
+	const extractor = await context.extractor();
+	await extractor.ensureLanguages(new Set(jobs.map((j) => j.language)));
+	signal?.throwIfAborted();
+	const results = await extractMany(extractor, jobs, {
+		signal,
+		onEach: () => {
+			stats.filesParsed++;
+		},
+	});
+	for (let j = 0; j < results.length; j++) {
+		const { i, key, hash } = misses[j] as (typeof misses)[number];
+		const file = batch[i] as ScannedFile;
+		const outcome = outcomes[i] as ReadOutcome & { kind: "content" };
+		const result = results[j];
+		if (result === undefined || result instanceof Error) {
+			states[i] = stateOf(file, outcome, { gap: "parse-error" });
+			continue;
+		}
+		if (cache !== undefined) {
+			cache.put(key, result);
+			stats.cacheWrites++;
+		}
+		states[i] = stateOf(file, outcome, { hash, facts: result });
+	}
+	signal?.throwIfAborted(); // after caching what was finished
+	return states;
+}

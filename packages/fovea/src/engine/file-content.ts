@@ -1,0 +1,81 @@
+/**
+ * Reading one file's content for the index, safely and within bounds, and telling content that is not source to
+ * parse (binary, minified, generated) from content that is. Apart from the index because these are the rules about
+ * untrusted bytes on disk: never follow a final symlink, never block on a FIFO, never read past the size limit.
+ */
+import { constants, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
+import type { CoverageGap } from "./facts.ts";
+
+const BINARY_SNIFF_BYTES = 8192;
+const MINIFIED_MIN_BYTES = 2048;
+const MINIFIED_AVG_LINE = 500;
+const GENERATED_HEAD_BYTES = 4096;
+const GENERATED_HEAD_LINES = 15;
+const GENERATED_MARKERS = [/@generated\b/, /DO NOT EDIT/, /\bauto-?generated\b/i];
+
+/** Why file content is not parsed (binary, minified, generated), or `undefined` when it is source to parse. */
+export function contentGap(bytes: Uint8Array): "binary" | "minified" | "generated" | undefined {
+	const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
+	if (buffer.length > MINIFIED_MIN_BYTES) {
+		let lines = 1;
+		for (let i = buffer.indexOf(10); i >= 0; i = buffer.indexOf(10, i + 1)) lines++;
+		if (buffer.length / lines > MINIFIED_AVG_LINE) return "minified";
+	}
+	const head = buffer.subarray(0, GENERATED_HEAD_BYTES).toString("latin1").split("\n", GENERATED_HEAD_LINES).join("\n");
+	if (GENERATED_MARKERS.some((marker) => marker.test(head))) return "generated";
+	return undefined;
+}
+
+/** What reading one file gave. */
+export type ReadOutcome =
+	| { kind: "absent" }
+	| { kind: "gap"; reason: CoverageGap["reason"]; size: number; mtimeMs: number; readAt: number }
+	| { kind: "content"; bytes: Buffer; size: number; mtimeMs: number; readAt: number };
+
+/** Never follow a final symlink; never block on a FIFO swapped in after the walk (then `fstat` says: not a file). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads a regular file, bounded by `maxBytes`. Size and mtime are taken before reading, so a write that races the
+ * read shows up as a difference on the next refresh.
+ */
+export async function readBounded(path: string, maxBytes: number): Promise<ReadOutcome> {
+	let handle: Awaited<ReturnType<typeof open>>;
+	try {
+		handle = await open(path, OPEN_FLAGS);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return { kind: "absent" };
+		return { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, readAt: 0 };
+	}
+	try {
+		const info: Stats = await handle.stat();
+		const readAt = Date.now();
+		if (!info.isFile()) return { kind: "absent" };
+		if (info.size > maxBytes) {
+			return { kind: "gap", reason: "too-large", size: info.size, mtimeMs: info.mtimeMs, readAt };
+		}
+		let buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
+		let length = 0;
+		for (;;) {
+			const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+			if (bytesRead === 0) break;
+			length += bytesRead;
+			if (length > maxBytes) break;
+			if (length === buffer.length) {
+				// The file grew since fstat: keep reading, still bounded.
+				const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+				buffer.copy(bigger, 0, 0, length);
+				buffer = bigger;
+			}
+		}
+		if (length > maxBytes) return { kind: "gap", reason: "too-large", size: length, mtimeMs: info.mtimeMs, readAt };
+		return { kind: "content", bytes: buffer.subarray(0, length), size: info.size, mtimeMs: info.mtimeMs, readAt };
+	} catch {
+		return { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, readAt: 0 };
+	} finally {
+		await handle.close().catch(() => {});
+	}
+}

@@ -1,0 +1,61 @@
+/**
+ * What the index remembers about one file whose content it examined: the metadata that vouches for it, its facts or
+ * the gap found in its content, and whether that metadata can be trusted next time (racy). Shared by the index, its
+ * examine step and the manifest it persists, so the rules for "unchanged" and "racy" are stated once.
+ */
+import type { ManifestEntry } from "./fact-manifest.ts";
+import type { CoverageGap, FileFacts, LanguageId } from "./facts.ts";
+import type { ScannedFile } from "./scan.ts";
+
+/** The last known state of one file whose content was examined. */
+export interface FileState {
+	size: number;
+	mtimeMs: number;
+	racy: boolean;
+	language: LanguageId;
+	/** Content hash, for files that have facts. */
+	hash?: string;
+	/** Absent only for a state just loaded from the manifest, before its facts are fetched. */
+	facts?: FileFacts;
+	/** A gap found by looking at the content (binary, generated, minified, unreadable, parse-error). */
+	gap?: CoverageGap["reason"];
+}
+
+/** A placeholder in a state being built; never committed (every one is replaced or deleted). */
+export const PENDING: FileState = { size: -1, mtimeMs: -1, racy: true, language: "typescript" };
+
+/** Whether a file's walk metadata matches a recorded state that (size, mtime) can vouch for. */
+export function unchanged(prev: { size: number; mtimeMs: number; racy?: boolean }, file: ScannedFile): boolean {
+	return prev.racy !== true && prev.size === file.size && prev.mtimeMs === file.mtimeMs;
+}
+
+/**
+ * A file's state as just read: size and mtime from the open file, racy when modified less than `racyWindowMs`
+ * before it was read.
+ */
+export function stateAsRead(
+	file: ScannedFile,
+	outcome: { size: number; mtimeMs: number; readAt: number },
+	rest: { hash?: string; facts?: FileFacts; gap?: CoverageGap["reason"] },
+	racyWindowMs: number,
+): FileState {
+	// An unreadable file has no trustworthy metadata: keep the walk's, and look again next time.
+	const size = rest.gap === "unreadable" ? file.size : outcome.size;
+	const mtimeMs = rest.gap === "unreadable" ? file.mtimeMs : outcome.mtimeMs;
+	const racy = rest.gap === "unreadable" || outcome.readAt - mtimeMs < racyWindowMs;
+	return { size, mtimeMs, racy, language: file.language, ...rest };
+}
+
+/** The manifest entries of `states`; a state with neither facts nor a gap has nothing to vouch for and is left out. */
+export function manifestOf(states: ReadonlyMap<string, FileState>): Map<string, ManifestEntry> {
+	const files = new Map<string, ManifestEntry>();
+	for (const [path, s] of states) {
+		const entry: ManifestEntry = { size: s.size, mtimeMs: s.mtimeMs };
+		if (s.hash !== undefined && s.facts !== undefined) entry.hash = s.hash;
+		else if (s.gap !== undefined) entry.gap = s.gap;
+		else continue;
+		if (s.racy) entry.racy = true;
+		files.set(path, entry);
+	}
+	return files;
+}

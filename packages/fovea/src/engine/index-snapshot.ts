@@ -1,0 +1,112 @@
+/**
+ * The snapshot a refresh publishes, and how it is derived from the state the refresh built: which paths' facts
+ * changed, the published facts and gaps, and the generation. Pure, so the rule that the generation bumps only when
+ * some file's facts changed, and that a path refresh costs work proportional to its paths, is checked in one place.
+ */
+import type { CoverageGap, FileFacts } from "./facts.ts";
+import { type FileState, PENDING } from "./file-state.ts";
+
+/** The facts of one root at one refresh. */
+export interface IndexSnapshot {
+	root: string;
+	files: ReadonlyMap<string, FileFacts>;
+	/** Files seen but not mapped, sorted by path. */
+	gaps: CoverageGap[];
+	truncated: boolean;
+	/** Bumps only when some file's facts changed. */
+	generation: number;
+	/** Paths whose facts changed in the refresh that produced this snapshot, including removed ones; sorted. */
+	changed: string[];
+	/**
+	 * Paths whose facts changed from the previous generation to this one: `changed` of the refresh that made this
+	 * generation, kept while later refreshes change nothing, so a graph one generation behind can catch up.
+	 */
+	generationChanged: string[];
+}
+
+/** What a refresh hands over to be published. */
+export interface SnapshotInput {
+	root: string;
+	/** The committed state and the one replacing it. */
+	previous: ReadonlyMap<string, FileState>;
+	next: ReadonlyMap<string, FileState>;
+	/** The snapshot published last, and the content gaps it holds. */
+	snapshot: IndexSnapshot | undefined;
+	contentGaps: ReadonlyMap<string, CoverageGap>;
+	/** Gaps found by the walk (unsupported, too large, minified by name). */
+	scanGaps: ReadonlyMap<string, CoverageGap>;
+	truncated: boolean;
+	/**
+	 * The only paths that may differ from `previous` (a path refresh), so the work is proportional to them;
+	 * `undefined` compares everything (a walk).
+	 */
+	touched: ReadonlySet<string> | undefined;
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+	return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * The snapshot of `input.next`, the content gaps it publishes, and how many paths' states differ from `previous`
+ * (`dirty`, the manifest's unsaved changes). Throws when a path was left unexamined: a bug, not a file.
+ */
+export function nextSnapshot(input: SnapshotInput): {
+	snapshot: IndexSnapshot;
+	contentGaps: Map<string, CoverageGap>;
+	dirty: number;
+} {
+	const { previous, next, touched, snapshot: last } = input;
+	const changed: string[] = [];
+	let dirty = 0;
+	const compare = (path: string): void => {
+		const state = next.get(path);
+		if (state === PENDING) throw new Error(`Fovea: ${path} was left unexamined`); // a bug, not a file
+		const before = previous.get(path);
+		if (state === before) return;
+		dirty++;
+		if (state?.facts !== before?.facts) changed.push(path);
+	};
+	if (touched === undefined) {
+		for (const path of next.keys()) compare(path);
+		for (const path of previous.keys()) if (!next.has(path)) compare(path);
+	} else {
+		for (const path of touched) compare(path);
+	}
+	changed.sort();
+
+	let files: Map<string, FileFacts>;
+	let contentGaps: Map<string, CoverageGap>;
+	if (touched === undefined || last === undefined) {
+		files = new Map();
+		contentGaps = new Map();
+		for (const [path, state] of next) {
+			if (state.facts !== undefined) files.set(path, state.facts);
+			else if (state.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
+		}
+	} else {
+		files = new Map(last.files);
+		contentGaps = new Map(input.contentGaps);
+		for (const path of touched) {
+			const state = next.get(path);
+			if (state?.facts !== undefined) files.set(path, state.facts);
+			else files.delete(path);
+			if (state?.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
+			else contentGaps.delete(path);
+		}
+	}
+	const gaps: CoverageGap[] = [...input.scanGaps.values(), ...contentGaps.values()].sort(byPath);
+
+	const generation = (last?.generation ?? 0) + (changed.length > 0 || last === undefined ? 1 : 0);
+	const generationChanged = changed.length > 0 || last === undefined ? changed : last.generationChanged;
+	const snapshot: IndexSnapshot = {
+		root: input.root,
+		files,
+		gaps,
+		truncated: input.truncated,
+		generation,
+		changed,
+		generationChanged,
+	};
+	return { snapshot, contentGaps, dirty };
+}

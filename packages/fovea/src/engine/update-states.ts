@@ -1,0 +1,104 @@
+/**
+ * The update step of a refresh: the new state of the files a walk or a path check listed. Files whose (size, mtime)
+ * still vouch for their state keep it; files known only from the persisted manifest get their facts from the cache;
+ * the rest are examined in batches. Its own module so the order of that triage — cheapest evidence first — reads
+ * apart from the index's bookkeeping.
+ */
+import { factKey } from "./cache-location.ts";
+import { type ExamineContext, examineBatch } from "./examine-files.ts";
+import type { ManifestEntry } from "./fact-manifest.ts";
+import type { FileFacts } from "./facts.ts";
+import { type FileState, PENDING, unchanged } from "./file-state.ts";
+import type { ScannedFile } from "./scan.ts";
+
+/** Files handled per batch: read, hashed, looked up, parsed; bounds memory and abort latency. */
+const BATCH_FILES = 256;
+/** Pending cache writes are flushed to a segment after this many new facts. */
+const CACHE_FLUSH_EVERY = 2048;
+
+/** What updating reads: the examine step's context, plus the manifest loaded after a restart. */
+export interface UpdateContext extends ExamineContext {
+	manifest: ReadonlyMap<string, ManifestEntry> | undefined;
+	/** Called as files that needed work are finished: `done` of `total`. */
+	onProgress: ((done: number, total: number) => void) | undefined;
+}
+
+/**
+ * The new state after examining `files`; any path in `scope` (`"all"`: every path) not among them is dropped.
+ * Reads, hashes, looks up and parses only what changed. Does not touch the committed state (`context.previous`).
+ * Files keep the order given (a walk's is sorted by path).
+ */
+export async function updateStates(
+	files: readonly ScannedFile[],
+	scope: ReadonlySet<string> | "all",
+	context: UpdateContext,
+): Promise<Map<string, FileState>> {
+	const { signal, cache, previous } = context;
+	const next = new Map(scope === "all" ? [] : previous);
+	if (scope !== "all") for (const path of scope) next.delete(path);
+
+	// Unchanged files keep their state; files known only from the manifest get their facts from the cache.
+	const toRead: ScannedFile[] = [];
+	const fromManifest: { file: ScannedFile; entry: ManifestEntry; key: string }[] = [];
+	for (const file of files) {
+		const prev = previous.get(file.path);
+		next.set(file.path, PENDING); // holds the file's place until its state is known
+		if (prev !== undefined) {
+			if (unchanged(prev, file)) next.set(file.path, prev);
+			else toRead.push(file);
+			continue;
+		}
+		const entry = context.manifest?.get(file.path);
+		if (entry === undefined || !unchanged(entry, file)) toRead.push(file);
+		else if (entry.gap !== undefined) {
+			const { size, mtimeMs, gap } = entry;
+			next.set(file.path, { size, mtimeMs, language: file.language, racy: false, gap });
+		} else if (entry.hash !== undefined) {
+			fromManifest.push({ file, entry, key: factKey(entry.hash, file.path, file.language) });
+		} else toRead.push(file);
+	}
+	if (fromManifest.length > 0) {
+		signal?.throwIfAborted();
+		const keys = fromManifest.map((m) => m.key);
+		const found = cache === undefined ? new Map<string, FileFacts>() : await cache.getMany(keys);
+		for (const { file, entry, key } of fromManifest) {
+			const facts = found.get(key);
+			if (facts === undefined) {
+				toRead.push(file);
+				continue;
+			}
+			context.stats.cacheHits++;
+			const { size, mtimeMs, language } = file;
+			next.set(file.path, { size, mtimeMs, language, racy: false, hash: entry.hash, facts });
+		}
+	}
+
+	const total = toRead.length;
+	let done = 0;
+	let unflushed = 0;
+	try {
+		for (let start = 0; start < toRead.length; start += BATCH_FILES) {
+			signal?.throwIfAborted();
+			const batch = toRead.slice(start, start + BATCH_FILES);
+			const states = await examineBatch(batch, context);
+			for (let i = 0; i < batch.length; i++) {
+				const file = batch[i] as ScannedFile;
+				const state = states[i];
+				if (state === undefined) next.delete(file.path);
+				else next.set(file.path, state);
+			}
+			done += batch.length;
+			unflushed += batch.length;
+			context.onProgress?.(done, total);
+			if (unflushed >= CACHE_FLUSH_EVERY && cache !== undefined) {
+				unflushed = 0;
+				await cache.flush();
+			}
+		}
+	} finally {
+		// Facts already extracted are worth keeping even when the refresh is abandoned.
+		if (cache !== undefined && cache.pendingCount > 0) await cache.flush();
+	}
+	signal?.throwIfAborted();
+	return next;
+}
