@@ -16,14 +16,8 @@ import type { CoverageGap } from "./facts.ts";
 import { type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./index-snapshot.ts";
 import { type Extractor, loadExtractor } from "./parser.ts";
-import {
-	DEFAULT_MAX_FILE_BYTES,
-	DEFAULT_MAX_FILES,
-	type ScannedFile,
-	type ScanResult,
-	scanPaths,
-	scanRoot,
-} from "./scan.ts";
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScannedFile, type ScanResult, scanRoot } from "./scan.ts";
+import { scanPaths } from "./scan-paths.ts";
 import { updateStates } from "./update-states.ts";
 
 export type { Extractor } from "./parser.ts";

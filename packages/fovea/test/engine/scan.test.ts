@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { rootRelativeSegments, scanPaths, scanRoot } from "../../src/engine/scan.ts";
+import { scanRoot } from "../../src/engine/scan.ts";
+import { rootRelativeSegments, scanPaths } from "../../src/engine/scan-paths.ts";
 import { isSkippedDirName } from "../../src/engine/skip-dirs.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
