@@ -1,19 +1,23 @@
 /**
- * Modelled exposure of changed code, from Fovea's heat: heat seeded at a finding's file and the callables the
- * change touched there spreads over the code graph (imports, calls, inheritance, tests), and the files it reaches
- * beyond that file are the code a mistake there could travel to. It is exposure, not severity: a finding in widely
- * used code is not thereby wrong, only more worth a look.
+ * Modelled exposure of changed code, from Fovea's heat: heat seeded at a finding's file spreads over the code graph
+ * (its symbols, their callers, importers, tests, subclasses), and the files it reaches beyond that file are the code
+ * a mistake there could travel to. It is exposure, not severity: a finding in widely used code is not thereby wrong,
+ * only more worth a look.
+ *
+ * The seed is the file alone, not the changed callables' names: the engine seeds a name wherever it occurs, so a
+ * changed `main` or `run` would light up every file with one. A file counts as reached when its heat is at least
+ * `REACH_SHARE` of the hottest reached file's; `reach` is how many do.
  *
  * One impact query per finding file (findings in one file share it), for at most `MAX_EXPOSURE_QUERIES` files in
  * rank order; findings further down get none, and the note says so.
  */
 import type { CodeMap } from "pi-fovea/engine";
-import type { CallableDelta, Exposure, Finding } from "../review/index.ts";
+import type { Exposure, Finding } from "../review/index.ts";
 
 /** Impact queries per review, at most. */
-export const MAX_EXPOSURE_QUERIES = 12;
+export const MAX_EXPOSURE_QUERIES = 20;
 /** A file counts as reached when its heat is at least this share of the hottest reached file's. */
-export const REACH_SHARE = 0.1;
+export const REACH_SHARE = 0.25;
 /** Reached files named per finding, at most. */
 export const EXPOSED_FILES_SHOWN = 5;
 
@@ -28,7 +32,6 @@ export interface ExposureResult {
 export async function withExposure(
 	map: CodeMap,
 	findings: readonly Finding[],
-	deltas: readonly CallableDelta[],
 	signal?: AbortSignal,
 ): Promise<ExposureResult> {
 	const byFile = new Map<string, Exposure>();
@@ -36,8 +39,7 @@ export async function withExposure(
 	const asked = files.slice(0, MAX_EXPOSURE_QUERIES);
 	for (const file of asked) {
 		signal?.throwIfAborted();
-		const symbols = changedNames(deltas, file);
-		const answer = await map.impact({ files: [file], symbols }, 200, { paths: [] });
+		const answer = await map.impact({ files: [file], symbols: [] }, 200, { paths: [] });
 		byFile.set(file, exposureOf(answer.files, file));
 	}
 	const out = findings.map((finding) => {
@@ -52,16 +54,6 @@ export async function withExposure(
 			? { note: `exposure modelled for the first ${asked.length} finding files; ${left} more files have none` }
 			: {}),
 	};
-}
-
-/** Names of the callables the change touched in `file` (either side), the seeds besides the file itself. */
-function changedNames(deltas: readonly CallableDelta[], file: string): string[] {
-	const names = new Set<string>();
-	for (const delta of deltas) {
-		if (delta.after?.file === file) names.add(delta.after.name);
-		else if (delta.before?.file === file) names.add(delta.before.name);
-	}
-	return [...names].slice(0, 16);
 }
 
 /** Files reached beyond `file`, hottest first, with enough heat to count. */

@@ -144,7 +144,7 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	});
 	let findings = review.findings;
 	if (map !== undefined && findings.length > 0) {
-		const exposed = await withExposure(map.map, findings, review.deltas, signal);
+		const exposed = await withExposure(map.map, findings, signal);
 		findings = rankFindings(exposed.findings);
 		work.exposureQueries += exposed.queries;
 		if (exposed.note !== undefined) exposureNote = exposed.note;
