@@ -3,7 +3,7 @@
 // same change, in one run. Prints JSON.
 //
 //   npm run bench:contour     (or: node bench/contour-vs-reference.bench.ts [--reps 5] [--commit SHA] [--corpora self,viem]
-//                                  [--quick] [--keep])
+//                                  [--ours-rev REV] [--quick] [--keep])
 //
 // Corpora (bench/support/contour-corpus.ts), under one temp dir removed at the end (`--keep` leaves it):
 // - `self`: a clone of this repository with a real commit (`--commit`) replayed as a staged change;
@@ -20,6 +20,8 @@
 // ratio ours/reference and whether it is at most 0.5. Coverage (bench/support/contour-coverage.ts): every changed
 // file and structural delta the reference reports in each phase needs a counterpart in ours; the missing ones are
 // listed. The benchmark reports, it does not fail: it exits 0 when targets are missed, and 2 when a tool crashes.
+// `--ours-rev REV` measures our packages as committed at REV (a copy, see `snapshotOurs`) instead of the checkout's
+// files, for a stable measurement while the checkout is being edited.
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -44,7 +46,7 @@ import {
 	parseReferenceReport,
 	type ReferenceReport,
 } from "./support/contour-outputs.ts";
-import { locateTools, runTool, type Tool, ToolCrash, type ToolName } from "./support/contour-runs.ts";
+import { locateTools, runTool, snapshotOurs, type Tool, ToolCrash, type ToolName } from "./support/contour-runs.ts";
 import { applyViemChange } from "./support/contour-viem-change.ts";
 import { git } from "./support/git.ts";
 
@@ -61,6 +63,7 @@ const { values } = parseArgs({
 		corpora: { type: "string", default: "self,viem" },
 		quick: { type: "boolean", default: false },
 		keep: { type: "boolean", default: false },
+		"ours-rev": { type: "string" },
 	},
 });
 
@@ -228,24 +231,31 @@ async function viemCorpus(base: string, repo: string): Promise<Corpus | undefine
 async function main(): Promise<number> {
 	const here = dirname(fileURLToPath(import.meta.url));
 	const repo = (await git(here, ["rev-parse", "--show-toplevel"])).trim();
-	const tools = locateTools(repo);
 	const reps = values.quick === true ? 1 : Math.max(1, Number.parseInt(values.reps ?? "5", 10) || 5);
-	const revision = {
-		head: (await git(repo, ["rev-parse", "--short=12", "HEAD"]).catch(() => "unknown")).trim(),
-		contourDirty: (await git(repo, ["status", "--porcelain", "--", "packages/contour/src"]).catch(() => "")) !== "",
-		sourceDigest: sourceDigest(repo),
-		sourceChangedDuringRun: false,
-	};
 	const referenceVersion = (
 		JSON.parse(readFileSync(join(repo, "node_modules/pi-contour-reference/package.json"), "utf8")) as {
 			version: string;
 		}
 	).version;
+	const oursRev = values["ours-rev"];
+	const revision = {
+		head: (await git(repo, ["rev-parse", "--short=12", "HEAD"]).catch(() => "unknown")).trim(),
+		ours: oursRev === undefined ? "checkout" : (await git(repo, ["rev-parse", "--short=12", oursRev])).trim(),
+		contourDirty:
+			oursRev === undefined &&
+			(await git(repo, ["status", "--porcelain", "--", "packages/contour/src"]).catch(() => "")) !== "",
+		sourceDigest: "",
+		sourceChangedDuringRun: false,
+	};
 	const base = mkdtempSync(join(tmpdir(), "contour-vs-reference-"));
 	const loadBefore = loadavg().map((n) => round(n, 2));
 	const results: Awaited<ReturnType<typeof measureCorpus>>[] = [];
 	let crash: ToolCrash | undefined;
+	let oursRoot = repo;
 	try {
+		if (oursRev !== undefined) oursRoot = await snapshotOurs(repo, oursRev, join(base, "ours"));
+		const tools = locateTools(repo, oursRoot);
+		revision.sourceDigest = sourceDigest(oursRoot);
 		const wanted = new Set(values.quick === true ? ["self"] : (values.corpora ?? "").split(","));
 		const corpora: Corpus[] = [];
 		if (wanted.has("self")) corpora.push(await prepareSelf(repo, join(base, "self"), values.commit ?? DEFAULT_COMMIT));
@@ -258,10 +268,10 @@ async function main(): Promise<number> {
 		if (!(error instanceof ToolCrash)) throw error;
 		crash = error;
 	} finally {
+		revision.sourceChangedDuringRun = revision.sourceDigest !== "" && sourceDigest(oursRoot) !== revision.sourceDigest;
 		if (values.keep === true) process.stderr.write(`kept ${base}\n`);
 		else rmSync(base, { recursive: true, force: true });
 	}
-	revision.sourceChangedDuringRun = sourceDigest(repo) !== revision.sourceDigest;
 	if (revision.sourceChangedDuringRun) process.stderr.write("warning: our sources changed during the run\n");
 	const report = {
 		benchmark: "contour vs reference (pi-contour 0.4.4)",

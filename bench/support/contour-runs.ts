@@ -2,8 +2,9 @@
 // (`pi-contour@0.4.4`'s `dist/cli.mjs`, installed under the alias `pi-contour-reference`). Each tool's caches live
 // under the directory it is given, so a new directory is a cold run and the same one again is a warm run.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { materialize } from "./git.ts";
 
 /** Which CLI. */
 export type ToolName = "ours" | "reference";
@@ -34,9 +35,12 @@ export class ToolCrash extends Error {
 	}
 }
 
-/** The two tools, located from the repository checkout `repo`; throws naming what is not installed or not built. */
-export function locateTools(repo: string): Record<ToolName, Tool> {
-	const ours = join(repo, "packages/contour/src/cli.ts");
+/**
+ * The two tools: the reference installed in the checkout `repo`, ours in `oursRoot` (the checkout itself, or a
+ * `snapshotOurs` copy). Throws naming what is missing.
+ */
+export function locateTools(repo: string, oursRoot = repo): Record<ToolName, Tool> {
+	const ours = join(oursRoot, "packages/contour/src/cli.ts");
 	const reference = join(repo, "node_modules/pi-contour-reference/dist/cli.mjs");
 	if (!existsSync(reference)) {
 		throw new Error(`the reference CLI is missing (${reference}): run npm install at the repository root`);
@@ -48,6 +52,28 @@ export function locateTools(repo: string): Record<ToolName, Tool> {
 		// The reference: 0 advisory, 2 explicit boundary violations, 1 analysis or usage failure.
 		reference: { name: "reference", script: reference, okCodes: [0, 2] },
 	};
+}
+
+const WORKSPACES: Record<string, string> = { "pi-fovea": "fovea", "pi-contour": "contour", "pi-crew": "crew" };
+
+/**
+ * Our packages as committed at `rev`, written to `into` with a `node_modules` whose workspace links point into the
+ * copy and whose other entries link to the checkout's installed packages. Returns the copy's root, for
+ * `locateTools`. For measuring a committed revision while the checkout itself is being edited.
+ */
+export async function snapshotOurs(repo: string, rev: string, into: string): Promise<string> {
+	mkdirSync(into, { recursive: true });
+	await materialize(repo, rev, into, ["packages", "package.json"]);
+	const modules = join(into, "node_modules");
+	mkdirSync(modules);
+	for (const name of readdirSync(join(repo, "node_modules"))) {
+		if (name.startsWith(".")) continue;
+		const workspace = WORKSPACES[name];
+		const target =
+			workspace === undefined ? realpathSync(join(repo, "node_modules", name)) : join(into, "packages", workspace);
+		symlinkSync(target, join(modules, name));
+	}
+	return into;
 }
 
 /** The review command line shared by both CLIs (both default to HEAD → index; `--staged` says so explicitly). */
