@@ -1,4 +1,3 @@
-import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { envInt } from "../workspace/env.ts";
 import { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "./code-index.ts";
@@ -11,11 +10,13 @@ import {
 	patchPreparedGraph,
 	prepareGraph,
 } from "./focus.ts";
+import { dwellQuery, impactQuery } from "./focus-seeds.ts";
 import { gitStateDirectories } from "./git-hardening.ts";
 import { GraphStore } from "./graph-store.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
+import { readResolutionSettings, settingsStamp } from "./resolution-settings.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 import { RootWatch } from "./root-watch.ts";
 import { testSubjects } from "./test-links.ts";
@@ -228,7 +229,7 @@ export class CodeMap {
 		return this.#answer(
 			"dwell",
 			`around ${around}`,
-			(graph) => ({ text: "", attention: fileSeeds(graph, attention), timeScale: factor }),
+			(graph) => dwellQuery(graph, attention, factor),
 			maxTokens,
 			refresh,
 		);
@@ -244,21 +245,7 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	) {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		return this.#answer(
-			"impact",
-			`exposure of ${subject}`,
-			(graph) => {
-				const seeds = fileSeeds(
-					graph,
-					changed.files.map((path) => [path, 1]),
-				);
-				for (const name of changed.symbols)
-					for (const id of graph.graph.byName.get(name) ?? []) seeds.set(id, (seeds.get(id) ?? 0) + 1);
-				return { text: "", attention: seeds, excludeSeeds: true, timeScale: 2 };
-			},
-			maxTokens,
-			refresh,
-		);
+		return this.#answer("impact", `exposure of ${subject}`, (graph) => impactQuery(graph, changed), maxTokens, refresh);
 	}
 
 	async #answer(
@@ -311,69 +298,7 @@ export class CodeMap {
 	}
 
 	async #resolutionContext(snapshot: IndexSnapshot): Promise<{ value: ResolutionContext; stamp: string }> {
-		const stamp = await settingsStamp(this.root);
-		const files = new Set(snapshot.files.keys());
-		const context: ResolutionContext = { files };
-		const tsconfig = await readJsonc(join(this.root, "tsconfig.json"));
-		const options = (tsconfig as { compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined)
-			?.compilerOptions;
-		if (options !== undefined && (typeof options.baseUrl === "string" || isPathMap(options.paths))) {
-			context.tsconfig = { baseDir: "" };
-			if (typeof options.baseUrl === "string") context.tsconfig.baseUrl = options.baseUrl;
-			if (isPathMap(options.paths)) context.tsconfig.paths = options.paths;
-		}
-		const goMod = await readFile(join(this.root, "go.mod"), "utf8").catch(() => undefined);
-		const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
-		if (module !== undefined) context.goModule = module;
-		this.#context = { value: context, stamp };
+		this.#context = await readResolutionSettings(this.root, new Set(snapshot.files.keys()));
 		return this.#context;
-	}
-}
-
-/** Files whose content changes how imports resolve; a change to either means a full graph build. */
-const SETTINGS_FILES = ["tsconfig.json", "go.mod"];
-
-/** Size and mtime of the settings files, so a patch can tell they did not change without reading them. */
-async function settingsStamp(root: string): Promise<string> {
-	const stamps = await Promise.all(
-		SETTINGS_FILES.map((name) =>
-			stat(join(root, name)).then(
-				(s) => `${s.size}:${s.mtimeMs}`,
-				() => "-",
-			),
-		),
-	);
-	return stamps.join("|");
-}
-
-/** Seed mass per file node for root-relative paths (unknown paths are ignored). */
-function fileSeeds(graph: PreparedGraph, weighted: ReadonlyArray<readonly [string, number]>): Map<number, number> {
-	const seeds = new Map<number, number>();
-	for (const [path, weight] of weighted) {
-		const id = graph.graph.fileNode.get(path);
-		if (id !== undefined && weight > 0) seeds.set(id, (seeds.get(id) ?? 0) + weight);
-	}
-	return seeds;
-}
-
-function isPathMap(value: unknown): value is Record<string, string[]> {
-	return (
-		value !== null &&
-		typeof value === "object" &&
-		Object.values(value).every((v) => Array.isArray(v) && v.every((x) => typeof x === "string"))
-	);
-}
-
-/** Reads a JSON-with-comments file (tsconfig), or `undefined` when it is missing or not parseable. */
-async function readJsonc(path: string): Promise<unknown> {
-	const text = await readFile(path, "utf8").catch(() => undefined);
-	if (text === undefined || text.length > 1_000_000) return undefined;
-	const stripped = text
-		.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ""))
-		.replace(/,(\s*[}\]])/g, "$1");
-	try {
-		return JSON.parse(stripped);
-	} catch {
-		return undefined;
 	}
 }
