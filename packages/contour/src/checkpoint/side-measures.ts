@@ -143,8 +143,9 @@ async function parseTexts(
 	const extractor = await loadExtractor([...languages]);
 	for (const [entry, text] of texts) {
 		options.signal?.throwIfAborted();
+		// Looked up again: a side read earlier in this loop may have had the same bytes (a rename, a copy).
 		let measure = cache.measure(entry.oid, entry.path, maxBytes);
-		if (entry.needMeasure || measure === undefined) {
+		if (measure === undefined) {
 			measure = measureFile(entry.path, text, { maxBytes });
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;

@@ -164,6 +164,27 @@ describe("work counts", () => {
 		assert.equal(second.work.blobsRead, 0, "the committed side is not read again");
 	});
 
+	it("a renamed file is one file with its previous path, and its unchanged bytes are read and parsed once", async () => {
+		const dir = project();
+		git(dir, "mv", "src/helper.ts", "src/helpers.ts");
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" } });
+		assert.deepEqual(report.files, [
+			{
+				path: "src/helpers.ts",
+				previousPath: "src/helper.ts",
+				status: "renamed",
+				lines: { before: 3, after: 3 },
+				sourceLines: { before: 3, after: 3 },
+			},
+		]);
+		assert.deepEqual(report.findings, []);
+		assert.deepEqual(
+			report.deltas.map((d) => [d.status, d.before?.file, d.after?.file]),
+			[["moved", "src/helper.ts", "src/helpers.ts"]],
+		);
+		assert.deepEqual([report.work.blobsRead, report.work.sidesMeasured, report.work.importsExtracted], [1, 1, 1]);
+	});
+
 	it("staging bytes already reviewed in the worktree reuses their measures: no blob read, nothing parsed", async () => {
 		const dir = project();
 		const cache = new ReviewCache();
