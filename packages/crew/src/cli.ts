@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/**
+ * `crew`: pi-crew's runs and worktrees without a model, for the workspace of the current directory (its project
+ * root) or `--root`. The person at the terminal sees every session's runs; `--session ID` narrows to one.
+ * Nothing here starts an agent. Exit codes: 0 ok, 2 usage or input error (an unknown or damaged run, Git missing,
+ * a worktree that refused cleanup).
+ *
+ *   crew list [--session ID] [--root DIR] [--json]
+ *   crew status <runId> [--events N] [--root DIR] [--json]
+ *   crew worktrees [--root DIR] [--json]
+ *   crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
+ */
+import { parseArgs } from "node:util";
+import { runCleanupText } from "./extension/cli-cleanup.ts";
+import { manifestJson, runListingJson, runListText, runStatusText } from "./extension/run-text.ts";
+import { workspaceOf } from "./extension/workspace.ts";
+import { manifestOwner } from "./state/manifest.ts";
+import { isOwnerAlive } from "./state/owner.ts";
+import { RunStore } from "./state/run-store.ts";
+import { formatTaskWorktrees, listTaskWorktrees } from "./worktree/list.ts";
+
+const USAGE = `usage:
+  crew list [--session ID] [--root DIR] [--json]
+  crew status <runId> [--events N] [--root DIR] [--json]
+  crew worktrees [--root DIR] [--json]
+  crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]`;
+
+class UsageError extends Error {}
+
+function print(json: boolean, value: unknown, text: string): void {
+	process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+}
+
+async function list(store: RunStore, session: string | undefined, json: boolean): Promise<number> {
+	const listings = (await store.listRuns()).filter(
+		(l) => session === undefined || l.manifest?.ownerSessionId === session,
+	);
+	const scope = session === undefined ? "every session" : `session ${session}`;
+	print(json, listings.map(runListingJson), runListText(listings, store.root, scope));
+	return 0;
+}
+
+async function status(store: RunStore, runId: string | undefined, events: number, json: boolean): Promise<number> {
+	if (runId === undefined) throw new UsageError("status needs a run id (see crew list)");
+	const run = await store.readRun(runId);
+	const log = await store.readEvents(runId);
+	const m = run.manifest;
+	const working = m.status === "running" || m.status === "pending";
+	const ownerAlive = await isOwnerAlive(manifestOwner(m));
+	const note =
+		working && !ownerAlive
+			? "its owner process is gone: the run is interrupted; resume it from Pi with /team resume"
+			: undefined;
+	const latest = log.events.slice(-events);
+	if (json) {
+		const problems = log.problems.map((p) => ({ line: p.line, torn: p.torn, message: p.message }));
+		print(true, { ...manifestJson(m), ownerAlive, tasks: run.tasks, events: latest, eventProblems: problems }, "");
+		return 0;
+	}
+	const text = runStatusText({ ...run, events: latest }, { events, ...(note ? { ownerNote: note } : {}) });
+	const problems = log.problems.map((p) => `events.jsonl line ${p.line}: ${p.message}`);
+	print(false, undefined, [text, ...problems].join("\n"));
+	return 0;
+}
+
+async function worktrees(root: string, json: boolean): Promise<number> {
+	const entries = await listTaskWorktrees(root);
+	print(json, entries, formatTaskWorktrees(entries, root));
+	return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			root: { type: "string" },
+			json: { type: "boolean", default: false },
+			session: { type: "string" },
+			events: { type: "string" },
+			commit: { type: "boolean", default: false },
+			discard: { type: "boolean", default: false },
+			unlock: { type: "boolean", default: false },
+			help: { type: "boolean", short: "h", default: false },
+		},
+	});
+	const [command, ...rest] = positionals;
+	if (values.help || command === undefined) {
+		process.stdout.write(`${USAGE}\n`);
+		return values.help ? 0 : 2;
+	}
+	const events = values.events === undefined ? 10 : Number(values.events);
+	if (!Number.isInteger(events) || events < 0)
+		throw new UsageError(`--events: expected a whole number, got ${values.events}`);
+	if (values.commit && values.discard) throw new UsageError("--commit or --discard, not both");
+	if (rest.length > (command === "status" || command === "cleanup" ? 1 : 0)) {
+		throw new UsageError(`unexpected argument ${rest.at(-1)}`);
+	}
+	const root = await workspaceOf(values.root ?? process.cwd());
+	const store = await RunStore.open(root);
+	switch (command) {
+		case "list":
+			return list(store, values.session, values.json);
+		case "status":
+			return status(store, rest[0], events, values.json);
+		case "worktrees":
+			return worktrees(root, values.json);
+		case "cleanup": {
+			const { text, json, failed } = await runCleanupText(store, {
+				...(rest[0] === undefined ? {} : { runId: rest[0] }),
+				commit: values.commit,
+				discard: values.discard,
+				unlock: values.unlock,
+			});
+			print(values.json, json, text);
+			return failed ? 2 : 0;
+		}
+		default:
+			throw new UsageError(`unknown command ${command}`);
+	}
+}
+
+main(process.argv.slice(2)).then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error: unknown) => {
+		const message = error instanceof Error ? error.message : String(error);
+		process.stderr.write(`crew: ${message}\n`);
+		if (error instanceof UsageError || (error as { code?: unknown })?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+			process.stderr.write(`${USAGE}\n`);
+		}
+		process.exitCode = 2;
+	},
+);

@@ -1,0 +1,125 @@
+import type { ExtensionAPI, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import type { ModelChoice } from "../runtime/agent-launch.ts";
+import type { CrewExtensionOptions } from "./crew-config.ts";
+import { runTeamCommand, TEAM_SUBCOMMANDS } from "./team-command.ts";
+import { teamParameters } from "./team-schema.ts";
+
+export type { CrewExtensionOptions } from "./crew-config.ts";
+
+type Session = import("./crew-session.ts").CrewSession;
+
+const TOOL_DESCRIPTION =
+	"Run a team of sub-agents (each a separate Pi process) on a goal in this workspace, and follow or control them. " +
+	"action run starts a team (see action teams) or ad-hoc tasks, in single mode (all agents in the workspace) or " +
+	"worktree mode (one Git worktree per task); it returns at once with the run id and agent ids unless wait is true. " +
+	"list, status, cancel and resume act on this session's runs; steer-agent sends a message a working agent reads " +
+	"before its next model call, follow-up-agent one it reads when it would stop, stop-agent ends it and resume-agent " +
+	"continues it from its session. Only this session's runs and agents are visible; force reaches other sessions of " +
+	"the same workspace, never another workspace.";
+
+/**
+ * The pi-crew extension with explicit settings (tests and embedders); the default export reads them from the
+ * environment. Loading it does no filesystem work and starts nothing: the runtime loads on the first `team` call
+ * or `/team` command, or at session start when the workspace already has runs (to recover those whose
+ * coordinator died).
+ */
+export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: ExtensionAPI) => void {
+	return (pi) => {
+		let ui: ExtensionUIContext | undefined;
+		let model: ModelChoice | undefined;
+		let session: Promise<Session> | undefined;
+		let ended = false;
+		const host = { ui: () => (ended ? undefined : ui), model: () => model };
+
+		const open = (ctx: ExtensionContext): Promise<Session> => {
+			session ??= (async () => {
+				const [{ CrewSession }, { workspaceOf }] = await Promise.all([
+					import("./crew-session.ts"),
+					import("./workspace.ts"),
+				]);
+				const identity = {
+					sessionId: ctx.sessionManager.getSessionId(),
+					cwd: ctx.cwd,
+					workspace: await workspaceOf(ctx.cwd),
+				};
+				const crew = new CrewSession(pi, options, identity, host);
+				const interrupted = await crew.start();
+				if (interrupted.length > 0) {
+					host
+						.ui()
+						?.notify(
+							`pi-crew: ${interrupted.length} interrupted run(s) of this session: ${interrupted.join(", ")}. /team resume <runId> continues one; /team status <runId> shows it.`,
+							"warning",
+						);
+				}
+				return crew;
+			})();
+			session.catch(() => {
+				session = undefined;
+			});
+			return session;
+		};
+
+		pi.on("session_start", async (_event, ctx) => {
+			ended = false;
+			ui = ctx.hasUI ? ctx.ui : undefined;
+			model = ctx.model ? { provider: ctx.model.provider, model: ctx.model.id } : undefined;
+			// Only a workspace that has runs needs the runtime now (to find runs whose coordinator died).
+			const [{ workspaceOf }, { runsDirOf }, { existsSync }] = await Promise.all([
+				import("./workspace.ts"),
+				import("../state/run-layout.ts"),
+				import("node:fs"),
+			]);
+			if (existsSync(runsDirOf(await workspaceOf(ctx.cwd)))) await open(ctx);
+		});
+
+		pi.on("model_select", (event) => {
+			model = { provider: event.model.provider, model: event.model.id };
+		});
+
+		pi.on("session_shutdown", async () => {
+			ended = true;
+			const current = session;
+			session = undefined;
+			await (await current?.catch(() => undefined))?.shutdown();
+		});
+
+		pi.registerTool({
+			name: "team",
+			label: "Team",
+			description: TOOL_DESCRIPTION,
+			promptSnippet: "Run teams of sub-agents on a goal and steer, follow up, stop or resume them",
+			parameters: teamParameters,
+			async execute(_id, params, signal, onUpdate, ctx) {
+				const [crew, { teamAction }] = await Promise.all([open(ctx), import("./team-actions.ts")]);
+				const result = await teamAction(crew, params, {
+					...(signal ? { signal } : {}),
+					onUpdate: (text, details) => onUpdate?.({ content: [{ type: "text", text }], details }),
+					...(options.env ? { env: options.env } : {}),
+				});
+				return { content: [{ type: "text", text: result.text }], details: result.details, isError: result.isError };
+			},
+		});
+
+		const names = Object.keys(TEAM_SUBCOMMANDS);
+		pi.registerCommand("team", {
+			description: `pi-crew teams of sub-agents (${names.join("|")})`,
+			getArgumentCompletions: (prefix) => {
+				const items = names
+					.filter((n) => n.startsWith(prefix.trim()))
+					.map((n) => ({ value: n, label: n, description: `/team ${TEAM_SUBCOMMANDS[n]?.usage}` }));
+				return items.length > 0 ? items : null;
+			},
+			handler: async (args, ctx) => {
+				try {
+					ctx.ui.notify(await runTeamCommand(await open(ctx), args, ctx), "info");
+				} catch (error) {
+					ctx.ui.notify(`/team: ${(error as Error).message}`, "error");
+				}
+			},
+		});
+	};
+}
+
+/** The pi-crew extension: the `team` tool, the `/team` command and the widget of this session's runs. */
+export default createCrewExtension();

@@ -1,0 +1,127 @@
+import type { LiveAgentHandle } from "../runtime/live-agents.ts";
+import type { RunEvent } from "../state/events.ts";
+import type { RunManifest } from "../state/manifest.ts";
+import type { RunListing, RunSnapshot } from "../state/run-store.ts";
+import type { RunTask } from "../state/tasks.ts";
+
+/**
+ * How runs read for people (the `team` tool, `/team`, the `crew` CLI) and for machines (`--json`). Pure: no
+ * filesystem, no clock.
+ */
+
+/** Cuts `text` to one line of at most `max` characters. */
+export function oneLine(text: string, max: number): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** `done/total` of a run's tasks. */
+export function taskCount(tasks: readonly Pick<RunTask, "status">[]): string {
+	return `${tasks.filter((t) => t.status === "done").length}/${tasks.length}`;
+}
+
+/** One line per run: id, status, team, tasks done, goal; a damaged run shows its error instead. */
+export function runListLine(listing: RunListing): string {
+	const { manifest, tasks } = listing;
+	if (!manifest || !tasks) return `${listing.runId}  damaged: ${listing.error?.message ?? "unreadable"}`;
+	const mode = manifest.workspaceMode === "worktree" ? "  worktree" : "";
+	return `${manifest.runId}  ${manifest.status}  ${manifest.team}  ${taskCount(tasks)} tasks done${mode}  ${oneLine(manifest.goal, 60)}`;
+}
+
+/** The runs of a listing as text. */
+export function runListText(listings: readonly RunListing[], workspace: string, scope: string): string {
+	if (listings.length === 0) return `No runs of ${scope} in workspace ${workspace}.`;
+	return [`Runs of ${scope} in workspace ${workspace}:`, ...listings.map(runListLine)].join("\n");
+}
+
+function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: readonly string[]): string[] {
+	const after = task.dependsOn.length > 0 ? ` after ${task.dependsOn.join(", ")}` : "";
+	const lines = [`- ${task.id} (${task.role}, agent ${task.agent})${after}: ${task.status}`];
+	if (agent) {
+		const tool = agent.currentTool ? `, running ${agent.currentTool}` : "";
+		lines.push(`  live agent ${agent.agentId}: ${agent.status}, pid ${agent.pid ?? "-"}${tool}, cwd ${agent.cwd}`);
+	}
+	if (roots.length > 0) lines.push(`  roots it accessed: ${roots.join(", ")}`);
+	if (task.error) lines.push(`  error: ${oneLine(task.error, 300)}`);
+	if (task.result) lines.push(`  result: ${oneLine(task.result, 400)}`);
+	return lines;
+}
+
+/** A run's status: manifest, each task with its live agent and result, and the latest events. */
+export function runStatusText(
+	run: RunSnapshot & { agents?: LiveAgentHandle[]; events?: RunEvent[]; active?: boolean },
+	options: { rootsOf?: (agentId: string) => readonly string[]; ownerNote?: string; events?: number } = {},
+): string {
+	const m = run.manifest;
+	const lines = [
+		`Run ${m.runId} of team ${m.team}: ${m.status}${run.active ? " (working in this process)" : ""}`,
+		`workspace ${m.cwd}, mode ${m.workspaceMode}, session ${m.ownerSessionId}, owner pid ${m.ownerPid}`,
+		`goal: ${oneLine(m.goal, 300)}`,
+	];
+	if (options.ownerNote) lines.push(options.ownerNote);
+	if (m.error) lines.push(`error: ${oneLine(m.error, 300)}`);
+	lines.push(`tasks (${taskCount(run.tasks)} done):`);
+	for (const task of run.tasks) {
+		const agent = run.agents?.find((a) => a.taskId === task.id);
+		const roots = agent ? (options.rootsOf?.(agent.agentId) ?? []) : [];
+		lines.push(...taskLines(task, agent, roots));
+	}
+	const events = (run.events ?? []).slice(-(options.events ?? 10));
+	if (events.length > 0) {
+		lines.push("latest events:");
+		for (const e of events) {
+			const data = e.data ? ` ${oneLine(JSON.stringify(e.data), 120)}` : "";
+			lines.push(`  ${e.time} ${e.type}${e.taskId ? ` ${e.taskId}` : ""}${data}`);
+		}
+	}
+	return lines.join("\n");
+}
+
+/** What a started run tells the model: its id, tasks and the agent ids to steer. */
+export function runStartedText(run: RunSnapshot): string {
+	const m = run.manifest;
+	return [
+		`Started run ${m.runId} of team ${m.team} in workspace ${m.cwd} (${m.workspaceMode} mode).`,
+		"Tasks and their agents:",
+		...run.tasks.map(
+			(t) =>
+				`- ${t.id} (agent ${t.agent})${t.dependsOn.length > 0 ? ` after ${t.dependsOn.join(", ")}` : ""}: agent id ${m.runId}:${t.id}`,
+		),
+		`Follow it with team {action: "status", runId: "${m.runId}"}; steer a working agent with steer-agent.`,
+	].join("\n");
+}
+
+/** A run that ended: its status and each task's result or error. */
+export function runEndedText(run: RunSnapshot): string {
+	const m = run.manifest;
+	const lines = [`Run ${m.runId} of team ${m.team} is ${m.status}${m.error ? `: ${oneLine(m.error, 200)}` : ""}.`];
+	for (const t of run.tasks) {
+		const outcome = t.result ?? t.error ?? "(no report)";
+		lines.push(`### ${t.id} (${t.status})`, outcome.length > 4000 ? `${outcome.slice(0, 4000)}\n[…]` : outcome);
+	}
+	return lines.join("\n");
+}
+
+/** A listing for machines: every field people see, dates as stored. */
+export function runListingJson(listing: RunListing): Record<string, unknown> {
+	const { manifest, tasks } = listing;
+	if (!manifest || !tasks) return { runId: listing.runId, dir: listing.dir, error: listing.error?.message ?? "" };
+	return { ...manifestJson(manifest), tasks: tasks.map((t) => ({ id: t.id, agent: t.agent, status: t.status })) };
+}
+
+/** The manifest fields for machines. */
+export function manifestJson(m: RunManifest): Record<string, unknown> {
+	return {
+		runId: m.runId,
+		status: m.status,
+		team: m.team,
+		goal: m.goal,
+		workspace: m.cwd,
+		workspaceMode: m.workspaceMode,
+		ownerSessionId: m.ownerSessionId,
+		ownerPid: m.ownerPid,
+		createdAt: m.createdAt,
+		updatedAt: m.updatedAt,
+		...(m.error ? { error: m.error } : {}),
+	};
+}

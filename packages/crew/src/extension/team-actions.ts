@@ -1,0 +1,135 @@
+import { loadDefinitions } from "../definitions/catalog.ts";
+import { manifestOwner } from "../state/manifest.ts";
+import { isOwnerAlive } from "../state/owner.ts";
+import { formatTaskWorktrees, listTaskWorktrees } from "../worktree/list.ts";
+import type { CrewSession } from "./crew-session.ts";
+import { type ActionResult, type ProgressUpdate, startTeamRun } from "./run-start.ts";
+import { runListText, runStatusText } from "./run-text.ts";
+import { AGENT_ACTIONS, TEAM_ACTIONS, type TeamAction, type TeamParams } from "./team-schema.ts";
+import { checkedRoot } from "./workspace.ts";
+
+/** How one call reached us: its abort signal and progress channel (tools), and the environment. */
+export interface ActionCall {
+	signal?: AbortSignal;
+	onUpdate?: ProgressUpdate;
+	env?: NodeJS.ProcessEnv;
+}
+
+function ok(text: string, details: Record<string, unknown> = {}): ActionResult {
+	return { text, isError: false, details };
+}
+
+function requireRunId(params: TeamParams, action: string): string {
+	if (typeof params.runId !== "string" || params.runId.trim() === "") {
+		throw new Error(`${action}: field "runId": name the run (see action list)`);
+	}
+	return params.runId.trim();
+}
+
+async function latestRunId(session: CrewSession, force: boolean): Promise<string> {
+	const runs = await session.runtime.list(session.scope(force));
+	const last = runs.filter((l) => l.manifest !== undefined).at(-1);
+	if (!last) throw new Error(`status: no runs of this session in workspace ${session.identity.workspace}`);
+	return last.runId;
+}
+
+/** Why a run that says it is working is not: its owner process is gone (it will be marked interrupted). */
+async function ownerNote(status: string, owner: Parameters<typeof isOwnerAlive>[0]): Promise<string | undefined> {
+	if (status !== "running" && status !== "pending") return undefined;
+	return (await isOwnerAlive(owner))
+		? undefined
+		: "its owner process is gone: the run is interrupted; resume continues it";
+}
+
+async function runAction(session: CrewSession, action: TeamAction, params: TeamParams, call: ActionCall) {
+	const force = params.force === true;
+	const scope = session.scope(force);
+	const { workspace } = session.identity;
+	switch (action) {
+		case "run":
+			return startTeamRun(session, params, call);
+		case "list": {
+			const runs = await session.runtime.list(scope);
+			const text = runListText(runs, workspace, force ? "every session" : "this session");
+			return ok(text, { runs: runs.map((l) => l.runId) });
+		}
+		case "status": {
+			const runId = params.runId?.trim() || (await latestRunId(session, force));
+			const report = await session.runtime.status({ ...scope, runId });
+			const note = await ownerNote(report.manifest.status, manifestOwner(report.manifest));
+			const text = runStatusText(report, {
+				rootsOf: (agentId) => session.access.rootsOf(agentId),
+				...(note ? { ownerNote: note } : {}),
+			});
+			return ok(text, { runId, status: report.manifest.status, tasks: report.tasks.map((t) => t.status) });
+		}
+		case "cancel": {
+			const run = await session.runtime.cancel({ ...scope, runId: requireRunId(params, action) });
+			await session.repaint();
+			return ok(`Cancelled run ${run.manifest.runId}: it is ${run.manifest.status}.`, { runId: run.manifest.runId });
+		}
+		case "resume": {
+			const run = await session.runtime.resume({ ...scope, runId: requireRunId(params, action) });
+			session.watch(run.manifest.runId);
+			await session.repaint();
+			const unfinished = run.tasks.filter((t) => t.status !== "done").map((t) => t.id);
+			return ok(`Resumed run ${run.manifest.runId}; unfinished tasks start again: ${unfinished.join(", ")}.`, {
+				runId: run.manifest.runId,
+			});
+		}
+		case "teams": {
+			const catalog = await loadDefinitions({ root: workspace, env: call.env ?? process.env });
+			const lines = ["Teams:"];
+			for (const team of catalog.teams.values()) {
+				const steps = team.workflow.map((s) => s.id).join(" → ");
+				lines.push(`- ${team.name} (${team.workspaceMode}): ${team.description} [${steps}]`);
+			}
+			lines.push("Agents:");
+			for (const agent of catalog.agents.values()) lines.push(`- ${agent.name}: ${agent.description}`);
+			if (catalog.problems.length > 0) lines.push("Problems:", ...catalog.problems.map((p) => `- ${p.message}`));
+			return ok(lines.join("\n"), { problems: catalog.problems.length });
+		}
+		case "worktrees": {
+			const visible = new Set((await session.runtime.list(scope)).map((l) => l.runId));
+			const entries = (await listTaskWorktrees(workspace)).filter((e) => visible.has(e.runId));
+			return ok(formatTaskWorktrees(entries, workspace), { worktrees: entries.map((e) => e.path) });
+		}
+		default: {
+			const result = await session.runtime.agentOperation(action, {
+				cwd: workspace,
+				sessionId: session.identity.sessionId,
+				...(params.agentId === undefined ? {} : { agentId: params.agentId }),
+				...(params.message === undefined ? {} : { message: params.message }),
+				force,
+			});
+			if (!result.isError && action !== "list-active-live-agents") await session.repaint();
+			return result;
+		}
+	}
+}
+
+/**
+ * One `team` action for this session. Input crossed a boundary (the model's tool call), so the action and `root`
+ * are checked first; every failure becomes an error result whose text says what was wrong.
+ */
+export async function teamAction(
+	session: CrewSession,
+	params: TeamParams,
+	call: ActionCall = {},
+): Promise<ActionResult> {
+	try {
+		const action = params?.action as TeamAction;
+		if (!(TEAM_ACTIONS as readonly string[]).includes(action)) {
+			throw new Error(`unknown action ${JSON.stringify(params?.action)}; known: ${TEAM_ACTIONS.join(", ")}`);
+		}
+		await checkedRoot(params.root, session.identity.cwd, session.identity.workspace);
+		return await runAction(session, action, params, call);
+	} catch (error) {
+		return { text: (error as Error).message, isError: true, details: { status: "error" } };
+	}
+}
+
+/** True for the actions on live agents. */
+export function isAgentAction(action: string): boolean {
+	return (AGENT_ACTIONS as readonly string[]).includes(action);
+}

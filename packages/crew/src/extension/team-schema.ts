@@ -1,0 +1,67 @@
+import { type Static, Type } from "typebox";
+
+/** Actions on runs. */
+export const RUN_ACTIONS = ["run", "list", "status", "cancel", "resume", "teams", "worktrees"] as const;
+
+/** Actions on live agents (names from the isolation seed). */
+export const AGENT_ACTIONS = [
+	"list-active-live-agents",
+	"steer-agent",
+	"follow-up-agent",
+	"stop-agent",
+	"resume-agent",
+] as const;
+
+/** Every action of the `team` tool. */
+export const TEAM_ACTIONS = [...RUN_ACTIONS, ...AGENT_ACTIONS] as const;
+
+/** One action of the `team` tool. */
+export type TeamAction = (typeof TEAM_ACTIONS)[number];
+
+const taskSchema = Type.Object({
+	id: Type.String({ description: "Task id: lowercase letters, digits, - and _ (a folder and branch name part)." }),
+	agent: Type.String({ description: "The agent definition that does the task (see action teams)." }),
+	instructions: Type.Optional(Type.String({ description: "What this task does, besides the run's goal." })),
+	dependsOn: Type.Optional(Type.Array(Type.String(), { description: "Ids of tasks that must be done first." })),
+});
+
+/** Parameters of the `team` tool. */
+export const teamParameters = Type.Object({
+	action: Type.Enum([...TEAM_ACTIONS], {
+		description:
+			"run: start a team on a goal. list / status / cancel / resume: this session's runs. teams: the teams and agents. worktrees: task worktrees. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
+	}),
+	team: Type.Optional(Type.String({ description: "run: the team (see action teams); with tasks, optional." })),
+	goal: Type.Optional(Type.String({ description: "run: what the team should achieve." })),
+	tasks: Type.Optional(
+		Type.Array(taskSchema, { description: "run: tasks instead of the team's workflow (an ad-hoc team)." }),
+	),
+	workspaceMode: Type.Optional(
+		Type.Enum(["single", "worktree"], {
+			description: "run: single (default: all agents in the workspace) or worktree (one Git worktree per task).",
+		}),
+	),
+	wait: Type.Optional(
+		Type.Boolean({ description: "run: wait until the run ends and return its results (default: return at once)." }),
+	),
+	runId: Type.Optional(Type.String({ description: "status, cancel, resume: the run (status: default the latest)." })),
+	agentId: Type.Optional(Type.String({ description: "Agent operations: the agent, <runId>:<taskId>." })),
+	message: Type.Optional(
+		Type.String({ description: "steer-agent, follow-up-agent (required), resume-agent (optional): the text to send." }),
+	),
+	force: Type.Optional(
+		Type.Boolean({
+			description:
+				"See and control the runs and agents of other sessions of this workspace. Never reaches another workspace.",
+		}),
+	),
+	root: Type.Optional(
+		Type.String({
+			description:
+				"The workspace (absolute, or relative to the session cwd); it must be this session's own workspace (an alias or a folder inside it). Omitted: the session cwd's project.",
+		}),
+	),
+});
+
+/** What the model passes to the `team` tool. */
+export type TeamParams = Static<typeof teamParameters>;

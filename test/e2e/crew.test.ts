@@ -1,0 +1,310 @@
+/**
+ * pi-crew end to end: the real Pi host (in process) with the crew extension as coordinator, and every sub-agent a
+ * real `pi --mode rpc` child of the installed CLI whose model is the faux provider loaded through an extension.
+ *
+ * Covered (issue "Proof" and shared/seeds/workspace-isolation.md): a two-task run with a dependency (the second
+ * agent gets the first one's report); steer and follow-up reaching a live agent (the next model requests carry
+ * them); stop and resume (the resumed process continues the agent's session); a cross-workspace steer refused with
+ * the seed's exact message, even with force; a root given as a symlink alias of the workspace accepted; two
+ * sessions of one workspace isolated (no run, agent, event, run-end message or widget line of one reaches the
+ * other without force); worktree mode creating a verified worktree, the agent working in it, the coordinator's
+ * Fovea and Contour enrolling it as its own root, a task whose branch already exists failing clearly, and cleanup
+ * keeping, then committing, a dirty change; a killed coordinator recovered by a new session on its session file.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, symlinkSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { processRegistry } from "../../packages/crew/src/extension/crew-session.ts";
+import {
+	CREW_EXTENSION,
+	type CrewWorld,
+	crewWorld,
+	readRun,
+	team,
+	until,
+	widget,
+	widgetHistory,
+	writeDefinitions,
+} from "../../packages/crew/test/extension/support/crew-world.ts";
+import { cleanupTempDirs, type PiHost, startHost, tempDir } from "./harness.ts";
+import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PiRpc, piEnv } from "./support/pi-cli.ts";
+import { CONTOUR_EXTENSION, commandText, FOVEA_EXTENSION, git, gitRepo, listedRoots } from "./support/workspaces.ts";
+
+let world: CrewWorld;
+const hosts: PiHost[] = [];
+
+before(async () => {
+	world = await crewWorld(await tempDir("crew-e2e-"));
+});
+
+after(async () => {
+	await Promise.all(hosts.map((h) => h.dispose().catch(() => {})));
+	await cleanupTempDirs();
+});
+
+async function host(cwd: string, extensions = [CREW_EXTENSION], extra: { sessionFile?: string } = {}): Promise<PiHost> {
+	const started = await startHost({ cwd, extensions, ...extra });
+	hosts.push(started);
+	return started;
+}
+
+async function runDone(ws: string, runId: string, status = "done"): Promise<Awaited<ReturnType<typeof readRun>>> {
+	return until(async () => {
+		const run = await readRun(ws, runId);
+		return run.manifest.status === status ? run : undefined;
+	}, `run ${runId} ${status}`);
+}
+
+/** The process-wide live agents (the in-process hosts share this process, and so its registry). */
+const registry = processRegistry;
+
+describe("pi-crew through the real Pi host", { concurrency: 3 }, () => {
+	it("runs a dependency chain, steers and follows up, stops and resumes, and isolates sessions and workspaces", async () => {
+		const ws = join(world.root, "ws1");
+		const other = join(world.root, "ws2");
+		await mkdir(other, { recursive: true });
+		await writeDefinitions(ws, {
+			pair: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: first, role: w, instructions: FIRST-TASK }\n  - { id: second, role: w, dependsOn: [first], instructions: SECOND-TASK }",
+			solo: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: only, role: w, instructions: SOLO-TASK }",
+		});
+		const alias = join(world.root, "ws1-alias");
+		symlinkSync(ws, alias);
+		await world.route("FIRST-TASK", [world.gate("g1"), "first saw the steer", "first done after the follow-up"]);
+		await world.route("SECOND-TASK", ["second done"]);
+		await world.route("SOLO-TASK", [world.gate("g2"), "solo resumed and done"]);
+		const [a, b, c] = await Promise.all([host(ws), host(ws), host(other)]);
+
+		const started = await a.runTools([
+			{ name: "team", arguments: { action: "run", team: "pair", goal: "Pair goal" } },
+			{ name: "team", arguments: { action: "run", team: "solo", goal: "Solo goal" } },
+		]);
+		const [pairRun, soloRun] = started.toolResults.map((r) => (r.details as { runId: string }).runId);
+		assert.ok(pairRun && soloRun, started.toolResults.map((r) => r.text).join("\n"));
+		const first = `${pairRun}:first`;
+		const solo = `${soloRun}:only`;
+		await until(
+			() => world.requests("FIRST-TASK").length > 0 && world.requests("SOLO-TASK").length > 0,
+			"agents at their gates",
+		);
+		await until(() => widget(a)?.some((line) => line.includes(first)), "A's widget shows the first agent");
+
+		// Session B, same workspace: sees and controls nothing of A's without force.
+		const sendsBefore = registry().get(first)?.sends;
+		const listedInB = await team(b, { action: "list-active-live-agents" });
+		assert.equal(listedInB.text, `No active live agents in workspace ${ws}.`);
+		const steerFromB = await team(b, { action: "steer-agent", agentId: first, message: "from B" });
+		assert.equal(steerFromB.isError, true);
+		assert.equal(
+			steerFromB.text,
+			`Live agent '${first}' belongs to another session of workspace ${ws}; pass force to control it.`,
+		);
+		assert.match((await team(b, { action: "list" })).text, /^No runs of this session/);
+		assert.match((await team(b, { action: "status", runId: pairRun })).text, /belongs to another session/);
+		assert.match(await commandText(b, "/team list"), /No runs of this session/);
+		const forced = await team(b, { action: "list-active-live-agents", force: true });
+		assert.ok(forced.text.includes(first) && forced.text.includes(solo), forced.text);
+
+		// Session C, another workspace: refused with the seed's exact words, force or not.
+		for (const force of [false, true]) {
+			const steerFromC = await team(c, { action: "steer-agent", agentId: first, message: "from C", force });
+			assert.equal(steerFromC.isError, true);
+			assert.equal(steerFromC.text, `Live agent '${first}' does not belong to workspace ${other}.`);
+		}
+		assert.equal(registry().get(first)?.sends, sendsBefore, "refused requests sent nothing to the agent");
+
+		// Session A: steer through an aliased root, follow up, stop the solo agent.
+		const steered = await team(a, {
+			action: "steer-agent",
+			agentId: first,
+			message: "STEER: reuse the helper",
+			root: alias,
+		});
+		assert.equal(steered.isError, false, steered.text);
+		assert.equal(
+			(await team(a, { action: "follow-up-agent", agentId: first, message: "FOLLOW-UP: summarize" })).isError,
+			false,
+		);
+		assert.equal((await team(a, { action: "stop-agent", agentId: solo })).isError, false);
+		await until(
+			() => widget(a)?.some((line) => line.includes(`/team resume ${soloRun}`)),
+			"the stopped run in A's widget",
+		);
+
+		await world.open("g1");
+		const pair = await runDone(ws, pairRun);
+		const firstRequests = world.requests("FIRST-TASK");
+		assert.match(
+			firstRequests[1]?.lastUser ?? "",
+			/STEER: reuse the helper/,
+			"the steer arrived before the next model call",
+		);
+		assert.match(firstRequests[2]?.lastUser ?? "", /FOLLOW-UP: summarize/, "the follow-up arrived when it would stop");
+		assert.equal(pair.tasks[0]?.result, "first done after the follow-up");
+		assert.match(
+			world.requests("SECOND-TASK")[0]?.firstUser ?? "",
+			/first done after the follow-up/,
+			"dependency report",
+		);
+		assert.equal(pair.tasks[1]?.result, "second done");
+
+		await world.open("g2");
+		const resumed = await team(a, { action: "resume-agent", agentId: solo, message: "RESUME: carry on" });
+		assert.equal(resumed.isError, false, resumed.text);
+		const soloDone = await runDone(ws, soloRun);
+		assert.equal(soloDone.tasks[0]?.result, "solo resumed and done");
+		const soloRequests = world.requests("SOLO-TASK");
+		const pids = new Set(soloRequests.map((r) => r.pid));
+		assert.equal(pids.size, 2, "a new process for the resumed agent");
+		assert.match(soloRequests.at(-2)?.lastUser ?? "", /RESUME: carry on/);
+		assert.match(soloRequests.at(-1)?.firstUser ?? "", /SOLO-TASK/, "it continued its own session");
+
+		await until(() => widget(a) === undefined, "A's widget cleared");
+		assert.deepEqual(widgetHistory(b), [], "no widget line reached B");
+		assert.deepEqual(widgetHistory(c), []);
+		// A run's end reaches its coordinator as a message on the next turn; the other session gets none.
+		await a.prompt("anything new?");
+		await b.prompt("anything new?");
+		const told = (h: PiHost) =>
+			h
+				.entries()
+				.filter((e) => e.type === "custom_message" && e.customType === "pi-crew-run")
+				.map((e) => JSON.stringify(e));
+		assert.ok(
+			told(a).some((t) => t.includes(`${pairRun} of team pair is done`)),
+			told(a).join("\n"),
+		);
+		assert.ok(told(a).some((t) => t.includes(`${soloRun} of team solo is done`)));
+		assert.deepEqual(told(b), [], "B is told nothing");
+	});
+
+	it("works in task worktrees: Fovea and Contour enroll them, a taken branch fails clearly, cleanup keeps dirty work", async () => {
+		const ws = gitRepo(join(world.root, "repo"), { "src/app.ts": "export const app = 1;\n" }, { commit: true });
+		await writeDefinitions(ws, {
+			wt: "workspaceMode: worktree\nroles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: edit, role: w, instructions: WT-EDIT }\n  - { id: check, role: w, dependsOn: [edit], instructions: WT-CHECK }",
+		});
+		await world.route("WT-EDIT", [
+			world.gate("g3"),
+			{ toolCalls: [{ name: "read", arguments: { path: "src/app.ts" } }] },
+			{ toolCalls: [{ name: "write", arguments: { path: "notes.md", content: "agent work\n" } }] },
+			{ toolCalls: [{ name: "write", arguments: { path: "src/app.ts", content: "export const app = 2;\n" } }] },
+			"edited",
+		]);
+		const h = await host(ws, [FOVEA_EXTENSION, CONTOUR_EXTENSION, CREW_EXTENSION]);
+		const started = await team(h, { action: "run", team: "wt", goal: "Worktree goal" });
+		assert.equal(started.isError, false, started.text);
+		const runId = started.details.runId as string;
+		const tree = join(ws, ".worktrees", runId, "edit");
+		git(ws, "branch", `crew/${runId}-check`);
+		const taken = git(ws, "rev-parse", `crew/${runId}-check`).trim();
+		await world.open("g3");
+
+		const run = await runDone(ws, runId, "failed");
+		assert.equal(run.tasks[0]?.status, "done", String(run.tasks[0]?.error));
+		assert.equal(run.tasks[1]?.status, "failed");
+		assert.match(String(run.tasks[1]?.error), new RegExp(`branch crew/${runId}-check already exists`));
+		assert.equal(git(ws, "rev-parse", `crew/${runId}-check`).trim(), taken, "the existing branch was not touched");
+		assert.equal(
+			await readFile(join(ws, "src/app.ts"), "utf8"),
+			"export const app = 1;\n",
+			"the workspace is untouched",
+		);
+		assert.equal(await readFile(join(tree, "src/app.ts"), "utf8"), "export const app = 2;\n");
+
+		const fovea = await until(
+			async () => {
+				const rows = listedRoots(await commandText(h, "/fovea roots"));
+				return rows.some((r) => r.root === tree) ? rows : undefined;
+			},
+			"Fovea enrolls the worktree",
+			15_000,
+		);
+		assert.ok(!fovea.some((r) => r.root === ws), "the agent's access enrolled the worktree, not the repository");
+		await until(
+			async () => listedRoots(await commandText(h, "/contour status")).some((r) => r.root === tree),
+			"Contour too",
+			15_000,
+		);
+		assert.match((await team(h, { action: "status", runId })).text, new RegExp(`roots it accessed: ${tree}`));
+
+		assert.match(
+			await commandText(h, "/team worktrees"),
+			/edit {2}crew\/\S+-edit @ \w+ {2}run \S+ task edit {2}dirty \(2 files\)/,
+		);
+		const kept = await commandText(h, `/team cleanup ${runId}`);
+		assert.match(kept, /kept \.worktrees\/\S+\/edit: it has uncommitted work in 2 file/);
+		assert.equal(await readFile(join(tree, "notes.md"), "utf8"), "agent work\n", "nothing lost");
+		const committed = await commandText(h, `/team cleanup ${runId} --commit`);
+		assert.match(committed, /committed 2 file\(s\) to crew\/\S+-edit .*git merge --no-ff crew\/\S+-edit/);
+		assert.equal(existsSync(tree), false, "the worktree is gone");
+		assert.equal(git(ws, "show", `crew/${runId}-edit:notes.md`), "agent work\n", "the change is on the task branch");
+		assert.equal(git(ws, "status", "--porcelain", "--untracked-files=no"), "", "the workspace stays clean");
+	});
+
+	it("recovers the runs of a killed coordinator when its session starts again", async () => {
+		const ws = join(world.root, "ws4");
+		await writeDefinitions(ws, {
+			crash: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: slow, role: w, instructions: CRASH-TASK }",
+		});
+		await world.route("COORDINATE-CRASH", [
+			{ toolCalls: [{ name: "team", arguments: { action: "run", team: "crash", goal: "Survive a crash" } }] },
+			"the team is working",
+		]);
+		await world.route("CRASH-TASK", [world.gate("g4"), "recovered and done"]);
+		const sessions = join(world.root, "coordinator-sessions");
+		const { PI_CREW_PI_CLI: _cli, PI_CREW_MODEL: _model, PI_FAUX_SCRIPT, PI_FAUX_LOG, ...rest } = world.env;
+		const coordinator = PiRpc.start({
+			cwd: ws,
+			// No PI_CREW_PI_CLI: the extension recognizes the Pi CLI running it and starts the same one.
+			env: { ...piEnv(world.agentDir, { PI_FAUX_SCRIPT, PI_FAUX_LOG, ...rest }), PI_CREW_PI_CLI: "" },
+			args: [
+				...FAUX_MODEL_ARGS,
+				"-e",
+				FAUX_MODEL_EXTENSION,
+				"-e",
+				CREW_EXTENSION,
+				"--no-skills",
+				"--session-dir",
+				sessions,
+			],
+			timeoutMs: 60_000,
+		});
+		try {
+			await coordinator.prompt("COORDINATE-CRASH: start the crash team");
+			await until(() => world.requests("CRASH-TASK").length > 0, "the agent at its gate");
+		} finally {
+			coordinator.kill();
+		}
+		const [runId] = readdirSync(join(ws, ".pi", "crew", "runs")).filter((n) => !n.startsWith("."));
+		assert.ok(runId);
+		const agentPid = (await readRun(ws, runId)).tasks[0]?.meta as { agentPid: number };
+		assert.equal(isAlive(agentPid.agentPid), true, "the agent outlived its coordinator");
+		const sessionFile = join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl")) as string);
+
+		const h = await host(ws, [CREW_EXTENSION], { sessionFile });
+		assert.ok(
+			h.ui.notifiedTexts.some((t) => t.includes(`interrupted run(s) of this session: ${runId}`)),
+			h.ui.notifiedTexts.join("\n"),
+		);
+		assert.equal((await readRun(ws, runId)).manifest.status, "interrupted");
+		assert.equal(isAlive(agentPid.agentPid), false, "the orphaned agent was ended");
+		assert.ok(widget(h)?.some((line) => line.includes(`/team resume ${runId}`)));
+
+		await world.open("g4");
+		assert.match(await commandText(h, `/team resume ${runId}`), new RegExp(`Resumed run ${runId}`));
+		const done = await runDone(ws, runId);
+		assert.equal(done.tasks[0]?.result, "recovered and done");
+		assert.equal(new Set(world.requests("CRASH-TASK").map((r) => r.pid)).size, 2);
+		await until(() => widget(h) === undefined, "the widget cleared");
+	});
+});
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
