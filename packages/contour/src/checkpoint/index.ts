@@ -17,4 +17,11 @@ export {
 } from "./measure-cache.ts";
 export { loadPolicyFile, MAX_POLICY_BYTES, type PolicySource, ROOT_POLICY_PATH, rootPolicy } from "./policy-file.ts";
 export { ReviewCache, type ReviewCacheOptions } from "./review-cache.ts";
+export {
+	DEFAULT_REVIEW_TOKENS,
+	parseReviewRequest,
+	REVIEW_TOKEN_RANGE,
+	type ReviewRequest,
+} from "./review-request.ts";
 export { type ReviewRootOptions, reviewRoot } from "./review-root.ts";
+export { analysisKey, type SnapshotIdentity } from "./snapshot-key.ts";
