@@ -14,7 +14,7 @@
  * A path that is not a test by these conventions has no subjects (`[]`).
  */
 import { languageOf } from "./languages.ts";
-import { basenameOf, dirnameOf, fileIndex, joinPath } from "./resolve-imports.ts";
+import { basenameOf, dirnameOf, fileIndex, joinPath } from "./project-paths.ts";
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
 const SCRIPT_TEST = /^(.+)\.(?:test|spec)\.[cm]?[jt]sx?$/;

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ImportFact, LanguageId } from "../../src/engine/facts.ts";
-import { joinPath, type ResolutionContext, resolveImport } from "../../src/engine/resolve-imports.ts";
+import { joinPath } from "../../src/engine/project-paths.ts";
+import { type ResolutionContext, resolveImport } from "../../src/engine/resolve-imports.ts";
 import { isTestPath, testSubjects } from "../../src/engine/test-links.ts";
 
 function resolver(files: string[], extra: Omit<ResolutionContext, "files"> = {}) {

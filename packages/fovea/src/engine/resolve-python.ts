@@ -1,0 +1,52 @@
+/**
+ * Import resolution for Python: `a.b` is `a/b.py`, `a/b.pyi` or `a/b/__init__.py` under the root, `src/`, or an
+ * ancestor directory of the importing file (nearest first); leading dots climb from the importing file's package.
+ * For `from m import n`, each name that is a submodule resolves too, besides `m` itself.
+ */
+import { dirnameOf, firstExisting, joinPath } from "./project-paths.ts";
+
+/** The files a Python import of `spec` (and `names`, for `from spec import names`) in `fromPath` names. */
+export function resolvePython(
+	fromPath: string,
+	spec: string,
+	names: string[] | undefined,
+	files: ReadonlySet<string>,
+): string[] {
+	const dots = /^\.*/.exec(spec)?.[0].length ?? 0;
+	const rest = spec.slice(dots).replace(/\./g, "/");
+	if (dots > 0) {
+		let dir: string | undefined = dirnameOf(fromPath);
+		for (let i = 1; i < dots && dir !== undefined; i++) dir = dir === "" ? undefined : dirnameOf(dir);
+		if (dir === undefined) return [];
+		return pythonModule(joinPath(dir, rest), names, files, true);
+	}
+	if (rest === "") return [];
+	const roots = ["", "src"];
+	for (let dir = dirnameOf(fromPath); dir !== ""; dir = dirnameOf(dir)) if (dir !== "src") roots.push(dir);
+	for (const root of roots) {
+		const found = pythonModule(joinPath(root, rest), names, files, false);
+		if (found.length > 0) return found;
+	}
+	return [];
+}
+
+function pythonModule(
+	module: string | undefined,
+	names: string[] | undefined,
+	files: ReadonlySet<string>,
+	relative: boolean,
+): string[] {
+	if (module === undefined) return [];
+	const found: string[] = [];
+	const prefix = module === "" ? "" : `${module}/`;
+	const own = module === "" ? [`__init__.py`] : [`${module}.py`, `${module}.pyi`, `${prefix}__init__.py`];
+	found.push(...firstExisting(files, own));
+	if (found.length === 0 && !relative && names === undefined) return found;
+	for (const name of names ?? []) {
+		if (name === "*") continue;
+		found.push(
+			...firstExisting(files, [`${prefix}${name}.py`, `${prefix}${name}.pyi`, `${prefix}${name}/__init__.py`]),
+		);
+	}
+	return found;
+}
