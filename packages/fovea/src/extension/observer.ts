@@ -3,19 +3,13 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { Attention } from "../engine/attention.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
 import { estimateTokens } from "../engine/budget.ts";
-import { repositoryGuard } from "../engine/git-hardening.ts";
-import { statusSignature } from "../engine/git-probe.ts";
 import { hashOf } from "../engine/parser.ts";
 import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { envInt } from "../workspace/env.ts";
 import type { Roaming } from "./roaming.ts";
+import { newProbeState, type ProbeState, type ProbeStats, probeRoots } from "./root-probe.ts";
 
-/**
- * How often a root without Git (or an explicit umbrella) is swept for changes at most. A sweep is a metadata walk
- * bounded by the index's file limit; only files whose size or mtime moved are read.
- */
-const SWEEP_INTERVAL_MS = 30_000;
 /** Attention weights by tool: writing binds attention more than reading, searching less. */
 const ATTENTION: Record<string, number> = {
 	edit: 2,
@@ -32,26 +26,13 @@ interface RootObservation {
 	attention: Attention;
 	baseline: Baseline;
 	provenance: Provenance;
-	gitSignature: string | undefined;
-	gitHead: string | undefined;
-	gitDirty: string[];
-	isGit: boolean | undefined;
-	lastSweep: number;
-	/** The root watch's change count when the last full check (status probe or sweep) started. */
-	watchReading: number | undefined;
-	/** When the last full check ran: a watch is trusted alone only for FOVEA_WATCH_TRUST_MS after it. */
-	lastFullCheck: number;
+	/** What the post-turn probe remembers of the root (see `root-probe.ts`). */
+	probe: ProbeState;
 	pending: Drift[];
 }
 
 /** Work counters, so tests can assert that an unchanged root costs one probe and no rebuild. */
-export interface ObserverStats {
-	probes: number;
-	unchangedProbes: number;
-	/** Unchanged probes that the root's change watch answered, without `git status` or a sweep. */
-	watchedProbes: number;
-	refreshes: number;
-	sweeps: number;
+export interface ObserverStats extends ProbeStats {
 	baselines: number;
 }
 
@@ -140,13 +121,7 @@ export class Observer {
 				attention: new Attention(),
 				baseline: new Baseline(),
 				provenance: new Provenance(),
-				gitSignature: undefined,
-				gitHead: undefined,
-				gitDirty: [],
-				isGit: undefined,
-				lastSweep: 0,
-				watchReading: undefined,
-				lastFullCheck: 0,
+				probe: newProbeState(),
 				pending: [],
 			};
 			this.#roots.set(root, state);
@@ -196,84 +171,14 @@ export class Observer {
 	 * rebuilt only when the probe differs; a root without Git is swept at most every 30 s. A root never indexed
 	 * is indexed once, which sets its baseline. `isCurrent(root)` is checked after every wait.
 	 */
-	async probe(roots: readonly string[], isCurrent: (root: string) => boolean): Promise<void> {
-		for (const root of roots) {
-			if (!isCurrent(root)) continue;
-			const state = this.#state(root);
-			const map = this.#maps.use(root);
-			if (!state.baseline.established) {
-				const reading = map.watch?.changes;
-				const { snapshot } = await map.refresh();
-				if (!isCurrent(root)) return;
-				this.ensureBaseline(root, snapshot.files);
-				await this.#recordGitState(root, state);
-				this.#checked(state, reading);
-				continue;
-			}
-			const watch = map.watch;
-			if (
-				watch !== undefined &&
-				state.watchReading !== undefined &&
-				Date.now() - state.lastFullCheck < this.#watchTrustMs &&
-				(await watch.unchangedSince(state.watchReading))
-			) {
-				this.stats.unchangedProbes++;
-				this.stats.watchedProbes++;
-				continue;
-			}
-			if (!isCurrent(root)) return;
-			const reading = watch?.changes;
-			let paths: string[] | undefined;
-			if (state.isGit !== false) {
-				const before = state.gitSignature;
-				const probe = await statusSignature(root).catch(() => undefined);
-				this.stats.probes++;
-				if (probe !== undefined) {
-					state.isGit = true;
-					this.#checked(state, reading);
-					if (probe.signature === before) {
-						this.stats.unchangedProbes++;
-						continue;
-					}
-					const headMoved = state.gitHead !== probe.head;
-					paths = headMoved ? undefined : [...new Set([...state.gitDirty, ...probe.dirty])];
-					state.gitSignature = probe.signature;
-					state.gitHead = probe.head;
-					state.gitDirty = probe.dirty;
-				} else state.isGit = false;
-			}
-			if (state.isGit === false) {
-				if (Date.now() - state.lastSweep < SWEEP_INTERVAL_MS) continue;
-				state.lastSweep = Date.now();
-				this.stats.sweeps++;
-			}
-			const { snapshot } = await map.refresh(paths === undefined ? { fresh: true } : { paths });
-			this.stats.refreshes++;
-			if (state.isGit === false) this.#checked(state, reading);
-			if (!isCurrent(root)) return;
-			const drift = state.baseline.advance(snapshot.files, paths, (p, h) => state.provenance.authored(p, h));
-			state.pending.push(...drift);
-		}
-	}
-
-	/** Records a full check that started at watch reading `reading`. */
-	#checked(state: RootObservation, reading: number | undefined): void {
-		state.watchReading = reading;
-		state.lastFullCheck = Date.now();
-	}
-
-	async #recordGitState(root: string, state: RootObservation): Promise<void> {
-		try {
-			await repositoryGuard(root);
-			const probe = await statusSignature(root);
-			state.isGit = true;
-			state.gitSignature = probe.signature;
-			state.gitHead = probe.head;
-			state.gitDirty = probe.dirty;
-		} catch {
-			state.isGit = false;
-			state.lastSweep = Date.now();
-		}
+	probe(roots: readonly string[], isCurrent: (root: string) => boolean): Promise<void> {
+		return probeRoots(roots, isCurrent, {
+			stats: this.stats,
+			watchTrustMs: this.#watchTrustMs,
+			observe: (root) => this.#state(root),
+			map: (root) => this.#maps.use(root),
+			ensureBaseline: (root, files) => this.ensureBaseline(root, files),
+		});
 	}
 
 	/** Roots the agent is working in: those with attention, strongest first. */
