@@ -104,7 +104,16 @@ async function main(argv: string[]): Promise<number> {
 async function chooseRoot(explicit: string | undefined): Promise<string> {
 	if (explicit !== undefined) {
 		if (explicit.trim() === "") throw new UsageError("--root needs a directory");
-		return resolve(explicit);
+		const root = resolve(explicit);
+		// Said before the engine loads; everything else about the root (a Git worktree?) the review checks.
+		if (
+			!(await access(root).then(
+				() => true,
+				() => false,
+			))
+		)
+			throw new Error(`${root} does not exist (was the root deleted or moved?)`);
+		return root;
 	}
 	const found = await gitReviewRoot(process.cwd(), [], new ProjectDiscovery());
 	if (found === undefined)

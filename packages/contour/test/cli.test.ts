@@ -171,8 +171,6 @@ describe("contour review", { concurrency: true }, () => {
 			],
 		);
 		assert.equal(json.findings[0]?.kind, "complexity");
-		const text = await contour(["review", "--max-tokens", "200"], dir);
-		assert.match(text.stdout, /not covered: 5 gaps in 5 files/);
 	});
 
 	it("a detached HEAD and an empty repository are answered and labelled", async () => {
