@@ -10,6 +10,7 @@
  *   crew worktrees [--root DIR] [--json]
  *   crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
  */
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { runCleanupText } from "./extension/cli-cleanup.ts";
 import { manifestJson, runListingJson, runListText, runStatusText } from "./extension/run-text.ts";
@@ -35,13 +36,14 @@ async function list(store: RunStore, session: string | undefined, json: boolean)
 	const listings = (await store.listRuns()).filter(
 		(l) => session === undefined || l.manifest?.ownerSessionId === session,
 	);
-	const scope = session === undefined ? "every session" : `session ${session}`;
+	const scope = session === undefined ? "any session" : `session ${session}`;
 	print(json, listings.map(runListingJson), runListText(listings, store.root, scope));
 	return 0;
 }
 
 async function status(store: RunStore, runId: string | undefined, events: number, json: boolean): Promise<number> {
 	if (runId === undefined) throw new UsageError("status needs a run id (see crew list)");
+	if (!existsSync(store.files(runId).dir)) throw new Error(`No run ${runId} in workspace ${store.root}.`);
 	const run = await store.readRun(runId);
 	const log = await store.readEvents(runId);
 	const m = run.manifest;

@@ -91,13 +91,25 @@ export async function cleanupRunWorktrees(request: CleanupRequest): Promise<Clea
 	const outcomes: CleanupOutcome[] = [];
 	for (const entry of chosen) {
 		const base = { path: entry.path, runId: entry.runId, taskId: entry.taskId };
+		const unlock = request.unlock === true && entry.locked;
+		// Removing a locked worktree is a forced removal, which would take its uncommitted work with it.
+		if (unlock && entry.dirty !== false && !request.discard) {
+			const what = entry.dirty
+				? `uncommitted work in ${entry.dirtyFiles.join(", ")}`
+				: "work that could not be checked";
+			outcomes.push({
+				...base,
+				error: `locked, with ${what}; --unlock alone would discard it. Run "git worktree unlock ${entry.path}" and clean up with --commit, or pass --discard`,
+			});
+			continue;
+		}
 		try {
 			const result = await cleanupTaskWorktree({
 				...request.git,
 				path: entry.path,
 				...(request.commit ? { commitDirty: true } : {}),
 				...(request.discard ? { force: true } : {}),
-				...(request.unlock ? { forceLocked: true } : {}),
+				...(unlock ? { forceLocked: true } : {}),
 			});
 			outcomes.push({ ...base, result });
 		} catch (error) {

@@ -50,7 +50,7 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 			return startTeamRun(session, params, call);
 		case "list": {
 			const runs = await session.runtime.list(scope);
-			const text = runListText(runs, workspace, force ? "every session" : "this session");
+			const text = runListText(runs, workspace, force ? "any session" : "this session");
 			return ok(text, { runs: runs.map((l) => l.runId) });
 		}
 		case "status": {

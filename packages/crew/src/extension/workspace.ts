@@ -18,8 +18,8 @@ export async function workspaceOf(folder: string): Promise<string> {
 
 /**
  * The workspace a tool call or command names with `root` (absolute, or relative to the session cwd), which must be
- * the session's own: an alias of it or a folder inside it is accepted, anything else refused, so naming a root
- * never reaches another workspace's runs or agents.
+ * the session's own: an alias of it, or a folder whose project it is, is accepted; anything else is refused, so
+ * naming a root never reaches another workspace's runs or agents.
  */
 export async function checkedRoot(root: string | undefined, cwd: string, workspace: string): Promise<string> {
 	if (root === undefined || root.trim() === "") return workspace;

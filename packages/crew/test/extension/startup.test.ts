@@ -1,0 +1,51 @@
+// The crew extension's startup budget, held like Fovea's and Contour's (packages/contour/test/startup.test.ts): the
+// entry's static import graph stays within 32 KiB with no third-party package and none of the runtime, state,
+// definitions or worktree modules, and importing it and running its factory touches no file and spawns nothing.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { staticImportGraph } from "../../../contour/test/support/import-graph.ts";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
+const entry = join(repoRoot, "packages/crew/src/extension/index.ts");
+const STARTUP_BYTE_BUDGET = 32 * 1024;
+
+describe("crew startup", () => {
+	it(`static imports stay within ${STARTUP_BYTE_BUDGET} bytes, with no third-party package`, () => {
+		const { modules, external } = staticImportGraph(entry, repoRoot);
+		const total = modules.reduce((sum, m) => sum + m.bytes, 0);
+		const listing = modules.map((m) => `${relative(repoRoot, m.path)} ${m.bytes}`).join("\n");
+		assert.ok(total <= STARTUP_BYTE_BUDGET, `crew loads ${total} bytes at startup:\n${listing}`);
+		assert.deepEqual(external, []);
+		assert.ok(modules.length >= 3, "the walker followed the entry's imports");
+	});
+
+	it("no runtime, state, definitions, worktree or discovery module is imported at startup", () => {
+		const { modules } = staticImportGraph(entry, repoRoot);
+		const forbidden = /\/(runtime|state|definitions|worktree|engine)\/|discovery\.ts$|crew-session\.ts$/;
+		assert.deepEqual(
+			modules.map((m) => relative(repoRoot, m.path)).filter((p) => forbidden.test(p)),
+			[],
+		);
+	});
+
+	it("importing the entry and running its factory touches no file and spawns nothing", () => {
+		const probe = join(repoRoot, "packages/contour/test/support/load-probe.ts");
+		const output = execFileSync(process.execPath, [probe, entry], {
+			encoding: "utf8",
+			env: { ...process.env, NODE_OPTIONS: "" },
+		});
+		const report = JSON.parse(output) as {
+			fsCalls: string[];
+			spawns: string[];
+			handlers: string[];
+			commands: string[];
+		};
+		assert.deepEqual(report.fsCalls, []);
+		assert.deepEqual(report.spawns, []);
+		assert.deepEqual(report.handlers.sort(), ["model_select", "session_shutdown", "session_start"]);
+		assert.deepEqual(report.commands, ["team"]);
+	});
+});
