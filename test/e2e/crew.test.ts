@@ -9,7 +9,8 @@
  * sessions of one workspace isolated (no run, agent, event, run-end message or widget line of one reaches the
  * other without force); worktree mode creating a verified worktree, the agent working in it, the coordinator's
  * Fovea and Contour enrolling it as its own root, a task whose branch already exists failing clearly, and cleanup
- * keeping, then committing, a dirty change; a killed coordinator recovered by a new session on its session file.
+ * keeping, then committing, a dirty change; an ad-hoc run awaited with `wait`; a killed coordinator recovered by a
+ * new session on its session file (whose children run the coordinator's own Pi CLI and model).
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
@@ -60,7 +61,7 @@ async function runDone(ws: string, runId: string, status = "done"): Promise<Awai
 /** The process-wide live agents (the in-process hosts share this process, and so its registry). */
 const registry = processRegistry;
 
-describe("pi-crew through the real Pi host", { concurrency: 3 }, () => {
+describe("pi-crew through the real Pi host", { concurrency: 4 }, () => {
 	it("runs a dependency chain, steers and follows up, stops and resumes, and isolates sessions and workspaces", async () => {
 		const ws = join(world.root, "ws1");
 		const other = join(world.root, "ws2");
@@ -240,6 +241,23 @@ describe("pi-crew through the real Pi host", { concurrency: 3 }, () => {
 		assert.equal(existsSync(tree), false, "the worktree is gone");
 		assert.equal(git(ws, "show", `crew/${runId}-edit:notes.md`), "agent work\n", "the change is on the task branch");
 		assert.equal(git(ws, "status", "--porcelain", "--untracked-files=no"), "", "the workspace stays clean");
+	});
+
+	it("waits for an ad-hoc run when asked to, and returns every task's result", async () => {
+		const ws = join(world.root, "ws5");
+		await writeDefinitions(ws, {});
+		await world.route("WAIT-TASK", [{ toolCalls: [{ name: "ls", arguments: {} }] }, "waited and done"]);
+		const h = await host(ws);
+		const result = await team(h, {
+			action: "run",
+			goal: "Wait for me",
+			tasks: [{ id: "look", agent: "worker", instructions: "WAIT-TASK" }],
+			wait: true,
+		});
+		assert.equal(result.isError, false, result.text);
+		assert.match(result.text, /^Run \S+ of team ad-hoc is done\.\n### look \(done\)\nwaited and done$/);
+		assert.equal((await readRun(ws, result.details.runId as string)).manifest.team, "ad-hoc");
+		await until(() => widget(h) === undefined, "the widget cleared");
 	});
 
 	it("recovers the runs of a killed coordinator when its session starts again", async () => {
