@@ -30,6 +30,7 @@ export function joinPath(...parts: string[]): string | undefined {
 	return out.join("/");
 }
 
+/** Lookups over a project's files, built once per file set by {@link fileIndex}. */
 export interface FileIndex {
 	/** Directory → files directly inside it, sorted. */
 	byDir: Map<string, string[]>;
