@@ -9,8 +9,9 @@
  * sessions of one workspace isolated (no run, agent, event, run-end message or widget line of one reaches the
  * other without force); worktree mode creating a verified worktree, the agent working in it, the coordinator's
  * Fovea and Contour enrolling it as its own root, a task whose branch already exists failing clearly, and cleanup
- * keeping, then committing, a dirty change; an ad-hoc run awaited with `wait`; a killed coordinator recovered by a
- * new session on its session file (whose children run the coordinator's own Pi CLI and model).
+ * keeping, then committing, a dirty change; an ad-hoc run awaited with `wait`, and by default in print mode; a
+ * killed coordinator recovered by a new session on its session file (whose children run the coordinator's own Pi
+ * CLI and model).
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
@@ -23,6 +24,7 @@ import {
 	type CrewWorld,
 	crewWorld,
 	readRun,
+	runIds,
 	team,
 	until,
 	widget,
@@ -30,7 +32,7 @@ import {
 	writeDefinitions,
 } from "../../packages/crew/test/extension/support/crew-world.ts";
 import { cleanupTempDirs, type PiHost, startHost, tempDir } from "./harness.ts";
-import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PiRpc, piEnv } from "./support/pi-cli.ts";
+import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PiRpc, piEnv, runPi } from "./support/pi-cli.ts";
 import { CONTOUR_EXTENSION, commandText, FOVEA_EXTENSION, git, gitRepo, listedRoots } from "./support/workspaces.ts";
 
 let world: CrewWorld;
@@ -61,7 +63,7 @@ async function runDone(ws: string, runId: string, status = "done"): Promise<Awai
 /** The process-wide live agents (the in-process hosts share this process, and so its registry). */
 const registry = processRegistry;
 
-describe("pi-crew through the real Pi host", { concurrency: 4 }, () => {
+describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 	it("runs a dependency chain, steers and follows up, stops and resumes, and isolates sessions and workspaces", async () => {
 		const ws = join(world.root, "ws1");
 		const other = join(world.root, "ws2");
@@ -258,6 +260,30 @@ describe("pi-crew through the real Pi host", { concurrency: 4 }, () => {
 		assert.match(result.text, /^Run \S+ of team ad-hoc is done\.\n### look \(done\)\nwaited and done$/);
 		assert.equal((await readRun(ws, result.details.runId as string)).manifest.team, "ad-hoc");
 		await until(() => widget(h) === undefined, "the widget cleared");
+	});
+
+	it("in print mode a run is awaited, since the session (and its agents) end after the prompt", async () => {
+		const ws = join(world.root, "ws6");
+		await writeDefinitions(ws, {});
+		const tasks = [{ id: "print", agent: "worker", instructions: "PRINT-TASK" }];
+		await world.route("PRINT-COORDINATOR", [
+			{ toolCalls: [{ name: "team", arguments: { action: "run", goal: "Print mode", tasks } }] },
+			"the coordinator read the results",
+		]);
+		await world.route("PRINT-TASK", ["printed and done"]);
+		const { PI_CREW_MODEL: _model, PI_FAUX_SCRIPT, PI_FAUX_LOG, ...rest } = world.env;
+		const args = [...FAUX_MODEL_ARGS, "-e", FAUX_MODEL_EXTENSION, "-e", CREW_EXTENSION, "--no-skills", "--no-session"];
+		const printed = await runPi(["-p", "PRINT-COORDINATOR: go", ...args], {
+			cwd: ws,
+			env: piEnv(world.agentDir, { PI_FAUX_SCRIPT, PI_FAUX_LOG, ...rest }),
+			timeoutMs: 90_000,
+		});
+		assert.equal(printed.code, 0, printed.stderr);
+		assert.match(printed.stdout, /the coordinator read the results/);
+		const [runId] = await runIds(ws);
+		const run = await readRun(ws, runId ?? "");
+		assert.equal(run.manifest.status, "done");
+		assert.equal(run.tasks[0]?.result, "printed and done");
 	});
 
 	it("recovers the runs of a killed coordinator when its session starts again", async () => {

@@ -70,7 +70,12 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				import("../state/run-layout.ts"),
 				import("node:fs"),
 			]);
-			if (existsSync(runsDirOf(await workspaceOf(ctx.cwd)))) await open(ctx);
+			try {
+				if (existsSync(runsDirOf(await workspaceOf(ctx.cwd)))) await open(ctx);
+			} catch (error) {
+				// A damaged runs folder must not keep the session from starting; /team status names the problem.
+				ui?.notify(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`, "error");
+			}
 		});
 
 		pi.on("model_select", (event) => {
@@ -96,6 +101,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 					...(signal ? { signal } : {}),
 					onUpdate: (text, details) => onUpdate?.({ content: [{ type: "text", text }], details }),
 					...(options.env ? { env: options.env } : {}),
+					waitByDefault: ctx.mode === "print" || ctx.mode === "json",
 				});
 				return { content: [{ type: "text", text: result.text }], details: result.details, isError: result.isError };
 			},

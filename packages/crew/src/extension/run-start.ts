@@ -67,12 +67,14 @@ function abortPromise(signal: AbortSignal | undefined): Promise<"aborted"> | und
 /**
  * `team {action: "run"}`: loads the workspace's definitions, checks worktree mode before anything is created,
  * starts the run in this session, and either returns at once (the coordinator is told when it ends) or, with
- * `wait`, reports progress and returns every task's result. An aborted wait leaves the run working.
+ * `wait`, reports progress and returns every task's result. An aborted wait leaves the run working. `wait`
+ * defaults to `waitByDefault`: true where the session ends after one prompt (print and JSON mode), since ending
+ * the session ends its agents.
  */
 export async function startTeamRun(
 	session: CrewSession,
 	params: TeamParams,
-	call: { signal?: AbortSignal; onUpdate?: ProgressUpdate; env?: NodeJS.ProcessEnv },
+	call: { signal?: AbortSignal; onUpdate?: ProgressUpdate; env?: NodeJS.ProcessEnv; waitByDefault?: boolean },
 ): Promise<ActionResult> {
 	if (typeof params.goal !== "string" || params.goal.trim() === "") {
 		throw new Error('run: field "goal": say what the team should achieve');
@@ -99,7 +101,7 @@ export async function startTeamRun(
 		workspaceMode,
 		agents: started.tasks.map((t) => `${runId}:${t.id}`),
 	};
-	if (params.wait !== true) {
+	if (!(params.wait ?? call.waitByDefault === true)) {
 		session.watch(runId);
 		await session.repaint();
 		return { text: runStartedText(started), isError: false, details };

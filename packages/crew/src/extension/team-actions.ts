@@ -13,6 +13,8 @@ export interface ActionCall {
 	signal?: AbortSignal;
 	onUpdate?: ProgressUpdate;
 	env?: NodeJS.ProcessEnv;
+	/** Whether `run` waits when the caller does not say (print and JSON mode: the session ends after one prompt). */
+	waitByDefault?: boolean;
 }
 
 function ok(text: string, details: Record<string, unknown> = {}): ActionResult {

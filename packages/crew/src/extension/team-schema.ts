@@ -42,7 +42,10 @@ export const teamParameters = Type.Object({
 		}),
 	),
 	wait: Type.Optional(
-		Type.Boolean({ description: "run: wait until the run ends and return its results (default: return at once)." }),
+		Type.Boolean({
+			description:
+				"run: wait until the run ends and return its results (default: return at once, except in print and JSON mode).",
+		}),
 	),
 	runId: Type.Optional(Type.String({ description: "status, cancel, resume: the run (status: default the latest)." })),
 	agentId: Type.Optional(Type.String({ description: "Agent operations: the agent, <runId>:<taskId>." })),
