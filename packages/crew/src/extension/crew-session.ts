@@ -65,13 +65,13 @@ export class CrewSession {
 		this.identity = identity;
 		const env = options.env ?? process.env;
 		const fixedModel = options.model ?? parseModelChoice(env.PI_CREW_MODEL);
-		const pi_ =
+		const piCommand =
 			options.pi ?? (env.PI_CREW_PI_CLI?.trim() ? undefined : coordinatorPiCommand(options.argv ?? process.argv));
 		this.access = new AccessReporter(identity.sessionId, (channel, payload) => pi.events.emit(channel, payload));
 		this.runtime = new CrewRuntime({
 			registry: processRegistry(),
 			env,
-			...(pi_ ? { pi: pi_ } : {}),
+			...(piCommand ? { pi: piCommand } : {}),
 			piArgs: options.piArgs ?? envPiArgs(env),
 			// Read when each run's execution is set up, so agents follow the model the coordinator uses at that time.
 			get defaultModel() {

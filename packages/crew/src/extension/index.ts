@@ -4,6 +4,7 @@ import type { CrewExtensionOptions } from "./crew-config.ts";
 import { runTeamCommand, TEAM_SUBCOMMANDS } from "./team-command.ts";
 import { teamParameters } from "./team-schema.ts";
 
+/** Settings of `createCrewExtension`. */
 export type { CrewExtensionOptions } from "./crew-config.ts";
 
 type Session = import("./crew-session.ts").CrewSession;

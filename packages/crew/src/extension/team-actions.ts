@@ -5,7 +5,7 @@ import { formatTaskWorktrees, listTaskWorktrees } from "../worktree/list.ts";
 import type { CrewSession } from "./crew-session.ts";
 import { type ActionResult, type ProgressUpdate, startTeamRun } from "./run-start.ts";
 import { runListText, runStatusText } from "./run-text.ts";
-import { AGENT_ACTIONS, TEAM_ACTIONS, type TeamAction, type TeamParams } from "./team-schema.ts";
+import { TEAM_ACTIONS, type TeamAction, type TeamParams } from "./team-schema.ts";
 import { checkedRoot } from "./workspace.ts";
 
 /** How one call reached us: its abort signal and progress channel (tools), and the environment. */
@@ -129,9 +129,4 @@ export async function teamAction(
 	} catch (error) {
 		return { text: (error as Error).message, isError: true, details: { status: "error" } };
 	}
-}
-
-/** True for the actions on live agents. */
-export function isAgentAction(action: string): boolean {
-	return (AGENT_ACTIONS as readonly string[]).includes(action);
 }
