@@ -1,29 +1,56 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "pi-fovea/roaming";
 import { registerSubcommands } from "pi-fovea/subcommands";
+import type { ContourReviews } from "./reviews.ts";
 
-/** `/contour status|reset`: which Git roots Contour observes and which one a review would take. */
-export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming): void {
+/** `/contour review|status|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
+export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, reviews: ContourReviews): void {
 	registerSubcommands(
 		pi,
 		"contour",
 		"Contour's per-root structural review",
 		{
+			review: {
+				description: "review a Git root now: [--staged|--working-tree|--base REF] [--max-tokens N] [root]",
+				async run(args, ctx) {
+					const [{ runReview }, { reviewArguments }] = await Promise.all([
+						import("./review-run.ts"),
+						import("./review-arguments.ts"),
+					]);
+					const result = await runReview(reviewArguments(args), { signal: undefined, ctx, roaming, reviews });
+					return result.content.map((part) => part.text).join("\n");
+				},
+			},
 			status: {
-				description: "enrolled Git roots and the root a review takes when none is named",
+				description:
+					"enrolled Git roots, the root a review takes when none is named, kept reports and background passes",
 				async run(_args, ctx) {
 					const target = await roaming.manualRoot(ctx.cwd);
 					const review =
 						target === undefined
 							? "none: the session cwd is in no Git worktree and no Git root is enrolled"
 							: `${target.root} [${target.marker}, ${target.from === "cwd" ? "session cwd's Git project" : "most recent Git root in the ring"}]`;
-					return ["pi-contour status", `review root (no root given): ${review}`, ...(await roaming.describe())].join(
-						"\n",
-					);
+					const state = reviews.loaded();
+					const kept =
+						state === undefined
+							? "reports: none yet (the review engine is not loaded)"
+							: `reports: ${state.reports.roots().reduce((n, root) => n + state.reports.list(root).length, 0)} kept for ${state.reports.roots().length} root(s)`;
+					const stats = state?.observer.stats();
+					const background =
+						state === undefined
+							? "background: idle"
+							: `background: ${state.observer.enabled ? "on" : "off (CONTOUR_BACKGROUND=0)"}; passes ${stats?.passes ?? 0}, warmed ${stats?.warmed ?? 0}, aborted ${stats?.aborted ?? 0}, errors ${stats?.errors ?? 0}`;
+					return [
+						"pi-contour status",
+						`review root (no root given): ${review}`,
+						kept,
+						background,
+						...(await roaming.describe()),
+					].join("\n");
 				},
 			},
 			reset: {
-				description: "retire every enrolled root (clears the ring)",
+				description: "retire every enrolled root (clears the ring, its reports and background work)",
 				run() {
 					const retired = roaming.reset();
 					return `pi-contour: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;

@@ -1,18 +1,27 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { attachRoaming } from "pi-fovea/roaming";
+import { attachRoaming, type Roaming } from "pi-fovea/roaming";
 import { CONTOUR_WORKSPACE_ENTRY } from "pi-fovea/session-entries";
 import { registerContourCommands } from "./commands.ts";
+import { contourReviews } from "./reviews.ts";
+import { registerContourTools } from "./tools.ts";
 
 /**
  * The pi-contour extension. Contour observes Git roots only (a review needs a worktree); loading it does no
- * filesystem work and runs no Git.
+ * filesystem work and runs no Git. The review engine and the background observer load on first use.
  */
 export default function contour(pi: ExtensionAPI): void {
-	const roaming = attachRoaming(pi, {
+	let roaming: Roaming | undefined;
+	const reviews = contourReviews(() => roaming as Roaming);
+	roaming = attachRoaming(pi, {
 		source: "contour",
 		customType: CONTOUR_WORKSPACE_ENTRY,
 		limitEnv: "CONTOUR_MAX_ROOTS",
 		gitOnly: true,
+		isResident: (root) => reviews.loaded()?.maps.isResident(root) === true,
+		onRetire: (roots) => reviews.retire(roots),
+		onActivity: (roots) => reviews.activity(roots),
+		onSession: (sessionId, roots) => reviews.session(sessionId, roots),
 	});
-	registerContourCommands(pi, roaming);
+	registerContourTools(pi, roaming, reviews);
+	registerContourCommands(pi, roaming, reviews);
 }

@@ -46,42 +46,16 @@ const EXTRA_CONFIG: readonly (readonly [string, string])[] = [
 	["maintenance.auto", "false"],
 ];
 
-// Variables that redirect Git to another repository, index or object store, or inject configuration: a Pi started
-// from inside a Git hook inherits GIT_DIR, and with it a worktree command would act on the parent repository.
-const LOCATING_ENV = new Set([
-	"GIT_DIR",
-	"GIT_WORK_TREE",
-	"GIT_INDEX_FILE",
-	"GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_COMMON_DIR",
-	"GIT_NAMESPACE",
-	"GIT_PREFIX",
-	"GIT_CONFIG",
-	"GIT_CONFIG_PARAMETERS",
-	"GIT_CONFIG_COUNT",
-	"GIT_EXTERNAL_DIFF",
-	"GIT_SSH",
-	"GIT_SSH_COMMAND",
-	"GIT_ASKPASS",
-	"GIT_EDITOR",
-	"GIT_SEQUENCE_EDITOR",
-	"GIT_TEMPLATE_DIR",
-	"GIT_REPLACE_REF_BASE",
-]);
-
 /** The argument list and environment of a hardened `git -C cwd …` call. */
 export function crewGitCommand(
 	cwd: string,
 	args: readonly string[],
 	call: GitCall = {},
 ): { binary: string; args: string[]; env: NodeJS.ProcessEnv } {
+	// hardenedGit already drops inherited variables that relocate the repository, inject config or run programs.
 	const hardened = hardenedGit(cwd, args);
 	const env: NodeJS.ProcessEnv = { ...hardened.env };
 	for (const [name, value] of Object.entries(call.env ?? {})) if (!name.startsWith("GIT_")) env[name] = value;
-	for (const name of Object.keys(env)) {
-		if (LOCATING_ENV.has(name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete env[name];
-	}
 	Object.assign(env, call.identity ?? {}, { GIT_LFS_SKIP_SMUDGE: "1", LC_ALL: "C", LANGUAGE: "C" });
 	const config = [...EXTRA_CONFIG, ...(call.config ?? [])].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
 	// hardenedGit ends its flags with `-C cwd` before the subcommand; our settings go just before that.

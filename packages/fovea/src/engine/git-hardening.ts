@@ -34,7 +34,11 @@ const GIT_ENV = {
 	GIT_PAGER: "cat",
 };
 
-/** Inherited variables that would point Git at another repository, index or config, or run an external diff. */
+/**
+ * Inherited variables that would point Git at another repository, index, object store or config, or make it run a
+ * program (external diff, ssh, askpass, editor): a Pi started from inside a Git hook inherits GIT_DIR, and with it
+ * every call would act on the parent repository.
+ */
 const LOCATING_ENV = [
 	"GIT_DIR",
 	"GIT_WORK_TREE",
@@ -51,6 +55,12 @@ const LOCATING_ENV = [
 	"GIT_REPLACE_REF_BASE",
 	"GIT_GRAFT_FILE",
 	"GIT_SHALLOW_FILE",
+	"GIT_SSH",
+	"GIT_SSH_COMMAND",
+	"GIT_ASKPASS",
+	"GIT_EDITOR",
+	"GIT_SEQUENCE_EDITOR",
+	"GIT_TEMPLATE_DIR",
 ];
 
 /** Config forced onto one call (through GIT_CONFIG_COUNT, so keys with any subsection name survive intact). */

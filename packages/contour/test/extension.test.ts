@@ -1,0 +1,156 @@
+// Contour through the real Pi host: explicit checkpoints (`contour_review`, `/contour review`) on the right root with
+// clear errors for the wrong one, reports that identify their snapshot and origin, reuse when nothing changed, and
+// a background observer that warms caches without ever showing anything.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
+import { commandText, git, gitRepo, withHost, writeFiles } from "../../../test/e2e/support/workspaces.ts";
+
+const CONTOUR = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
+
+after(cleanupTempDirs);
+
+const SIMPLE = "export function price(amount: number): number {\n\treturn amount;\n}\n";
+// Eleven decisions: complexity 1 → 12.
+const BRANCHY = `export function price(amount: number, code: string, vip: boolean, region: string): number {
+	let total = amount;
+	if (code === "A") total -= 1;
+	else if (code === "B") total -= 2;
+	else if (code === "C") total -= 3;
+	if (vip && amount > 100) total *= 0.9;
+	if (region === "EU" || region === "UK") total *= 1.2;
+	for (let i = 0; i < 3; i++) if (total > 1000) total -= 10;
+	while (total < 0) total += 1;
+	return total > 50 ? total : amount;
+}
+`;
+const CALLER = (n: number) => `import { price } from "./pricing";\nexport const quote${n} = () => price(${n});\n`;
+
+function shop(dir: string): string {
+	gitRepo(
+		dir,
+		{ "src/pricing.ts": SIMPLE, "src/a.ts": CALLER(1), "src/b.ts": CALLER(2), "src/c.ts": CALLER(3) },
+		{ commit: true },
+	);
+	return dir;
+}
+
+interface ReviewDetails {
+	root: string;
+	target: string;
+	reportId: string;
+	findings: { kind: string; file: string; line: number }[];
+	origin: { kind: string; sessionId?: string };
+	reused: boolean;
+	work: { parses: number; sidesMeasured: number; blobsRead: number };
+}
+
+/** Runs `body` with background passes off (CONTOUR_BACKGROUND is read when the review state loads). */
+async function quietly(body: () => Promise<void>): Promise<void> {
+	process.env.CONTOUR_BACKGROUND = "0";
+	try {
+		await body();
+	} finally {
+		delete process.env.CONTOUR_BACKGROUND;
+	}
+}
+
+async function review(host: PiHost, args: Record<string, string | number> = {}) {
+	const [result] = (await host.runTools([{ name: "contour_review", arguments: args }])).toolResults;
+	assert.ok(result !== undefined, "the tool ran");
+	return result;
+}
+
+describe("contour extension", () => {
+	it("reviews the staged change of the cwd's Git root with witnesses, a question and labelled exposure", async () => {
+		const repo = shop(join(await tempDir(), "shop"));
+		writeFiles(repo, { "src/pricing.ts": BRANCHY });
+		git(repo, "add", "src/pricing.ts");
+		await quietly(() =>
+			withHost({ cwd: repo, extensions: [CONTOUR] }, async (host) => {
+				const result = await review(host);
+				assert.equal(result.isError, false, result.text);
+				assert.match(result.text, new RegExp(`contour review · root ${repo}`), "labelled with its root");
+				assert.match(result.text, /complexity/i);
+				assert.match(result.text, /src\/pricing\.ts:1/, "a witness names file:line");
+				assert.match(result.text, /exposure/i, "exposure is labelled as such");
+				assert.match(result.text, /\?/, "a review question");
+				const details = result.details as ReviewDetails;
+				assert.equal(details.root, repo);
+				assert.equal(details.target, "staged");
+				assert.equal(details.origin.kind, "checkpoint");
+				assert.ok(details.findings.some((f) => f.kind === "complexity" && f.file === "src/pricing.ts"));
+
+				const again = (await review(host)).details as ReviewDetails;
+				assert.equal(again.reused, true, "nothing changed: the analysis is reused");
+				assert.equal(again.work.parses, 0, "and nothing is parsed");
+				assert.equal(again.work.blobsRead, 0, "or read");
+				assert.notEqual(again.reportId, details.reportId, "a new report with its own origin and time");
+
+				const worktree = await commandText(host, "/contour review --working-tree --max-tokens 600");
+				assert.match(worktree, /working tree \(HEAD→worktree\)/);
+				const status = await commandText(host, "/contour status");
+				assert.match(status, /reports: \d+ kept for 1 root/);
+				assert.match(status, /background: off \(CONTOUR_BACKGROUND=0\)/);
+			}),
+		);
+	});
+
+	it("refuses a root that is not a Git root, clearly, and says which repository holds it", async () => {
+		const base = await tempDir();
+		const repo = shop(join(base, "shop"));
+		const plain = join(base, "plain");
+		mkdirSync(plain);
+		await quietly(() =>
+			withHost({ cwd: plain, extensions: [CONTOUR] }, async (host) => {
+				const none = await review(host);
+				assert.equal(none.isError, true);
+				assert.match(
+					none.text,
+					/no Git root to review: the session cwd is in no Git worktree and no Git root is enrolled/,
+				);
+
+				const notGit = await review(host, { root: plain });
+				assert.equal(notGit.isError, true);
+				assert.match(notGit.text, /is not the top of a Git worktree \(it is in no Git worktree\)/);
+
+				const inside = await review(host, { root: join(repo, "src") });
+				assert.equal(inside.isError, true);
+				assert.match(inside.text, new RegExp(`inside the Git worktree ${repo}: name that root`));
+
+				const badTarget = await review(host, { root: repo, target: "branch" });
+				assert.equal(badTarget.isError, true, "a branch review needs a base");
+
+				const branch = await review(host, { root: repo, base: "HEAD" });
+				assert.equal(branch.isError, false, branch.text);
+				assert.match(branch.text, /branch/);
+			}),
+		);
+	});
+
+	it("warms caches in the background without showing anything, so the next checkpoint parses nothing", async () => {
+		const repo = shop(join(await tempDir(), "shop"));
+		writeFiles(repo, { "src/pricing.ts": BRANCHY });
+		git(repo, "add", "src/pricing.ts");
+		await withHost({ cwd: repo, extensions: [CONTOUR] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: "src/pricing.ts" } }]);
+			// Debounce (1.5 s) and one 5 s tick.
+			let status = "";
+			for (let waited = 0; waited < 15_000; waited += 500) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+				status = await commandText(host, "/contour status");
+				if (/warmed [1-9]/.test(status)) break;
+			}
+			assert.match(status, /background: on; passes [1-9]\d*, warmed [1-9]/, status);
+			const shown = host.branch().filter((entry) => (entry as { type: string }).type === "custom_message") as unknown[];
+			assert.equal(shown.length, 0, "the observer injected nothing into the session");
+			const details = (await review(host)).details as ReviewDetails;
+			assert.equal(details.reused, true, "the checkpoint reuses the background analysis");
+			assert.equal(details.work.parses, 0);
+			assert.equal(details.origin.kind, "checkpoint", "and reports its own origin");
+		});
+	});
+});
