@@ -1,11 +1,11 @@
 // Fovea's Git calls on a hostile repository: its fsmonitor, hooks and filter drivers never run, the guard follows
 // config changes, and partial clones are refused with a clear error.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { forcedConfigFrom, repositoryGuard } from "../../src/engine/git-hardening.ts";
 import { changedFiles, gitState, statusSignature } from "../../src/engine/git-probe.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
@@ -14,20 +14,6 @@ const dirs: string[] = [];
 after(async () => {
 	for (const dir of dirs) await removeTempDir(dir);
 });
-
-function git(dir: string, ...args: string[]): string {
-	return execFileSync("git", ["-C", dir, ...args], {
-		encoding: "utf8",
-		stdio: ["ignore", "pipe", "pipe"],
-		env: {
-			...process.env,
-			GIT_AUTHOR_NAME: "t",
-			GIT_AUTHOR_EMAIL: "t@t",
-			GIT_COMMITTER_NAME: "t",
-			GIT_COMMITTER_EMAIL: "t@t",
-		},
-	});
-}
 
 async function hostileRepo(): Promise<{ dir: string; marker: string }> {
 	const dir = await makeTempDir();

@@ -1,11 +1,11 @@
 // A code map with a change watch: a quiet root answers "unchanged" without a walk, an edit elsewhere refreshes just
 // that file, a new directory or a commit is seen, and an untrustworthy watch falls back to the full check.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/code-map.ts";
 import { RootWatch } from "../../src/engine/root-watch.ts";
 import { watchBarrier } from "../../src/engine/watch-barrier.ts";
@@ -16,19 +16,6 @@ const dirs: string[] = [];
 after(async () => {
 	for (const dir of dirs) await removeTempDir(dir);
 });
-
-function git(dir: string, ...args: string[]): void {
-	execFileSync("git", ["-C", dir, ...args], {
-		stdio: "ignore",
-		env: {
-			...process.env,
-			GIT_AUTHOR_NAME: "t",
-			GIT_AUTHOR_EMAIL: "t@t",
-			GIT_COMMITTER_NAME: "t",
-			GIT_COMMITTER_EMAIL: "t@t",
-		},
-	});
-}
 
 async function repo(): Promise<string> {
 	const dir = await makeTempDir();
