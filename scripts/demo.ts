@@ -1,19 +1,20 @@
 // An offline Pi session through the real host: a scripted model roams through four projects while pi-fovea and
-// pi-contour keep one observation domain per root. No API key, no network.
+// pi-contour keep one observation domain per root, asks Fovea where something lives and asks Contour what a staged
+// change did to the structure. No API key, no network.
 //
 //   npm run demo
 
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, type ScriptedToolCall, startHost, tempDir } from "../test/e2e/harness.ts";
-import { gitRepo, writeFiles } from "../test/e2e/support/workspaces.ts";
+import { git, gitRepo, writeFiles } from "../test/e2e/support/workspaces.ts";
 
 const extensions = ["fovea", "contour"].map((name) =>
 	fileURLToPath(new URL(`../packages/${name}/src/extension/index.ts`, import.meta.url)),
 );
 
-function project(dir: string, files: Record<string, string>, git: boolean): string {
-	if (git) return gitRepo(dir, files);
+function project(dir: string, files: Record<string, string>, isGit: boolean): string {
+	if (isGit) return gitRepo(dir, files, { commit: true });
 	writeFiles(dir, files);
 	return dir;
 }
@@ -37,6 +38,11 @@ const command = async (host: PiHost, line: string) =>
 		`> ${line}`,
 		(await host.command(line)).notifications.flatMap((n) => n.message.split("\n")),
 	);
+
+function firstLines(text: string | undefined, count: number): string[] {
+	const lines = (text ?? "(no answer)").split("\n");
+	return lines.length <= count ? lines : [...lines.slice(0, count), `… (${lines.length - count} more lines)`];
+}
 
 say(`Workspace (an umbrella folder with four unrelated projects): ${workspace}\n`);
 const host = await startHost({ cwd: workspace, extensions });
@@ -63,6 +69,26 @@ try {
 
 	await command(host, "/fovea roots");
 	await command(host, "/contour status");
+
+	const focus = await host.runTools([{ name: "fovea_focus", arguments: { query: "listen on a port", root: shop } }]);
+	show('model asks fovea_focus "listen on a port" in shop-api:', firstLines(focus.toolResults[0]?.text, 8));
+
+	// Someone stages a change in shop-api; the model asks Contour what it did to the structure.
+	writeFiles(shop, {
+		"src/server.ts": [
+			"export function listen(port: number, host: string, tls: boolean): string {",
+			"\tif (port < 1 || port > 65535) throw new Error('bad port');",
+			"\tif (tls && host === 'localhost') return `https://${host}:${port}`;",
+			"\telse if (tls) return `https://${host}:${port}/secure`;",
+			"\tfor (const reserved of [22, 25, 53]) if (port === reserved) return 'reserved';",
+			"\treturn host.length > 0 ? `http://${host}:${port}` : `http://0.0.0.0:${port}`;",
+			"}",
+			"",
+		].join("\n"),
+	});
+	git(shop, "add", "-A");
+	const review = await host.runTools([{ name: "contour_review", arguments: { root: shop, maxTokens: 500 } }]);
+	show("model asks contour_review of shop-api (staged):", firstLines(review.toolResults[0]?.text, 14));
 
 	const beforeNested = promptIds[3];
 	await host.compact();
