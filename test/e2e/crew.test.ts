@@ -19,6 +19,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { processRegistry } from "../../packages/crew/src/extension/crew-session.ts";
+import { isProcessRunning } from "../../packages/crew/src/runtime/index.ts";
 import {
 	CREW_EXTENSION,
 	type CrewWorld,
@@ -166,19 +167,22 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		await until(() => widget(a) === undefined, "A's widget cleared");
 		assert.deepEqual(widgetHistory(b), [], "no widget line reached B");
 		assert.deepEqual(widgetHistory(c), []);
-		// A run's end reaches its coordinator as a message on the next turn; the other session gets none.
-		await a.prompt("anything new?");
-		await b.prompt("anything new?");
+		// A run's end reaches its coordinator as a message on its next turn (queued once the run's files are read
+		// back, so a turn may come before it); the other session gets none.
 		const told = (h: PiHost) =>
 			h
 				.entries()
 				.filter((e) => e.type === "custom_message" && e.customType === "pi-crew-run")
 				.map((e) => JSON.stringify(e));
-		assert.ok(
-			told(a).some((t) => t.includes(`${pairRun} of team pair is done`)),
-			told(a).join("\n"),
-		);
-		assert.ok(told(a).some((t) => t.includes(`${soloRun} of team solo is done`)));
+		await until(async () => {
+			await a.prompt("anything new?");
+			const texts = told(a);
+			return (
+				texts.some((t) => t.includes(`${pairRun} of team pair is done`)) &&
+				texts.some((t) => t.includes(`${soloRun} of team solo is done`))
+			);
+		}, "A is told that both runs ended");
+		await b.prompt("anything new?");
 		assert.deepEqual(told(b), [], "B is told nothing");
 	});
 
@@ -323,7 +327,7 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		const [runId] = readdirSync(join(ws, ".pi", "crew", "runs")).filter((n) => !n.startsWith("."));
 		assert.ok(runId);
 		const agentPid = (await readRun(ws, runId)).tasks[0]?.meta as { agentPid: number };
-		assert.equal(isAlive(agentPid.agentPid), true, "the agent outlived its coordinator");
+		assert.equal(await isProcessRunning(agentPid.agentPid), true, "the agent outlived its coordinator");
 		const sessionFile = join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl")) as string);
 
 		const h = await host(ws, [CREW_EXTENSION], { sessionFile });
@@ -332,7 +336,7 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 			h.ui.notifiedTexts.join("\n"),
 		);
 		assert.equal((await readRun(ws, runId)).manifest.status, "interrupted");
-		assert.equal(isAlive(agentPid.agentPid), false, "the orphaned agent was ended");
+		assert.equal(await isProcessRunning(agentPid.agentPid), false, "the orphaned agent was ended");
 		assert.ok(widget(h)?.some((line) => line.includes(`/team resume ${runId}`)));
 
 		await world.open("g4");
@@ -343,12 +347,3 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		await until(() => widget(h) === undefined, "the widget cleared");
 	});
 });
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}

@@ -75,7 +75,7 @@ export async function crewWorld(root: string): Promise<CrewWorld> {
 		PI_FAUX_SCRIPT: scriptFile,
 		PI_FAUX_LOG: logFile,
 		PI_CODING_AGENT_DIR: agentDir,
-		PI_CREW_NO_OUTPUT_TIMEOUT_MS: "60000",
+		PI_CREW_NO_OUTPUT_TIMEOUT_MS: "300000",
 	};
 	Object.assign(process.env, env);
 	const world: CrewWorld = {
