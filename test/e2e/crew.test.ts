@@ -18,8 +18,8 @@ import { existsSync, readdirSync, symlinkSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { processRegistry } from "../../packages/crew/src/extension/crew-session.ts";
 import { isProcessRunning } from "../../packages/crew/src/runtime/index.ts";
+import { processRegistry } from "../../packages/crew/src/runtime/live-agents.ts";
 import {
 	CREW_EXTENSION,
 	type CrewWorld,
@@ -228,6 +228,11 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 			15_000,
 		);
 		assert.ok(!fovea.some((r) => r.root === ws), "the agent's access enrolled the worktree, not the repository");
+		assert.match(
+			fovea.find((r) => r.root === tree)?.marker ?? "",
+			new RegExp(`^peer · agent ${runId}:edit$`),
+			"with the agent as origin",
+		);
 		await until(
 			async () => listedRoots(await commandText(h, "/contour status")).some((r) => r.root === tree),
 			"Contour too",

@@ -539,7 +539,8 @@ describe("access hints between Fovea and Contour", () => {
 				{ ...hint, root: "relative/repo" },
 				{ ...hint, root: sentinel, sessionId: "" },
 				{ ...hint, root: sentinel, sessionId: undefined },
-				{ ...hint, root: sentinel, source: "crew" },
+				{ ...hint, root: sentinel, source: "Crew" },
+				{ ...hint, root: sentinel, source: "pi-crew" },
 				{ version: 1, root: sentinel, sessionId: idA },
 			];
 			for (const payload of malformed) assert.doesNotThrow(() => bus.emit(ACCESS_EVENT, payload));

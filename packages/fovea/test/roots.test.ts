@@ -20,6 +20,7 @@ import {
 	FOVEA_WORKSPACE_ENTRY,
 	latestWorkspaceEntry,
 	OBSERVED_ROOT_LIMIT,
+	peerWorkspaceHint,
 	peerWorkspaceRoot,
 	WORKSPACE_ACCESS_EVENT,
 	workspaceAccessHint,
@@ -548,6 +549,33 @@ describe("ExecutionRoots: properties against a model", () => {
 	});
 });
 
+describe("peerWorkspaceHint", () => {
+	const crew = {
+		version: 1,
+		source: "crew",
+		root: "/work/repo/.worktrees/r1/t1",
+		sessionId: "session-1",
+		origin: { kind: "crew-agent", agentId: "r1:t1", runId: "r1", taskId: "t1" },
+	};
+	it("accepts Crew's relay of an agent's access, with the agent as origin, in both extensions", () => {
+		for (const source of ["fovea", "contour"] as const) {
+			assert.deepEqual(peerWorkspaceHint(crew, { source, sessionId: "session-1" }), {
+				root: crew.root,
+				origin: crew.origin,
+			});
+		}
+	});
+	it("drops a malformed origin but keeps the root, and trusts origin only from Crew", () => {
+		const self = { source: "fovea", sessionId: "session-1" } as const;
+		assert.deepEqual(peerWorkspaceHint({ ...crew, origin: { kind: "crew-agent", agentId: "" } }, self), {
+			root: crew.root,
+		});
+		assert.deepEqual(peerWorkspaceHint({ ...crew, origin: "agent" }, self), { root: crew.root });
+		assert.deepEqual(peerWorkspaceHint({ ...crew, source: "contour" }, self), { root: crew.root });
+		assert.equal(peerWorkspaceHint({ ...crew, sessionId: "session-2" }, self), undefined);
+	});
+});
+
 describe("peerWorkspaceRoot", () => {
 	const self = { source: "fovea" as const, sessionId: "session-1" };
 	const good = { version: 1, source: "contour", root: "/work/repo", sessionId: "session-1" };
@@ -570,7 +598,7 @@ describe("peerWorkspaceRoot", () => {
 	});
 
 	it("rejects unknown sources", () => {
-		for (const source of ["crew", "Contour", "", undefined, 1]) {
+		for (const source of ["Crew", "Contour", "", undefined, 1]) {
 			assert.equal(peerWorkspaceRoot({ ...good, source }, self), undefined, `source ${String(source)}`);
 		}
 	});

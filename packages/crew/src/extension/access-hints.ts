@@ -1,34 +1,22 @@
-import { WORKSPACE_ACCESS_EVENT } from "pi-fovea/workspace";
+import {
+	type AgentOrigin,
+	WORKSPACE_ACCESS_EVENT,
+	type WorkspaceAccessHint,
+	workspaceAccessHint,
+} from "pi-fovea/workspace";
 import type { CrewEvent } from "../runtime/crew-events.ts";
 import { ownerRoot } from "./workspace.ts";
 
-/** Who accessed a root: the agent, as metadata for the coordinator (never authorship of what is there). */
-export interface AgentOrigin {
-	kind: "crew-agent";
-	agentId: string;
-	runId: string;
-	taskId: string;
+/**
+ * The version-1 access hint that makes the coordinator's Fovea and Contour both enroll `root`, from source "crew"
+ * with the agent as origin (metadata for the coordinator, never authorship of what is there).
+ */
+export function agentRootHint(root: string, sessionId: string, origin: AgentOrigin): WorkspaceAccessHint {
+	return { ...workspaceAccessHint("crew", root, sessionId), origin };
 }
 
 /** Emits on the coordinator's event bus. */
 export type EmitHint = (channel: string, payload: unknown) => void;
-
-/**
- * The two version-1 access hints that make the coordinator's Fovea and Contour enroll `root`. Each extension
- * accepts hints only from the other one (`source` "contour" reaches Fovea, "fovea" reaches Contour), and the hint
- * protocol has no source for a third extension yet, so pi-crew relays the agent's access under each peer's name;
- * `origin` says that an agent, not the peer, touched the root (receivers ignore fields they do not know).
- */
-export function agentRootHints(
-	root: string,
-	sessionId: string,
-	origin: AgentOrigin,
-): { version: 1; source: "fovea" | "contour"; root: string; sessionId: string; origin: AgentOrigin }[] {
-	return [
-		{ version: 1, source: "contour", root, sessionId, origin },
-		{ version: 1, source: "fovea", root, sessionId, origin },
-	];
-}
 
 /**
  * Reports the project roots that this session's agents access to the coordinator's Fovea and Contour: each path
@@ -58,7 +46,7 @@ export class AccessReporter {
 			if (known.includes(root)) return root;
 			this.#roots.set(agentId, [...known, root]);
 			const origin: AgentOrigin = { kind: "crew-agent", agentId, runId: event.runId, taskId: event.taskId };
-			for (const hint of agentRootHints(root, this.#sessionId, origin)) this.#emit(WORKSPACE_ACCESS_EVENT, hint);
+			this.#emit(WORKSPACE_ACCESS_EVENT, agentRootHint(root, this.#sessionId, origin));
 			return root;
 		} catch {
 			return undefined;

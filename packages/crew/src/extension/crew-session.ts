@@ -2,7 +2,7 @@ import type { ExtensionAPI, ExtensionUIContext } from "@earendil-works/pi-coding
 import type { ModelChoice } from "../runtime/agent-launch.ts";
 import type { CrewEvent } from "../runtime/crew-events.ts";
 import { CrewRuntime } from "../runtime/crew-runtime.ts";
-import { LiveAgentRegistry } from "../runtime/live-agents.ts";
+import { processRegistry } from "../runtime/live-agents.ts";
 import type { SessionScope } from "../runtime/run-access.ts";
 import { isFinalRunStatus, type RunStatus } from "../state/status.ts";
 import { AccessReporter } from "./access-hints.ts";
@@ -22,20 +22,6 @@ export interface SessionIdentity {
 export interface SessionHost {
 	ui(): ExtensionUIContext | undefined;
 	model(): ModelChoice | undefined;
-}
-
-const REGISTRY_KEY = Symbol.for("pi-crew:live-agents:v1");
-
-/**
- * The live agents of this process, shared by every session in it. Pi loads each extension instance with a fresh
- * module graph (so the runtime's module-level registry would be one per session); the registry is kept on the
- * global object instead, so that a session of another workspace finds an agent and is refused with the isolation
- * message rather than not finding it at all.
- */
-export function processRegistry(): LiveAgentRegistry {
-	const global = globalThis as { [REGISTRY_KEY]?: LiveAgentRegistry };
-	global[REGISTRY_KEY] ??= new LiveAgentRegistry();
-	return global[REGISTRY_KEY];
 }
 
 /** The custom message type that tells the coordinator a run it started has ended. */

@@ -54,6 +54,7 @@ export {
 	listLiveAgents,
 	listLiveAgentsByWorkspace,
 	liveAgents,
+	processRegistry,
 } from "./live-agents.ts";
 export { PI_CLI_ENV, type PiCommand, resolvePiCommand } from "./pi-command.ts";
 export { descendantPids, isProcessRunning, type KillTreeOptions, killProcessTree } from "./process-tree.ts";

@@ -115,8 +115,22 @@ export class LiveAgentRegistry {
 	}
 }
 
-/** The registry of this process: every runtime in it shares one view of live agents. */
-export const liveAgents = new LiveAgentRegistry();
+const REGISTRY_KEY = Symbol.for("pi-crew:live-agents:v1");
+
+/**
+ * The registry of this process: every runtime in it shares one view of live agents. Pi loads each extension
+ * instance with a fresh module graph, so a module-level registry would be one per session; it is kept on the global
+ * object instead, so a session of another workspace finds an agent and is refused with the isolation message rather
+ * than not finding it at all.
+ */
+export function processRegistry(): LiveAgentRegistry {
+	const global = globalThis as { [REGISTRY_KEY]?: LiveAgentRegistry };
+	global[REGISTRY_KEY] ??= new LiveAgentRegistry();
+	return global[REGISTRY_KEY];
+}
+
+/** The registry of this process (see `processRegistry`). */
+export const liveAgents = processRegistry();
 
 /** Every agent this process started. */
 export function listLiveAgents(): LiveAgentHandle[] {

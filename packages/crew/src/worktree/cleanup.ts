@@ -19,7 +19,10 @@ export interface CleanupTaskWorktreeInput extends GitOptions {
 	commitDirty?: boolean;
 	/** The message of that commit (default names the run and task). */
 	message?: string;
-	/** Remove it even when it is locked (implies `force`): the explicit second "force" Git itself asks for. */
+	/**
+	 * Remove it even when it is locked: the explicit second "force" Git itself asks for. It lifts the lock only;
+	 * uncommitted work still follows `force` and `commitDirty`, so unlocking never discards work by itself.
+	 */
 	forceLocked?: boolean;
 }
 
@@ -121,7 +124,7 @@ async function cleanup(
 		return settleBranch(repo, { ...result, action: "pruned" }, options);
 	}
 	await verifyTaskWorktree(path, repo, options);
-	const force = input.force === true || input.forceLocked === true;
+	const force = input.force === true;
 	const keep = (reason: string): CleanupResult => ({ ...result, action: "kept", reason });
 	result.dirtyFiles = await dirtyPaths(path, options);
 	const localSubmodules = await submodulesWithLocalCommits(path, options);

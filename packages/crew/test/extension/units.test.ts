@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { peerWorkspaceRoot, WORKSPACE_ACCESS_EVENT } from "pi-fovea/workspace";
+import { peerWorkspaceHint, WORKSPACE_ACCESS_EVENT } from "pi-fovea/workspace";
 import { PI_CLI } from "../../../../test/e2e/support/pi-cli.ts";
 import { gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { type AgentDefinition, DefinitionCatalog } from "../../src/definitions/index.ts";
-import { AccessReporter, agentRootHints } from "../../src/extension/access-hints.ts";
+import { AccessReporter, agentRootHint } from "../../src/extension/access-hints.ts";
 import { coordinatorPiCommand, envPiArgs, parseModelChoice } from "../../src/extension/crew-config.ts";
 import { requestedTeam } from "../../src/extension/run-start.ts";
 import { oneLine, runListLine } from "../../src/extension/run-text.ts";
@@ -144,17 +144,17 @@ describe("run texts and ad-hoc teams", () => {
 });
 
 describe("access hints", () => {
-	it("are the version-1 hints each peer accepts, with the agent as origin", () => {
+	it("is one version-1 hint both peers accept, with the agent as origin", () => {
 		const origin = { kind: "crew-agent" as const, agentId: `${RUN}:a`, runId: RUN, taskId: "a" };
-		const hints = agentRootHints("/work/repo", "s1", origin);
-		assert.equal(peerWorkspaceRoot(hints[0], { source: "fovea", sessionId: "s1" }), "/work/repo");
-		assert.equal(peerWorkspaceRoot(hints[1], { source: "contour", sessionId: "s1" }), "/work/repo");
+		const hint = agentRootHint("/work/repo", "s1", origin);
+		for (const source of ["fovea", "contour"] as const) {
+			assert.deepEqual(peerWorkspaceHint(hint, { source, sessionId: "s1" }), { root: "/work/repo", origin });
+		}
 		assert.equal(
-			peerWorkspaceRoot(hints[0], { source: "fovea", sessionId: "s2" }),
+			peerWorkspaceHint(hint, { source: "fovea", sessionId: "s2" }),
 			undefined,
 			"another session ignores it",
 		);
-		assert.ok(hints.every((h) => h.origin === origin));
 	});
 
 	it("publish each new root of this session's agents once; a worktree is its own root", async () => {
@@ -186,7 +186,7 @@ describe("access hints", () => {
 				undefined,
 				"another session's agent",
 			);
-			assert.equal(sent.length, 4, "two hints per new root");
+			assert.equal(sent.length, 2, "one hint per new root");
 			assert.deepEqual(reporter.rootsOf(`${RUN}:a`), [tree, repo]);
 			reporter.close();
 			assert.equal(await reporter.report(`${RUN}:a`, join(base, "other.ts"), event("s1")), undefined);

@@ -101,8 +101,14 @@ test("cleanup: a locked worktree is an error unless forceLocked; a missing folde
 		});
 	}
 	assert.ok(existsSync(wt.path));
-	const unlocked = await cleanupTaskWorktree({ path: wt.path, forceLocked: true });
-	assert.equal(unlocked.action, "removed");
+	// Unlocking alone never discards work: a dirty locked worktree is kept, or committed with commitDirty.
+	writeFileSync(join(wt.path, "work.txt"), "unsaved\n");
+	const kept = await cleanupTaskWorktree({ path: wt.path, forceLocked: true });
+	assert.deepEqual([kept.action, kept.discarded], ["kept", []]);
+	assert.equal(readFileSync(join(wt.path, "work.txt"), "utf8"), "unsaved\n");
+	const committed = await cleanupTaskWorktree({ path: wt.path, forceLocked: true, commitDirty: true });
+	assert.equal(committed.action, "removed");
+	assert.equal(git(root, "show", `${committed.committed?.commit}:work.txt`), "unsaved\n");
 
 	const gone = await createTaskWorktree({ cwd: root, runId: RUN, taskId: "gone" });
 	rmSync(gone.path, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { ProjectDiscovery, type ProjectRoot } from "../workspace/discovery.ts";
 import { excludedRootReason } from "../workspace/exclusions.ts";
 
 export { cwdProject, gitReviewRoot } from "../workspace/manual-root.ts";
+export { peerWorkspaceHint } from "../workspace/peer-hint-check.ts";
 
 /**
  * The filesystem half of roaming, loaded lazily on the first tool result: which project roots a successful tool

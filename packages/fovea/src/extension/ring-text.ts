@@ -18,7 +18,7 @@ export function ringText(
 		const known = info(root);
 		const age = known === undefined ? "?" : formatAge(now - known.admittedAt);
 		const resident = isResident(root) ? "resident" : "cold";
-		return `${String(i + 1).padStart(2)}. ${root}  [${known?.marker ?? "?"}] lease #${ring.lease(root)} ${age}  ${resident}`;
+		return `${String(i + 1).padStart(2)}. ${root}  [${known?.marker ?? "?"}${known?.origin === undefined ? "" : ` · agent ${known.origin.agentId}`}] lease #${ring.lease(root)} ${age}  ${resident}`;
 	});
 	return [`${head}:`, ...rows];
 }

@@ -2,7 +2,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { envInt } from "../workspace/env.ts";
 import type { ManualRoot } from "../workspace/manual-root.ts";
 import {
-	peerWorkspaceRoot,
+	type AgentOrigin,
 	WORKSPACE_ACCESS_EVENT,
 	type WorkspaceSource,
 	workspaceAccessHint,
@@ -45,6 +45,8 @@ export type RetireReason = "rotation" | "reset" | "session";
 export interface RootInfo {
 	marker: "git" | "git-file" | "manifest" | "source" | "peer" | "restored" | "explicit" | "cwd";
 	admittedAt: number;
+	/** The crew agent whose access enrolled the root (metadata, not authorship). */
+	origin?: AgentOrigin;
 }
 
 /** A capture of a root's lease and the session lifecycle, for asynchronous work that must not publish when stale. */
@@ -117,12 +119,16 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		pi.appendEntry(options.customType, session.ring.snapshot());
 	};
 
-	const admit = (root: string, marker: RootInfo["marker"], publish: boolean) => {
+	const admit = (root: string, marker: RootInfo["marker"], publish: boolean, origin?: AgentOrigin) => {
 		if (session === undefined) return;
 		const admission = session.ring.admit(root);
 		const known = session.info.get(root);
-		if (admission.fresh || known === undefined) session.info.set(root, { marker, admittedAt: Date.now() });
-		else if (marker !== "peer" && (known.marker === "peer" || known.marker === "restored")) known.marker = marker;
+		if (admission.fresh || known === undefined) {
+			session.info.set(root, { marker, admittedAt: Date.now(), ...(origin === undefined ? {} : { origin }) });
+		} else {
+			if (marker !== "peer" && (known.marker === "peer" || known.marker === "restored")) known.marker = marker;
+			if (origin !== undefined) known.origin ??= origin;
+		}
 		retire(admission.retired, "rotation");
 		if (admission.fresh && publish) {
 			pi.events.emit(WORKSPACE_ACCESS_EVENT, workspaceAccessHint(options.source, root, session.sessionId));
@@ -152,14 +158,14 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	const listenForPeers = () =>
 		pi.events.on(WORKSPACE_ACCESS_EVENT, (payload) => {
 			if (session === undefined) return;
-			const root = peerWorkspaceRoot(payload, { source: options.source, sessionId: session.sessionId });
-			if (root === undefined) return;
+			const self = { source: options.source, sessionId: session.sessionId };
 			const started = epoch;
 			void loadEnrollment()
-				.then((enrollment) => enrollment.acceptsPeerRoot(root, options.gitOnly === true))
-				.then((accepted) => {
-					if (!accepted || started !== epoch) return;
-					admit(root, "peer", false);
+				.then(async (enrollment) => {
+					const hint = enrollment.peerWorkspaceHint(payload, self);
+					if (hint === undefined || !(await enrollment.acceptsPeerRoot(hint.root, options.gitOnly === true))) return;
+					if (started !== epoch) return;
+					admit(hint.root, "peer", false, hint.origin);
 					persistIfChanged();
 				})
 				.catch(() => {});

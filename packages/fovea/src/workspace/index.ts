@@ -11,8 +11,9 @@ export { type DiscoveryOptions, type DiscoveryStats, ProjectDiscovery, type Proj
 export { envInt } from "./env.ts";
 export { excludedPathReason, excludedRootReason } from "./exclusions.ts";
 export { cwdProject, gitReviewRoot, type ManualRoot } from "./manual-root.ts";
+export { peerWorkspaceHint, peerWorkspaceRoot } from "./peer-hint-check.ts";
 export {
-	peerWorkspaceRoot,
+	type AgentOrigin,
 	WORKSPACE_ACCESS_EVENT,
 	type WorkspaceAccessHint,
 	type WorkspaceSource,
