@@ -9,9 +9,10 @@
 // - verbosity ("RULE: additional syntax patterns": more catch-and-rethrow or `c ? true : false` in a file)
 //                                          → a `catch-rethrow` / `boolean-return` finding in that file;
 // - duplication (more exact-token copies of a callable body) → an `exact-clone` / `near-clone` finding that points at
-//                                            one of the copies in a changed file;
-// - coupling (a new import between two directories) → a `region-crossing` or `forbidden-import` finding witnessing
-//                                            that import (file and line);
+//                                            one of the copies in a changed file, or at the callable enclosing it;
+// - coupling (a new import between two directories) → that import (file, line and target) among our report's added
+//                                            imports (`imports.added`), or a `region-crossing` / `forbidden-import`
+//                                            finding witnessing it;
 // - cycle (a new or grown strongly connected import region) → an `import-cycle` finding through at least two of its
 //                                            files;
 // - policy (a new import an explicit boundary forbids) → a `forbidden-import` finding at that import;
@@ -131,8 +132,21 @@ function findingItem(finding: ReferenceFinding, reference: ReferenceReport, ours
 		case "duplication": {
 			const changed = new Set(reference.changed);
 			const copies = finding.evidence.filter((e) => changed.has(e.file));
+			// Our callables do not split out a lambda passed to a call; a clone of the callable around such a copy
+			// covers it too (the callable's lines, from our deltas, contain the copy's).
+			const around = (w: { file: string; line: number }, e: ReferenceEvidence) =>
+				ours.deltas.some(
+					(d) =>
+						d.after !== undefined &&
+						d.after.file === w.file &&
+						d.after.line === w.line &&
+						d.after.line <= e.line &&
+						d.after.endLine >= (e.endLine ?? e.line),
+				);
 			const hit = findingsOf("exact-clone", "near-clone").find((f) =>
-				[f, ...f.witnesses].some((w) => copies.some((e) => e.file === w.file && within(w.line, e, 1))),
+				[f, ...f.witnesses].some((w) =>
+					copies.some((e) => e.file === w.file && (within(w.line, e, 1) || around(w, e))),
+				),
 			);
 			return hit === undefined
 				? item(undefined, `no clone finding at ${copies.map(at).join(", ") || "a changed copy"}`)
@@ -144,10 +158,20 @@ function findingItem(finding: ReferenceFinding, reference: ReferenceReport, ours
 			const hit = findingsOf(...kinds).find((f) =>
 				f.witnesses.some((w) => w.file === first.file && w.line === first.line),
 			);
-			const target = finding.evidence[1]?.file ?? first.witness ?? "?";
-			return hit === undefined
-				? item(undefined, `the new import ${at(first)} → ${target} is in no ${kinds.join("/")} finding`)
-				: item(`finding ${hit.kind} ${hit.title}`, "");
+			const target = finding.evidence[1]?.file;
+			if (hit !== undefined) return item(`finding ${hit.kind} ${hit.title}`, "");
+			const listed =
+				finding.category === "coupling"
+					? ours.imports?.added.find(
+							(e) => e.file === first.file && e.line === first.line && (target === undefined || e.target === target),
+						)
+					: undefined;
+			if (listed !== undefined) {
+				const crossing = listed.crossesRegion ? "across regions" : listed.crossesDirectory ? "across directories" : "";
+				return item(`added import ${at(listed)} → ${listed.target} ${crossing}`.trim(), "");
+			}
+			const where = finding.category === "coupling" ? `${kinds.join("/")} finding or added import` : kinds[0];
+			return item(undefined, `the new import ${at(first)} → ${target ?? first.witness ?? "?"} is in no ${where}`);
 		}
 		case "cycle": {
 			const files = new Set<string>();

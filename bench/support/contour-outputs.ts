@@ -58,6 +58,15 @@ export interface OurCallableSide {
 	sourceLines: number;
 }
 
+/** An import edge our report lists as added or removed. */
+export interface OurImport {
+	file: string;
+	line: number;
+	target: string;
+	crossesDirectory: boolean;
+	crossesRegion: boolean;
+}
+
 /** Our `contour review --json`, the fields compared. */
 export interface OurReport {
 	root: string;
@@ -65,6 +74,8 @@ export interface OurReport {
 	files: { path: string; previousPath?: string; status: string; sourceLines: { before?: number; after?: number } }[];
 	deltas: { status: string; before?: OurCallableSide; after?: OurCallableSide }[];
 	findings: { kind: string; file: string; line: number; title: string; witnesses: { file: string; line: number }[] }[];
+	/** The import edges the change added and removed (absent from reports of versions without them). */
+	imports?: { added: OurImport[]; removed: OurImport[]; addedCount: number; removedCount: number };
 	gaps: number;
 	/** Entries the CLI left out of its lists to fit a limit (`omitted`), all lists together. */
 	omitted: number;
@@ -96,6 +107,10 @@ class Reader {
 	}
 	number(value: unknown, path: string): number {
 		if (typeof value !== "number" || !Number.isFinite(value)) this.fail(path, "is not a finite number");
+		return value;
+	}
+	boolean(value: unknown, path: string): boolean {
+		if (typeof value !== "boolean") this.fail(path, "is not a boolean");
 		return value;
 	}
 	optionalNumber(value: unknown, path: string): number | undefined {
@@ -199,6 +214,26 @@ export function parseOurReport(stdout: string): OurReport {
 			if (typeof value === "number") work[key] = value;
 		}
 	}
+	const edge = (value: unknown, path: string): OurImport => {
+		const e = r.object(value, path);
+		return {
+			file: r.string(e.file, `${path}.file`),
+			line: r.number(e.line, `${path}.line`),
+			target: r.string(e.target, `${path}.target`),
+			crossesDirectory: r.boolean(e.crossesDirectory, `${path}.crossesDirectory`),
+			crossesRegion: r.boolean(e.crossesRegion, `${path}.crossesRegion`),
+		};
+	};
+	let imports: OurReport["imports"];
+	if (top.imports !== undefined && top.imports !== null) {
+		const i = r.object(top.imports, "imports");
+		imports = {
+			added: r.array(i.added, "imports.added").map((e, j) => edge(e, `imports.added[${j}]`)),
+			removed: r.array(i.removed, "imports.removed").map((e, j) => edge(e, `imports.removed[${j}]`)),
+			addedCount: r.number(i.addedCount, "imports.addedCount"),
+			removedCount: r.number(i.removedCount, "imports.removedCount"),
+		};
+	}
 	let omitted = 0;
 	if (top.omitted !== undefined && top.omitted !== null) {
 		for (const [key, value] of Object.entries(r.object(top.omitted, "omitted")))
@@ -247,6 +282,7 @@ export function parseOurReport(stdout: string): OurReport {
 				}),
 			};
 		}),
+		...(imports === undefined ? {} : { imports }),
 		gaps: top.gaps === undefined ? 0 : r.array(top.gaps, "gaps").length,
 		omitted,
 		...(Object.keys(work).length === 0 ? {} : { work }),

@@ -83,6 +83,7 @@ describe("contour review", { concurrency: true }, () => {
 		assert.match(run.stdout, /advisory \(no policy\)/);
 		assert.match(run.stdout, /1\. complexity src\/router\.ts:1 — `route` cyclomatic complexity 1 → 12/);
 		assert.match(run.stdout, /exposure: reaches no other file/);
+		assert.match(run.stdout, /^imports: 1 added \(1 across directories\), 0 removed$/m);
 	});
 
 	it("--json ranks findings, each naming its file relative to the root and its line", async () => {
@@ -96,6 +97,11 @@ describe("contour review", { concurrency: true }, () => {
 			[[1, "complexity", TS.path, 1]],
 		);
 		assert.ok(json.findings[0]?.exposure !== undefined, "the CLI models exposure with a code map");
+		assert.deepEqual(
+			json.imports?.added,
+			[{ file: "src/ui/view.ts", line: 1, target: "src/db/store.ts", crossesDirectory: true, crossesRegion: false }],
+			"a new import inside one region is no finding, but the report lists it",
+		);
 		assert.equal(json.origin.kind, "cli");
 		assert.ok(json.work.parses > 0);
 	});

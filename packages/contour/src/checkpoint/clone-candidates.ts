@@ -1,7 +1,9 @@
 /**
- * Files outside the change that clone search compares changed code with: the files that import or are imported by
- * a changed file, then the changed files' siblings, in the change's languages, at most `MAX_CLONE_FILES` of them.
- * Copy-paste usually comes from next door; searching the whole project would mean measuring all of it.
+ * Files outside the change that clone search compares changed code with, in the change's languages: the files that
+ * import or are imported by a changed file, then the changed files' siblings, at most `MAX_CLONE_FILES` of them
+ * (copy-paste usually comes from next door); and, with a code map, up to `MAX_DISTANT_CLONE_FILES` more from
+ * anywhere in the project, chosen from its facts without reading a file (`similar-callables.ts`: callables of a
+ * similar span that call the same names). Measuring the whole project would mean parsing all of it again.
  *
  * Their content is the worktree's (for a staged or branch review an unchanged file's worktree bytes normally equal
  * its committed ones). Measures are cached: by the code map's content hash when the map knows the file (no read at
@@ -16,8 +18,10 @@ import type { ReviewWork } from "../report/report.ts";
 import { type FileCallables, type ImportEdges, measureFile } from "../review/index.ts";
 import type { ProjectFacts } from "./import-edges.ts";
 import type { MeasureCache } from "./measure-cache.ts";
+import type { MeasuredChange } from "./side-measures.ts";
+import { type CloneTarget, similarCallableFiles } from "./similar-callables.ts";
 
-/** Files outside the change searched for clones, at most. */
+/** Neighbouring files outside the change searched for clones, at most. */
 export const MAX_CLONE_FILES = 24;
 /** Larger files are not searched for clones. */
 export const MAX_CLONE_FILE_BYTES = 256 * 1024;
@@ -31,17 +35,43 @@ export interface CloneScope {
 	/** The after-side paths of changed text files. */
 	afterPaths: readonly string[];
 	afterEdges: ImportEdges;
+	/** New and changed callables of the change (see `cloneTargets`), for choosing files beyond the neighbours. */
+	targets: readonly CloneTarget[];
 	project: ProjectFacts | undefined;
 	maxBytes: number;
 	signal?: AbortSignal;
 }
 
-/** The callables of the candidate files, and how many candidates there were beyond the limit. */
+/** The new and changed callables of a change: after-side callables whose body the file's before side lacks. */
+export function cloneTargets(measured: readonly MeasuredChange[]): CloneTarget[] {
+	const out: CloneTarget[] = [];
+	for (const file of measured) {
+		const after = file.after?.measure;
+		if (after === undefined || after.gap !== undefined) continue;
+		const old = new Set(file.before?.measure.callables.map((callable) => callable.bodyHash));
+		for (const callable of after.callables)
+			if (!old.has(callable.bodyHash)) out.push({ file: file.change.path, callable });
+	}
+	return out;
+}
+
+/** What clone search measured: the candidates' callables, how many were neighbours, and what was left out. */
+export interface CloneCandidates {
+	files: FileCallables[];
+	/** Candidates that are neighbours of the change (importers, imports, siblings). */
+	nearby: number;
+	/** Candidates chosen from the whole project by callable span and called names. */
+	distant: number;
+	/** Files in the change's languages that were not searched (neighbours beyond the limit included). */
+	notSearched: number;
+}
+
+/** The callables of the candidate files (nearby first, then distant) and what was left out. */
 export async function cloneCandidates(
 	scope: CloneScope,
 	cache: MeasureCache,
 	work: ReviewWork,
-): Promise<{ files: FileCallables[]; beyondLimit: number }> {
+): Promise<CloneCandidates> {
 	const languages = new Set(scope.afterPaths.map((path) => languageOf(path)));
 	const wanted = (path: string) =>
 		!scope.changedPaths.has(path) && languageOf(path) !== undefined && languages.has(languageOf(path));
@@ -54,7 +84,17 @@ export async function cloneCandidates(
 		}
 	}
 	for (const path of await siblings(scope)) if (wanted(path)) ordered.add(path);
-	const chosen = [...ordered].slice(0, MAX_CLONE_FILES);
+	const nearby = [...ordered].slice(0, MAX_CLONE_FILES);
+	const taken = new Set(nearby);
+	const distant =
+		scope.project === undefined
+			? []
+			: similarCallableFiles(scope.targets, scope.project.files, (path) => wanted(path) && !taken.has(path));
+	const chosen = [...nearby, ...distant];
+	let eligible = ordered.size;
+	if (scope.project !== undefined) {
+		for (const path of scope.project.files.keys()) if (wanted(path) && !ordered.has(path)) eligible++;
+	}
 	const files: FileCallables[] = [];
 	for (const path of chosen) {
 		scope.signal?.throwIfAborted();
@@ -78,7 +118,12 @@ export async function cloneCandidates(
 		if (hash !== undefined) cache.putMeasure(`fovea-${hash}`, path, scope.maxBytes, measure);
 		files.push({ path, callables: measure.callables });
 	}
-	return { files, beyondLimit: Math.max(0, ordered.size - chosen.length) };
+	return {
+		files,
+		nearby: nearby.length,
+		distant: distant.length,
+		notSearched: Math.max(0, eligible - chosen.length),
+	};
 }
 
 /** Files in the directories of the changed files: from the code map's file list, else from the directories. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
+export { type CloneCandidates, MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
 export { contourCacheDir, DiskCache, MEASURES_ON_DISK, REPORTS_ON_DISK } from "./disk-cache.ts";
 export { EXPOSED_FILES_SHOWN, exposureOf, MAX_EXPOSURE_QUERIES, REACH_SHARE } from "./exposure.ts";
 export {
@@ -24,4 +24,5 @@ export {
 	type ReviewRequest,
 } from "./review-request.ts";
 export { type ReviewRootOptions, reviewRoot } from "./review-root.ts";
+export { type CloneTarget, MAX_DISTANT_CLONE_FILES, similarCallableFiles } from "./similar-callables.ts";
 export { analysisKey, type SnapshotIdentity } from "./snapshot-key.ts";

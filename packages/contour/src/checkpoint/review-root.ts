@@ -21,7 +21,7 @@ import {
 	reissueReport,
 } from "../report/report.ts";
 import { analyzeMeasured, type ChangeFile, rankFindings } from "../review/index.ts";
-import { cloneCandidates } from "./clone-candidates.ts";
+import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs, type ProjectFacts } from "./import-edges.ts";
 import { type PolicySource, rootPolicy } from "./policy-file.ts";
@@ -123,6 +123,7 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 			changedPaths,
 			afterPaths,
 			afterEdges: edges.after,
+			targets: cloneTargets(sides.measured),
 			project: map?.project,
 			maxBytes,
 			...(signal === undefined ? {} : { signal }),
@@ -130,10 +131,12 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 		cache.measures,
 		work,
 	);
-	if (clones.beyondLimit > 0)
+	if (clones.notSearched > 0) {
+		const elsewhere = clones.distant > 0 ? ` and ${clones.distant} elsewhere with callables of a similar span` : "";
 		notes.push(
-			`clone search compared ${clones.files.length} nearby files; ${clones.beyondLimit} more were not searched`,
+			`clone search compared ${clones.nearby} nearby files${elsewhere}; ${clones.notSearched} more were not searched`,
 		);
+	}
 	signal?.throwIfAborted();
 	const review = analyzeMeasured({
 		files: sides.measured.map(changeFile),
@@ -170,6 +173,7 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 		createdAt: now(),
 		files: reportFiles(snapshot.changes, review.files, gaps, review.gaps),
 		deltas: review.deltas,
+		...(review.imports === undefined ? {} : { imports: review.imports }),
 		findings,
 		gaps: [...gaps, ...review.gaps].sort(
 			(a, b) => a.path.localeCompare(b.path) || (a.side ?? "").localeCompare(b.side ?? ""),

@@ -1,7 +1,7 @@
 /**
  * A report as text for the model and for people, within a token budget. By priority: a header naming the root and
  * the snapshot (HEAD, index and worktree digests), the origin on its own line, a summary, then findings in rank
- * order (each with its question, witnesses and modelled exposure), callable deltas, files and notes. The coverage
+ * order (each with its question, witnesses and modelled exposure), import and callable deltas, files and notes. The coverage
  * line (what the review could not cover) and a count of what did not fit are reserved first, so they are always
  * there however small the budget.
  */
@@ -60,7 +60,7 @@ export function renderReport(report: ReviewReport, options: RenderOptions): stri
 		}
 	}
 	// Per-file lines only once every finding asked for is shown: a finding matters more than a line count.
-	const details = [deltaLine(report), ...(shown === maxFindings ? fileLines(report) : [])];
+	const details = [importLine(report), deltaLine(report), ...(shown === maxFindings ? fileLines(report) : [])];
 	for (const line of details) if (line !== "" && !out.add(line, reserve)) detailsLeft++;
 	if (shown < maxFindings) detailsLeft += report.files.length;
 	if (coverage !== "") out.add(coverage);
@@ -124,6 +124,18 @@ function deltaLine(report: ReviewReport): string {
 	const counts = new Map<string, number>();
 	for (const delta of report.deltas) counts.set(delta.status, (counts.get(delta.status) ?? 0) + 1);
 	return `callables: ${[...counts].map(([status, n]) => `${n} ${status}`).join(", ")}`;
+}
+
+/** `imports: 12 added (9 across directories, 3 across regions), 2 removed`, or "" when none moved. */
+function importLine(report: ReviewReport): string {
+	const imports = report.imports;
+	if (imports === undefined || imports.addedCount + imports.removedCount === 0) return "";
+	const across = [
+		...(imports.addedAcrossDirectories > 0 ? [`${imports.addedAcrossDirectories} across directories`] : []),
+		...(imports.addedAcrossRegions > 0 ? [`${imports.addedAcrossRegions} across regions`] : []),
+	];
+	const added = `${imports.addedCount} added${across.length > 0 ? ` (${across.join(", ")})` : ""}`;
+	return `imports: ${added}, ${imports.removedCount} removed`;
 }
 
 function fileLines(report: ReviewReport): string[] {

@@ -1,10 +1,11 @@
 /**
  * A report as JSON for machines: the same data as the report, findings in rank order each naming its `file`
  * (relative to the root) and `line` first, with counts of everything and of what was left out. Within `maxTokens`
- * (when given) details go first — deltas, then files, gaps and findings from the end — and the counts say so.
+ * (when given) details go first — removed and added imports, deltas, then files, gaps and findings from the end —
+ * and the counts say so.
  */
 import { estimateTokens } from "pi-fovea/engine";
-import type { CallableDelta, Finding } from "../review/index.ts";
+import type { CallableDelta, Finding, ImportChanges } from "../review/index.ts";
 import type { ReportFile, ReportGap, ReviewReport } from "./report.ts";
 
 /** Limits of the JSON form. */
@@ -35,12 +36,14 @@ export interface ReportJson {
 	findings: RankedFinding[];
 	files: ReportFile[];
 	deltas: CallableDelta[];
+	/** Import edges the change added and removed; the counts are full even when the lists are cut. */
+	imports?: ImportChanges;
 	gaps: ReportGap[];
 	exposureNote?: string;
 	notes: string[];
 	work: ReviewReport["work"];
 	/** How many of each list were left out to respect the limits. */
-	omitted: { findings: number; files: number; deltas: number; gaps: number };
+	omitted: { findings: number; files: number; deltas: number; gaps: number; imports: number };
 }
 
 /** The JSON form of `report` (a plain, mutable copy). */
@@ -70,11 +73,12 @@ export function reportJson(report: ReviewReport, options: ReportJsonOptions = {}
 		findings: ranked.slice(0, Math.max(0, options.maxFindings ?? ranked.length)),
 		files: structuredClone(report.files) as ReportFile[],
 		deltas: structuredClone(report.deltas) as CallableDelta[],
+		...(report.imports === undefined ? {} : { imports: structuredClone(report.imports) as ImportChanges }),
 		gaps: structuredClone(report.gaps) as ReportGap[],
 		...(report.exposureNote === undefined ? {} : { exposureNote: report.exposureNote }),
 		notes: [...report.notes],
 		work: { ...report.work },
-		omitted: { findings: 0, files: 0, deltas: 0, gaps: 0 },
+		omitted: { findings: 0, files: 0, deltas: 0, gaps: 0, imports: 0 },
 	};
 	if (options.maxTokens !== undefined) fit(json, options.maxTokens);
 	json.omitted = {
@@ -82,6 +86,11 @@ export function reportJson(report: ReviewReport, options: ReportJsonOptions = {}
 		files: report.files.length - json.files.length,
 		deltas: report.deltas.length - json.deltas.length,
 		gaps: report.gaps.length - json.gaps.length,
+		imports:
+			(report.imports?.added.length ?? 0) +
+			(report.imports?.removed.length ?? 0) -
+			(json.imports?.added.length ?? 0) -
+			(json.imports?.removed.length ?? 0),
 	};
 	return json;
 }
@@ -91,20 +100,36 @@ export function reportJson(report: ReviewReport, options: ReportJsonOptions = {}
  * fits; omitted counts are sized in with room for four digits.
  */
 function fit(json: ReportJson, maxTokens: number): void {
-	const room = { findings: 9999, files: 9999, deltas: 9999, gaps: 9999 };
+	const room = { findings: 9999, files: 9999, deltas: 9999, gaps: 9999, imports: 9999 };
 	const fits = () => estimateTokens(JSON.stringify({ ...json, omitted: room }, null, 2)) <= maxTokens;
-	for (const list of ["deltas", "files", "gaps", "findings"] as const) {
+	const imports = json.imports;
+	const steps: (() => void)[] = [];
+	if (imports !== undefined) {
+		steps.push(() => shorten(imports.removed, (items) => (imports.removed = items), fits));
+		steps.push(() => shorten(imports.added, (items) => (imports.added = items), fits));
+	}
+	steps.push(
+		() => shorten(json.deltas, (items) => (json.deltas = items), fits),
+		() => shorten(json.files, (items) => (json.files = items), fits),
+		() => shorten(json.gaps, (items) => (json.gaps = items), fits),
+		() => shorten(json.findings, (items) => (json.findings = items), fits),
+	);
+	for (const step of steps) {
 		if (fits()) return;
-		const full = json[list] as unknown[];
-		let lo = 0;
-		let hi = full.length;
-		while (lo < hi) {
-			const mid = Math.ceil((lo + hi) / 2);
-			(json as unknown as Record<string, unknown[]>)[list] = full.slice(0, mid);
-			if (fits()) lo = mid;
-			else hi = mid - 1;
-		}
-		(json as unknown as Record<string, unknown[]>)[list] = full.slice(0, lo);
+		step();
 	}
 	while (!fits() && json.notes.length > 0) json.notes.pop();
+}
+
+/** Sets the longest prefix of `full` with which `fits()` holds (possibly none). */
+function shorten<T>(full: readonly T[], set: (items: T[]) => void, fits: () => boolean): void {
+	let lo = 0;
+	let hi = full.length;
+	while (lo < hi) {
+		const mid = Math.ceil((lo + hi) / 2);
+		set(full.slice(0, mid));
+		if (fits()) lo = mid;
+		else hi = mid - 1;
+	}
+	set(full.slice(0, lo));
 }

@@ -6,7 +6,7 @@
  * This file imports types only: the extension can hold reports and their store at startup for free.
  */
 import type { ChangeStatus, CoverageGapKind, SnapshotTarget } from "../git/index.ts";
-import type { CallableDelta, Finding, MeasureGapReason } from "../review/index.ts";
+import type { CallableDelta, Finding, ImportChanges, MeasureGapReason } from "../review/index.ts";
 
 /** Who asked for a review: an explicit checkpoint, the background observer or the CLI; agent and session if known. */
 export interface ReviewOrigin {
@@ -100,6 +100,11 @@ export interface ReviewReport {
 	readonly files: readonly ReportFile[];
 	/** Callables that changed, were added, removed, moved or renamed. */
 	readonly deltas: readonly CallableDelta[];
+	/**
+	 * Import edges the change added and removed (structural deltas, not findings), bounded with full counts. Absent
+	 * in reports made before it existed.
+	 */
+	readonly imports?: Readonly<ImportChanges>;
 	/** In rank order. `exposure`, where set, is modelled reach through the code graph, not severity. */
 	readonly findings: readonly Finding[];
 	/** What was not covered: snapshot gaps (submodules, symlinks, sizes, names), content and measure gaps. */

@@ -19,6 +19,7 @@ import {
 import type { CloneOptions } from "./clones.ts";
 import { type CallableDelta, deltaOf, type FileSides, matchCallables } from "./deltas.ts";
 import { type Finding, rankFindings } from "./findings.ts";
+import { type ImportChanges, importChanges } from "./import-changes.ts";
 import type { ImportEdges } from "./import-cycles.ts";
 import { ensureMeasureLanguages, type FileMeasure, type MeasureGapReason, measureFile } from "./measure.ts";
 import type { ReviewPolicy } from "./policy.ts";
@@ -87,6 +88,8 @@ export interface ChangeReview {
 	measured: MeasuredSide[];
 	/** Findings with `policy: true`. */
 	policyViolations: number;
+	/** The import edges the change added and removed (only with import graphs). */
+	imports?: ImportChanges;
 }
 
 /** Loads the grammars the change needs, then reviews it (see `analyzeMeasured`). */
@@ -132,14 +135,17 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 		...cloneFindings(pairs, usable, input.allCallables ?? [], options.clones ?? {}),
 		...needlessFindings(usable),
 	];
+	let imports: ImportChanges | undefined;
 	if (input.importEdges !== undefined) {
 		const renames = new Map<string, string>();
 		for (const file of files) if (file.previousPath !== undefined) renames.set(file.previousPath, file.path);
 		const changed = new Set(files.map((file) => file.path));
 		findings.push(...importFindings(input.importEdges, changed, renames, input.policy));
+		imports = importChanges(input.importEdges.before, input.importEdges.after, renames, input.policy);
 	}
 	const ranked = rankFindings(findings);
 	return {
+		...(imports === undefined ? {} : { imports }),
 		findings: ranked,
 		deltas: pairs.filter((pair) => pair.status !== "unchanged").map(deltaOf),
 		files: fileDeltas,

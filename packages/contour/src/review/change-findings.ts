@@ -20,6 +20,7 @@ import {
 	needlessFinding,
 	violationFinding,
 } from "./findings.ts";
+import { renamedGraph } from "./import-changes.ts";
 import { type ImportEdges, newImportCycles } from "./import-cycles.ts";
 import type { ReviewPolicy } from "./policy.ts";
 import { regionChanges } from "./regions.ts";
@@ -152,20 +153,9 @@ export function importFindings(
 	renames: ReadonlyMap<string, string>,
 	policy: ReviewPolicy | undefined,
 ): Finding[] {
-	const before = renames.size === 0 ? edges.before : renamed(edges.before, renames);
+	const before = renames.size === 0 ? edges.before : renamedGraph(edges.before, renames);
 	const out = newImportCycles(before, edges.after, changed).map(cycleFinding);
 	const { crossings, violations } = regionChanges(before, edges.after, policy);
 	out.push(...violations.map(violationFinding), ...crossings.map(crossingFinding));
-	return out;
-}
-
-/** The before graph with renamed files under their after paths, so a rename adds no import. */
-function renamed(edges: ImportEdges, renames: ReadonlyMap<string, string>): ImportEdges {
-	const out = new Map<string, Map<string, number>>();
-	for (const [from, targets] of edges) {
-		const mapped = new Map<string, number>();
-		for (const [to, line] of targets) mapped.set(renames.get(to) ?? to, line);
-		out.set(renames.get(from) ?? from, mapped);
-	}
 	return out;
 }

@@ -36,6 +36,7 @@ export {
 	rankFindings,
 	type Witness,
 } from "./findings.ts";
+export { type ImportChange, type ImportChanges, importChanges, MAX_IMPORT_CHANGES } from "./import-changes.ts";
 export { type ImportEdge, type ImportEdges, importCycles, newImportCycles, newImportEdges } from "./import-cycles.ts";
 export {
 	DEFAULT_MAX_BYTES,

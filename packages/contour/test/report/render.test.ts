@@ -34,6 +34,14 @@ describe("text", () => {
 		assert.match(text, /exposure: reaches 1 file \(src\/caller0\.ts\)/);
 		assert.match(text, /… 1 more finding not shown/);
 		assert.match(text, /not covered: nothing \(every changed file analysed\)/);
+		assert.doesNotMatch(text, /^imports:/m, "no import line when the report has no import changes");
+	});
+
+	it("the imports a change added and removed take one line", () => {
+		const text = renderReport(makeReport("/r", { imports: 6 }), { maxTokens: 2000 });
+		assert.match(text, /^imports: 6 added \(4 across directories, 2 across regions\), 1 removed$/m);
+		const removedOnly = renderReport(makeReport("/r", { imports: 0 }), { maxTokens: 2000 });
+		assert.match(removedOnly, /^imports: 0 added, 1 removed$/m);
 	});
 });
 
@@ -58,7 +66,8 @@ describe("JSON", () => {
 			],
 		);
 		assert.deepEqual(json.summary, { files: 5, findings: 5, deltas: 0, gaps: 2, policyViolations: 0 });
-		assert.deepEqual(json.omitted, { findings: 2, files: 0, deltas: 0, gaps: 0 });
+		assert.deepEqual(json.omitted, { findings: 2, files: 0, deltas: 0, gaps: 0, imports: 0 });
+		assert.equal(json.imports, undefined, "a report without import changes has none in its JSON");
 		assert.equal(json.root, "/r");
 		const first = json.findings[0];
 		assert.ok(first);
@@ -79,5 +88,28 @@ describe("JSON", () => {
 		);
 		assert.equal(json.omitted.findings, 200 - json.findings.length);
 		assert.equal(json.summary.gaps, 50, "the counts still say what exists");
+	});
+
+	it("lists every added and removed import with its place and crossings; within maxTokens they go first", () => {
+		const report = makeReport("/r", { findings: 5, imports: 300 });
+		const json = reportJson(report);
+		assert.equal(json.imports?.added.length, 300);
+		assert.deepEqual(json.imports?.added[2], {
+			file: "src/app.ts",
+			line: 3,
+			target: "lib/dep2.ts",
+			crossesDirectory: true,
+			crossesRegion: true,
+		});
+		assert.deepEqual(
+			[json.imports?.addedCount, json.imports?.removedCount, json.imports?.removed[0]?.target],
+			[300, 1, "src/gone.ts"],
+		);
+		const fitted = reportJson(report, { maxTokens: 3000 });
+		assert.ok(estimateTokens(JSON.stringify(fitted, null, 2)) <= 3000);
+		assert.equal(fitted.findings.length, 5, "findings are kept before import lists");
+		assert.deepEqual([fitted.imports?.removed.length, fitted.imports?.addedCount], [0, 300]);
+		assert.ok((fitted.imports?.added.length ?? 300) < 300);
+		assert.equal(fitted.omitted.imports, 301 - (fitted.imports?.added.length ?? 0));
 	});
 });

@@ -1,6 +1,6 @@
 /** Synthetic reports for the report tests: any size, no repository needed. */
 import { emptyWork, freezeReport, type ReportDraft, type ReviewReport } from "../../src/report/report.ts";
-import type { Finding } from "../../src/review/index.ts";
+import type { Finding, ImportChanges } from "../../src/review/index.ts";
 
 let serial = 0;
 
@@ -22,10 +22,38 @@ export function finding(file: string, line: number, reach = 0): Finding {
 	};
 }
 
-/** A frozen report of `root` with `findings` findings and `gaps` binary-file gaps; `key` defaults to a unique one. */
+/**
+ * Import changes: `added` new imports of src/app.ts (every second one into another directory, every third into
+ * another region) and one removed import.
+ */
+export function importChanges(added: number): ImportChanges {
+	const edges = Array.from({ length: added }, (_, i) => {
+		const target = i % 3 === 2 ? `lib/dep${i}.ts` : i % 2 === 1 ? `src/util/dep${i}.ts` : `src/dep${i}.ts`;
+		return {
+			file: "src/app.ts",
+			line: i + 1,
+			target,
+			crossesDirectory: i % 3 === 2 || i % 2 === 1,
+			crossesRegion: i % 3 === 2,
+		};
+	});
+	return {
+		added: edges,
+		removed: [{ file: "src/old.ts", line: 2, target: "src/gone.ts", crossesDirectory: false, crossesRegion: false }],
+		addedCount: added,
+		removedCount: 1,
+		addedAcrossDirectories: edges.filter((e) => e.crossesDirectory).length,
+		addedAcrossRegions: edges.filter((e) => e.crossesRegion).length,
+	};
+}
+
+/**
+ * A frozen report of `root` with `findings` findings, `gaps` binary-file gaps and, when `imports` is given, that many
+ * added imports (see `importChanges`); `key` defaults to a unique one.
+ */
 export function makeReport(
 	root: string,
-	options: { findings?: number; gaps?: number; key?: string; target?: ReviewReport["target"] } = {},
+	options: { findings?: number; gaps?: number; imports?: number; key?: string; target?: ReviewReport["target"] } = {},
 ): ReviewReport {
 	serial++;
 	const findings = Array.from({ length: options.findings ?? 1 }, (_, i) => finding(`src/file${i}.ts`, i + 1, i % 4));
@@ -50,6 +78,7 @@ export function makeReport(
 			sourceLines: {},
 		})),
 		deltas: [],
+		...(options.imports === undefined ? {} : { imports: importChanges(options.imports) }),
 		findings,
 		gaps: Array.from({ length: options.gaps ?? 0 }, (_, i) => ({
 			path: `assets/image${i}.bin.ts`,

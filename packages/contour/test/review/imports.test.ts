@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeChange, analyzeMeasured } from "../../src/review/analyze.ts";
+import { importChanges } from "../../src/review/import-changes.ts";
 import { type ImportEdges, importCycles, newImportCycles, newImportEdges } from "../../src/review/import-cycles.ts";
 import { parsePolicy } from "../../src/review/policy.ts";
 import { regionChanges, regionOf } from "../../src/review/regions.ts";
@@ -97,6 +98,66 @@ describe("import cycles", () => {
 			policy: parsePolicy('{"forbid": [{"from": "ui", "to": "db"}]}'),
 		});
 		assert.deepEqual(review.findings, []);
+	});
+});
+
+describe("import changes (structural deltas, not findings)", () => {
+	it("lists every added and removed import with its line, target and crossings", () => {
+		const before = graph({ "pkg/a/x.ts": { "pkg/a/y.ts": 1, "pkg/b/z.ts": 2 } });
+		const after = graph({
+			"pkg/a/x.ts": { "pkg/a/y.ts": 3, "pkg/a/w.ts": 4, "pkg/c/v.ts": 5 },
+			"packages/web/a.ts": { "packages/api/b.ts": 7 },
+		});
+		const changes = importChanges(before, after, new Map());
+		assert.deepEqual(changes.added, [
+			{ file: "packages/web/a.ts", line: 7, target: "packages/api/b.ts", crossesDirectory: true, crossesRegion: true },
+			{ file: "pkg/a/x.ts", line: 4, target: "pkg/a/w.ts", crossesDirectory: false, crossesRegion: false },
+			{ file: "pkg/a/x.ts", line: 5, target: "pkg/c/v.ts", crossesDirectory: true, crossesRegion: false },
+		]);
+		assert.deepEqual(changes.removed, [
+			{ file: "pkg/a/x.ts", line: 2, target: "pkg/b/z.ts", crossesDirectory: true, crossesRegion: false },
+		]);
+		assert.deepEqual(
+			[changes.addedCount, changes.removedCount, changes.addedAcrossDirectories, changes.addedAcrossRegions],
+			[3, 1, 2, 1],
+		);
+	});
+
+	it("a renamed file neither adds nor removes imports; what it drops is named under its old path", () => {
+		const before = graph({ "src/old.ts": { "src/dep.ts": 1, "src/gone.ts": 2 }, "src/user.ts": { "src/old.ts": 1 } });
+		const after = graph({ "src/new.ts": { "src/dep.ts": 1 }, "src/user.ts": { "src/new.ts": 1 } });
+		const changes = importChanges(before, after, new Map([["src/old.ts", "src/new.ts"]]));
+		assert.deepEqual(changes.added, []);
+		assert.deepEqual(
+			changes.removed.map((c) => `${c.file}:${c.line} → ${c.target}`),
+			["src/old.ts:2 → src/gone.ts"],
+		);
+	});
+
+	it("bounded lists keep region crossings, then directory crossings, in file order; the counts stay full", () => {
+		const after = graph({
+			"a/one.ts": { "a/two.ts": 1, "a/sub/three.ts": 2, "b/four.ts": 3 },
+			"a/two.ts": { "a/one.ts": 1, "c/five.ts": 2 },
+		});
+		const changes = importChanges(graph({}), after, new Map(), undefined, 3);
+		assert.deepEqual(
+			changes.added.map((c) => `${c.file}:${c.line}`),
+			["a/one.ts:2", "a/one.ts:3", "a/two.ts:2"],
+		);
+		assert.equal(changes.addedCount, 5);
+	});
+
+	it("a review with import graphs carries them; the policy's regions decide what crosses a region", () => {
+		const policy = parsePolicy('{"regions": {"ui": "src/ui/**"}, "forbid": []}');
+		const review = analyzeMeasured({
+			files: change(["src/ui/view.ts"]),
+			importEdges: { before: graph({}), after: graph({ "src/ui/view.ts": { "src/db/store.ts": 2 } }) },
+			policy,
+		});
+		assert.deepEqual(review.imports?.added, [
+			{ file: "src/ui/view.ts", line: 2, target: "src/db/store.ts", crossesDirectory: true, crossesRegion: true },
+		]);
+		assert.equal(analyzeMeasured({ files: change(["src/a.ts"]) }).imports, undefined);
 	});
 });
 

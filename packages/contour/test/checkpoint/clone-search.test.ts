@@ -1,0 +1,155 @@
+/**
+ * Clone search beyond the changed files' neighbours: with a code map, files anywhere in the project that hold a
+ * callable of a similar span calling the same names are measured too (a bounded number), so a function body copied
+ * into a distant directory is found; their measures are cached like every other. The ranking itself is checked on
+ * plain facts.
+ */
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { type FileFacts, ResidentMaps } from "pi-fovea/engine";
+import { MAX_CLONE_FILES } from "../../src/checkpoint/clone-candidates.ts";
+import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
+import { reviewRoot } from "../../src/checkpoint/review-root.ts";
+import { similarCallableFiles } from "../../src/checkpoint/similar-callables.ts";
+import { cleanup, git, repo, write } from "../git/support.ts";
+
+after(cleanup);
+
+/** A function of a dozen lines that calls five helpers; `name` and the helpers' names vary per use. */
+function encoder(name: string, calls = ["toHex", "keccak", "concat", "padLeft", "formatTopic"]): string {
+	const [a, b, c, d, e] = calls;
+	return `export function ${name}(values: readonly string[], indexed: boolean, size: number): string[] {
+	const topics: string[] = [];
+	for (const value of values) {
+		if (value.length === 0) {
+			topics.push(${a}(0));
+			continue;
+		}
+		const hashed = indexed ? ${b}(value) : ${c}([value, String(size)]);
+		topics.push(${d}(hashed, size * 2));
+	}
+	return topics.map((topic) => ${e}(topic, size));
+}
+`;
+}
+
+const SIBLINGS = MAX_CLONE_FILES + 6;
+
+/** The original deep under lib/, two decoys of the same length with other calls, and many small files. */
+function project(): string {
+	const files: Record<string, string> = {
+		"lib/deep/abi/encode.ts": encoder("encodeTopics"),
+		"lib/other/decoy1.ts": encoder("decodeOne", ["alpha", "beta", "gamma", "delta", "epsilon"]),
+		"lib/other/decoy2.ts": encoder("decodeTwo", ["zeta", "eta", "theta", "iota", "kappa"]),
+		"app/feature/target.ts": "export function target(x: number): number {\n\treturn x + 1;\n}\n",
+	};
+	for (let i = 0; i < SIBLINGS; i++) {
+		files[`app/feature/f${String(i).padStart(2, "0")}.ts`] =
+			`export function f${i}(x: number): number {\n\treturn x * ${i};\n}\n`;
+	}
+	for (let i = 0; i < 10; i++) files[`tools/t${i}.ts`] = `export const t${i} = ${i};\n`;
+	return repo(files, { commit: true });
+}
+
+function stageCopy(dir: string): void {
+	write(dir, {
+		"app/feature/target.ts": `export function target(x: number): number {\n\treturn x + 1;\n}\n\n${encoder("encodeTopicsCopy")}`,
+	});
+	git(dir, "add", "-A");
+}
+
+describe("clone search across the project", () => {
+	it("a function body copied into a distant directory is found through the code map's facts", async () => {
+		const dir = project();
+		stageCopy(dir);
+		const cache = new ReviewCache();
+		const maps = new ResidentMaps(2, { cache: false });
+		const report = await reviewRoot({ root: dir, cache, origin: { kind: "cli" }, maps });
+		const clone = report.findings.find((f) => f.kind === "exact-clone");
+		assert.ok(clone, JSON.stringify(report.findings.map((f) => f.title)));
+		assert.equal(clone.file, "app/feature/target.ts");
+		assert.match(clone.title, /`encodeTopicsCopy` duplicates `encodeTopics` \(lib\/deep\/abi\/encode\.ts:1\)/);
+		assert.equal(
+			report.work.cloneFilesMeasured,
+			MAX_CLONE_FILES + 3,
+			"the nearest siblings, then the three files holding callables of that span",
+		);
+		assert.deepEqual(report.notes, [
+			`clone search compared ${MAX_CLONE_FILES} nearby files and 3 elsewhere with callables of a similar span; 16 more were not searched`,
+		]);
+
+		write(dir, { "app/feature/target.ts": `${encoder("encodeTopicsCopy")}// moved to the top\n` });
+		git(dir, "add", "-A");
+		const again = await reviewRoot({ root: dir, cache, origin: { kind: "cli" }, maps });
+		assert.equal(again.work.cloneFilesMeasured, 0, "every candidate's measure comes from the cache");
+		assert.ok(again.findings.some((f) => f.kind === "exact-clone"));
+	});
+
+	it("without a code map only the neighbours are searched, and the report says how many were left", async () => {
+		const dir = project();
+		stageCopy(dir);
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" } });
+		assert.equal(
+			report.findings.find((f) => f.kind === "exact-clone"),
+			undefined,
+		);
+		assert.equal(report.work.cloneFilesMeasured, MAX_CLONE_FILES);
+		assert.match(
+			report.notes.join("\n"),
+			new RegExp(`compared ${MAX_CLONE_FILES} nearby files; 6 more were not searched`),
+		);
+	});
+});
+
+describe("similar callables from facts", () => {
+	/** Facts of a file with callables at [line, endLine] calling `calls` inside them. */
+	function facts(path: string, callables: [number, number, string[]][]): FileFacts {
+		return {
+			path,
+			language: "typescript",
+			hash: path,
+			bytes: 0,
+			lines: 100,
+			symbols: callables.map(([line, endLine], i) => ({
+				name: `f${i}`,
+				kind: "function",
+				line,
+				endLine,
+				signature: "",
+			})),
+			imports: [],
+			calls: callables.flatMap(([line, , calls]) => calls.map((callee, k) => ({ callee, line: line + 1 + k }))),
+			inherits: [],
+			parseErrors: 0,
+		};
+	}
+
+	const files = new Map<string, FileFacts>([
+		["changed.ts", facts("changed.ts", [[10, 30, ["a", "b", "c"]]])],
+		["changed2.ts", facts("changed2.ts", [[1, 21, ["x", "y"]]])],
+		["same-calls.ts", facts("same-calls.ts", [[1, 21, ["a", "b", "c"]]])],
+		["other-calls.ts", facts("other-calls.ts", [[1, 21, ["x", "y"]]])],
+		["longer.ts", facts("longer.ts", [[1, 41, ["a", "b", "c"]]])],
+		["short.ts", facts("short.ts", [[1, 6, ["p"]]])],
+		["near-length.ts", facts("near-length.ts", [[1, 18, ["a"]]])],
+	]);
+	const target = { file: "changed.ts", callable: { line: 10, endLine: 30, tokens: 80 } };
+	const others = (path: string) => !path.startsWith("changed");
+
+	it("ranks files by shared called names, then by closeness of span; far spans are not candidates", () => {
+		assert.deepEqual(similarCallableFiles([target], files, others), [
+			"same-calls.ts",
+			"near-length.ts",
+			"other-calls.ts",
+		]);
+	});
+
+	it("targets take turns, the limit holds, and small callables choose nothing", () => {
+		const second = { file: "changed2.ts", callable: { line: 1, endLine: 21, tokens: 60 } };
+		assert.deepEqual(similarCallableFiles([target, second], files, others, 2), ["same-calls.ts", "other-calls.ts"]);
+		assert.deepEqual(
+			similarCallableFiles([{ ...target, callable: { ...target.callable, tokens: 10 } }], files, others),
+			[],
+		);
+	});
+});
