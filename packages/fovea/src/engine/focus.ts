@@ -13,7 +13,7 @@ export interface PreparedGraph {
 	graph: CodeGraph;
 	operator: NormalizedGraph;
 	index: TermIndex;
-	/** The file node of every node (a file's own id for files). */
+	/** The file node of every node (a file's own id for files); longer than the node count, to leave room for edits. */
 	fileOf: Int32Array;
 	/** Vectors reused by every query on this graph (diffusion slots first, then `FOCUS_SLOTS`). */
 	scratch: ScratchVectors;
@@ -22,13 +22,19 @@ export interface PreparedGraph {
 /** Scratch slots of a focus query, after the diffusion's (3 recurrence vectors and one per timescale). */
 const FOCUS_SLOTS = { seeds: 3 + TIMES.length, score: 4 + TIMES.length, hottest: 5 + TIMES.length } as const;
 
+/**
+ * Room for nodes that later edits append, so a patched graph keeps its per-node arrays: reallocating the query's
+ * scratch vectors on the first query after every edit cost as much as the query.
+ */
+const withHeadroom = (nodes: number) => Math.ceil(nodes * 1.1) + 64;
+
 /** Prepares `graph` for focus queries. */
 export function prepareGraph(graph: CodeGraph): PreparedGraph {
-	const fileOf = new Int32Array(graph.nodes.length);
+	const fileOf = new Int32Array(withHeadroom(graph.nodes.length));
 	graph.nodes.forEach((node, id) => {
 		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
 	});
-	const scratch = new ScratchVectors(graph.nodes.length);
+	const scratch = new ScratchVectors(fileOf.length);
 	return { graph, operator: normalizeGraph(graph), index: new TermIndex(graph.nodes), fileOf, scratch };
 }
 
@@ -42,7 +48,7 @@ export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, de
 	for (const id of delta.removed) index.remove(id, graph.nodes[id] as GraphNode);
 	let fileOf = previous.fileOf;
 	if (fileOf.length < graph.nodes.length) {
-		fileOf = new Int32Array(graph.nodes.length);
+		fileOf = new Int32Array(withHeadroom(graph.nodes.length));
 		fileOf.set(previous.fileOf);
 	}
 	for (const id of delta.added) {
