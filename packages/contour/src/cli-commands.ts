@@ -1,21 +1,13 @@
-#!/usr/bin/env node
 /**
- * `contour`: Contour's structural review without a model, on the Git project of the current directory (or
- * `--root`). Exit codes: 0 ok, 1 findings that violate an explicit policy (`--policy FILE` or the root's
- * `.pi/contour/policy.json`), 2 usage or input error (unknown flag, non-Git or deleted root, unknown base,
- * conflicts, invalid policy). Reports and measures are cached on disk (see `contourCacheDir`), so a run on an
- * unchanged root answers from its report and a run after a one-file edit parses only that file.
- *
- *   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
- *                  [--policy FILE]
- *   contour status [--root DIR] [--json]
+ * The commands of the `contour` CLI (see `cli.ts`, its entry): argument parsing, `review` and `status`. The review
+ * engine loads only once the arguments are known to be usable, so a usage error answers at once.
  */
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CodeMap } from "pi-fovea/engine";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
-import { contourCacheDir, DiskCache } from "./checkpoint/disk-cache.ts";
+import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { loadPolicyFile, ROOT_POLICY_PATH } from "./checkpoint/policy-file.ts";
 
 const USAGE = `usage:
@@ -62,13 +54,15 @@ async function main(argv: string[]): Promise<number> {
 	const root = await chooseRoot(values.root);
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
-	const [{ CodeMap }, { ReviewCache }, { reviewRoot }, { renderReport }, { reportJson }] = await Promise.all([
-		import("pi-fovea/engine"),
-		import("./checkpoint/review-cache.ts"),
-		import("./checkpoint/review-root.ts"),
-		import("./report/render-report.ts"),
-		import("./report/report-json.ts"),
-	]);
+	const [{ CodeMap }, { DiskCache }, { ReviewCache }, { reviewRoot }, { renderReport }, { reportJson }] =
+		await Promise.all([
+			import("pi-fovea/engine"),
+			import("./checkpoint/disk-cache.ts"),
+			import("./checkpoint/review-cache.ts"),
+			import("./checkpoint/review-root.ts"),
+			import("./report/render-report.ts"),
+			import("./report/report-json.ts"),
+		]);
 	let map: CodeMap | undefined;
 	try {
 		const report = await reviewRoot({
@@ -160,11 +154,11 @@ function integer(value: string | undefined, flag: string, min: number, max: numb
 	return n;
 }
 
-main(process.argv.slice(2)).then(
-	(code) => {
-		process.exitCode = code;
-	},
-	(error: unknown) => {
+/** Runs the CLI on `argv` and sets the exit code: 0 ok, 1 policy violations, 2 usage or input error. */
+export async function runCli(argv: string[]): Promise<void> {
+	try {
+		process.exitCode = await main(argv);
+	} catch (error: unknown) {
 		const usage =
 			error instanceof UsageError ||
 			(error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
@@ -172,5 +166,5 @@ main(process.argv.slice(2)).then(
 			`contour: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ""}`,
 		);
 		process.exitCode = 2;
-	},
-);
+	}
+}

@@ -11,10 +11,10 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { freezeReport, type ReportDraft, type ReviewReport } from "../report/report.ts";
+import { contourCacheDir } from "./cache-dir.ts";
 import type { MeasureCache } from "./measure-cache.ts";
 
 /** Reports kept on disk per root. */
@@ -23,15 +23,7 @@ export const REPORTS_ON_DISK = 8;
 export const MEASURES_ON_DISK = 4096;
 const FORMAT = 1;
 
-/**
- * Where the CLI keeps its cache: `$CONTOUR_CACHE_DIR`; else `contour/` inside `$FOVEA_CACHE_DIR` when that is set
- * (one directory then holds everything both tools cache); else `$XDG_CACHE_HOME/pi-contour` or `~/.cache/pi-contour`.
- */
-export function contourCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-	if (env.CONTOUR_CACHE_DIR) return env.CONTOUR_CACHE_DIR;
-	if (env.FOVEA_CACHE_DIR) return join(env.FOVEA_CACHE_DIR, "contour");
-	return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pi-contour");
-}
+export { contourCacheDir } from "./cache-dir.ts";
 
 /** Reports and measures of reviewed roots, on disk. */
 export class DiskCache {
