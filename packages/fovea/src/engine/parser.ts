@@ -139,47 +139,61 @@ function extract(path: string, source: string, language?: LanguageId): FileFacts
 	if (grammar === undefined) {
 		throw new Error(`Fovea cannot extract ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
 	}
-	const base = {
-		path,
-		language: id,
-		hash: hashOf(source),
-		bytes: Buffer.byteLength(source, "utf8"),
-		lines: countLines(source),
-	};
 	const tree = grammar.parser.parse(source);
 	if (tree === null) {
 		// Only a cancelled parse returns null; none is requested, but stay total.
-		return { ...base, symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
+		return { ...baseFacts(path, id, source), symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
 	}
 	try {
-		const root = tree.rootNode;
-		const matches = grammar.facts.matches(root);
-		if (grammar.topLevel !== undefined) {
-			for (const match of grammar.topLevel.matches(root, TOP_LEVEL)) matches.push(match);
-		}
-		const extracted = grammar.rules.collect({ matches, source, path, language: id });
-		const parseErrors = root.hasError ? grammar.errors.captures(root).length : 0;
-		const facts: FileFacts = {
-			...base,
-			symbols: extracted.symbols,
-			imports: extracted.imports,
-			calls: extracted.calls,
-			inherits: extracted.inherits,
-			parseErrors,
-		};
-		if (extracted.package !== undefined) facts.package = extracted.package;
-		return compactFacts(facts);
+		return factsOf(grammar, tree.rootNode, path, id, source);
 	} finally {
 		tree.delete();
 	}
 }
 
+/** The content-derived fields of a file's facts. */
+function baseFacts(path: string, language: LanguageId, source: string) {
+	return {
+		path,
+		language,
+		hash: hashOf(source),
+		bytes: Buffer.byteLength(source, "utf8"),
+		lines: countLines(source),
+	};
+}
+
+/** The facts of `source`, whose syntax tree `root` is. */
+function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageId, source: string): FileFacts {
+	const matches = grammar.facts.matches(root);
+	if (grammar.topLevel !== undefined) {
+		for (const match of grammar.topLevel.matches(root, TOP_LEVEL)) matches.push(match);
+	}
+	const extracted = grammar.rules.collect({ matches, source, path, language });
+	const parseErrors = root.hasError ? grammar.errors.captures(root).length : 0;
+	const facts: FileFacts = {
+		...baseFacts(path, language, source),
+		symbols: extracted.symbols,
+		imports: extracted.imports,
+		calls: extracted.calls,
+		inherits: extracted.inherits,
+		parseErrors,
+	};
+	if (extracted.package !== undefined) facts.package = extracted.package;
+	return compactFacts(facts);
+}
+
 /**
  * Parses `source` with the loaded grammar of `language` and hands the syntax tree's root to `visit`, for callers that
- * measure syntax the facts do not carry (Contour's complexity and clones). The tree is deleted when `visit` returns,
- * so `visit` must not keep nodes. Throws like `extract` for an unsupported language or a grammar not loaded yet.
+ * measure syntax the facts do not carry (Contour's complexity and clones). `facts()` gives what `extract` would from
+ * the same tree, so a caller that needs both parses once. The tree is deleted when `visit` returns, so `visit` must
+ * not keep nodes. Throws like `extract` for an unsupported language or a grammar not loaded yet.
  */
-export function withSyntaxTree<T>(path: string, source: string, visit: (root: Node) => T, language?: LanguageId): T {
+export function withSyntaxTree<T>(
+	path: string,
+	source: string,
+	visit: (root: Node, facts: () => FileFacts) => T,
+	language?: LanguageId,
+): T {
 	const id = language ?? languageOf(path);
 	if (id === undefined || !isLanguageId(id)) throw new Error(`Fovea cannot parse ${path}: unsupported language`);
 	const grammar = loaded.get(id);
@@ -189,7 +203,12 @@ export function withSyntaxTree<T>(path: string, source: string, visit: (root: No
 	const tree = grammar.parser.parse(source);
 	if (tree === null) throw new Error(`Fovea could not parse ${path}`);
 	try {
-		return visit(tree.rootNode);
+		const root = tree.rootNode;
+		let facts: FileFacts | undefined;
+		return visit(root, () => {
+			facts ??= factsOf(grammar, root, path, id, source);
+			return facts;
+		});
 	} finally {
 		tree.delete();
 	}

@@ -11,7 +11,7 @@ import { pythonModule } from "../../src/engine/extract/python.ts";
 import { expandUse, rustModule } from "../../src/engine/extract/rust.ts";
 import { EXTRACTOR_VERSION, type FileFacts, type SymbolFact } from "../../src/engine/facts.ts";
 import { LANGUAGES, languageOf } from "../../src/engine/languages.ts";
-import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parser.ts";
+import { type Extractor, hashOf, loadExtractor, withSyntaxTree } from "../../src/engine/parser.ts";
 
 let extractor: Extractor;
 before(async () => {
@@ -783,6 +783,23 @@ describe("engine", () => {
 		assert.equal(facts.language, "python");
 		assert.equal(facts.symbols[0]?.name, "run");
 		assert.deepEqual(extractor.loadedLanguages(), [...LANGUAGES]);
+	});
+
+	it("withSyntaxTree hands over the facts of the tree it parsed, equal to extract's", () => {
+		const source =
+			'import { b } from "./b.ts";\nexport class A extends B {\n\trun(): number {\n\t\treturn b();\n\t}\n}\n';
+		const seen = withSyntaxTree("src/a.ts", source, (root, facts) => {
+			const first = facts();
+			assert.equal(facts(), first, "computed once per tree");
+			return { type: root.type, facts: first };
+		});
+		assert.equal(seen.type, "program");
+		assert.deepEqual(seen.facts, extractor.extract("src/a.ts", source));
+		assert.equal(
+			withSyntaxTree("src/a.ts", source, (root) => root.childCount),
+			2,
+			"a visitor that takes only the root still works",
+		);
 	});
 
 	it("throws a clear error for unsupported languages", () => {
