@@ -1,7 +1,7 @@
 /**
  * The measures and imports of both sides of every changed file of a snapshot, taken from the cache by blob id
- * where possible; only the sides the cache does not know are read (one `cat-file` for all object sides) and parsed
- * (once to measure, once to extract imports). Content that is not text becomes a gap measure, cached too, so a
+ * where possible; only the sides the cache does not know are read (one `cat-file` for all object sides) and parsed,
+ * once for both the measure and the imports. Content that is not text becomes a gap measure, cached too, so a
  * binary file is not read again either.
  */
 import { type LanguageId, languageOf, loadExtractor } from "pi-fovea/engine";
@@ -14,7 +14,13 @@ import {
 	type Snapshot,
 } from "../git/index.ts";
 import type { ReportGap, ReviewWork } from "../report/report.ts";
-import { ensureMeasureLanguages, type FileMeasure, MEASURE_VERSION, measureFile } from "../review/index.ts";
+import {
+	ensureMeasureLanguages,
+	type FileMeasure,
+	MEASURE_VERSION,
+	measureFile,
+	measureWithFacts,
+} from "../review/index.ts";
 import type { ImportFacts, MeasureCache } from "./measure-cache.ts";
 
 /** One side of a changed file, ready for the analysis. */
@@ -145,13 +151,20 @@ async function parseTexts(
 		options.signal?.throwIfAborted();
 		// Looked up again: a side read earlier in this loop may have had the same bytes (a rename, a copy).
 		let measure = cache.measure(entry.oid, entry.path, maxBytes);
+		let imports = cache.imports(entry.oid, entry.path);
 		if (measure === undefined) {
-			measure = measureFile(entry.path, text, { maxBytes });
+			// One parse for both when both are needed: the tree gives the measure and the engine's facts.
+			const measured = measureWithFacts(entry.path, text, { maxBytes });
+			measure = measured.measure;
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;
 			work.parses++;
+			if (imports === undefined && measure.gap === undefined) {
+				imports = measured.facts?.imports ?? [];
+				cache.putImports(entry.oid, entry.path, imports);
+				work.importsExtracted++;
+			}
 		}
-		let imports = cache.imports(entry.oid, entry.path);
 		if (imports === undefined) {
 			imports = extractor.extract(entry.path, text).imports;
 			cache.putImports(entry.oid, entry.path, imports);

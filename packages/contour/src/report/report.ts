@@ -50,11 +50,11 @@ export interface ReviewWork {
 	sidesMeasured: number;
 	/** Sides whose measure came from the cache (same bytes seen before, wherever they were). */
 	measuresReused: number;
-	/** Sides whose imports were extracted now (one parse each). */
+	/** Sides whose imports were extracted now (by the parse that measured the side, when it was measured too). */
 	importsExtracted: number;
 	/** Files outside the change measured now for clone search (one parse each). */
 	cloneFilesMeasured: number;
-	/** Every syntax parse this review ran: the three counts above together. */
+	/** Every syntax parse this review ran: one per side measured or extracted (or both), one per clone file. */
 	parses: number;
 	/** Exposure (heat) queries asked of the code map. */
 	exposureQueries: number;

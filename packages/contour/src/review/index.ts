@@ -46,6 +46,7 @@ export {
 	type MeasureGapReason,
 	type MeasureOptions,
 	measureFile,
+	measureWithFacts,
 } from "./measure.ts";
 export type { NeedlessRule } from "./needless-code.ts";
 export { type ForbidRule, type PolicyRegion, parsePolicy, type ReviewPolicy, validatePolicy } from "./policy.ts";

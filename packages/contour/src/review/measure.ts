@@ -7,7 +7,7 @@
  * language, binary content (a NUL byte in the first 8 KiB), bytes that are not valid UTF-8, or more than `maxBytes`.
  * A file with syntax errors is still measured, best effort, with `parseErrors` above zero.
  */
-import { type LanguageId, languageOf, loadExtractor, withSyntaxTree } from "pi-fovea/engine";
+import { type FileFacts, type LanguageId, languageOf, loadExtractor, withSyntaxTree } from "pi-fovea/engine";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
 import { walkSyntax } from "./syntax-walk.ts";
 
@@ -65,6 +65,27 @@ export async function ensureMeasureLanguages(paths: Iterable<string>): Promise<v
  * when the language's grammar is not loaded yet — see `ensureMeasureLanguages`.
  */
 export function measureFile(path: string, content: string | Uint8Array, options: MeasureOptions = {}): FileMeasure {
+	return measureParsed(path, content, options, false).measure;
+}
+
+/**
+ * `measureFile` and the engine's facts of the same content from the same parse (the import graph needs them too).
+ * `facts` is absent when nothing was parsed: a gap, or content that is only whitespace.
+ */
+export function measureWithFacts(
+	path: string,
+	content: string | Uint8Array,
+	options: MeasureOptions = {},
+): { measure: FileMeasure; facts?: FileFacts } {
+	return measureParsed(path, content, options, true);
+}
+
+function measureParsed(
+	path: string,
+	content: string | Uint8Array,
+	options: MeasureOptions,
+	withFacts: boolean,
+): { measure: FileMeasure; facts?: FileFacts } {
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const language = languageOf(path);
 	const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
@@ -80,25 +101,26 @@ export function measureFile(path: string, content: string | Uint8Array, options:
 		needless: [],
 	};
 	if (language === undefined) {
-		return { ...empty, gap: { reason: "unsupported-language", detail: `no parser for ${path}` } };
+		return { measure: { ...empty, gap: { reason: "unsupported-language", detail: `no parser for ${path}` } } };
 	}
 	empty.language = language;
 	if (bytes > maxBytes) {
-		return { ...empty, gap: { reason: "too-large", detail: `${bytes} bytes is over the ${maxBytes}-byte limit` } };
+		const detail = `${bytes} bytes is over the ${maxBytes}-byte limit`;
+		return { measure: { ...empty, gap: { reason: "too-large", detail } } };
 	}
 	const decoded = decode(content);
-	if (typeof decoded !== "string") return { ...empty, gap: decoded };
+	if (typeof decoded !== "string") return { measure: { ...empty, gap: decoded } };
 	const lines = countLines(decoded);
-	if (decoded.trim() === "") return { ...empty, lines };
+	if (decoded.trim() === "") return { measure: { ...empty, lines } };
 	return withSyntaxTree(
 		path,
 		decoded,
-		(root) => {
+		(root, facts) => {
 			const walk = walkSyntax(root, language, lines);
 			const { callables, needless } = measureCallables(walk);
 			let sourceLines = 0;
 			for (const row of walk.codeRows) sourceLines += row;
-			return {
+			const measure: FileMeasure = {
 				...empty,
 				lines,
 				sourceLines,
@@ -107,6 +129,7 @@ export function measureFile(path: string, content: string | Uint8Array, options:
 				callables,
 				needless,
 			};
+			return withFacts ? { measure, facts: facts() } : { measure };
 		},
 		language,
 	);

@@ -153,12 +153,13 @@ describe("work counts", () => {
 		assert.equal(first.work.sidesMeasured, 2, "before and after of the router");
 		assert.equal(first.work.importsExtracted, 2);
 		assert.equal(first.work.cloneFilesMeasured, 1, "the helper next to it, for clone search");
+		assert.equal(first.work.parses, 3, "one parse per side gives its measure and its imports, one for the helper");
 		write(dir, { [TS.path]: TS.branchy.replace("return x;", "return x + 1;") });
 		const second = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
 		assert.deepEqual(
 			[second.work.sidesMeasured, second.work.importsExtracted, second.work.cloneFilesMeasured, second.work.parses],
-			[1, 1, 0, 2],
-			"one side measured and its imports extracted: two parses of one file",
+			[1, 1, 0, 1],
+			"one side measured and its imports extracted, from one parse of one file",
 		);
 		assert.equal(second.work.measuresReused, 1);
 		assert.equal(second.work.blobsRead, 0, "the committed side is not read again");
