@@ -4,9 +4,12 @@
  * neighbours, and copy-paste travels across directories too.
  *
  * A file is a candidate when it holds a function or method whose line span is close to that of a new or changed
- * callable (a copy keeps its length; a near copy changes a statement or two), ranked by the share of called names
- * the two have in common (a copied body calls what the original calls) and then by how close the spans are. Each
- * target callable contributes its best files in turn, so one long list does not crowd out the others.
+ * callable (a copy keeps its length; a near copy changes a statement or two) and that calls mostly the same names (a
+ * copied body calls what the original calls): at least half of the names the two call together, or, for a callable
+ * that calls fewer than two names, the same names and the very same span. Candidates rank by the share of shared
+ * names, then by closeness of span. Each target callable contributes its best files in turn, so one long list does
+ * not crowd out the others. Length alone says little (a project has many functions of any length), so it never
+ * makes a candidate by itself.
  */
 import type { FileFacts } from "pi-fovea/engine";
 import { type CallableMeasure, MIN_CLONE_TOKENS } from "../review/index.ts";
@@ -15,6 +18,8 @@ import { type CallableMeasure, MIN_CLONE_TOKENS } from "../review/index.ts";
 export const MAX_DISTANT_CLONE_FILES = 16;
 /** A callable is a candidate when its span is at least this share of the target's (and the reverse). */
 const SPAN_CLOSENESS = 0.75;
+/** …and when the names both call are at least this share of all the names either calls. */
+const SHARED_NAMES = 0.5;
 const CALLABLE_KINDS = new Set(["function", "method"]);
 
 /** A new or changed callable of the change, searched for copies. */
@@ -70,7 +75,9 @@ function rankFiles(
 			const other = symbol.endLine - symbol.line;
 			const closeness = Math.min(span, other) / Math.max(span, other, 1);
 			if (closeness < SPAN_CLOSENESS && span !== other) continue;
-			const shared = jaccard(names, calledNames(facts, symbol.line, symbol.endLine));
+			const theirs = calledNames(facts, symbol.line, symbol.endLine);
+			const shared = names.size >= 2 ? jaccard(names, theirs) : sameNames(names, theirs) && span === other ? 1 : 0;
+			if (shared < SHARED_NAMES) continue;
 			best = Math.max(best, shared + closeness / 2);
 		}
 		if (best >= 0) scored.push([path, best]);
@@ -83,6 +90,10 @@ function calledNames(facts: FileFacts | undefined, line: number, endLine: number
 	const names = new Set<string>();
 	for (const call of facts?.calls ?? []) if (call.line >= line && call.line <= endLine) names.add(call.callee);
 	return names;
+}
+
+function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+	return a.size === b.size && [...a].every((name) => b.has(name));
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

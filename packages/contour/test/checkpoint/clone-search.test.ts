@@ -71,11 +71,11 @@ describe("clone search across the project", () => {
 		assert.match(clone.title, /`encodeTopicsCopy` duplicates `encodeTopics` \(lib\/deep\/abi\/encode\.ts:1\)/);
 		assert.equal(
 			report.work.cloneFilesMeasured,
-			MAX_CLONE_FILES + 3,
-			"the nearest siblings, then the three files holding callables of that span",
+			MAX_CLONE_FILES + 1,
+			"the nearest siblings, then the one file with a callable of that span calling the same names (not the decoys)",
 		);
 		assert.deepEqual(report.notes, [
-			`clone search compared ${MAX_CLONE_FILES} nearby files and 3 elsewhere with callables of a similar span; 16 more were not searched`,
+			`clone search compared ${MAX_CLONE_FILES} nearby files and 1 elsewhere with callables of a similar span; 18 more were not searched`,
 		]);
 
 		write(dir, { "app/feature/target.ts": `${encoder("encodeTopicsCopy")}// moved to the top\n` });
@@ -131,17 +131,20 @@ describe("similar callables from facts", () => {
 		["other-calls.ts", facts("other-calls.ts", [[1, 21, ["x", "y"]]])],
 		["longer.ts", facts("longer.ts", [[1, 41, ["a", "b", "c"]]])],
 		["short.ts", facts("short.ts", [[1, 6, ["p"]]])],
-		["near-length.ts", facts("near-length.ts", [[1, 18, ["a"]]])],
+		["near-length.ts", facts("near-length.ts", [[1, 18, ["a", "b"]]])],
+		["few-calls.ts", facts("few-calls.ts", [[1, 21, ["a"]]])],
 	]);
 	const target = { file: "changed.ts", callable: { line: 10, endLine: 30, tokens: 80 } };
 	const others = (path: string) => !path.startsWith("changed");
 
-	it("ranks files by shared called names, then by closeness of span; far spans are not candidates", () => {
-		assert.deepEqual(similarCallableFiles([target], files, others), [
-			"same-calls.ts",
-			"near-length.ts",
-			"other-calls.ts",
-		]);
+	it("ranks files by shared called names, then by closeness of span; far spans and other calls are no candidates", () => {
+		assert.deepEqual(similarCallableFiles([target], files, others), ["same-calls.ts", "near-length.ts"]);
+	});
+
+	it("a callable that calls fewer than two names takes only the same names over the very same span", () => {
+		const single = { file: "changed3.ts", callable: { line: 1, endLine: 21, tokens: 60 } };
+		const withSingle = new Map([...files, ["changed3.ts", facts("changed3.ts", [[1, 21, ["a"]]])]]);
+		assert.deepEqual(similarCallableFiles([single], withSingle, others), ["few-calls.ts"]);
 	});
 
 	it("targets take turns, the limit holds, and small callables choose nothing", () => {
