@@ -3,8 +3,9 @@
  * background observer and the CLI share.
  *
  * snapshot → (same snapshot and settings as a kept report? a new report on the same analysis, nothing read) → the
- * sides the content cache does not know are read and parsed → import graphs of both sides (with the root's code map
- * when given) → findings → exposure from the map's heat → ranked, frozen, kept. The signal is checked between steps.
+ * sides the content cache does not know are read and parsed, while the root's code map (when given) refreshes →
+ * import graphs of both sides → findings → exposure from the map's heat → ranked, frozen, kept. The signal is
+ * checked between steps.
  */
 import { randomUUID } from "node:crypto";
 import type { CodeMap } from "pi-fovea/engine";
@@ -96,11 +97,20 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 		if (change.gap === undefined) text.push(change);
 		else gaps.push(snapshotGap(change, maxBytes));
 	}
-	const sides = await measureSides(snapshot, text, cache.measures, { maxBytes, signal, gitWork, work });
+	// The code map refreshes (mostly file system work) while the changed sides are read and parsed.
+	const mapping = options.maps === undefined ? undefined : projectFacts(options.maps, snapshot.root, signal);
+	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
+	const sides = await measureSides(snapshot, text, cache.measures, { maxBytes, signal, gitWork, work }).catch(
+		async (error: unknown) => {
+			await mapping?.catch(() => {});
+			signal?.throwIfAborted(); // an abort during the reads is the cause, whatever Git made of it
+			throw error;
+		},
+	);
 	gaps.push(...sides.gaps);
 	signal?.throwIfAborted();
 	const notes: string[] = [];
-	const mapped = options.maps === undefined ? undefined : await projectFacts(options.maps, snapshot.root, signal);
+	const mapped = await mapping;
 	let exposureNote = mapped === undefined ? "exposure not modelled: no code map for this root" : undefined;
 	if (mapped !== undefined && "error" in mapped) exposureNote = `exposure not modelled: ${mapped.error}`;
 	const map = mapped !== undefined && "map" in mapped ? mapped : undefined;

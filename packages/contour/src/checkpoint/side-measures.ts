@@ -109,6 +109,9 @@ export async function measureSides(
 				side: change[side] as FileSide,
 			};
 		});
+		// The grammars load (WebAssembly compiled off the main thread) while Git reads the blobs.
+		const grammars = loadExtractor([...new Set(pending.map((entry) => languageOf(entry.path) as LanguageId))]);
+		grammars.catch(() => {}); // awaited below; a failure surfaces there, not as an unhandled rejection
 		const contents = await readSides(snapshot, requests, {
 			maxBytes,
 			...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -129,6 +132,7 @@ export async function measureSides(
 			}
 		});
 		options.signal?.throwIfAborted();
+		await grammars;
 		await parseTexts(texts, files, cache, options);
 	}
 	return { measured: files.filter((_, i) => !skipped.has(i)), gaps };
