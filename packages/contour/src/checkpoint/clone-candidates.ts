@@ -3,7 +3,9 @@
  * import or are imported by a changed file, then the changed files' siblings, at most `MAX_CLONE_FILES` of them
  * (copy-paste usually comes from next door); and, with a code map, up to `MAX_DISTANT_CLONE_FILES` more from
  * anywhere in the project, chosen from its facts without reading a file (`similar-callables.ts`: callables of a
- * similar span that call the same names). Measuring the whole project would mean parsing all of it again.
+ * similar span that call the same names). Measuring the whole project would mean parsing all of it again. With the
+ * map's facts, a neighbour without a callable of a span a clone could have is not measured either, and a change
+ * without a new or changed callable large enough to have clones measures nothing.
  *
  * Their content is the worktree's (for a staged or branch review an unchanged file's worktree bytes normally equal
  * its committed ones). Measures are cached: by the code map's content hash when the map knows the file (no read at
@@ -19,7 +21,7 @@ import { type FileCallables, type ImportEdges, measureFile } from "../review/ind
 import type { ProjectFacts } from "./import-edges.ts";
 import type { MeasureCache } from "./measure-cache.ts";
 import type { MeasuredChange } from "./side-measures.ts";
-import { type CloneTarget, similarCallableFiles } from "./similar-callables.ts";
+import { type CloneTarget, holdsSimilarSpan, searchedTargets, similarCallableFiles } from "./similar-callables.ts";
 
 /** Neighbouring files outside the change searched for clones, at most. */
 export const MAX_CLONE_FILES = 24;
@@ -62,6 +64,8 @@ export interface CloneCandidates {
 	nearby: number;
 	/** Candidates chosen from the whole project by callable span and called names. */
 	distant: number;
+	/** Neighbours not measured because their facts show no callable of a span a clone could have. */
+	ruledOut: number;
 	/** Files in the change's languages that were not searched (neighbours beyond the limit included). */
 	notSearched: number;
 }
@@ -72,29 +76,35 @@ export async function cloneCandidates(
 	cache: MeasureCache,
 	work: ReviewWork,
 ): Promise<CloneCandidates> {
+	const targets = searchedTargets(scope.targets);
+	// Without a new or changed callable large enough to have clones, there is nothing to compare.
+	if (targets.length === 0) return { files: [], nearby: 0, distant: 0, ruledOut: 0, notSearched: 0 };
 	const languages = new Set(scope.afterPaths.map((path) => languageOf(path)));
 	const wanted = (path: string) =>
 		!scope.changedPaths.has(path) && languageOf(path) !== undefined && languages.has(languageOf(path));
 	const ordered = new Set<string>();
 	const changed = new Set(scope.afterPaths);
-	for (const [from, targets] of scope.afterEdges) {
-		for (const to of targets.keys()) {
+	for (const [from, edges] of scope.afterEdges) {
+		for (const to of edges.keys()) {
 			if (changed.has(from) && wanted(to)) ordered.add(to);
 			if (changed.has(to) && wanted(from)) ordered.add(from);
 		}
 	}
 	for (const path of await siblings(scope)) if (wanted(path)) ordered.add(path);
-	const nearby = [...ordered].slice(0, MAX_CLONE_FILES);
+	// A neighbour whose facts show no callable of a similar span cannot hold a clone: it is not measured.
+	const facts = scope.project?.files;
+	const possible = [...ordered].filter((path) => {
+		const known = facts?.get(path);
+		return known === undefined || holdsSimilarSpan(known, targets);
+	});
+	const nearby = possible.slice(0, MAX_CLONE_FILES);
 	const taken = new Set(nearby);
 	const distant =
-		scope.project === undefined
-			? []
-			: similarCallableFiles(scope.targets, scope.project.files, (path) => wanted(path) && !taken.has(path));
+		facts === undefined ? [] : similarCallableFiles(targets, facts, (path) => wanted(path) && !taken.has(path));
 	const chosen = [...nearby, ...distant];
 	let eligible = ordered.size;
-	if (scope.project !== undefined) {
-		for (const path of scope.project.files.keys()) if (wanted(path) && !ordered.has(path)) eligible++;
-	}
+	if (facts !== undefined) for (const path of facts.keys()) if (wanted(path) && !ordered.has(path)) eligible++;
+	const ruledOut = ordered.size - possible.length;
 	const files: FileCallables[] = [];
 	for (const path of chosen) {
 		scope.signal?.throwIfAborted();
@@ -122,7 +132,8 @@ export async function cloneCandidates(
 		files,
 		nearby: nearby.length,
 		distant: distant.length,
-		notSearched: Math.max(0, eligible - chosen.length),
+		ruledOut,
+		notSearched: Math.max(0, eligible - chosen.length - ruledOut),
 	};
 }
 

@@ -143,8 +143,9 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	);
 	if (clones.notSearched > 0) {
 		const elsewhere = clones.distant > 0 ? ` and ${clones.distant} elsewhere with callables of a similar span` : "";
+		const ruledOut = clones.ruledOut > 0 ? ` (${clones.ruledOut} more ruled out by their callables' spans)` : "";
 		notes.push(
-			`clone search compared ${clones.nearby} nearby files${elsewhere}; ${clones.notSearched} more were not searched`,
+			`clone search compared ${clones.nearby} nearby files${ruledOut}${elsewhere}; ${clones.notSearched} more were not searched`,
 		);
 	}
 	signal?.throwIfAborted();

@@ -7,15 +7,20 @@
  * callable (a copy keeps its length; a near copy changes a statement or two) and that calls mostly the same names (a
  * copied body calls what the original calls): at least half of the names the two call together, or, for a callable
  * that calls fewer than two names, the same names and the very same span. Candidates rank by the share of shared
- * names, then by closeness of span. Each target callable contributes its best files in turn, so one long list does
- * not crowd out the others. Length alone says little (a project has many functions of any length), so it never
- * makes a candidate by itself.
+ * names, then by closeness of span, whichever target they resemble. Length alone says little (a project has many
+ * functions of any length), so it never makes a candidate by itself.
  */
 import type { FileFacts } from "pi-fovea/engine";
 import { type CallableMeasure, MIN_CLONE_TOKENS } from "../review/index.ts";
 
 /** Files chosen from the whole project for clone search, at most (beyond the changed files' neighbours). */
 export const MAX_DISTANT_CLONE_FILES = 16;
+/**
+ * A neighbouring file is worth measuring only if one of its callables spans at least this share of a target's (and
+ * the reverse): clones have about the same number of tokens, so about the same number of lines. Looser than for
+ * distant files, since neighbours are not chosen by their called names.
+ */
+const NEIGHBOUR_SPAN = 0.5;
 /** A callable is a candidate when its span is at least this share of the target's (and the reverse). */
 const SPAN_CLOSENESS = 0.75;
 /** …and when the names both call are at least this share of all the names either calls. */
@@ -29,9 +34,26 @@ export interface CloneTarget {
 	callable: Pick<CallableMeasure, "line" | "endLine" | "tokens">;
 }
 
+/** The targets clone search can find copies of: callables of at least `MIN_CLONE_TOKENS` tokens. */
+export function searchedTargets(targets: readonly CloneTarget[]): CloneTarget[] {
+	return targets.filter((target) => target.callable.tokens >= MIN_CLONE_TOKENS);
+}
+
+/** Whether a file whose facts are `facts` holds a function or method of a span like one of `targets`'. */
+export function holdsSimilarSpan(facts: FileFacts, targets: readonly CloneTarget[]): boolean {
+	return facts.symbols.some((symbol) => {
+		if (!CALLABLE_KINDS.has(symbol.kind)) return false;
+		const span = symbol.endLine - symbol.line;
+		return targets.some((target) => {
+			const other = target.callable.endLine - target.callable.line;
+			return span === other || Math.min(span, other) / Math.max(span, other) >= NEIGHBOUR_SPAN;
+		});
+	});
+}
+
 /**
- * Up to `limit` files of `files` (the code map's facts), none of them in `exclude`, holding callables most like the
- * `targets` by span and called names; best first, targets taking turns.
+ * Up to `limit` files of `files` (the code map's facts) that `accept` lets through, holding callables most like the
+ * `targets` by called names and span; best first (a file ranks by its best score for any target).
  */
 export function similarCallableFiles(
 	targets: readonly CloneTarget[],
@@ -39,30 +61,22 @@ export function similarCallableFiles(
 	accept: (path: string) => boolean,
 	limit = MAX_DISTANT_CLONE_FILES,
 ): string[] {
-	const searched = targets.filter((target) => target.callable.tokens >= MIN_CLONE_TOKENS);
-	if (searched.length === 0 || limit <= 0) return [];
-	const rankings = searched.map((target) => rankFiles(target, files, accept));
-	const chosen = new Set<string>();
-	for (let round = 0; chosen.size < limit; round++) {
-		let any = false;
-		for (const ranking of rankings) {
-			const path = ranking[round];
-			if (path === undefined) continue;
-			any = true;
-			chosen.add(path);
-			if (chosen.size >= limit) break;
-		}
-		if (!any) break;
+	const best = new Map<string, number>();
+	for (const target of searchedTargets(targets)) {
+		for (const [path, score] of rankFiles(target, files, accept)) best.set(path, Math.max(best.get(path) ?? 0, score));
 	}
-	return [...chosen];
+	return [...best]
+		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+		.slice(0, Math.max(0, limit))
+		.map(([path]) => path);
 }
 
-/** The files with a callable like `target`, best first. */
+/** The files with a callable like `target`, with their best score (shared names, then closeness of span). */
 function rankFiles(
 	target: CloneTarget,
 	files: ReadonlyMap<string, FileFacts>,
 	accept: (path: string) => boolean,
-): string[] {
+): [string, number][] {
 	const { line, endLine } = target.callable;
 	const span = endLine - line;
 	const names = calledNames(files.get(target.file), line, endLine);
@@ -82,7 +96,7 @@ function rankFiles(
 		}
 		if (best >= 0) scored.push([path, best]);
 	}
-	return scored.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([path]) => path);
+	return scored;
 }
 
 /** The names called between `line` and `endLine` of a file, per its facts. */

@@ -35,8 +35,31 @@ function encoder(name: string, calls = ["toHex", "keccak", "concat", "padLeft", 
 
 const SIBLINGS = MAX_CLONE_FILES + 6;
 
-/** The original deep under lib/, two decoys of the same length with other calls, and many small files. */
-function project(): string {
+/** A function of about the encoder's length but of another shape: no clone of it. */
+function sibling(i: number): string {
+	return `export function f${i}(input: string, limit: number): number {
+	let total = 0;
+	const parts = input.split(",");
+	while (total < limit && parts.length > 0) {
+		const part = parts.pop() ?? "";
+		total += part.length * ${i};
+		if (total > limit * 2) break;
+	}
+	switch (parts.length) {
+		case 0:
+			return total;
+		default:
+			return -total;
+	}
+}
+`;
+}
+
+/**
+ * The original deep under lib/, two decoys of its length that call other names, many siblings of the changed file
+ * (functions of that length too when `longSiblings`, else one-liners) and a few small files.
+ */
+function project(longSiblings = true): string {
 	const files: Record<string, string> = {
 		"lib/deep/abi/encode.ts": encoder("encodeTopics"),
 		"lib/other/decoy1.ts": encoder("decodeOne", ["alpha", "beta", "gamma", "delta", "epsilon"]),
@@ -44,17 +67,16 @@ function project(): string {
 		"app/feature/target.ts": "export function target(x: number): number {\n\treturn x + 1;\n}\n",
 	};
 	for (let i = 0; i < SIBLINGS; i++) {
-		files[`app/feature/f${String(i).padStart(2, "0")}.ts`] =
-			`export function f${i}(x: number): number {\n\treturn x * ${i};\n}\n`;
+		files[`app/feature/f${String(i).padStart(2, "0")}.ts`] = longSiblings
+			? sibling(i)
+			: `export function f${i}(x: number): number {\n\treturn x * ${i};\n}\n`;
 	}
 	for (let i = 0; i < 10; i++) files[`tools/t${i}.ts`] = `export const t${i} = ${i};\n`;
 	return repo(files, { commit: true });
 }
 
-function stageCopy(dir: string): void {
-	write(dir, {
-		"app/feature/target.ts": `export function target(x: number): number {\n\treturn x + 1;\n}\n\n${encoder("encodeTopicsCopy")}`,
-	});
+function stageCopy(dir: string, copy = encoder("encodeTopicsCopy")): void {
+	write(dir, { "app/feature/target.ts": `export function target(x: number): number {\n\treturn x + 1;\n}\n\n${copy}` });
 	git(dir, "add", "-A");
 }
 
@@ -83,6 +105,24 @@ describe("clone search across the project", () => {
 		const again = await reviewRoot({ root: dir, cache, origin: { kind: "cli" }, maps });
 		assert.equal(again.work.cloneFilesMeasured, 0, "every candidate's measure comes from the cache");
 		assert.ok(again.findings.some((f) => f.kind === "exact-clone"));
+	});
+
+	it("neighbours whose callables are all far shorter are not measured; small changed callables measure nothing", async () => {
+		const dir = project(false);
+		stageCopy(dir);
+		const maps = new ResidentMaps(2, { cache: false });
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+		assert.ok(report.findings.some((f) => f.kind === "exact-clone"));
+		assert.equal(report.work.cloneFilesMeasured, 1, "only the original: the one-line siblings cannot hold a copy");
+		assert.deepEqual(report.notes, [
+			`clone search compared 0 nearby files (${SIBLINGS} more ruled out by their callables' spans) and 1 elsewhere with callables of a similar span; 12 more were not searched`,
+		]);
+
+		const small = project();
+		stageCopy(small, "export function tiny(x: number): number {\n\treturn x - 1;\n}\n");
+		const quiet = await reviewRoot({ root: small, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+		assert.equal(quiet.work.cloneFilesMeasured, 0, "no callable of the change is large enough to have clones");
+		assert.deepEqual(quiet.notes, []);
 	});
 
 	it("without a code map only the neighbours are searched, and the report says how many were left", async () => {
@@ -147,9 +187,14 @@ describe("similar callables from facts", () => {
 		assert.deepEqual(similarCallableFiles([single], withSingle, others), ["few-calls.ts"]);
 	});
 
-	it("targets take turns, the limit holds, and small callables choose nothing", () => {
+	it("files rank by their best score for any target, the limit holds, and small callables choose nothing", () => {
 		const second = { file: "changed2.ts", callable: { line: 1, endLine: 21, tokens: 60 } };
-		assert.deepEqual(similarCallableFiles([target, second], files, others, 2), ["same-calls.ts", "other-calls.ts"]);
+		assert.deepEqual(similarCallableFiles([target, second], files, others, 2), ["other-calls.ts", "same-calls.ts"]);
+		assert.deepEqual(similarCallableFiles([target, second], files, others), [
+			"other-calls.ts",
+			"same-calls.ts",
+			"near-length.ts",
+		]);
 		assert.deepEqual(
 			similarCallableFiles([{ ...target, callable: { ...target.callable, tokens: 10 } }], files, others),
 			[],
