@@ -6,8 +6,8 @@
  * A file is a candidate when it holds a function or method whose line span is close to that of a new or changed
  * callable (a copy keeps its length; a near copy changes a statement or two) and that calls mostly the same names (a
  * copied body calls what the original calls): at least half of the names the two call together, or, for a callable
- * that calls fewer than two names, the same names and the very same span. Candidates rank by the share of shared
- * names, then by closeness of span, whichever target they resemble. Length alone says little (a project has many
+ * that calls fewer than two names, the same names and the very same span. Candidates rank by the number of names
+ * they share, then by their share and by closeness of span, whichever target they resemble. Length alone says little (a project has many
  * functions of any length), so it never makes a candidate by itself.
  */
 import type { FileFacts } from "pi-fovea/engine";
@@ -71,7 +71,7 @@ export function similarCallableFiles(
 		.map(([path]) => path);
 }
 
-/** The files with a callable like `target`, with their best score (shared names, then closeness of span). */
+/** The files with a callable like `target`, with their best score (names in common, then closeness of span). */
 function rankFiles(
 	target: CloneTarget,
 	files: ReadonlyMap<string, FileFacts>,
@@ -90,9 +90,10 @@ function rankFiles(
 			const closeness = Math.min(span, other) / Math.max(span, other, 1);
 			if (closeness < SPAN_CLOSENESS && span !== other) continue;
 			const theirs = calledNames(facts, symbol.line, symbol.endLine);
-			const shared = names.size >= 2 ? jaccard(names, theirs) : sameNames(names, theirs) && span === other ? 1 : 0;
-			if (shared < SHARED_NAMES) continue;
-			best = Math.max(best, shared + closeness / 2);
+			const share = names.size >= 2 ? jaccard(names, theirs) : sameNames(names, theirs) && span === other ? 1 : 0;
+			if (share < SHARED_NAMES) continue;
+			// More names in common is more evidence: their count ranks first, then their share, then the span.
+			best = Math.max(best, sharedCount(names, theirs) + share + closeness / 2);
 		}
 		if (best >= 0) scored.push([path, best]);
 	}
@@ -110,9 +111,14 @@ function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 	return a.size === b.size && [...a].every((name) => b.has(name));
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-	if (a.size === 0 || b.size === 0) return 0;
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 	let shared = 0;
 	for (const name of a) if (b.has(name)) shared++;
+	return shared;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+	if (a.size === 0 || b.size === 0) return 0;
+	const shared = sharedCount(a, b);
 	return shared / (a.size + b.size - shared);
 }

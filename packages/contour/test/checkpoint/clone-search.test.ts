@@ -187,12 +187,23 @@ describe("similar callables from facts", () => {
 		assert.deepEqual(similarCallableFiles([single], withSingle, others), ["few-calls.ts"]);
 	});
 
+	it("more names in common outrank the many same-span look-alikes of a callable that calls nothing", () => {
+		const bare = { file: "changed4.ts", callable: { line: 1, endLine: 11, tokens: 60 } };
+		const many = new Map([...files, ["changed4.ts", facts("changed4.ts", [[1, 11, []]])]]);
+		for (let i = 0; i < 5; i++) many.set(`bare${i}.ts`, facts(`bare${i}.ts`, [[1, 11, []]]));
+		assert.deepEqual(similarCallableFiles([bare, target], many, others, 3), [
+			"same-calls.ts",
+			"near-length.ts",
+			"bare0.ts",
+		]);
+	});
+
 	it("files rank by their best score for any target, the limit holds, and small callables choose nothing", () => {
 		const second = { file: "changed2.ts", callable: { line: 1, endLine: 21, tokens: 60 } };
-		assert.deepEqual(similarCallableFiles([target, second], files, others, 2), ["other-calls.ts", "same-calls.ts"]);
+		assert.deepEqual(similarCallableFiles([target, second], files, others, 2), ["same-calls.ts", "other-calls.ts"]);
 		assert.deepEqual(similarCallableFiles([target, second], files, others), [
-			"other-calls.ts",
 			"same-calls.ts",
+			"other-calls.ts",
 			"near-length.ts",
 		]);
 		assert.deepEqual(
