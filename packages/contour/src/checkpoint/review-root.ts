@@ -142,7 +142,8 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 		work,
 	);
 	if (clones.notSearched > 0) {
-		const elsewhere = clones.distant > 0 ? ` and ${clones.distant} elsewhere with callables of a similar span` : "";
+		const elsewhere =
+			clones.distant > 0 ? ` and ${clones.distant} elsewhere calling the same names over a similar span` : "";
 		const ruledOut = clones.ruledOut > 0 ? ` (${clones.ruledOut} more ruled out by their callables' spans)` : "";
 		notes.push(
 			`clone search compared ${clones.nearby} nearby files${ruledOut}${elsewhere}; ${clones.notSearched} more were not searched`,

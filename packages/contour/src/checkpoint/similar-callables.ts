@@ -5,10 +5,10 @@
  *
  * A file is a candidate when it holds a function or method whose line span is close to that of a new or changed
  * callable (a copy keeps its length; a near copy changes a statement or two) and that calls mostly the same names (a
- * copied body calls what the original calls): at least half of the names the two call together, or, for a callable
- * that calls fewer than two names, the same names and the very same span. Candidates rank by the number of names
- * they share, then by their share and by closeness of span, whichever target they resemble. Length alone says little (a project has many
- * functions of any length), so it never makes a candidate by itself.
+ * copied body calls what the original calls): at least half of the names the two call together. Candidates rank by
+ * the number of names they share, then by that share and by closeness of span, whichever target they resemble.
+ * Length alone says little (a project has many functions of any length), so a callable that calls fewer than two
+ * names chooses no distant file: its copies can only be found among the neighbours.
  */
 import type { FileFacts } from "pi-fovea/engine";
 import { type CallableMeasure, MIN_CLONE_TOKENS } from "../review/index.ts";
@@ -25,6 +25,8 @@ const NEIGHBOUR_SPAN = 0.5;
 const SPAN_CLOSENESS = 0.75;
 /** …and when the names both call are at least this share of all the names either calls. */
 const SHARED_NAMES = 0.5;
+/** A target calling fewer names chooses no distant file: one name or none in common is no evidence of a copy. */
+const MIN_NAMES = 2;
 const CALLABLE_KINDS = new Set(["function", "method"]);
 
 /** A new or changed callable of the change, searched for copies. */
@@ -80,6 +82,7 @@ function rankFiles(
 	const { line, endLine } = target.callable;
 	const span = endLine - line;
 	const names = calledNames(files.get(target.file), line, endLine);
+	if (names.size < MIN_NAMES) return [];
 	const scored: [string, number][] = [];
 	for (const [path, facts] of files) {
 		if (!accept(path)) continue;
@@ -90,7 +93,7 @@ function rankFiles(
 			const closeness = Math.min(span, other) / Math.max(span, other, 1);
 			if (closeness < SPAN_CLOSENESS && span !== other) continue;
 			const theirs = calledNames(facts, symbol.line, symbol.endLine);
-			const share = names.size >= 2 ? jaccard(names, theirs) : sameNames(names, theirs) && span === other ? 1 : 0;
+			const share = jaccard(names, theirs);
 			if (share < SHARED_NAMES) continue;
 			// More names in common is more evidence: their count ranks first, then their share, then the span.
 			best = Math.max(best, sharedCount(names, theirs) + share + closeness / 2);
@@ -105,10 +108,6 @@ function calledNames(facts: FileFacts | undefined, line: number, endLine: number
 	const names = new Set<string>();
 	for (const call of facts?.calls ?? []) if (call.line >= line && call.line <= endLine) names.add(call.callee);
 	return names;
-}
-
-function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-	return a.size === b.size && [...a].every((name) => b.has(name));
 }
 
 function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -97,7 +97,7 @@ describe("clone search across the project", () => {
 			"the nearest siblings, then the one file with a callable of that span calling the same names (not the decoys)",
 		);
 		assert.deepEqual(report.notes, [
-			`clone search compared ${MAX_CLONE_FILES} nearby files and 1 elsewhere with callables of a similar span; 18 more were not searched`,
+			`clone search compared ${MAX_CLONE_FILES} nearby files and 1 elsewhere calling the same names over a similar span; 18 more were not searched`,
 		]);
 
 		write(dir, { "app/feature/target.ts": `${encoder("encodeTopicsCopy")}// moved to the top\n` });
@@ -115,7 +115,7 @@ describe("clone search across the project", () => {
 		assert.ok(report.findings.some((f) => f.kind === "exact-clone"));
 		assert.equal(report.work.cloneFilesMeasured, 1, "only the original: the one-line siblings cannot hold a copy");
 		assert.deepEqual(report.notes, [
-			`clone search compared 0 nearby files (${SIBLINGS} more ruled out by their callables' spans) and 1 elsewhere with callables of a similar span; 12 more were not searched`,
+			`clone search compared 0 nearby files (${SIBLINGS} more ruled out by their callables' spans) and 1 elsewhere calling the same names over a similar span; 12 more were not searched`,
 		]);
 
 		const small = project();
@@ -181,21 +181,10 @@ describe("similar callables from facts", () => {
 		assert.deepEqual(similarCallableFiles([target], files, others), ["same-calls.ts", "near-length.ts"]);
 	});
 
-	it("a callable that calls fewer than two names takes only the same names over the very same span", () => {
+	it("a callable that calls fewer than two names chooses no distant file, however alike the spans", () => {
 		const single = { file: "changed3.ts", callable: { line: 1, endLine: 21, tokens: 60 } };
 		const withSingle = new Map([...files, ["changed3.ts", facts("changed3.ts", [[1, 21, ["a"]]])]]);
-		assert.deepEqual(similarCallableFiles([single], withSingle, others), ["few-calls.ts"]);
-	});
-
-	it("more names in common outrank the many same-span look-alikes of a callable that calls nothing", () => {
-		const bare = { file: "changed4.ts", callable: { line: 1, endLine: 11, tokens: 60 } };
-		const many = new Map([...files, ["changed4.ts", facts("changed4.ts", [[1, 11, []]])]]);
-		for (let i = 0; i < 5; i++) many.set(`bare${i}.ts`, facts(`bare${i}.ts`, [[1, 11, []]]));
-		assert.deepEqual(similarCallableFiles([bare, target], many, others, 3), [
-			"same-calls.ts",
-			"near-length.ts",
-			"bare0.ts",
-		]);
+		assert.deepEqual(similarCallableFiles([single], withSingle, others), []);
 	});
 
 	it("files rank by their best score for any target, the limit holds, and small callables choose nothing", () => {
