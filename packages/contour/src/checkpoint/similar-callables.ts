@@ -63,44 +63,36 @@ export function similarCallableFiles(
 	accept: (path: string) => boolean,
 	limit = MAX_DISTANT_CLONE_FILES,
 ): string[] {
-	const best = new Map<string, number>();
+	const searched: { span: number; names: Set<string> }[] = [];
 	for (const target of searchedTargets(targets)) {
-		for (const [path, score] of rankFiles(target, files, accept)) best.set(path, Math.max(best.get(path) ?? 0, score));
+		const { line, endLine } = target.callable;
+		const names = calledNames(files.get(target.file), line, endLine);
+		if (names.size >= MIN_NAMES) searched.push({ span: endLine - line, names });
 	}
-	return [...best]
-		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-		.slice(0, Math.max(0, limit))
-		.map(([path]) => path);
-}
-
-/** The files with a callable like `target`, with their best score (names in common, then closeness of span). */
-function rankFiles(
-	target: CloneTarget,
-	files: ReadonlyMap<string, FileFacts>,
-	accept: (path: string) => boolean,
-): [string, number][] {
-	const { line, endLine } = target.callable;
-	const span = endLine - line;
-	const names = calledNames(files.get(target.file), line, endLine);
-	if (names.size < MIN_NAMES) return [];
-	const scored: [string, number][] = [];
+	if (searched.length === 0 || limit <= 0) return [];
+	const best = new Map<string, number>();
 	for (const [path, facts] of files) {
 		if (!accept(path)) continue;
-		let best = -1;
 		for (const symbol of facts.symbols) {
 			if (!CALLABLE_KINDS.has(symbol.kind)) continue;
 			const other = symbol.endLine - symbol.line;
-			const closeness = Math.min(span, other) / Math.max(span, other, 1);
-			if (closeness < SPAN_CLOSENESS && span !== other) continue;
-			const theirs = calledNames(facts, symbol.line, symbol.endLine);
-			const share = jaccard(names, theirs);
-			if (share < SHARED_NAMES) continue;
-			// More names in common is more evidence: their count ranks first, then their share, then the span.
-			best = Math.max(best, sharedCount(names, theirs) + share + closeness / 2);
+			let theirs: Set<string> | undefined; // computed once per symbol, and only when some span is close
+			for (const { span, names } of searched) {
+				const closeness = Math.min(span, other) / Math.max(span, other, 1);
+				if (closeness < SPAN_CLOSENESS && span !== other) continue;
+				theirs ??= calledNames(facts, symbol.line, symbol.endLine);
+				const share = jaccard(names, theirs);
+				if (share < SHARED_NAMES) continue;
+				// More names in common is more evidence: their count ranks first, then their share, then the span.
+				const score = sharedCount(names, theirs) + share + closeness / 2;
+				if (score > (best.get(path) ?? -1)) best.set(path, score);
+			}
 		}
-		if (best >= 0) scored.push([path, best]);
 	}
-	return scored;
+	return [...best]
+		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+		.slice(0, limit)
+		.map(([path]) => path);
 }
 
 /** The names called between `line` and `endLine` of a file, per its facts. */
