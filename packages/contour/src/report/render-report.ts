@@ -1,9 +1,9 @@
 /**
  * A report as text for the model and for people, within a token budget. By priority: a header naming the root and
  * the snapshot (HEAD, index and worktree digests), the origin on its own line, a summary, then findings in rank
- * order (each with its question, witnesses and modelled exposure), import and callable deltas, files and notes. The coverage
- * line (what the review could not cover) and a count of what did not fit are reserved first, so they are always
- * there however small the budget.
+ * order (each with its question, witnesses and modelled exposure), import and callable deltas, files and notes. The
+ * coverage line (what the review could not cover) and a count of what did not fit are reserved first, so they are
+ * always there however small the budget.
  */
 import { BudgetedText } from "pi-fovea/engine";
 import type { Finding } from "../review/index.ts";
