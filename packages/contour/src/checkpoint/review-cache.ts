@@ -52,8 +52,7 @@ export class ReviewCache {
 	async persist(report: ReviewReport): Promise<boolean> {
 		if (this.disk === undefined) return false;
 		try {
-			await this.disk.saveReport(report);
-			await this.disk.saveMeasures(report.root, this.measures);
+			await Promise.all([this.disk.saveReport(report), this.disk.saveMeasures(report.root, this.measures)]);
 			return true;
 		} catch {
 			return false;
