@@ -168,6 +168,11 @@ describe("accessedPaths: literal shell cwd hints (bash)", () => {
 		assert.equal(got[0]?.kind, "directory");
 	});
 
+	it("a directory word holding a NUL names nothing, nor does anything relative to it (fast-check found `cd \\0`)", () => {
+		assert.deepEqual(bash("cd \0"), []);
+		assert.deepEqual(bash("cd a\0b && git -C sub log"), []);
+	});
+
 	it("a relative cd resolves from the cwd and git -C from the cd target", () => {
 		assert.deepEqual(bash("cd rel && git -C sub status"), ["/w/proj/rel", "/w/proj/rel/sub"]);
 	});

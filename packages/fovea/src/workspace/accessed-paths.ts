@@ -76,8 +76,9 @@ function shellPaths(
 		found.push({ path: explicit, kind: "directory", via: "cwd" });
 	}
 	if (typeof fields.command !== "string") return found;
+	// A NUL cannot be in a path (bash cannot even pass one), so a hint holding one names nothing.
 	for (const path of shellCwdHints(fields.command, base, home, options))
-		found.push({ path, kind: "directory", via: "shell" });
+		if (!path.includes("\0")) found.push({ path, kind: "directory", via: "shell" });
 	return found;
 }
 
