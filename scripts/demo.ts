@@ -78,10 +78,10 @@ try {
 		"src/server.ts": [
 			"export function listen(port: number, host: string, tls: boolean): string {",
 			"\tif (port < 1 || port > 65535) throw new Error('bad port');",
-			"\tif (tls && host === 'localhost') return `https://${host}:${port}`;",
-			"\telse if (tls) return `https://${host}:${port}/secure`;",
+			"\tif (tls && host === 'localhost') return 'https://' + host + ':' + port;",
+			"\telse if (tls) return 'https://' + host + ':' + port + '/secure';",
 			"\tfor (const reserved of [22, 25, 53]) if (port === reserved) return 'reserved';",
-			"\treturn host.length > 0 ? `http://${host}:${port}` : `http://0.0.0.0:${port}`;",
+			"\treturn host.length > 0 ? 'http://' + host + ':' + port : 'http://0.0.0.0:' + port;",
 			"}",
 			"",
 		].join("\n"),
