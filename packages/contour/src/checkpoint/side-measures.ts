@@ -15,9 +15,9 @@ import {
 } from "../git/index.ts";
 import type { ReportGap, ReviewWork } from "../report/report.ts";
 import {
+	emptyMeasure,
 	ensureMeasureLanguages,
 	type FileMeasure,
-	MEASURE_VERSION,
 	measureFile,
 	measureWithFacts,
 } from "../review/index.ts";
@@ -181,18 +181,5 @@ async function parseTexts(
 
 /** A measure that says why content was not measured (every count zero), like `measureFile` gives. */
 function gapMeasure(path: string, reason: "binary" | "invalid-utf8" | "too-large", detail: string): FileMeasure {
-	const language = languageOf(path);
-	return {
-		version: MEASURE_VERSION,
-		path,
-		...(language === undefined ? {} : { language }),
-		bytes: 0,
-		lines: 0,
-		sourceLines: 0,
-		moduleDecisions: 0,
-		parseErrors: 0,
-		callables: [],
-		needless: [],
-		gap: { reason, detail },
-	};
+	return { ...emptyMeasure(path, 0), gap: { reason, detail } };
 }

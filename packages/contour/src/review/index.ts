@@ -40,6 +40,7 @@ export { type ImportChange, type ImportChanges, importChanges, MAX_IMPORT_CHANGE
 export { type ImportEdge, type ImportEdges, importCycles, newImportCycles, newImportEdges } from "./import-cycles.ts";
 export {
 	DEFAULT_MAX_BYTES,
+	emptyMeasure,
 	ensureMeasureLanguages,
 	type FileMeasure,
 	MEASURE_VERSION,

@@ -89,21 +89,10 @@ function measureParsed(
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const language = languageOf(path);
 	const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
-	const empty: FileMeasure = {
-		version: MEASURE_VERSION,
-		path,
-		bytes,
-		lines: 0,
-		sourceLines: 0,
-		moduleDecisions: 0,
-		parseErrors: 0,
-		callables: [],
-		needless: [],
-	};
+	const empty = emptyMeasure(path, bytes);
 	if (language === undefined) {
 		return { measure: { ...empty, gap: { reason: "unsupported-language", detail: `no parser for ${path}` } } };
 	}
-	empty.language = language;
 	if (bytes > maxBytes) {
 		const detail = `${bytes} bytes is over the ${maxBytes}-byte limit`;
 		return { measure: { ...empty, gap: { reason: "too-large", detail } } };
@@ -158,4 +147,21 @@ function countLines(text: string): number {
 	let lines = 1;
 	for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
 	return text.endsWith("\n") ? lines - 1 : lines;
+}
+
+/** The measure of `path` with every count zero (its language when the engine knows it), for content not measured. */
+export function emptyMeasure(path: string, bytes: number): FileMeasure {
+	const language = languageOf(path);
+	return {
+		version: MEASURE_VERSION,
+		path,
+		...(language === undefined ? {} : { language }),
+		bytes,
+		lines: 0,
+		sourceLines: 0,
+		moduleDecisions: 0,
+		parseErrors: 0,
+		callables: [],
+		needless: [],
+	};
 }
