@@ -46,7 +46,15 @@ import {
 	parseReferenceReport,
 	type ReferenceReport,
 } from "./support/contour-outputs.ts";
-import { locateTools, runTool, snapshotOurs, type Tool, ToolCrash, type ToolName } from "./support/contour-runs.ts";
+import {
+	locateTools,
+	ourEntry,
+	runTool,
+	snapshotOurs,
+	type Tool,
+	ToolCrash,
+	type ToolName,
+} from "./support/contour-runs.ts";
 import { applyViemChange } from "./support/contour-viem-change.ts";
 import { git } from "./support/git.ts";
 
@@ -246,6 +254,8 @@ async function main(): Promise<number> {
 			(await git(repo, ["status", "--porcelain", "--", "packages/contour/src"]).catch(() => "")) !== "",
 		sourceDigest: "",
 		sourceChangedDuringRun: false,
+		/** Whether our CLI ran as installed (its bundle) or from its sources (a stale or missing bundle). */
+		entry: "sources" as ReturnType<typeof ourEntry>,
 	};
 	const base = mkdtempSync(join(tmpdir(), "contour-vs-reference-"));
 	const loadBefore = loadavg().map((n) => round(n, 2));
@@ -255,6 +265,10 @@ async function main(): Promise<number> {
 	try {
 		if (oursRev !== undefined) oursRoot = await snapshotOurs(repo, oursRev, join(base, "ours"));
 		const tools = locateTools(repo, oursRoot);
+		revision.entry = ourEntry(oursRoot);
+		if (revision.entry === "sources") {
+			process.stderr.write("warning: our CLI's bundle is missing or stale (npm run build); measuring its sources\n");
+		}
 		revision.sourceDigest = sourceDigest(oursRoot);
 		const wanted = new Set(values.quick === true ? ["self"] : (values.corpora ?? "").split(","));
 		const corpora: Corpus[] = [];

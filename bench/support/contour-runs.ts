@@ -1,9 +1,12 @@
-// One timed run of a review CLI in a fresh process: ours (`packages/contour/src/cli.ts`) or the published reference
+// One timed run of a review CLI in a fresh process: ours as installed (`packages/contour/bin/contour.js`, which runs
+// the bundle `npm install` built while it is current) or the published reference
 // (`pi-contour@0.4.4`'s `dist/cli.mjs`, installed under the alias `pi-contour-reference`). Each tool's caches live
 // under the directory it is given, so a new directory is a cold run and the same one again is a warm run.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { bundleIsCurrent } from "../../packages/fovea/bin/launch.js";
 import { materialize } from "./git.ts";
 
 /** Which CLI. */
@@ -40,7 +43,9 @@ export class ToolCrash extends Error {
  * `snapshotOurs` copy). Throws naming what is missing.
  */
 export function locateTools(repo: string, oursRoot = repo): Record<ToolName, Tool> {
-	const ours = join(oursRoot, "packages/contour/src/cli.ts");
+	// Revisions before the bundled CLI have no `bin/`: their entry is the sources'.
+	const bin = join(oursRoot, "packages/contour/bin/contour.js");
+	const ours = existsSync(bin) ? bin : join(oursRoot, "packages/contour/src/cli.ts");
 	const reference = join(repo, "node_modules/pi-contour-reference/dist/cli.mjs");
 	if (!existsSync(reference)) {
 		throw new Error(`the reference CLI is missing (${reference}): run npm install at the repository root`);
@@ -57,13 +62,25 @@ export function locateTools(repo: string, oursRoot = repo): Record<ToolName, Too
 const WORKSPACES: Record<string, string> = { "pi-fovea": "fovea", "pi-contour": "contour", "pi-crew": "crew" };
 
 /**
+ * How our CLI in `oursRoot` will run: `bundle` when `bin/contour.js` will pick a current bundle, `sources` when it
+ * falls back to the TypeScript sources (no bundle built, or sources edited since), `sources-only` for a revision
+ * before the bundled CLI.
+ */
+export function ourEntry(oursRoot: string): "bundle" | "sources" | "sources-only" {
+	const contour = join(oursRoot, "packages/contour");
+	if (!existsSync(join(contour, "bin/contour.js"))) return "sources-only";
+	return bundleIsCurrent(pathToFileURL(`${contour}/`)) ? "bundle" : "sources";
+}
+
+/**
  * Our packages as committed at `rev`, written to `into` with a `node_modules` whose workspace links point into the
- * copy and whose other entries link to the checkout's installed packages. Returns the copy's root, for
- * `locateTools`. For measuring a committed revision while the checkout itself is being edited.
+ * copy and whose other entries link to the checkout's installed packages, and their CLIs bundled as `npm install`
+ * bundles them. Returns the copy's root, for `locateTools`. For measuring a committed revision while the checkout
+ * itself is being edited.
  */
 export async function snapshotOurs(repo: string, rev: string, into: string): Promise<string> {
 	mkdirSync(into, { recursive: true });
-	await materialize(repo, rev, into, ["packages", "package.json"]);
+	await materialize(repo, rev, into, ["packages", "package.json", "scripts"]);
 	const modules = join(into, "node_modules");
 	mkdirSync(modules);
 	for (const name of readdirSync(join(repo, "node_modules"))) {
@@ -73,6 +90,8 @@ export async function snapshotOurs(repo: string, rev: string, into: string): Pro
 			workspace === undefined ? realpathSync(join(repo, "node_modules", name)) : join(into, "packages", workspace);
 		symlinkSync(target, join(modules, name));
 	}
+	const build = join(into, "scripts/build-clis.ts");
+	if (existsSync(build)) execFileSync(process.execPath, [build, "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
 	return into;
 }
 

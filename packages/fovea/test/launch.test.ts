@@ -1,0 +1,92 @@
+/**
+ * `bin/launch.js`: a CLI runs its bundle only while every source it was built from is as it was, and its sources
+ * otherwise, so an edited checkout never runs stale code and a damaged record never breaks the command.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, beforeEach, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { bundleIsCurrent } from "../bin/launch.js";
+
+const LAUNCH = new URL("../bin/launch.js", import.meta.url).href;
+const base = mkdtempSync(join(tmpdir(), "fovea-launch-"));
+after(() => rmSync(base, { recursive: true, force: true }));
+
+let pkg: string;
+let dir: URL;
+
+/** A package whose sources print "src" and whose bundle prints "dist", with an inputs record of its two sources. */
+function writePackage(): void {
+	pkg = mkdtempSync(join(base, "pkg-"));
+	dir = pathToFileURL(`${pkg}/`);
+	mkdirSync(join(pkg, "src"));
+	mkdirSync(join(pkg, "dist"));
+	mkdirSync(join(pkg, "bin"));
+	writeFileSync(join(pkg, "src/cli.ts"), `const from: string = "src";\nprocess.stdout.write(from);\n`);
+	writeFileSync(join(pkg, "src/helper.ts"), "export const helper = 1;\n");
+	writeFileSync(join(pkg, "dist/cli.js"), `process.stdout.write("dist");\n`);
+	writeFileSync(
+		join(pkg, "bin/tool.js"),
+		`import { launchCli } from ${JSON.stringify(LAUNCH)};\nawait launchCli(new URL("../", import.meta.url));\n`,
+	);
+	record(["src/cli.ts", "src/helper.ts"]);
+}
+
+function record(paths: string[], version = 1): void {
+	const inputs = paths.map((path) => {
+		const info = statSync(join(pkg, path));
+		return { path, size: info.size, mtimeMs: info.mtimeMs };
+	});
+	writeFileSync(join(pkg, "dist/cli.inputs.json"), JSON.stringify({ version, inputs }));
+}
+
+function launched(): string {
+	const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8" });
+	assert.equal(run.status, 0, run.stderr);
+	return run.stdout;
+}
+
+describe("launchCli", () => {
+	beforeEach(writePackage);
+
+	it("runs the bundle while its sources are as recorded", () => {
+		assert.equal(bundleIsCurrent(dir), true);
+		assert.equal(launched(), "dist");
+	});
+
+	it("runs the sources once one of them changed in size", () => {
+		writeFileSync(join(pkg, "src/helper.ts"), "export const helper = 12;\n");
+		assert.equal(bundleIsCurrent(dir), false);
+		assert.equal(launched(), "src");
+	});
+
+	it("runs the sources when a source of the same size was modified later", () => {
+		const later = new Date(statSync(join(pkg, "src/helper.ts")).mtimeMs + 5000);
+		utimesSync(join(pkg, "src/helper.ts"), later, later);
+		assert.equal(bundleIsCurrent(dir), false);
+		assert.equal(launched(), "src");
+	});
+
+	it("runs the sources when a recorded source is gone", () => {
+		rmSync(join(pkg, "src/helper.ts"));
+		assert.equal(bundleIsCurrent(dir), false);
+	});
+
+	it("treats a missing, damaged, empty or foreign record as no bundle", () => {
+		rmSync(join(pkg, "dist/cli.inputs.json"));
+		assert.equal(bundleIsCurrent(dir), false);
+		assert.equal(launched(), "src");
+		writeFileSync(join(pkg, "dist/cli.inputs.json"), "{ not json");
+		assert.equal(bundleIsCurrent(dir), false);
+		record([]);
+		assert.equal(bundleIsCurrent(dir), false, "a record listing no source proves nothing");
+		record(["src/cli.ts"], 2);
+		assert.equal(bundleIsCurrent(dir), false, "another record version");
+		writeFileSync(join(pkg, "dist/cli.inputs.json"), JSON.stringify({ version: 1, inputs: [{ path: 3 }] }));
+		assert.equal(bundleIsCurrent(dir), false);
+		assert.equal(launched(), "src");
+	});
+});

@@ -1,0 +1,98 @@
+/**
+ * The bundled CLIs (`scripts/build-clis.ts`) behave as their sources: the same reports on the same repository, and
+ * the caches they write work (a bundle once lost `__filename`, which `write-file-atomic` needs, so every run of the
+ * bundled `contour` silently dropped its cache and parsed everything again). Each bundle is built into a directory
+ * of its own inside the package (where it resolves the grammars as the installed one does) and removed afterwards.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type BundledCli, buildCli } from "../../scripts/build-clis.ts";
+import { git, gitRepo, writeFiles } from "./support/workspaces.ts";
+
+const PACKAGES = fileURLToPath(new URL("../../packages/", import.meta.url));
+const base = mkdtempSync(join(tmpdir(), "cli-bundles-"));
+const built: Partial<Record<BundledCli, string>> = {};
+
+before(async () => {
+	for (const pkg of ["fovea", "contour"] as const) {
+		const dist = mkdtempSync(join(PACKAGES, pkg, ".test-dist-"));
+		built[pkg] = (await buildCli(pkg, dist)).outfile;
+	}
+});
+after(() => {
+	for (const outfile of Object.values(built)) rmSync(join(outfile, ".."), { recursive: true, force: true });
+	rmSync(base, { recursive: true, force: true });
+});
+
+/** Runs `script` with every cache under `caches`; returns stdout, failing on a non-zero exit. */
+function run(script: string, args: string[], caches: string): string {
+	const result = spawnSync(process.execPath, [script, ...args], {
+		encoding: "utf8",
+		env: {
+			...process.env,
+			FOVEA_CACHE_DIR: join(caches, "fovea"),
+			CONTOUR_CACHE_DIR: join(caches, "contour"),
+			XDG_CACHE_HOME: join(caches, "xdg"),
+			NODE_OPTIONS: "",
+		},
+	});
+	assert.equal(result.status, 0, `${script} ${args.join(" ")}: ${result.stderr}`);
+	return result.stdout;
+}
+
+const source = (pkg: BundledCli) => join(PACKAGES, pkg, "src/cli.ts");
+const bundle = (pkg: BundledCli) => built[pkg] as string;
+
+/** A repository with a committed module and a staged change that adds a branchy function and an import. */
+function changedRepo(): string {
+	const dir = gitRepo(
+		mkdtempSync(join(base, "repo-")),
+		{
+			"src/total.ts": "export function total(xs: number[]): number {\n\treturn xs.reduce((a, b) => a + b, 0);\n}\n",
+			"src/app.ts": 'import { total } from "./total.ts";\nexport const sum = total([1, 2]);\n',
+		},
+		{ commit: true },
+	);
+	const branches = Array.from({ length: 12 }, (_, i) => `\tif (x === ${i}) return ${i * 2};`).join("\n");
+	writeFiles(dir, {
+		"src/grade.ts": `import { total } from "./total.ts";\nexport function grade(x: number): number {\n${branches}\n\treturn total([x]);\n}\n`,
+	});
+	git(dir, "add", "-A");
+	return dir;
+}
+
+describe("bundled CLIs", () => {
+	it("contour: the bundle reports what the sources report, and its second run answers from its cache", () => {
+		const dir = changedRepo();
+		const args = ["review", "--staged", "--json", "--root", dir];
+		const fromSources = JSON.parse(run(source("contour"), args, mkdtempSync(join(base, "c-src-"))));
+		const caches = mkdtempSync(join(base, "c-bundle-"));
+		const first = JSON.parse(run(bundle("contour"), args, caches));
+		for (const field of ["files", "findings", "deltas", "imports"]) {
+			assert.deepEqual(first[field], fromSources[field], field);
+		}
+		assert.ok(first.findings.length > 0, "the change has findings to compare");
+		assert.ok(first.work.parses > 0);
+		const second = JSON.parse(run(bundle("contour"), args, caches));
+		assert.deepEqual(second.findings, first.findings);
+		assert.equal(second.work.parses, 0, "the report kept by the first bundled run answers");
+		assert.equal(second.work.blobsRead, 0);
+	});
+
+	it("fovea: the bundle maps what the sources map, and reuses its fact cache", () => {
+		const dir = changedRepo();
+		const sketch = ["sketch", "--json", "--root", dir];
+		const caches = mkdtempSync(join(base, "f-bundle-"));
+		assert.deepEqual(
+			JSON.parse(run(bundle("fovea"), sketch, caches)),
+			JSON.parse(run(source("fovea"), sketch, mkdtempSync(join(base, "f-src-")))),
+		);
+		const status = JSON.parse(run(bundle("fovea"), ["status", "--json", "--root", dir], caches));
+		assert.equal(status.work.filesParsed, 0, JSON.stringify(status));
+	});
+});
