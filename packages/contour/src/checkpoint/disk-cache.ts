@@ -4,13 +4,15 @@
  * its report without parsing, and a run after a one-file edit parses only that file's new side.
  *
  * Layout under the cache directory (`contourCacheDir()`), one directory per root named by a hash of its path:
- * `<root-hash>/reports/<analysis key>.json` (the newest `REPORTS_ON_DISK` kept) and `<root-hash>/measures.json`
- * (the `MEASURES_ON_DISK` most recently used entries). Files are written atomically (`write-file-atomic`), so a reader never
- * sees half a file; anything unreadable or of another version is a miss, never an error. Nothing is
- * written inside the reviewed root.
+ * `<root-hash>/reports/<analysis key>.json` (the newest `REPORTS_ON_DISK` kept), written atomically
+ * (`write-file-atomic`) so a reader never sees half a file, and `<root-hash>/measures.log`: a header line, then one
+ * entry per line, `<key>\t<JSON>`, oldest first. A run appends only the entries it added (rewriting the whole
+ * file cost a one-file review more than its parse), and the log is compacted to the `MEASURES_ON_DISK` most recently
+ * used entries, atomically, once it holds twice as many lines. Anything unreadable, torn or of another version is a
+ * miss, never an error. Nothing is written inside the reviewed root.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { freezeReport, type ReportDraft, type ReviewReport } from "../report/report.ts";
@@ -22,12 +24,17 @@ export const REPORTS_ON_DISK = 8;
 /** Measure and import entries kept on disk per root. */
 export const MEASURES_ON_DISK = 4096;
 const FORMAT = 1;
+/** The first line of a measures log of the current form. */
+const MEASURES_HEADER = "contour measures 2";
+const MEASURES_FILE = "measures.log";
 
 export { contourCacheDir } from "./cache-dir.ts";
 
 /** Reports and measures of reviewed roots, on disk. */
 export class DiskCache {
 	readonly dir: string;
+	/** Lines in each root's measures log as this process last saw it; absent when there is no valid log. */
+	readonly #logLines = new Map<string, number>();
 
 	constructor(dir: string = contourCacheDir()) {
 		this.dir = dir;
@@ -59,23 +66,50 @@ export class DiskCache {
 
 	/** Adds the root's kept measures and imports to `cache`; returns how many. */
 	async loadMeasures(root: string, cache: MeasureCache): Promise<number> {
-		const data = await readJson(join(this.#rootDir(root), "measures.json"));
-		if (!isRecord(data) || data.format !== FORMAT || !Array.isArray(data.entries)) return 0;
-		const entries = data.entries.filter(
-			(entry): entry is [string, unknown] => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === "string",
-		);
+		const text = await readFile(join(this.#rootDir(root), MEASURES_FILE), "utf8").catch(() => undefined);
+		if (text === undefined) return 0;
+		const lines = text.split("\n");
+		if (lines[0] !== MEASURES_HEADER) return 0;
+		this.#logLines.set(root, lines.length - 1);
+		const entries: [string, string][] = [];
+		for (let i = 1; i < lines.length; i++) {
+			const line = lines[i] as string;
+			const tab = line.indexOf("\t");
+			// A torn last line (a writer that died mid-append) has no end: its JSON fails when used, or it has no tab.
+			if (tab > 0) entries.push([line.slice(0, tab), line.slice(tab + 1)]);
+		}
 		return cache.restore(entries);
 	}
 
-	/** Keeps the most recently used entries of `cache` for `root`. */
+	/**
+	 * Appends the entries `cache` added since it was loaded or last saved; compacts the log to the most recently
+	 * used `MEASURES_ON_DISK` entries when it would hold twice as many lines, or starts it when there is none.
+	 */
 	async saveMeasures(root: string, cache: MeasureCache): Promise<void> {
-		const entries = cache.export(MEASURES_ON_DISK);
-		await writeAtomic(join(this.#rootDir(root), "measures.json"), JSON.stringify({ format: FORMAT, entries }));
+		const added = cache.takeAdded();
+		if (added.length === 0) return;
+		const path = join(this.#rootDir(root), MEASURES_FILE);
+		const lines = this.#logLines.get(root);
+		if (lines !== undefined && lines + added.length <= 2 * MEASURES_ON_DISK) {
+			await appendFile(path, entryLines(added), { mode: 0o600 });
+			this.#logLines.set(root, lines + added.length);
+			return;
+		}
+		const kept = cache.export(MEASURES_ON_DISK).reverse();
+		await writeAtomic(path, `${MEASURES_HEADER}\n${entryLines(kept)}`);
+		this.#logLines.set(root, kept.length);
 	}
 
 	#rootDir(root: string): string {
 		return join(this.dir, createHash("sha256").update(root).digest("hex").slice(0, 24));
 	}
+}
+
+/** Entries as log lines, each ending in a newline. */
+function entryLines(entries: readonly (readonly [string, string])[]): string {
+	let text = "";
+	for (const [key, json] of entries) text += `${key}\t${json}\n`;
+	return text;
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -28,16 +28,28 @@ export interface MeasureCacheStats {
 export type MeasureCacheEntry = { kind: "measure"; value: FileMeasure } | { kind: "imports"; value: ImportFacts };
 type Entry = MeasureCacheEntry;
 
+/**
+ * An entry as held: its JSON text (the form on disk, and its size) and, once used or when computed here, the value.
+ * Entries read from disk stay text until a review asks for them: a run that uses two of a few hundred kept entries
+ * parses two, and writes back only what it added.
+ */
+interface Slot {
+	json: string;
+	entry?: Entry;
+}
+
 /** Measures and imports by (blob id, language, settings). */
 export class MeasureCache {
-	readonly #entries: LRUCache<string, Entry>;
+	readonly #entries: LRUCache<string, Slot>;
+	/** Keys added by `put…` since the last `takeAdded`, for an append-only cache on disk. */
+	readonly #added = new Set<string>();
 	#hits = 0;
 	#misses = 0;
 
 	constructor(maxBytes = DEFAULT_MEASURE_CACHE_BYTES) {
-		this.#entries = new LRUCache<string, Entry>({
+		this.#entries = new LRUCache<string, Slot>({
 			maxSize: Math.max(1024, Math.floor(maxBytes)),
-			sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.value).length),
+			sizeCalculation: (slot) => Math.max(1, slot.json.length),
 		});
 	}
 
@@ -50,7 +62,7 @@ export class MeasureCache {
 
 	/** Keeps the measure of blob `oid`. */
 	putMeasure(oid: string, path: string, maxBytes: number, measure: FileMeasure): void {
-		this.#entries.set(measureKey(oid, path, maxBytes), { kind: "measure", value: measure });
+		this.#put(measureKey(oid, path, maxBytes), { kind: "measure", value: measure });
 	}
 
 	/** The cached imports of blob `oid` read as `path`'s language. */
@@ -61,7 +73,7 @@ export class MeasureCache {
 
 	/** Keeps the imports of blob `oid`. */
 	putImports(oid: string, path: string, imports: ImportFacts): void {
-		this.#entries.set(importsKey(oid, path), { kind: "imports", value: imports });
+		this.#put(importsKey(oid, path), { kind: "imports", value: imports });
 	}
 
 	get stats(): MeasureCacheStats {
@@ -70,38 +82,75 @@ export class MeasureCache {
 
 	clear(): void {
 		this.#entries.clear();
+		this.#added.clear();
 	}
 
-	/** The entries, most recently used first, at most `limit` of them (for a cache on disk). */
-	export(limit = Number.POSITIVE_INFINITY): [string, MeasureCacheEntry][] {
-		const out: [string, MeasureCacheEntry][] = [];
-		for (const [key, entry] of this.#entries.entries()) {
+	/** The entries as JSON text, most recently used first, at most `limit` of them (for a cache on disk). */
+	export(limit = Number.POSITIVE_INFINITY): [key: string, json: string][] {
+		const out: [string, string][] = [];
+		for (const [key, slot] of this.#entries.entries()) {
 			if (out.length >= limit) break;
-			out.push([key, entry]);
+			out.push([key, slot.json]);
 		}
 		return out;
 	}
 
+	/** The entries added since the last call, oldest first, as JSON text (what a cache on disk appends). */
+	takeAdded(): [key: string, json: string][] {
+		const out: [string, string][] = [];
+		for (const key of this.#added) {
+			const slot = this.#entries.peek(key);
+			if (slot !== undefined) out.push([key, slot.json]);
+		}
+		this.#added.clear();
+		return out;
+	}
+
 	/**
-	 * Adds entries exported earlier, most recently used first (as `export` gives them), without replacing newer
-	 * ones. Entries of another shape or version are skipped: a cache on disk is input, not trusted state.
+	 * Adds entries kept earlier as JSON text, oldest first (the newest is then the most recently used), without
+	 * replacing any held. Only keys of this version are taken; the text is checked when an entry is first used, and
+	 * one of another shape is then a miss, never trusted. Returns how many were taken.
 	 */
-	restore(entries: readonly (readonly [string, unknown])[]): number {
+	restore(entries: Iterable<readonly [key: string, json: string]>): number {
 		let restored = 0;
-		for (let i = entries.length - 1; i >= 0; i--) {
-			const [key, entry] = entries[i] as readonly [string, unknown];
-			if (typeof key !== "string" || this.#entries.has(key) || !validEntry(key, entry)) continue;
-			this.#entries.set(key, entry);
+		for (const [key, json] of entries) {
+			if (!currentKey(key) || this.#entries.has(key)) continue;
+			this.#entries.set(key, { json });
 			restored++;
 		}
 		return restored;
 	}
 
+	#put(key: string, entry: Entry): void {
+		this.#entries.set(key, { json: JSON.stringify(entry), entry });
+		this.#added.add(key);
+	}
+
 	#lookup(key: string): Entry | undefined {
-		const entry = this.#entries.get(key);
+		const slot = this.#entries.get(key);
+		let entry = slot?.entry;
+		if (slot !== undefined && entry === undefined) {
+			entry = parsedEntry(key, slot.json);
+			if (entry === undefined) this.#entries.delete(key);
+			else slot.entry = entry;
+		}
 		if (entry === undefined) this.#misses++;
 		else this.#hits++;
 		return entry;
+	}
+}
+
+/** Whether `key` is a measure or imports key of the current versions. */
+function currentKey(key: string): boolean {
+	return key.startsWith(`m${MEASURE_VERSION}:`) || key.startsWith(`i${EXTRACTOR_VERSION}:`);
+}
+
+function parsedEntry(key: string, json: string): Entry | undefined {
+	try {
+		const entry: unknown = JSON.parse(json);
+		return validEntry(key, entry) ? entry : undefined;
+	} catch {
+		return undefined;
 	}
 }
 

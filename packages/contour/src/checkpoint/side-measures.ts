@@ -59,7 +59,8 @@ interface Pending {
 
 /**
  * Measures the text sides of `changes` (files with a snapshot gap must be left out by the caller). Files with a
- * side that could not be read within the review's byte budget are returned as gaps instead.
+ * side that could not be read within the review's byte budget are returned as gaps instead. `snapshot` is the one
+ * this review just took (its partial-clone refusal is not repeated before the blobs are read).
  */
 export async function measureSides(
 	snapshot: Pick<Snapshot, "root" | "objectFormat">,
@@ -114,6 +115,7 @@ export async function measureSides(
 		grammars.catch(() => {}); // awaited below; a failure surfaces there, not as an unhandled rejection
 		const contents = await readSides(snapshot, requests, {
 			maxBytes,
+			partialCloneRefused: true,
 			...(options.signal === undefined ? {} : { signal: options.signal }),
 			work: options.gitWork,
 		});

@@ -24,6 +24,11 @@ export interface ReadOptions {
 	maxTotalBytes?: number;
 	signal?: AbortSignal;
 	work?: GitWork;
+	/**
+	 * Set by a caller whose snapshot of the same review was taken a moment ago: `takeSnapshot` refused a partial
+	 * clone then, so the check is not repeated (one Git process less). Default: checked again before reading.
+	 */
+	partialCloneRefused?: boolean;
 }
 
 // Git's own heuristic: a NUL byte in the first 8000 bytes makes a file binary.
@@ -62,7 +67,7 @@ export async function readSides(
 		}
 	});
 	if (wanted.size > 0) {
-		await guardedConfig(snapshot.root, options);
+		if (options.partialCloneRefused !== true) await guardedConfig(snapshot.root, options);
 		await readObjects(
 			snapshot.root,
 			[...wanted.keys()],
