@@ -69,3 +69,107 @@ export function compressedRows(size: number, edges: Iterable<FileEdges>): Sparse
 		weights: wasted ? weights.slice(0, m) : weights.subarray(0, m),
 	};
 }
+
+/** Below this a patched weight is zero: weights are sums of a few constants no smaller than 0.5 / 4. */
+const ZERO_WEIGHT = 1e-9;
+
+/** What `patchRows` did: the rows, the rows whose entries changed, and how many entries went to or left zero. */
+export interface RowPatch {
+	rows: SparseGraph;
+	touched: number[];
+	/** Entries whose weight fell to zero (inert until the next full assembly) minus those that came back. */
+	zeroed: number;
+}
+
+/**
+ * Carries assembled rows from one set of per-file edges to the next without reassembling them: the `removed`
+ * parts' weights are taken out and the `added` parts' put in, each in both rows of an edge, and the graph grows to
+ * `size` nodes. An entry whose weight falls to zero stays as an inert entry (it adds nothing to any product) until a
+ * full assembly compacts it; new entries are inserted into their rows with bulk copies, and when there are none the
+ * rows are patched in place, so `rows` must not be used afterwards. An edit thus costs the length of its own edges
+ * (and a memory copy when it links nodes not linked before) instead of a pass over every edge in JavaScript.
+ * `undefined` when a removed edge is not in the rows (they were not assembled from the parts the caller says).
+ */
+export function patchRows(
+	rows: SparseGraph,
+	size: number,
+	removed: readonly FileEdges[],
+	added: readonly FileEdges[],
+): RowPatch | undefined {
+	const { offsets, targets, weights } = rows;
+	const touched = new Set<number>();
+	const inserts = new Map<number, Map<number, number>>();
+	let zeroed = 0;
+	const apply = (row: number, target: number, delta: number): boolean => {
+		touched.add(row);
+		if (row < rows.size) {
+			const end = offsets[row + 1] as number;
+			for (let e = offsets[row] as number; e < end; e++) {
+				if (targets[e] !== target) continue;
+				const before = weights[e] as number;
+				let after = before + delta;
+				if (after < -ZERO_WEIGHT) return false;
+				if (after < ZERO_WEIGHT) after = 0;
+				if (before !== 0 && after === 0) zeroed++;
+				else if (before === 0 && after !== 0) zeroed--;
+				weights[e] = after;
+				return true;
+			}
+		}
+		// Removals come first, so a missing entry may only be added.
+		if (delta < 0) return false;
+		let pending = inserts.get(row);
+		if (pending === undefined) {
+			pending = new Map();
+			inserts.set(row, pending);
+		}
+		pending.set(target, (pending.get(target) ?? 0) + delta);
+		return true;
+	};
+	for (const [parts, sign] of [
+		[removed, -1],
+		[added, 1],
+	] as const) {
+		for (const part of parts) {
+			for (let i = 0; i < part.a.length; i++) {
+				const x = part.a[i] as number;
+				const y = part.b[i] as number;
+				const weight = sign * (part.w[i] as number);
+				if (!apply(x, y, weight) || !apply(y, x, weight)) return undefined;
+			}
+		}
+	}
+	if (inserts.size === 0 && size === rows.size) return { rows, touched: [...touched], zeroed };
+	let extra = 0;
+	for (const pending of inserts.values()) extra += pending.size;
+	const total = targets.length + extra;
+	const nextOffsets = new Int32Array(size + 1);
+	const nextTargets = new Int32Array(total);
+	const nextWeights = new Float64Array(total);
+	let shift = 0; // entries inserted before the current row
+	let copied = 0; // old entries [0, copied) are in place
+	for (let row = 0; row < size; row++) {
+		const start = row < rows.size ? (offsets[row] as number) : targets.length;
+		nextOffsets[row] = start + shift;
+		const pending = inserts.get(row);
+		if (pending === undefined) continue;
+		const end = row < rows.size ? (offsets[row + 1] as number) : targets.length;
+		nextTargets.set(targets.subarray(copied, end), copied + shift);
+		nextWeights.set(weights.subarray(copied, end), copied + shift);
+		copied = end;
+		let at = end + shift;
+		for (const [target, weight] of pending) {
+			nextTargets[at] = target;
+			nextWeights[at++] = weight;
+		}
+		shift += pending.size;
+	}
+	nextTargets.set(targets.subarray(copied), copied + shift);
+	nextWeights.set(weights.subarray(copied), copied + shift);
+	nextOffsets[size] = total;
+	return {
+		rows: { size, offsets: nextOffsets, targets: nextTargets, weights: nextWeights },
+		touched: [...touched],
+		zeroed,
+	};
+}

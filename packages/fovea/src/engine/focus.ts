@@ -1,6 +1,14 @@
 import type { CodeGraph, GraphNode } from "./graph.ts";
 import type { GraphDelta } from "./graph-store.ts";
-import { diffuse, type HeatStats, type NormalizedGraph, normalizeGraph, ScratchVectors } from "./heat.ts";
+import {
+	diffuse,
+	diffusionSlots,
+	type HeatStats,
+	type NormalizedGraph,
+	normalizeGraph,
+	renormalizeRows,
+	ScratchVectors,
+} from "./heat.ts";
 import { terms } from "./query-terms.ts";
 import { TermIndex } from "./term-index.ts";
 
@@ -20,7 +28,11 @@ export interface PreparedGraph {
 }
 
 /** Scratch slots of a focus query, after the diffusion's (3 recurrence vectors and one per timescale). */
-const FOCUS_SLOTS = { seeds: 3 + TIMES.length, score: 4 + TIMES.length, hottest: 5 + TIMES.length } as const;
+const FOCUS_SLOTS = {
+	seeds: diffusionSlots(TIMES.length),
+	score: diffusionSlots(TIMES.length) + 1,
+	hottest: diffusionSlots(TIMES.length) + 2,
+} as const;
 
 /**
  * Room for nodes that later edits append, so a patched graph keeps its per-node arrays: reallocating the query's
@@ -39,9 +51,10 @@ export function prepareGraph(graph: CodeGraph): PreparedGraph {
 }
 
 /**
- * Prepares the next generation of a graph that `GraphStore.update` patched: the operator is normalized again (linear
- * in the edges), while the term index and the file of each node are patched for the removed and added nodes only.
- * The previous `PreparedGraph` shares the term index and must not be used afterwards.
+ * Prepares the next generation of a graph that `GraphStore.update` patched: the operator's degrees are computed again
+ * for the rows the update changed (all of them when it assembled the rows anew), and the term index and the file of
+ * each node are patched for the removed and added nodes only. The previous `PreparedGraph` shares the term index
+ * and the operator's arrays and must not be used afterwards.
  */
 export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, delta: GraphDelta): PreparedGraph {
 	const { index } = previous;
@@ -57,7 +70,9 @@ export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, de
 		fileOf[id] = graph.fileNode.get(node.path) ?? -1;
 	}
 	const scratch = previous.scratch.size >= graph.nodes.length ? previous.scratch : new ScratchVectors(fileOf.length);
-	return { graph, operator: normalizeGraph(graph), index, fileOf, scratch };
+	const operator =
+		delta.rows === undefined ? normalizeGraph(graph) : renormalizeRows(previous.operator, graph, delta.rows);
+	return { graph, operator, index, fileOf, scratch };
 }
 
 /** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */

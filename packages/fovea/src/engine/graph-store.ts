@@ -1,7 +1,8 @@
-import { compressedRows } from "./compressed-rows.ts";
+import { compressedRows, patchRows } from "./compressed-rows.ts";
 import type { FileFacts, SymbolFact } from "./facts.ts";
 import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./graph.ts";
 import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./graph-edges.ts";
+import type { SparseGraph } from "./heat.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -9,6 +10,11 @@ export interface GraphDelta {
 	added: number[];
 	/** Files whose edges were derived again: the edited files and those whose names resolve through them. */
 	rederived: number;
+	/**
+	 * Rows whose entries changed, when the rows were patched; absent when they are assembled anew (everything
+	 * derived from them, such as node degrees, must then be computed again).
+	 */
+	rows?: number[];
 }
 
 /** Above this share of removed nodes an update gives up and asks for a full build, which compacts the ids. */
@@ -21,7 +27,8 @@ const MAX_REMOVED_SHARE = 0.2;
  *
  * Why: rebuilding a 5,000-file graph takes hundreds of milliseconds, while an edit changes the edges of the edited
  * file and of the few files that call names it added or removed. Each file owns its outgoing edges, so an update
- * derives those files' edges again and reassembles the compressed rows, which is linear and cheap.
+ * derives those files' edges again (found through an index of the names each file refers to) and patches the rows
+ * by the difference (`patchRows`); nothing in an edit walks every file or every edge.
  */
 export class GraphStore {
 	readonly #links: GraphLinks;
@@ -32,6 +39,13 @@ export class GraphStore {
 	readonly #symbolIds = new Map<string, number[]>();
 	readonly #facts = new Map<string, FileFacts>();
 	readonly #edges = new Map<string, FileEdges>();
+	/** Files by the names their edges were resolved through (`referencedNames`). */
+	readonly #referrers = new Map<string, Set<string>>();
+	readonly #counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
+	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
+	#rows: SparseGraph | undefined;
+	/** Entries of `#rows` whose weight fell to zero: past an eighth of all, the rows are assembled anew. */
+	#zeroEntries = 0;
 	#fileCount = 0;
 	#removed = 0;
 
@@ -53,7 +67,10 @@ export class GraphStore {
 			);
 		}
 		const context = this.#context();
-		for (const file of sorted) this.#edges.set(file.path, fileEdges(file, context));
+		for (const file of sorted) {
+			this.#setEdges(file.path, fileEdges(file, context));
+			this.#refer(file, 1);
+		}
 	}
 
 	/**
@@ -68,44 +85,80 @@ export class GraphStore {
 		for (const path of changed) {
 			const facts = files.get(path) as FileFacts;
 			this.#replaceSymbols(path, facts, delta, touchedNames);
+			this.#refer(this.#facts.get(path) as FileFacts, -1);
+			this.#refer(facts, 1);
 			this.#facts.set(path, facts);
 			const fileNode = this.#nodes[this.#fileNode.get(path) as number] as GraphNode;
 			fileNode.endLine = facts.lines;
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
 		const rederive = new Set(changed);
-		if (touchedNames.size > 0) {
-			for (const [path, facts] of this.#facts) {
-				if (rederive.has(path)) continue;
-				for (const name of referencedNames(facts)) {
-					if (touchedNames.has(name)) {
-						rederive.add(path);
-						break;
-					}
-				}
+		for (const name of touchedNames) for (const path of this.#referrers.get(name) ?? []) rederive.add(path);
+		const context = this.#context();
+		const before: FileEdges[] = [];
+		const after: FileEdges[] = [];
+		for (const path of rederive) {
+			const old = this.#edges.get(path) as FileEdges;
+			const next = fileEdges(this.#facts.get(path) as FileFacts, context);
+			if (sameEdges(old, next)) continue;
+			before.push(old);
+			after.push(next);
+			this.#setEdges(path, next);
+		}
+		delta.rederived = rederive.size;
+		if (this.#rows !== undefined) {
+			const patch = patchRows(this.#rows, this.#nodes.length, before, after);
+			this.#zeroEntries += patch?.zeroed ?? 0;
+			if (patch === undefined || this.#zeroEntries > patch.rows.targets.length / 8) this.#rows = undefined;
+			else {
+				this.#rows = patch.rows;
+				delta.rows = patch.touched;
 			}
 		}
-		const context = this.#context();
-		for (const path of rederive) this.#edges.set(path, fileEdges(this.#facts.get(path) as FileFacts, context));
-		delta.rederived = rederive.size;
 		return delta;
 	}
 
-	/** The graph as it stands: nodes (inert ones included, marked `removed`) and freshly assembled rows. */
+	/** The graph as it stands: nodes (inert ones included, marked `removed`) and its rows (assembled on first use). */
 	graph(): CodeGraph {
-		const counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
-		for (const part of this.#edges.values()) {
-			for (const kind of Object.keys(counts) as EdgeKind[]) counts[kind] += part.counts[kind];
+		if (this.#rows === undefined) {
+			this.#rows = compressedRows(this.#nodes.length, this.#edges.values());
+			this.#zeroEntries = 0;
 		}
 		return {
-			...compressedRows(this.#nodes.length, this.#edges.values()),
+			...this.#rows,
 			nodes: this.#nodes,
 			fileCount: this.#fileCount,
 			symbolCount: this.#nodes.length - this.#fileCount - this.#removed,
 			fileNode: this.#fileNode,
 			byName: this.#byName,
-			edgeCounts: counts,
+			edgeCounts: { ...this.#counts },
 		};
+	}
+
+	/** Keeps `edges` as the file's, and the edge counts with them. */
+	#setEdges(path: string, edges: FileEdges): void {
+		const old = this.#edges.get(path);
+		for (const kind of Object.keys(this.#counts) as EdgeKind[]) {
+			this.#counts[kind] += edges.counts[kind] - (old?.counts[kind] ?? 0);
+		}
+		this.#edges.set(path, edges);
+	}
+
+	/** Adds (`sign` 1) or removes (-1) `file` as a referrer of the names its edges resolve through. */
+	#refer(file: FileFacts, sign: 1 | -1): void {
+		for (const name of referencedNames(file)) {
+			let paths = this.#referrers.get(name);
+			if (sign === 1) {
+				if (paths === undefined) {
+					paths = new Set();
+					this.#referrers.set(name, paths);
+				}
+				paths.add(file.path);
+			} else if (paths !== undefined) {
+				paths.delete(file.path);
+				if (paths.size === 0) this.#referrers.delete(name);
+			}
+		}
 	}
 
 	/** Matches the file's old symbols to its new ones by identity; unmatched old ones go inert, new ones append. */
@@ -165,6 +218,15 @@ export class GraphStore {
 			subjects: this.#links.subjects,
 		};
 	}
+}
+
+/** Whether two derivations of a file's edges are the same edges in the same order. */
+function sameEdges(x: FileEdges, y: FileEdges): boolean {
+	if (x.a.length !== y.a.length) return false;
+	for (let i = 0; i < x.a.length; i++) {
+		if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.w[i] !== y.w[i]) return false;
+	}
+	return true;
 }
 
 /** A symbol's identity across edits: kind, container, name and how many of the same came before it. */

@@ -16,34 +16,64 @@ export interface SparseGraph {
 	weights: Float64Array;
 }
 
-/** The normalized operator `D^-1/2 A D^-1/2`, precomputed once per graph and reused by every query. */
+/**
+ * The normalized operator `D^-1/2 A D^-1/2` of a graph, as its rows and `scale = D^-1/2`: a product scales its input,
+ * multiplies by the raw weights and scales the result, so nothing per edge is kept beside the graph, and an edit
+ * that changes a few rows updates a few degrees (`renormalizeRows`) instead of every normalized weight.
+ */
 export interface NormalizedGraph {
 	size: number;
 	offsets: Int32Array;
 	targets: Int32Array;
-	normalized: Float64Array;
+	weights: Float64Array;
+	/** Weighted degree of each node. */
 	degree: Float64Array;
+	/** `1 / sqrt(degree)`, 0 for an isolated node. */
+	scale: Float64Array;
 }
 
-/** Precomputes degrees and normalized weights. */
+/** Degrees and scales of `graph`. */
 export function normalizeGraph(graph: SparseGraph): NormalizedGraph {
 	const { size, offsets, targets, weights } = graph;
-	const degree = new Float64Array(size);
-	for (let i = 0; i < size; i++) {
-		let d = 0;
-		for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) d += weights[e] as number;
-		degree[i] = d;
-	}
-	const normalized = new Float64Array(targets.length);
-	for (let i = 0; i < size; i++) {
-		const di = degree[i] as number;
-		for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) {
-			const dj = degree[targets[e] as number] as number;
-			normalized[e] = di > 0 && dj > 0 ? (weights[e] as number) / Math.sqrt(di * dj) : 0;
-		}
-	}
-	return { size, offsets, targets, normalized, degree };
+	const operator = { size, offsets, targets, weights, degree: new Float64Array(size), scale: new Float64Array(size) };
+	for (let i = 0; i < size; i++) setDegree(operator, i);
+	return operator;
 }
+
+/**
+ * The operator of `graph`, the patched successor of the graph `previous` was made for, where only `rows` changed
+ * (and rows beyond the previous size are new). Reuses `previous`'s arrays when the size is the same, so `previous`
+ * must not be used afterwards.
+ */
+export function renormalizeRows(
+	previous: NormalizedGraph,
+	graph: SparseGraph,
+	rows: readonly number[],
+): NormalizedGraph {
+	const { size, offsets, targets, weights } = graph;
+	let { degree, scale } = previous;
+	if (size !== previous.size) {
+		degree = new Float64Array(size);
+		scale = new Float64Array(size);
+		degree.set(previous.degree.subarray(0, Math.min(size, previous.size)));
+		scale.set(previous.scale.subarray(0, Math.min(size, previous.size)));
+	}
+	const operator = { size, offsets, targets, weights, degree, scale };
+	for (const row of rows) setDegree(operator, row);
+	for (let i = previous.size; i < size; i++) setDegree(operator, i);
+	return operator;
+}
+
+function setDegree(operator: NormalizedGraph, i: number): void {
+	const { offsets, weights } = operator;
+	let d = 0;
+	for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) d += weights[e] as number;
+	operator.degree[i] = d;
+	operator.scale[i] = d > 0 ? 1 / Math.sqrt(d) : 0;
+}
+
+/** Scratch slots `diffuse` uses for `timescales` timescales: three recurrence vectors, a scaled input, the results. */
+export const diffusionSlots = (timescales: number) => 4 + timescales;
 
 /**
  * Reusable vectors of one graph's size. A query allocates a dozen node-sized vectors; at 100,000 nodes that is ~8 MB
@@ -77,7 +107,7 @@ export interface HeatStats {
 }
 
 /**
- * Heat from `seeds` after each time in `times` (all ≥ 0). Given `scratch` (slots 0 to 2 + times.length), the
+ * Heat from `seeds` after each time in `times` (all ≥ 0). Given `scratch` (slots below `diffusionSlots`), the
  * returned vectors are scratch and stay valid only until the next call with it. Terms are added until every timescale's remaining
  * coefficient mass is below `tolerance` (relative to the seed mass), so cost grows with the largest `t`, not
  * with the number of timescales. Isolated nodes keep their own seed heat (their Laplacian row is zero).
@@ -95,21 +125,23 @@ export function diffuse(
 	for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
 	const coefficients = times.map((t) => scaledBesselSeries(t, tolerance));
 	const terms = Math.max(...coefficients.map((c) => c.length));
-	// With scratch, slots 0-2 are the recurrence and 3+ the results: the results are valid until the next diffusion.
+	// With scratch, slots 0-2 are the recurrence, 3 the scaled input of a product and 4+ the results: the results are
+	// valid until the next diffusion.
 	const vector = (slot: number) => scratch?.vector(slot, n) ?? new Float64Array(n);
-	const out = times.map((_, s) => vector(3 + s));
+	const scaled = vector(3);
+	const out = times.map((_, s) => vector(4 + s));
 	let previous = vector(0);
 	previous.set(seeds);
 	let current = vector(1);
 	let next = vector(2);
 	addScaled(out, coefficients, 0, previous);
 	if (terms > 1) {
-		shiftedProduct(graph, previous, current);
+		shiftedProduct(graph, previous, current, scaled);
 		if (stats) stats.products++;
 		addScaled(out, coefficients, 1, current);
 	}
 	for (let k = 2; k < terms; k++) {
-		shiftedProduct(graph, current, next);
+		shiftedProduct(graph, current, next, scaled);
 		if (stats) stats.products++;
 		for (let i = 0; i < n; i++) next[i] = 2 * (next[i] as number) - (previous[i] as number);
 		addScaled(out, coefficients, k, next);
@@ -121,15 +153,16 @@ export function diffuse(
 	return out;
 }
 
-/** `y = (L - I) v = -D^-1/2 A D^-1/2 v`. */
-function shiftedProduct(graph: NormalizedGraph, v: Float64Array, y: Float64Array): void {
-	const { size, offsets, targets, normalized } = graph;
+/** `y = (L - I) v = -D^-1/2 A D^-1/2 v`, with `scaled` as room for `D^-1/2 v`. */
+function shiftedProduct(graph: NormalizedGraph, v: Float64Array, y: Float64Array, scaled: Float64Array): void {
+	const { size, offsets, targets, weights, scale } = graph;
+	for (let i = 0; i < size; i++) scaled[i] = (scale[i] as number) * (v[i] as number);
 	for (let i = 0; i < size; i++) {
 		let sum = 0;
 		for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) {
-			sum += (normalized[e] as number) * (v[targets[e] as number] as number);
+			sum += (weights[e] as number) * (scaled[targets[e] as number] as number);
 		}
-		y[i] = -sum;
+		y[i] = -(scale[i] as number) * sum;
 	}
 }
 
