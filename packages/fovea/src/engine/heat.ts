@@ -72,8 +72,8 @@ function setDegree(operator: NormalizedGraph, i: number): void {
 	operator.scale[i] = d > 0 ? 1 / Math.sqrt(d) : 0;
 }
 
-/** Scratch slots `diffuse` uses for `timescales` timescales: three recurrence vectors, a scaled input, the results. */
-export const diffusionSlots = (timescales: number) => 4 + timescales;
+/** Scratch slots `diffuse` uses for `timescales` timescales: three recurrence vectors, two scaled inputs, the results. */
+export const diffusionSlots = (timescales: number) => 5 + timescales;
 
 /**
  * Reusable vectors of one graph's size. A query allocates a dozen node-sized vectors; at 100,000 nodes that is ~8 MB
@@ -88,15 +88,15 @@ export class ScratchVectors {
 		this.size = size;
 	}
 
-	/** The zeroed vector of `slot`, valid until the next call for the same slot. */
-	vector(slot: number, length = this.size): Float64Array {
+	/** The vector of `slot` (zeroed unless `clear` is false), valid until the next call for the same slot. */
+	vector(slot: number, length = this.size, clear = true): Float64Array {
 		let vector = this.#vectors[slot];
 		if (vector === undefined || vector.length < length) {
 			vector = new Float64Array(Math.max(length, this.size));
 			this.#vectors[slot] = vector;
 		}
 		const view = vector.length === length ? vector : vector.subarray(0, length);
-		view.fill(0);
+		if (clear) view.fill(0);
 		return view;
 	}
 }
@@ -108,9 +108,14 @@ export interface HeatStats {
 
 /**
  * Heat from `seeds` after each time in `times` (all ≥ 0). Given `scratch` (slots below `diffusionSlots`), the
- * returned vectors are scratch and stay valid only until the next call with it. Terms are added until every timescale's remaining
- * coefficient mass is below `tolerance` (relative to the seed mass), so cost grows with the largest `t`, not
- * with the number of timescales. Isolated nodes keep their own seed heat (their Laplacian row is zero).
+ * returned vectors are scratch and stay valid only until the next call with it. Terms are added until every
+ * timescale's remaining coefficient mass is below `tolerance` (relative to the seed mass), so cost grows with the
+ * largest `t`, not with the number of timescales. Isolated nodes keep their own seed heat (their Laplacian row is
+ * zero).
+ *
+ * Each term is one pass over the rows: the row's product, the recurrence, the next product's scaled input and every
+ * timescale's accumulation happen together, since separate passes over node-sized vectors cost as much as the
+ * product itself at ~5 entries per row.
  */
 export function diffuse(
 	graph: NormalizedGraph,
@@ -125,54 +130,60 @@ export function diffuse(
 	for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
 	const coefficients = times.map((t) => scaledBesselSeries(t, tolerance));
 	const terms = Math.max(...coefficients.map((c) => c.length));
-	// With scratch, slots 0-2 are the recurrence, 3 the scaled input of a product and 4+ the results: the results are
-	// valid until the next diffusion.
-	const vector = (slot: number) => scratch?.vector(slot, n) ?? new Float64Array(n);
-	const scaled = vector(3);
-	const out = times.map((_, s) => vector(4 + s));
-	let previous = vector(0);
-	previous.set(seeds);
-	let current = vector(1);
-	let next = vector(2);
-	addScaled(out, coefficients, 0, previous);
-	if (terms > 1) {
-		shiftedProduct(graph, previous, current, scaled);
-		if (stats) stats.products++;
-		addScaled(out, coefficients, 1, current);
+	// With scratch, slots 0-2 are the recurrence, 3-4 the scaled inputs of the products and 5+ the results: the
+	// results are valid until the next diffusion. None needs to start at zero: the first term sets every entry.
+	const vector = (slot: number, clear: boolean) => scratch?.vector(slot, n, clear) ?? new Float64Array(n);
+	const out = times.map((_, s) => vector(5 + s, false)); // every entry is set by the first term
+	let previous = vector(0, false);
+	let current = vector(1, false);
+	let next = vector(2, false);
+	let scaledCurrent = vector(3, false);
+	let scaledNext = vector(4, false);
+	const { offsets, targets, weights, scale } = graph;
+	const at = new Float64Array(times.length);
+	const coefficientsAt = (k: number) => {
+		for (let s = 0; s < times.length; s++) at[s] = coefficients[s]?.[k] ?? 0;
+		return at;
+	};
+	coefficientsAt(0);
+	for (let i = 0; i < n; i++) {
+		const x = seeds[i] as number;
+		current[i] = x;
+		scaledCurrent[i] = (scale[i] as number) * x;
+		for (let s = 0; s < out.length; s++) (out[s] as Float64Array)[i] = (at[s] as number) * x;
 	}
-	for (let k = 2; k < terms; k++) {
-		shiftedProduct(graph, current, next, scaled);
+	for (let k = 1; k < terms; k++) {
+		coefficientsAt(k);
+		// T1 = (L - I) s; Tk = 2 (L - I) Tk-1 - Tk-2, with (L - I) v = -D^-1/2 A D^-1/2 v.
+		const factor = k === 1 ? -1 : -2;
+		const recurrent = k > 1;
+		for (let i = 0; i < n; i++) {
+			let sum = 0;
+			const end = offsets[i + 1] as number;
+			for (let e = offsets[i] as number; e < end; e++) {
+				sum += (weights[e] as number) * (scaledCurrent[targets[e] as number] as number);
+			}
+			const si = scale[i] as number;
+			let x = factor * si * sum;
+			if (recurrent) x -= previous[i] as number;
+			next[i] = x;
+			scaledNext[i] = si * x;
+			for (let s = 0; s < out.length; s++) {
+				const c = at[s] as number;
+				if (c !== 0) {
+					const h = out[s] as Float64Array;
+					h[i] = (h[i] as number) + c * x;
+				}
+			}
+		}
 		if (stats) stats.products++;
-		for (let i = 0; i < n; i++) next[i] = 2 * (next[i] as number) - (previous[i] as number);
-		addScaled(out, coefficients, k, next);
 		[previous, current, next] = [current, next, previous];
+		[scaledCurrent, scaledNext] = [scaledNext, scaledCurrent];
 	}
 	for (let i = 0; i < n; i++) {
 		if ((graph.degree[i] as number) === 0) for (const h of out) h[i] = seeds[i] as number;
 	}
 	return out;
-}
-
-/** `y = (L - I) v = -D^-1/2 A D^-1/2 v`, with `scaled` as room for `D^-1/2 v`. */
-function shiftedProduct(graph: NormalizedGraph, v: Float64Array, y: Float64Array, scaled: Float64Array): void {
-	const { size, offsets, targets, weights, scale } = graph;
-	for (let i = 0; i < size; i++) scaled[i] = (scale[i] as number) * (v[i] as number);
-	for (let i = 0; i < size; i++) {
-		let sum = 0;
-		for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) {
-			sum += (weights[e] as number) * (scaled[targets[e] as number] as number);
-		}
-		y[i] = -(scale[i] as number) * sum;
-	}
-}
-
-function addScaled(out: Float64Array[], coefficients: Float64Array[], k: number, v: Float64Array): void {
-	for (let s = 0; s < out.length; s++) {
-		const c = coefficients[s]?.[k];
-		if (c === undefined || c === 0) continue;
-		const h = out[s] as Float64Array;
-		for (let i = 0; i < h.length; i++) h[i] = (h[i] as number) + c * (v[i] as number);
-	}
 }
 
 /**
