@@ -294,6 +294,23 @@ describe("the real pi CLI", () => {
 			assert.deepEqual(settings[key], value, `pi install keeps the existing setting ${key}`);
 		}
 
+		// The installed commands run their bundles: Node refuses to strip types under node_modules, so the sources
+		// alone could not run there.
+		const project = gitRepo(join(packDir, "project"), {
+			"src/a.ts": "export function a(): number {\n\treturn 1;\n}\n",
+		});
+		for (const [command, args] of [
+			[join(installed, "pi-fovea", "bin", "fovea.js"), ["status", "--json", "--root", project]],
+			[join(installed, "pi-contour", "bin", "contour.js"), ["review", "--working-tree", "--json", "--root", project]],
+		] as const) {
+			const cli = await run(process.execPath, [command, ...args], {
+				cwd: packDir,
+				env: { ...process.env, XDG_CACHE_HOME: join(packDir, "cache"), FOVEA_CACHE_DIR: "", CONTOUR_CACHE_DIR: "" },
+			});
+			assert.equal(cli.code, 0, `${basename(command)} installed: ${cli.stderr}`);
+			assert.doesNotThrow(() => JSON.parse(cli.stdout), `${basename(command)} prints its JSON report`);
+		}
+
 		const pi = startPi(fx, []);
 		try {
 			await roamAndCheck(fx, pi, { fovea: join(installed, "pi-fovea"), contour: join(installed, "pi-contour") });

@@ -10,7 +10,7 @@ const fovea = join(contour, "..", "fovea");
 const target = join(contour, "node_modules", "pi-fovea");
 rmSync(target, { recursive: true, force: true });
 if (process.argv[2] === "add") {
-	for (const part of ["package.json", "README.md", "src"]) {
+	for (const part of ["package.json", "README.md", "src", "bin"]) {
 		cpSync(join(fovea, part), join(target, part), { recursive: true });
 	}
 } else if (process.argv[2] !== "remove") {

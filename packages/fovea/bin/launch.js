@@ -5,10 +5,13 @@
  *
  * Current means: `dist/cli.inputs.json` is readable, of the known version, and every source recorded there still has
  * the size and modification time the bundle was built from. An edited, pulled or checked-out source therefore runs
- * as written, never as a stale bundle; a missing or damaged record is the same as no bundle. Plain JavaScript because
- * it runs before anything could strip types, and it imports only Node's built-ins.
+ * as written, never as a stale bundle; a missing or damaged record is the same as no bundle. A package installed
+ * under `node_modules` (from a tarball) is not edited in place and its sources sit elsewhere than where the bundle
+ * was built, so there a readable record is enough. Plain JavaScript because it runs before anything could strip
+ * types, and it imports only Node's built-ins.
  */
 import { readFileSync, statSync } from "node:fs";
+import { sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The `cli.inputs.json` version this launcher reads (`INPUTS_VERSION` in `scripts/build-clis.ts`). */
@@ -21,14 +24,8 @@ const INPUTS_VERSION = 1;
  * @returns {boolean}
  */
 export function bundleIsCurrent(packageDir) {
-	let record;
-	try {
-		record = JSON.parse(readFileSync(new URL("dist/cli.inputs.json", packageDir), "utf8"));
-	} catch {
-		return false;
-	}
-	if (typeof record !== "object" || record === null || record.version !== INPUTS_VERSION) return false;
-	if (!Array.isArray(record.inputs) || record.inputs.length === 0) return false;
+	const record = readRecord(packageDir);
+	if (record === undefined) return false;
 	for (const input of record.inputs) {
 		if (typeof input?.path !== "string" || typeof input.size !== "number" || typeof input.mtimeMs !== "number") {
 			return false;
@@ -40,12 +37,48 @@ export function bundleIsCurrent(packageDir) {
 }
 
 /**
- * Runs the CLI of the package at `packageDir`: its bundle when current, else its sources. Both read the command line
- * from `process.argv` and set the exit code themselves.
+ * The bundle's record of its inputs, when readable and of this version.
+ * @param {URL} packageDir
+ * @returns {{ inputs: ({ path?: unknown; size?: unknown; mtimeMs?: unknown } | null)[] } | undefined}
+ */
+function readRecord(packageDir) {
+	let record;
+	try {
+		record = JSON.parse(readFileSync(new URL("dist/cli.inputs.json", packageDir), "utf8"));
+	} catch {
+		return undefined;
+	}
+	if (typeof record !== "object" || record === null || record.version !== INPUTS_VERSION) return undefined;
+	if (!Array.isArray(record.inputs) || record.inputs.length === 0) return undefined;
+	return record;
+}
+
+/**
+ * Whether the package at `packageDir` is an installed copy (it sits under a `node_modules` directory) rather than a
+ * checkout.
+ * @param {URL} packageDir
+ * @returns {boolean}
+ */
+export function isInstalled(packageDir) {
+	return fileURLToPath(packageDir).split(sep).includes("node_modules");
+}
+
+/**
+ * Runs the CLI of the package at `packageDir`: its bundle when current (when recorded, for an installed package),
+ * else its sources. Both read the command line from `process.argv` and set the exit code themselves. An installed
+ * package without its bundle is an error that says so: Node does not strip types under `node_modules`.
  * @param {URL} packageDir
  * @returns {Promise<void>}
  */
 export async function launchCli(packageDir) {
-	const entry = bundleIsCurrent(packageDir) ? "dist/cli.js" : "src/cli.ts";
-	await import(new URL(entry, packageDir).href);
+	if (isInstalled(packageDir)) {
+		if (readRecord(packageDir) === undefined) {
+			throw new Error(
+				`the package at ${fileURLToPath(packageDir)} has no bundled CLI (dist/cli.js and dist/cli.inputs.json), and Node cannot run TypeScript under node_modules: reinstall the package`,
+			);
+		}
+		await import(new URL("dist/cli.js", packageDir).href);
+		return;
+	}
+	await import(new URL(bundleIsCurrent(packageDir) ? "dist/cli.js" : "src/cli.ts", packageDir).href);
 }

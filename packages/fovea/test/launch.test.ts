@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { bundleIsCurrent } from "../bin/launch.js";
+import { bundleIsCurrent, isInstalled } from "../bin/launch.js";
 
 const LAUNCH = new URL("../bin/launch.js", import.meta.url).href;
 const base = mkdtempSync(join(tmpdir(), "fovea-launch-"));
@@ -19,8 +19,8 @@ let pkg: string;
 let dir: URL;
 
 /** A package whose sources print "src" and whose bundle prints "dist", with an inputs record of its two sources. */
-function writePackage(): void {
-	pkg = mkdtempSync(join(base, "pkg-"));
+function writePackage(parent = base): void {
+	pkg = mkdtempSync(join(parent, "pkg-"));
 	dir = pathToFileURL(`${pkg}/`);
 	mkdirSync(join(pkg, "src"));
 	mkdirSync(join(pkg, "dist"));
@@ -50,7 +50,7 @@ function launched(): string {
 }
 
 describe("launchCli", () => {
-	beforeEach(writePackage);
+	beforeEach(() => writePackage());
 
 	it("runs the bundle while its sources are as recorded", () => {
 		assert.equal(bundleIsCurrent(dir), true);
@@ -88,5 +88,18 @@ describe("launchCli", () => {
 		writeFileSync(join(pkg, "dist/cli.inputs.json"), JSON.stringify({ version: 1, inputs: [{ path: 3 }] }));
 		assert.equal(bundleIsCurrent(dir), false);
 		assert.equal(launched(), "src");
+	});
+
+	it("an installed package (under node_modules) runs its recorded bundle, whatever its sources' times", () => {
+		const modules = join(base, "node_modules");
+		mkdirSync(modules, { recursive: true });
+		writePackage(modules);
+		assert.equal(isInstalled(dir), true);
+		writeFileSync(join(pkg, "src/helper.ts"), "export const helper = 12;\n");
+		assert.equal(launched(), "dist", "installed copies are not edited in place: the bundle built with them runs");
+		rmSync(join(pkg, "dist/cli.inputs.json"));
+		const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8" });
+		assert.notEqual(run.status, 0);
+		assert.match(run.stderr, /has no bundled CLI .*Node cannot run TypeScript under node_modules: reinstall/);
 	});
 });
