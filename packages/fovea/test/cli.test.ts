@@ -2,7 +2,6 @@
 // repository holding a small polyglot project, with its fact cache in a temp dir (FOVEA_CACHE_DIR).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
 import { estimateTokens } from "../src/engine/budget.ts";
 import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } from "./fixtures/polyglot.ts";
+import { type NodeRun, runNode } from "./support/run-node.ts";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 const INVOICE_LINE = lineOf(POLYGLOT, "src/billing/invoice.ts", "export function computeInvoiceTotal");
@@ -41,12 +41,6 @@ interface StatusJson {
 	work: { scans: number; filesRead: number; filesParsed: number; cacheHits: number; cacheWrites: number };
 }
 
-interface Run {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
-
 const temps: string[] = [];
 async function temp(prefix: string): Promise<string> {
 	const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
@@ -70,24 +64,8 @@ after(async () => {
 });
 
 /** Runs `fovea …` in `cwd` with the fact cache in `cache`. */
-function fovea(args: string[], options: { cwd?: string; cache?: string } = {}): Promise<Run> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI, ...args], {
-			cwd: options.cwd ?? repo,
-			env: { ...process.env, FOVEA_CACHE_DIR: options.cache ?? sharedCache },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString();
-		});
-		child.stderr.on("data", (chunk: Buffer) => {
-			stderr += chunk.toString();
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-	});
+function fovea(args: string[], options: { cwd?: string; cache?: string } = {}): Promise<NodeRun> {
+	return runNode([CLI, ...args], { cwd: options.cwd ?? repo, env: { FOVEA_CACHE_DIR: options.cache ?? sharedCache } });
 }
 
 /** A run that must succeed; returns its stdout. */
@@ -249,7 +227,7 @@ describe("fovea CLI", () => {
 		];
 		const runs = await Promise.all(cases.map(({ args }) => fovea(args)));
 		cases.forEach(({ args, message }, i) => {
-			const run = runs[i] as Run;
+			const run = runs[i] as NodeRun;
 			assert.equal(run.code, 2, `fovea ${args.join(" ")} exits 2 (stderr: ${run.stderr})`);
 			assert.match(run.stderr, message, `fovea ${args.join(" ")}`);
 			assert.match(run.stderr, /^usage:/m, `fovea ${args.join(" ")} shows the usage`);

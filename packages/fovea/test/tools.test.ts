@@ -5,7 +5,6 @@
 // index is also checked on the engine's `CodeMap` directly (last describe).
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { appendFile, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
@@ -31,6 +30,7 @@ import {
 	POLYGLOT_GAPS,
 	POLYGLOT_MAPPED,
 } from "./fixtures/polyglot.ts";
+import { type NodeRun, runNode } from "./support/run-node.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -115,24 +115,8 @@ const itemCount = (text: string) => section(text, SYMBOLS_HEADING).length + sect
 const polyglotRepo = (base: string, name = "shop") => gitRepo(join(base, name), POLYGLOT, { commit: true });
 
 /** Runs the CLI with this process's fact cache; resolves with its exit code and output. */
-function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI, ...args], {
-			cwd,
-			env: { ...process.env, FOVEA_CACHE_DIR: CACHE_DIR },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString();
-		});
-		child.stderr.on("data", (chunk: Buffer) => {
-			stderr += chunk.toString();
-		});
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-	});
+function cli(args: string[], cwd: string): Promise<NodeRun> {
+	return runNode([CLI, ...args], { cwd, env: { FOVEA_CACHE_DIR: CACHE_DIR } });
 }
 
 describe("fovea_focus through the real Pi host", () => {

@@ -1,11 +1,13 @@
 /**
- * Extraction of many files in a row on the main thread, yielding to the event loop as it goes. Its own module
- * because `extractMany` is the boundary a worker pool could take over without the index changing.
+ * Extraction of many files in a row: the boundary between the index and the extract pool. Small calls and custom
+ * extractors run on the main thread, yielding to the event loop as they go; a large call with the engine's own
+ * extractor is shared with worker threads (`extract-pool.ts`). Either way the index sees the same results.
  */
+import { sharedExtractPool } from "./extract-pool.ts";
 import type { FileFacts, LanguageId } from "./facts.ts";
 import type { Extractor } from "./parser.ts";
 
-/** One file to extract: the `extractMany` boundary a worker pool can take over. */
+/** One file to extract: what crosses to a worker thread. */
 export interface ExtractJob {
 	path: string;
 	language: LanguageId;
@@ -13,29 +15,14 @@ export interface ExtractJob {
 }
 
 /**
- * Extracts each job in order; a job whose extraction throws gives its error instead of facts. When `signal` aborts,
- * it stops early and returns the results so far (shorter than `jobs`), so finished work can still be cached.
+ * Extracts each job, results in job order; a job whose extraction throws gives its error instead of facts. `onEach`
+ * is called once per finished job. When `signal` aborts, it stops early and returns the contiguous prefix of finished
+ * results (shorter than `jobs`), so finished work can still be cached.
  */
-export async function extractMany(
+export function extractMany(
 	extractor: Extractor,
 	jobs: readonly ExtractJob[],
-	options: { signal?: AbortSignal; onEach?: () => void } = {},
+	options: { signal?: AbortSignal | undefined; onEach?: () => void } = {},
 ): Promise<(FileFacts | Error)[]> {
-	const out: (FileFacts | Error)[] = [];
-	let slice = performance.now();
-	for (const job of jobs) {
-		if (options.signal?.aborted === true) break;
-		try {
-			out.push(extractor.extract(job.path, job.source, job.language));
-		} catch (error) {
-			out.push(error instanceof Error ? error : new Error(String(error)));
-		}
-		options.onEach?.();
-		// Parsing runs on the main thread: give the event loop a turn every few milliseconds.
-		if (performance.now() - slice > 12) {
-			await new Promise<void>((done) => setImmediate(done));
-			slice = performance.now();
-		}
-	}
-	return out;
+	return sharedExtractPool().extract(extractor, jobs, options);
 }

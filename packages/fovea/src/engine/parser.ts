@@ -82,6 +82,14 @@ async function ensureLanguages(languages: Iterable<LanguageId>): Promise<void> {
 	await Promise.all(pending);
 }
 
+/**
+ * Whether `extractor` extracts with this module's code rather than a wrapper or a stand-in, so a worker thread running
+ * `loadExtractor()` gives the same facts and may take its jobs (see `extract-pool.ts`).
+ */
+export function isEngineExtractor(extractor: Extractor): boolean {
+	return extractor.extract === extract;
+}
+
 function loadedLanguages(): LanguageId[] {
 	return LANGUAGES.filter((language) => loaded.has(language));
 }

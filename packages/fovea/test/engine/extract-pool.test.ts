@@ -1,0 +1,349 @@
+/**
+ * The extract pool (`engine/extract-pool.ts`, `extract-run.ts`, `extract-worker.ts`, `extract-threads.ts`) with real
+ * worker threads and real grammars: the same facts as the main thread on a mixed-language set (with a syntax error and
+ * an unsupported language), results in job order, no worker for small calls, custom extractors or
+ * FOVEA_EXTRACT_THREADS=0, the finished prefix on abort, jobs of a lost or never-started worker extracted on the main
+ * thread, and processes that exit as soon as their own work is done.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type ExtractJob, extractMany } from "../../src/engine/extract-many.ts";
+import { ExtractPool, sharedExtractPool } from "../../src/engine/extract-pool.ts";
+import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract-threads.ts";
+import type { FileFacts, LanguageId } from "../../src/engine/facts.ts";
+import { LANGUAGES } from "../../src/engine/languages.ts";
+import { type Extractor, loadExtractor } from "../../src/engine/parser.ts";
+import { runNode } from "../support/run-node.ts";
+
+const SOURCES: Record<string, { language: LanguageId; source: (n: number) => string }> = {
+	"src/app.ts": {
+		language: "typescript",
+		source: (n) => `import { helper } from "./util.ts";
+export class Service${n} extends Base {
+	run(input: string): number {
+		return helper(input).length + ${n};
+	}
+}
+export function start${n}(): void {
+	new Service${n}().run("x");
+}
+`,
+	},
+	"src/view.tsx": {
+		language: "tsx",
+		source: (n) => `import { h } from "./h.ts";
+export function View${n}(props: { title: string }) {
+	return <div title={props.title}>{format(${n})}</div>;
+}
+`,
+	},
+	"lib/mod.py": {
+		language: "python",
+		source: (n) => `from .base import Base
+
+class Model${n}(Base):
+    def save(self, value):
+        return store(value, ${n})
+
+def load_${n}(path):
+    return Model${n}().save(path)
+`,
+	},
+	"cmd/main.go": {
+		language: "go",
+		source: (n) => `package main
+
+import "example.com/shop/util"
+
+type Server${n} struct{}
+
+func (s *Server${n}) Serve() int {
+	return util.Count(${n})
+}
+
+func main() { (&Server${n}{}).Serve() }
+`,
+	},
+	"src/lib.rs": {
+		language: "rust",
+		source: (n) => `use crate::util::count;
+
+pub struct Cart${n} { items: Vec<u32> }
+
+impl Cart${n} {
+    pub fn total(&self) -> u32 { count(&self.items) + ${n} }
+}
+`,
+	},
+	"src/main/java/shop/Order.java": {
+		language: "java",
+		source: (n) => `package shop;
+
+import shop.util.Money;
+
+public class Order${n} extends Base implements Priced {
+    public int price() { return Money.of(${n}).cents(); }
+}
+`,
+	},
+	"src/broken.ts": {
+		language: "typescript",
+		source: (n) => `export function broken${n}( {\n\treturn call(${n};\n}\n`,
+	},
+	"docs/notes.cob": {
+		language: "cobol" as LanguageId, // an unsupported language: the job's result is an error
+		source: (n) => `IDENTIFICATION DIVISION. ${n}\n`,
+	},
+};
+
+/** `copies` variants of every source, interleaved so each run mixes languages. */
+function mixedJobs(copies: number): ExtractJob[] {
+	const jobs: ExtractJob[] = [];
+	for (let n = 0; n < copies; n++) {
+		for (const [path, { language, source }] of Object.entries(SOURCES)) {
+			jobs.push({ path: path.replace(/(\.\w+)$/, `${n}$1`), language, source: source(n) });
+		}
+	}
+	return jobs;
+}
+
+/** What the main thread alone gives for `jobs`. */
+function direct(extractor: Extractor, jobs: readonly ExtractJob[]): (FileFacts | string)[] {
+	return jobs.map((job) => {
+		try {
+			return extractor.extract(job.path, job.source, job.language);
+		} catch (error) {
+			return (error as Error).message;
+		}
+	});
+}
+
+const comparable = (results: readonly (FileFacts | Error)[]) =>
+	results.map((result) => (result instanceof Error ? result.message : result));
+
+let extractor: Extractor;
+const pools: ExtractPool[] = [];
+const temps: string[] = [];
+
+/** A pool that every test closes afterwards; a long idle time so no worker retires mid-test. */
+function pool(options: ConstructorParameters<typeof ExtractPool>[0] = {}): ExtractPool {
+	const created = new ExtractPool({ threads: 1, idleMs: 60_000, ...options });
+	pools.push(created);
+	return created;
+}
+
+before(async () => {
+	extractor = await loadExtractor([...LANGUAGES]);
+});
+
+after(async () => {
+	for (const created of pools) created.close();
+	await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe("extract pool", () => {
+	it("gives the main thread's facts, in job order, with the work shared between both threads", async () => {
+		const jobs = mixedJobs(40);
+		const expected = direct(extractor, jobs);
+		assert.ok(
+			expected.some((r) => typeof r !== "string" && r.parseErrors > 0),
+			"the set has a syntax error",
+		);
+		assert.ok(expected.some((r) => typeof r === "string" && r.includes("unsupported language")));
+		const shared = pool();
+		await shared.warm(LANGUAGES);
+		let finished = 0;
+		const results = await shared.extract(extractor, jobs, { onEach: () => finished++ });
+		assert.deepEqual(comparable(results), expected);
+		assert.equal(finished, jobs.length, "onEach once per job");
+		const { workersStarted, jobsByWorkers, jobsByMain, recoveredJobs, workerFailures } = shared.stats;
+		assert.deepEqual(
+			{ workersStarted, recoveredJobs, workerFailures },
+			{ workersStarted: 1, recoveredJobs: 0, workerFailures: 0 },
+		);
+		assert.ok(jobsByWorkers > 0 && jobsByMain > 0, `both threads extracted (${jobsByWorkers} / ${jobsByMain})`);
+		assert.equal(jobsByWorkers + jobsByMain, jobs.length);
+
+		// The worker stays for the next call.
+		const again = await shared.extract(extractor, jobs.slice(0, 60));
+		assert.deepEqual(comparable(again), expected.slice(0, 60));
+		assert.equal(shared.stats.workersStarted, 1);
+	});
+
+	it("starts no worker for a small call, a custom extractor or zero threads", async () => {
+		const jobs = mixedJobs(10); // 80 jobs
+		const expected = direct(extractor, jobs);
+
+		const small = pool({ minJobs: 100 });
+		assert.deepEqual(comparable(await small.extract(extractor, jobs)), expected);
+		assert.deepEqual([small.stats.workersStarted, small.stats.jobsByMain, small.liveWorkers], [0, jobs.length, 0]);
+
+		const wrapped: Extractor = {
+			...extractor,
+			extract: (path, source, language) => extractor.extract(path, source, language),
+		};
+		const custom = pool({ minJobs: 1 });
+		assert.deepEqual(comparable(await custom.extract(wrapped, jobs)), expected);
+		assert.deepEqual([custom.stats.workersStarted, custom.stats.jobsByMain], [0, jobs.length]);
+
+		const off = pool({ threads: 0, minJobs: 1 });
+		assert.deepEqual(comparable(await off.extract(extractor, jobs)), expected);
+		await off.warm();
+		assert.deepEqual([off.stats.workersStarted, off.stats.jobsByMain], [0, jobs.length]);
+
+		// `extractMany` goes through the shared pool, which a one-file refresh never makes start a worker.
+		const one = mixedJobs(1).slice(0, 1);
+		assert.deepEqual(comparable(await extractMany(extractor, one)), expected.slice(0, 1));
+		assert.equal(sharedExtractPool().stats.workersStarted, 0);
+	});
+
+	it("returns the contiguous prefix of finished jobs on abort, every one of them counted", async () => {
+		const jobs = mixedJobs(40);
+		const expected = direct(extractor, jobs);
+		const shared = pool();
+		await shared.warm(LANGUAGES);
+		const controller = new AbortController();
+		let finished = 0;
+		const results = await shared.extract(extractor, jobs, {
+			signal: controller.signal,
+			onEach: () => {
+				if (++finished === 50) controller.abort();
+			},
+		});
+		assert.ok(results.length >= 1 && results.length < jobs.length, `a prefix (${results.length})`);
+		assert.deepEqual(comparable(results), expected.slice(0, results.length));
+		assert.ok(finished >= results.length, "jobs finished past a gap are counted but not returned");
+		assert.equal(shared.stats.jobsByMain + shared.stats.jobsByWorkers, finished);
+
+		const before = shared.stats.jobsByMain + shared.stats.jobsByWorkers;
+		assert.deepEqual(await shared.extract(extractor, jobs, { signal: controller.signal }), []);
+		assert.equal(shared.stats.jobsByMain + shared.stats.jobsByWorkers, before, "an aborted signal extracts nothing");
+	});
+
+	it("extracts the jobs of a worker terminated mid-run on the main thread", async () => {
+		const jobs = mixedJobs(40);
+		const expected = direct(extractor, jobs);
+		const shared = pool();
+		await shared.warm(LANGUAGES);
+		let finished = 0;
+		const results = await shared.extract(extractor, jobs, {
+			onEach: () => {
+				if (++finished === 40) shared.close();
+			},
+		});
+		assert.deepEqual(comparable(results), expected);
+		assert.equal(finished, jobs.length);
+		assert.equal(shared.stats.jobsByMain + shared.stats.jobsByWorkers, jobs.length, "no job twice, none lost");
+		assert.deepEqual([shared.stats.workersRetired, shared.liveWorkers], [1, 0]);
+
+		// The next large call starts a new worker.
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs)), expected);
+		assert.equal(shared.stats.workersStarted, 2);
+	});
+
+	it("extracts everything on the main thread when the worker cannot start, and stops trying", async () => {
+		const jobs = mixedJobs(10);
+		const expected = direct(extractor, jobs);
+		const broken = pool({ minJobs: 1, script: new URL("./no-such-extract-worker.js", import.meta.url) });
+		assert.deepEqual(comparable(await broken.extract(extractor, jobs)), expected);
+		await broken.warm(); // the failed start is settled
+		assert.deepEqual(comparable(await broken.extract(extractor, jobs)), expected);
+		const { workersStarted, workerFailures, jobsByMain, jobsByWorkers } = broken.stats;
+		assert.deepEqual(
+			{ workersStarted, workerFailures, jobsByMain, jobsByWorkers },
+			{ workersStarted: 1, workerFailures: 1, jobsByMain: 2 * jobs.length, jobsByWorkers: 0 },
+		);
+	});
+});
+
+describe("FOVEA_EXTRACT_THREADS", () => {
+	it("defaults to one thread fewer than the cores, at most three", () => {
+		assert.deepEqual(
+			[1, 2, 4, 16].map((cores) => extractThreads({}, cores).threads),
+			[0, 1, 3, 3],
+		);
+		assert.equal(extractThreads({ FOVEA_EXTRACT_THREADS: " " }, 2).threads, 1);
+	});
+
+	it("takes a non-negative integer, clamped; anything else gives the default and a warning naming it", () => {
+		assert.deepEqual(extractThreads({ FOVEA_EXTRACT_THREADS: "0" }, 8), { threads: 0 });
+		assert.deepEqual(extractThreads({ FOVEA_EXTRACT_THREADS: "2" }, 2), { threads: 2 });
+		assert.deepEqual(extractThreads({ FOVEA_EXTRACT_THREADS: "999" }, 2), { threads: MAX_EXTRACT_THREADS });
+		for (const value of ["-1", "1.5", "two", "3x"]) {
+			const { threads, warning } = extractThreads({ FOVEA_EXTRACT_THREADS: value }, 2);
+			assert.equal(threads, 1, value);
+			assert.match(warning ?? "", /^FOVEA_EXTRACT_THREADS must be a non-negative integer/, value);
+			assert.ok(warning?.includes(JSON.stringify(value)), value);
+		}
+	});
+});
+
+describe("processes using the pool", () => {
+	const engine = (name: string) => new URL(`../../src/engine/${name}`, import.meta.url).href;
+	/** Indexes `root` in a child process and prints the shared pool's counters at exit. */
+	const INDEX_SCRIPT = `
+import { CodeIndex } from ${JSON.stringify(engine("code-index.ts"))};
+import { sharedExtractPool } from ${JSON.stringify(engine("extract-pool.ts"))};
+const index = new CodeIndex(process.argv[1], { cache: false });
+await index.refresh();
+const pool = sharedExtractPool();
+process.on("exit", () => {
+	console.log(JSON.stringify({ filesParsed: index.stats.filesParsed, threads: pool.threads, liveWorkers: pool.liveWorkers, ...pool.stats }));
+});
+`;
+
+	// A worker holding the process would show as a killed run here, long before the test runner's own timeout.
+	const run = (args: string[], env: Record<string, string>) => runNode(args, { env, timeoutMs: 60_000 });
+
+	let root = "";
+	let cache = "";
+	let supported = 0;
+	before(async () => {
+		root = await mkdtemp(join(tmpdir(), "fovea-pool-"));
+		cache = await mkdtemp(join(tmpdir(), "fovea-pool-cache-"));
+		temps.push(root, cache);
+		let i = 0;
+		for (const job of mixedJobs(13).slice(0, 100)) {
+			await writeFile(join(root, `f${i++}-${job.path.replaceAll("/", "-")}`), job.source);
+			if (job.language !== ("cobol" as LanguageId)) supported++;
+		}
+	});
+
+	it("a pooled index exits as soon as its work is done, its worker still alive and not holding it", async () => {
+		const { code, stdout, stderr } = await run(["--input-type=module", "--eval", INDEX_SCRIPT, root], {
+			FOVEA_EXTRACT_THREADS: "1",
+		});
+		assert.equal(code, 0, stderr);
+		const stats = JSON.parse(stdout);
+		assert.equal(stats.filesParsed, supported, "every supported file (the .cob files are gaps)");
+		assert.deepEqual(
+			[stats.threads, stats.workersStarted, stats.liveWorkers, stats.workersRetired],
+			[1, 1, 1, 0],
+			stdout,
+		);
+		assert.equal(stats.jobsByMain + stats.jobsByWorkers, supported);
+	});
+
+	it("FOVEA_EXTRACT_THREADS=0 starts no worker", async () => {
+		const { code, stdout, stderr } = await run(["--input-type=module", "--eval", INDEX_SCRIPT, root], {
+			FOVEA_EXTRACT_THREADS: "0",
+		});
+		assert.equal(code, 0, stderr);
+		const stats = JSON.parse(stdout);
+		assert.deepEqual([stats.threads, stats.workersStarted, stats.jobsByMain], [0, 0, supported]);
+	});
+
+	it("the fovea CLI indexes 100 files with the pool and exits", async () => {
+		const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+		const { code, stdout, stderr } = await run([cli, "status", "--root", root, "--json"], {
+			FOVEA_EXTRACT_THREADS: "1",
+			FOVEA_CACHE_DIR: cache,
+		});
+		assert.equal(code, 0, stderr);
+		assert.equal(JSON.parse(stdout).work.filesParsed, supported);
+	});
+});
