@@ -80,6 +80,51 @@ describe("compressed rows", () => {
 		assert.deepEqual(new Set(patch.touched), new Set([0, 1, 2, 3, 4, 5]));
 	});
 
+	it("grows full buffers with room to spare, then inserts within them", () => {
+		const rows = compressedRows(4, [part([[0, 1, 1]])]);
+		const first = patchRows(rows, 4, [], [part([[2, 3, 1]])]);
+		assert.ok(first);
+		assert.notEqual(first.rows.targets.buffer, rows.targets.buffer, "full: grown");
+		assert.ok(first.rows.targets.buffer.byteLength / 4 > first.rows.targets.length, "with room to spare");
+		assert.deepEqual(
+			entries(first.rows),
+			entries(
+				compressedRows(4, [
+					part([
+						[0, 1, 1],
+						[2, 3, 1],
+					]),
+				]),
+			),
+		);
+		const second = patchRows(
+			first.rows,
+			5,
+			[],
+			[
+				part([
+					[4, 0, 0.7],
+					[1, 3, 0.5],
+				]),
+			],
+		);
+		assert.ok(second);
+		assert.equal(second.rows.targets.buffer, first.rows.targets.buffer, "no new buffer");
+		assert.deepEqual(
+			entries(second.rows),
+			entries(
+				compressedRows(5, [
+					part([
+						[0, 1, 1],
+						[2, 3, 1],
+						[4, 0, 0.7],
+						[1, 3, 0.5],
+					]),
+				]),
+			),
+		);
+	});
+
 	it("patches in place when no new link appears, and refuses to remove an edge that is not there", () => {
 		const one = part([[0, 1, 1]]);
 		const rows = compressedRows(2, [one, part([[0, 1, 0.5]])]);
