@@ -55,9 +55,14 @@ export async function buildCli(
 	rmSync(dist, { recursive: true, force: true });
 	mkdirSync(dist, { recursive: true });
 	const outfile = join(dist, "cli.js");
+	// The CLI and the extraction worker (`extract-worker.ts`, the entry of Fovea's parsing threads, which the bundled
+	// CLI points its pool at): two bundles, one record of every source either was built from.
 	const result = await build({
-		entryPoints: [join(packageDir, "src/cli.ts")],
-		outfile,
+		entryPoints: {
+			cli: join(packageDir, "src/cli.ts"),
+			"extract-worker": join(repo, "packages/fovea/src/engine/extract-worker.ts"),
+		},
+		outdir: dist,
 		bundle: true,
 		platform: "node",
 		format: "esm",

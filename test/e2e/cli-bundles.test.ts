@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { ExtractPool } from "../../packages/fovea/src/engine/extract-pool.ts";
+import { loadExtractor } from "../../packages/fovea/src/engine/parser.ts";
 import { type BundledCli, buildCli } from "../../scripts/build-clis.ts";
 import { git, gitRepo, writeFiles } from "./support/workspaces.ts";
 
@@ -82,6 +84,24 @@ describe("bundled CLIs", () => {
 		assert.deepEqual(second.findings, first.findings);
 		assert.equal(second.work.parses, 0, "the report kept by the first bundled run answers");
 		assert.equal(second.work.blobsRead, 0);
+	});
+
+	it("each bundle carries a working extraction worker, which its CLI's parsing threads run", async () => {
+		for (const pkg of ["fovea", "contour"] as const) {
+			const script = new URL("./extract-worker.js", `file://${bundle(pkg)}`);
+			const pool = new ExtractPool({ threads: 1, minJobs: 1, script });
+			await pool.warm(["typescript"]); // the worker is up before the main thread could take every job
+			const jobs = Array.from({ length: 200 }, (_, i) => ({
+				path: `f${i}.ts`,
+				language: "typescript" as const,
+				source: `export function f${i}(a: number): number {\n\treturn a + ${i};\n}\n`.repeat(10),
+			}));
+			const facts = await pool.extract(await loadExtractor(["typescript"]), jobs);
+			await pool.close();
+			assert.equal(facts.filter((f) => !(f instanceof Error)).length, 200);
+			assert.equal(pool.stats.workerFailures, 0, `${pkg}: the bundled worker starts`);
+			assert.ok(pool.stats.jobsByWorkers > 0, `${pkg}: the bundled worker extracted jobs`);
+		}
 	});
 
 	it("fovea: the bundle maps what the sources map, and reuses its fact cache", () => {

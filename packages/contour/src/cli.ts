@@ -25,7 +25,9 @@ import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { cacheStrippedModules } from "./cli-module-cache.ts";
 
 setFlagsFromString("--liftoff-only");
-// Bundled (`dist/cli.js`, see `bin/contour.js`), there are no TypeScript modules left to strip.
+// Bundled (`dist/cli.js`, see `bin/contour.js`), there are no TypeScript modules left to strip, and Fovea's parsing
+// threads run the worker bundled beside it.
 if (import.meta.url.endsWith(".ts")) cacheStrippedModules(join(contourCacheDir(), "modules"));
+else (await import("pi-fovea/engine")).useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 const { runCli } = await import("./cli-commands.ts");
 await runCli(process.argv.slice(2));

@@ -12,6 +12,7 @@
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { CodeMap } from "./engine/code-map.ts";
+import { useExtractWorkerScript } from "./engine/extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -172,6 +173,9 @@ async function resolveRoot(explicit: string | undefined): Promise<string> {
 function clearLine(progress: unknown): void {
 	if (progress !== undefined) process.stderr.write("\r\x1b[K");
 }
+
+// Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.
+if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 
 main(process.argv.slice(2)).then(
 	(code) => {
