@@ -1,7 +1,9 @@
 /**
  * The examine step of a refresh: one batch of files that may have changed is read, classified, hashed, looked up in
- * the fact cache and, only on a miss, parsed. A function over an explicit context rather than a method, so what the
- * step may touch (the committed state it compares with, the cache, the work counters) is stated in its signature.
+ * the fact cache and, only on a miss, parsed. Reading and parsing are two halves, so the caller can read the next
+ * batch while this one parses (the extract pool's worker threads then never wait for the main thread's reads).
+ * Functions over an explicit context rather than methods, so what the step may touch (the committed state it
+ * compares with, the cache, the work counters) is stated in their signatures.
  */
 import { join } from "node:path";
 import { factKey } from "./cache-location.ts";
@@ -30,14 +32,18 @@ export interface ExamineContext {
 	signal: AbortSignal | undefined;
 }
 
-/** Reads, classifies, hashes, looks up and (on a miss) parses one batch; `undefined` for files now gone. */
-export async function examineBatch(
-	batch: readonly ScannedFile[],
-	context: ExamineContext,
-): Promise<(FileState | undefined)[]> {
+/** A batch read and looked up: the states known without parsing, and the misses left to parse. */
+export interface ReadBatch {
+	batch: readonly ScannedFile[];
+	outcomes: readonly ReadOutcome[];
+	/** `undefined` for files now gone, and for misses until they are parsed. */
+	states: (FileState | undefined)[];
+	misses: readonly { i: number; key: string; hash: string; source: string }[];
+}
+
+/** Reads, classifies, hashes and looks up one batch; what only parsing can settle is left in `misses`. */
+export async function readBatch(batch: readonly ScannedFile[], context: ExamineContext): Promise<ReadBatch> {
 	const { signal, cache, stats } = context;
-	const stateOf = (file: ScannedFile, outcome: ReadOutcome, rest: Parameters<typeof stateAsRead>[2]) =>
-		stateAsRead(file, outcome as ReadOutcome & { kind: "gap" | "content" }, rest, context.racyWindowMs);
 	const outcomes: ReadOutcome[] = new Array(batch.length);
 	let cursor = 0;
 	const reader = async (): Promise<void> => {
@@ -60,20 +66,20 @@ export async function examineBatch(
 		if (outcome.kind === "absent") continue;
 		if (outcome.kind === "gap") {
 			if (outcome.reason !== "unreadable") stats.filesRead++;
-			states[i] = stateOf(file, outcome, { gap: outcome.reason });
+			states[i] = stateOf(context, file, outcome, { gap: outcome.reason });
 			continue;
 		}
 		stats.filesRead++;
 		const gap = contentGap(outcome.bytes);
 		if (gap !== undefined) {
-			states[i] = stateOf(file, outcome, { gap });
+			states[i] = stateOf(context, file, outcome, { gap });
 			continue;
 		}
 		const source = decoder.decode(outcome.bytes);
 		const hash = hashOf(source); // the extractor's content address, equal to the facts' `hash`
 		const prev = context.previous.get(file.path);
 		if (prev?.facts !== undefined && prev.hash === hash && prev.language === file.language) {
-			states[i] = stateOf(file, outcome, { hash, facts: prev.facts }); // touched, not changed
+			states[i] = stateOf(context, file, outcome, { hash, facts: prev.facts }); // touched, not changed
 			continue;
 		}
 		lookups.push({ i, key: factKey(hash, file.path, file.language), hash, source });
@@ -86,14 +92,20 @@ export async function examineBatch(
 	const misses: typeof lookups = [];
 	for (const lookup of lookups) {
 		const facts = found.get(lookup.key);
-		const file = batch[lookup.i] as ScannedFile;
-		const outcome = outcomes[lookup.i] as ReadOutcome & { kind: "content" };
 		if (facts === undefined) misses.push(lookup);
 		else {
 			stats.cacheHits++;
-			states[lookup.i] = stateOf(file, outcome, { hash: lookup.hash, facts });
+			const file = batch[lookup.i] as ScannedFile;
+			states[lookup.i] = stateOf(context, file, outcomes[lookup.i] as ReadOutcome, { hash: lookup.hash, facts });
 		}
 	}
+	return { batch, outcomes, states, misses };
+}
+
+/** Parses the misses of a read batch (caching their facts) and returns every state of the batch. */
+export async function parseBatch(read: ReadBatch, context: ExamineContext): Promise<(FileState | undefined)[]> {
+	const { signal, cache, stats } = context;
+	const { batch, outcomes, states, misses } = read;
 	if (misses.length === 0) return states;
 
 	const jobs: ExtractJob[] = misses.map(({ i, source }) => {
@@ -112,18 +124,28 @@ export async function examineBatch(
 	for (let j = 0; j < results.length; j++) {
 		const { i, key, hash } = misses[j] as (typeof misses)[number];
 		const file = batch[i] as ScannedFile;
-		const outcome = outcomes[i] as ReadOutcome & { kind: "content" };
+		const outcome = outcomes[i] as ReadOutcome;
 		const result = results[j];
 		if (result === undefined || result instanceof Error) {
-			states[i] = stateOf(file, outcome, { gap: "parse-error" });
+			states[i] = stateOf(context, file, outcome, { gap: "parse-error" });
 			continue;
 		}
 		if (cache !== undefined) {
 			cache.put(key, result);
 			stats.cacheWrites++;
 		}
-		states[i] = stateOf(file, outcome, { hash, facts: result });
+		states[i] = stateOf(context, file, outcome, { hash, facts: result });
 	}
 	signal?.throwIfAborted(); // after caching what was finished
 	return states;
+}
+
+/** The state of a file read with content or found to be a gap. */
+function stateOf(
+	context: ExamineContext,
+	file: ScannedFile,
+	outcome: ReadOutcome,
+	rest: Parameters<typeof stateAsRead>[2],
+): FileState {
+	return stateAsRead(file, outcome as ReadOutcome & { kind: "gap" | "content" }, rest, context.racyWindowMs);
 }

@@ -14,10 +14,10 @@
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
-import { Worker } from "node:worker_threads";
 import { compactFacts } from "./compact-facts.ts";
 import type { ExtractJob } from "./extract-many.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./extract-run.ts";
+import { ExtractThread, type ThreadEvents } from "./extract-thread.ts";
 import { extractThreads } from "./extract-threads.ts";
 import type { FromWorker, ToWorker } from "./extract-worker.ts";
 import type { LanguageId } from "./facts.ts";
@@ -58,18 +58,6 @@ const MAX_CRASHES = 3;
 const YIELD_MS = 12;
 const DEFAULT_SCRIPT = new URL("./extract-worker.ts", import.meta.url);
 
-interface PoolWorker {
-	thread: Worker;
-	/** Whether it loaded the extractor: a worker lost before that failed to start. */
-	ready: boolean;
-	/** Runs sent to this worker that it is not done with. */
-	runs: Set<ExtractRun<PoolWorker>>;
-	/** `warm` calls waiting for this worker's grammars, oldest first. */
-	loads: (() => void)[];
-	idleTimer: NodeJS.Timeout | undefined;
-	retiring: boolean;
-}
-
 /** A pool of extraction worker threads; see the module comment. */
 export class ExtractPool {
 	readonly stats: ExtractPoolStats = {
@@ -86,11 +74,16 @@ export class ExtractPool {
 	readonly minJobs: number;
 	readonly idleMs: number;
 	#script: URL;
-	readonly #workers = new Set<PoolWorker>();
-	readonly #runs = new Map<number, ExtractRun<PoolWorker>>();
+	/** Threads not ended yet, retiring ones included until they exit. */
+	readonly #threads = new Set<ExtractThread>();
+	readonly #runs = new Map<number, ExtractRun<ExtractThread>>();
 	#nextRun = 0;
 	#crashes = 0;
 	#startFailed = false;
+	readonly #events: ThreadEvents = {
+		message: (thread, message) => this.#receive(thread, message),
+		exit: (thread) => this.#ended(thread),
+	};
 
 	constructor(options: ExtractPoolOptions = {}) {
 		this.threads = options.threads ?? extractThreads().threads;
@@ -99,9 +92,9 @@ export class ExtractPool {
 		this.#script = options.script ?? DEFAULT_SCRIPT;
 	}
 
-	/** Worker threads started and neither retired nor lost (starting, working or idle). */
+	/** Worker threads started and neither retiring nor lost (starting, working or idle). */
 	get liveWorkers(): number {
-		return this.#workers.size;
+		return this.#working().length;
 	}
 
 	/**
@@ -115,7 +108,7 @@ export class ExtractPool {
 		options: { signal?: AbortSignal | undefined; onEach?: (() => void) | undefined } = {},
 	): Promise<ExtractResult[]> {
 		const { signal } = options;
-		const run = new ExtractRun<PoolWorker>(++this.#nextRun, jobs, options.onEach);
+		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
 		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) this.#share(run);
 		try {
 			let slice = performance.now();
@@ -139,7 +132,7 @@ export class ExtractPool {
 			return run.prefix();
 		} finally {
 			this.#runs.delete(run.id);
-			for (const worker of run.attached) this.#release(worker, run);
+			for (const thread of run.attached) thread.release(run);
 		}
 	}
 
@@ -148,15 +141,13 @@ export class ExtractPool {
 	 * grammars of `languages` (or has failed to). For a caller that knows a large extraction is coming.
 	 */
 	async warm(languages: Iterable<LanguageId> = []): Promise<void> {
-		this.#fill();
 		const message: ToWorker = { kind: "load", languages: [...new Set(languages)] };
 		await Promise.all(
-			[...this.#workers].map(
-				(worker) =>
+			this.#fill().map(
+				(thread) =>
 					new Promise<void>((loaded) => {
-						worker.loads.push(loaded);
-						this.#hold(worker);
-						worker.thread.postMessage(message);
+						thread.loads.push(loaded);
+						thread.send(message);
 					}),
 			),
 		);
@@ -172,10 +163,10 @@ export class ExtractPool {
 
 	/** Terminates every worker now; runs they were part of finish on the main thread. */
 	close(): void {
-		for (const worker of [...this.#workers]) this.#retire(worker);
+		for (const thread of this.#threads) thread.retire();
 	}
 
-	#extractHere(extractor: Extractor, run: ExtractRun<PoolWorker>, index: number): void {
+	#extractHere(extractor: Extractor, run: ExtractRun<ExtractThread>, index: number): void {
 		const start = performance.now();
 		const result = extractOne(extractor, run.jobs[index] as ExtractJob);
 		this.stats.mainExtractMs += performance.now() - start;
@@ -184,60 +175,44 @@ export class ExtractPool {
 	}
 
 	/** Sends `run` to the workers, starting them up to `threads`. */
-	#share(run: ExtractRun<PoolWorker>): void {
-		this.#fill();
-		if (this.#workers.size === 0) return;
+	#share(run: ExtractRun<ExtractThread>): void {
+		const threads = this.#fill();
+		if (threads.length === 0) return;
 		this.#runs.set(run.id, run);
 		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims };
-		for (const worker of this.#workers) {
-			worker.runs.add(run);
-			run.attached.add(worker);
-			this.#hold(worker);
-			worker.thread.postMessage(message);
+		for (const thread of threads) {
+			thread.runs.add(run);
+			run.attached.add(thread);
+			thread.send(message);
 		}
 	}
 
-	/** Starts workers up to `threads`, unless starting failed before. */
-	#fill(): void {
-		while (this.#workers.size < this.threads && !this.#startFailed && this.#crashes < MAX_CRASHES) {
-			if (this.#start() === undefined) break;
-		}
+	#working(): ExtractThread[] {
+		return [...this.#threads].filter((thread) => !thread.retiring);
 	}
 
-	#start(): PoolWorker | undefined {
-		let thread: Worker;
-		try {
-			thread = new Worker(this.#script, { execArgv: workerExecArgv(process.execArgv) });
-		} catch {
-			this.#startFailed = true;
-			this.stats.workerFailures++;
-			return undefined;
+	/** Starts workers up to `threads`, unless starting failed before; returns the working ones. */
+	#fill(): ExtractThread[] {
+		let working = this.#working().length;
+		while (working < this.threads && !this.#startFailed && this.#crashes < MAX_CRASHES) {
+			try {
+				this.#threads.add(new ExtractThread(this.#script, this.idleMs, this.#events));
+			} catch {
+				this.#startFailed = true;
+				this.stats.workerFailures++;
+				break;
+			}
+			this.stats.workersStarted++;
+			working++;
 		}
-		this.stats.workersStarted++;
-		const worker: PoolWorker = {
-			thread,
-			ready: false,
-			runs: new Set(),
-			loads: [],
-			idleTimer: undefined,
-			retiring: false,
-		};
-		this.#workers.add(worker);
-		thread.on("message", (message: FromWorker) => this.#receive(worker, message));
-		thread.on("error", () => {}); // the exit that follows does the bookkeeping
-		thread.on("exit", () => this.#lost(worker));
-		thread.unref(); // held only while a run or a `warm` call waits for it
-		return worker;
+		return this.#working();
 	}
 
-	#receive(worker: PoolWorker, message: FromWorker): void {
-		if (message.kind === "ready") {
-			worker.ready = true;
-			return;
-		}
+	#receive(thread: ExtractThread, message: FromWorker): void {
+		if (message.kind === "ready") return;
 		if (message.kind === "loaded") {
-			worker.loads.shift()?.();
-			this.#release(worker, undefined);
+			thread.loads.shift()?.();
+			thread.release();
 			return;
 		}
 		this.stats.workerExtractMs += message.extractMs;
@@ -249,64 +224,23 @@ export class ExtractPool {
 			}
 		}
 		if (message.done) {
-			run?.detach(worker);
-			this.#release(worker, run);
+			run?.detach(thread);
+			thread.release(run);
 		}
-	}
-
-	/** Something waits for `worker`: it keeps the process alive and is not retired. */
-	#hold(worker: PoolWorker): void {
-		clearTimeout(worker.idleTimer);
-		worker.idleTimer = undefined;
-		worker.thread.ref();
-	}
-
-	/** `worker` is done with `run` (or `run` is over); an idle worker stops holding the process and is retired later. */
-	#release(worker: PoolWorker, run: ExtractRun<PoolWorker> | undefined): void {
-		if (run !== undefined) worker.runs.delete(run);
-		if (worker.runs.size > 0 || worker.loads.length > 0 || worker.retiring) return;
-		worker.thread.unref();
-		clearTimeout(worker.idleTimer);
-		worker.idleTimer = setTimeout(() => this.#retire(worker), this.idleMs);
-		worker.idleTimer.unref();
-	}
-
-	#retire(worker: PoolWorker): void {
-		if (worker.retiring) return;
-		worker.retiring = true;
-		this.#workers.delete(worker); // counts no more, though its thread may take a moment to end
-		clearTimeout(worker.idleTimer);
-		this.stats.workersRetired++;
-		void worker.thread.terminate();
 	}
 
 	/** The thread ended: retired as planned, or lost (failed to start, crashed); its runs go on without it. */
-	#lost(worker: PoolWorker): void {
-		this.#workers.delete(worker);
-		clearTimeout(worker.idleTimer);
-		if (!worker.retiring) {
+	#ended(thread: ExtractThread): void {
+		this.#threads.delete(thread);
+		if (thread.retiring) this.stats.workersRetired++;
+		else {
 			this.stats.workerFailures++;
-			if (worker.ready) this.#crashes++;
+			if (thread.ready) this.#crashes++;
 			else this.#startFailed = true;
 		}
-		for (const loaded of worker.loads.splice(0)) loaded();
-		for (const run of worker.runs) run.detach(worker);
-		worker.runs.clear();
+		for (const run of thread.runs) run.detach(thread);
+		thread.runs.clear();
 	}
-}
-
-/**
- * The process's Node options for a worker: all of them (loaders, conditions and the like apply to the worker's modules
- * too) except `--input-type`, which is for code given as a string and makes a worker started from a file fail.
- */
-function workerExecArgv(execArgv: readonly string[]): string[] {
-	const out: string[] = [];
-	for (let i = 0; i < execArgv.length; i++) {
-		const arg = execArgv[i] as string;
-		if (arg === "--input-type") i++;
-		else if (!arg.startsWith("--input-type=")) out.push(arg);
-	}
-	return out;
 }
 
 let shared: ExtractPool | undefined;

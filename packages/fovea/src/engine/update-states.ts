@@ -5,7 +5,7 @@
  * apart from the index's bookkeeping.
  */
 import { factKey } from "./cache-location.ts";
-import { type ExamineContext, examineBatch } from "./examine-files.ts";
+import { type ExamineContext, parseBatch, type ReadBatch, readBatch } from "./examine-files.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
 import type { FileFacts } from "./facts.ts";
 import { type FileState, PENDING, unchanged } from "./file-state.ts";
@@ -76,11 +76,19 @@ export async function updateStates(
 	const total = toRead.length;
 	let done = 0;
 	let unflushed = 0;
+	const batches: ScannedFile[][] = [];
+	for (let start = 0; start < toRead.length; start += BATCH_FILES)
+		batches.push(toRead.slice(start, start + BATCH_FILES));
+	let reading: Promise<ReadBatch> | undefined;
 	try {
-		for (let start = 0; start < toRead.length; start += BATCH_FILES) {
+		for (let k = 0; k < batches.length; k++) {
 			signal?.throwIfAborted();
-			const batch = toRead.slice(start, start + BATCH_FILES);
-			const states = await examineBatch(batch, context);
+			const read = await (reading ?? readBatch(batches[k] as ScannedFile[], context));
+			// The next batch is read while this one parses: the extract pool's workers then wait for no read.
+			reading = k + 1 < batches.length ? readBatch(batches[k + 1] as ScannedFile[], context) : undefined;
+			reading?.catch(() => {}); // its failure is met when it is awaited (or dropped with an abort)
+			const states = await parseBatch(read, context);
+			const { batch } = read;
 			for (let i = 0; i < batch.length; i++) {
 				const file = batch[i] as ScannedFile;
 				const state = states[i];
@@ -96,6 +104,7 @@ export async function updateStates(
 			}
 		}
 	} finally {
+		await reading?.catch(() => {}); // no read outlives the refresh
 		// Facts already extracted are worth keeping even when the refresh is abandoned.
 		if (cache !== undefined && cache.pendingCount > 0) await cache.flush();
 	}

@@ -370,6 +370,37 @@ describe("CodeIndex", () => {
 		assert.equal(after.generation, 2);
 	});
 
+	it("over several batches (the next one read while one parses), with worker threads, keeps every file; an abort keeps what was parsed", async () => {
+		const root = await temp();
+		const FILES = 700; // three batches
+		const names = Array.from({ length: FILES }, (_, i) => `src/m${String(i).padStart(3, "0")}.ts`);
+		for (const [i, rel] of names.entries())
+			await put(root, rel, `export function f${i}(a: number) {\n\treturn g(a) + ${i};\n}\n`);
+		const { index } = await open(root, await temp());
+		const progress: number[] = [];
+		const [cold, coldWork] = await counted(index, () => index.refresh({ onProgress: (done) => progress.push(done) }));
+		assert.deepEqual(pick(coldWork), work(1, FILES, FILES, 0, FILES));
+		assert.deepEqual([...cold.files.keys()], names);
+		assert.deepEqual(symbolNames(cold, "src/m699.ts"), ["f699"]);
+		assert.deepEqual(progress, [256, 512, FILES]);
+
+		const cacheDir = await temp();
+		const { index: fresh } = await open(root, cacheDir);
+		const controller = new AbortController();
+		const [, abortedWork] = await counted(fresh, async () => {
+			await assert.rejects(fresh.refresh({ signal: controller.signal, onProgress: () => controller.abort() }), {
+				name: "AbortError",
+			});
+		});
+		assert.ok(abortedWork.cacheWrites >= 256 && abortedWork.cacheWrites < FILES, `${abortedWork.cacheWrites} cached`);
+		const { index: again } = await open(root, cacheDir);
+		const [, againWork] = await counted(again, () => again.refresh());
+		assert.deepEqual(
+			pick(againWork),
+			work(1, FILES, FILES - abortedWork.cacheWrites, abortedWork.cacheWrites, FILES - abortedWork.cacheWrites),
+		);
+	});
+
 	it("reports progress and turns an extractor failure into a parse-error gap", async () => {
 		const root = await temp();
 		await put(root, "a.ts", "export const a = 1;\n");
