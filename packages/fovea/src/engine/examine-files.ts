@@ -102,8 +102,15 @@ export async function readBatch(batch: readonly ScannedFile[], context: ExamineC
 	return { batch, outcomes, states, misses };
 }
 
-/** Parses the misses of a read batch (caching their facts) and returns every state of the batch. */
-export async function parseBatch(read: ReadBatch, context: ExamineContext): Promise<(FileState | undefined)[]> {
+/**
+ * Parses the misses of a read batch (caching their facts) and returns every state of the batch. `expected` is how
+ * many files may still need parsing, this batch's included: the extract pool starts worker threads for large totals.
+ */
+export async function parseBatch(
+	read: ReadBatch,
+	context: ExamineContext,
+	expected: number,
+): Promise<(FileState | undefined)[]> {
 	const { signal, cache, stats } = context;
 	const { batch, outcomes, states, misses } = read;
 	if (misses.length === 0) return states;
@@ -117,6 +124,7 @@ export async function parseBatch(read: ReadBatch, context: ExamineContext): Prom
 	signal?.throwIfAborted();
 	const results = await extractMany(extractor, jobs, {
 		signal,
+		expected,
 		onEach: () => {
 			stats.filesParsed++;
 		},

@@ -3,7 +3,7 @@
  * extractors run on the main thread, yielding to the event loop as they go; a large call with the engine's own
  * extractor is shared with worker threads (`extract-pool.ts`). Either way the index sees the same results.
  */
-import { sharedExtractPool } from "./extract-pool.ts";
+import { type ExtractOptions, sharedExtractPool } from "./extract-pool.ts";
 import type { FileFacts, LanguageId } from "./facts.ts";
 import type { Extractor } from "./parser.ts";
 
@@ -17,12 +17,13 @@ export interface ExtractJob {
 /**
  * Extracts each job, results in job order; a job whose extraction throws gives its error instead of facts. `onEach`
  * is called once per finished job. When `signal` aborts, it stops early and returns the contiguous prefix of finished
- * results (shorter than `jobs`), so finished work can still be cached.
+ * results (shorter than `jobs`), so finished work can still be cached. `expected` is how many jobs the call is part of
+ * (its own and those the caller will send next): worker threads start only for large totals (a cold index).
  */
 export function extractMany(
 	extractor: Extractor,
 	jobs: readonly ExtractJob[],
-	options: { signal?: AbortSignal | undefined; onEach?: () => void } = {},
+	options: ExtractOptions = {},
 ): Promise<(FileFacts | Error)[]> {
 	return sharedExtractPool().extract(extractor, jobs, options);
 }

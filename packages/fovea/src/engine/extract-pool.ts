@@ -5,9 +5,12 @@
  * identifiers stay shared with the rest of the process.
  *
  * Design:
- * - Workers start lazily, on the first call with at least `minJobs` jobs whose extractor is the engine's own
- *   (`isEngineExtractor`: a wrapper's behaviour could not be reproduced in a worker). Smaller calls, such as the
- *   refresh after a one-file edit, stay on the main thread and start nothing.
+ * - Only calls with at least `minJobs` jobs whose extractor is the engine's own (`isEngineExtractor`: a wrapper's
+ *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
+ *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
+ *   (a large cold index): a worker costs ~0.5 s of CPU to start and load its grammars, and in a fresh process V8's
+ *   optimizing compiler already keeps the second core busy with the grammars for the first seconds, so below a few
+ *   thousand files a new worker would slow the index down. Once started, a worker serves every shared call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends.
  * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
@@ -41,11 +44,20 @@ export interface ExtractPoolStats {
 	workerExtractMs: number;
 }
 
+/** How a call is extracted; see {@link ExtractPool.extract}. */
+export interface ExtractOptions {
+	signal?: AbortSignal | undefined;
+	onEach?: (() => void) | undefined;
+	expected?: number | undefined;
+}
+
 export interface ExtractPoolOptions {
 	/** Worker threads at most; 0 extracts on the main thread only. Default: {@link extractThreads}. */
 	threads?: number;
 	/** Calls with fewer jobs stay on the main thread. Default 48. */
 	minJobs?: number;
+	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 2000. */
+	startJobs?: number;
 	/** A worker idle this long is terminated. Default 5 s. */
 	idleMs?: number;
 	/** The worker's entry module. Default: `extract-worker.ts` beside this module. */
@@ -72,6 +84,7 @@ export class ExtractPool {
 	};
 	readonly threads: number;
 	readonly minJobs: number;
+	readonly startJobs: number;
 	readonly idleMs: number;
 	#script: URL;
 	/** Threads not ended yet, retiring ones included until they exit. */
@@ -88,6 +101,7 @@ export class ExtractPool {
 	constructor(options: ExtractPoolOptions = {}) {
 		this.threads = options.threads ?? extractThreads().threads;
 		this.minJobs = options.minJobs ?? 48;
+		this.startJobs = options.startJobs ?? 2000;
 		this.idleMs = options.idleMs ?? 5000;
 		this.#script = options.script ?? DEFAULT_SCRIPT;
 	}
@@ -100,16 +114,18 @@ export class ExtractPool {
 	/**
 	 * Extracts each job, results in job order; `extractMany`'s contract: an extraction error is that job's result,
 	 * `onEach` is called once per finished job, and when `signal` aborts the contiguous prefix of finished results
-	 * is returned.
+	 * is returned. `expected` is how many jobs the call is part of (its own and those that will follow).
 	 */
 	async extract(
 		extractor: Extractor,
 		jobs: readonly ExtractJob[],
-		options: { signal?: AbortSignal | undefined; onEach?: (() => void) | undefined } = {},
+		options: ExtractOptions = {},
 	): Promise<ExtractResult[]> {
 		const { signal } = options;
 		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
-		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) this.#share(run);
+		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) {
+			this.#share(run, Math.max(jobs.length, options.expected ?? 0) >= this.startJobs);
+		}
 		try {
 			let slice = performance.now();
 			while (signal?.aborted !== true) {
@@ -174,9 +190,9 @@ export class ExtractPool {
 		run.settle(index, result);
 	}
 
-	/** Sends `run` to the workers, starting them up to `threads`. */
-	#share(run: ExtractRun<ExtractThread>): void {
-		const threads = this.#fill();
+	/** Sends `run` to the workers, starting them up to `threads` if `start`. */
+	#share(run: ExtractRun<ExtractThread>, start: boolean): void {
+		const threads = start ? this.#fill() : this.#working();
 		if (threads.length === 0) return;
 		this.#runs.set(run.id, run);
 		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims };

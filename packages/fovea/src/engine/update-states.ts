@@ -87,7 +87,7 @@ export async function updateStates(
 			// The next batch is read while this one parses: the extract pool's workers then wait for no read.
 			reading = k + 1 < batches.length ? readBatch(batches[k + 1] as ScannedFile[], context) : undefined;
 			reading?.catch(() => {}); // its failure is met when it is awaited (or dropped with an abort)
-			const states = await parseBatch(read, context);
+			const states = await parseBatch(read, context, total - done);
 			const { batch } = read;
 			for (let i = 0; i < batch.length; i++) {
 				const file = batch[i] as ScannedFile;

@@ -12,6 +12,7 @@ import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeIndex, type CodeIndexStats } from "../../src/engine/code-index.ts";
+import { sharedExtractPool } from "../../src/engine/extract-pool.ts";
 import { FactCache } from "../../src/engine/fact-cache.ts";
 import type { LanguageId } from "../../src/engine/facts.ts";
 import { contentGap } from "../../src/engine/file-content.ts";
@@ -376,9 +377,14 @@ describe("CodeIndex", () => {
 		const names = Array.from({ length: FILES }, (_, i) => `src/m${String(i).padStart(3, "0")}.ts`);
 		for (const [i, rel] of names.entries())
 			await put(root, rel, `export function f${i}(a: number) {\n\treturn g(a) + ${i};\n}\n`);
+		// 700 files start no worker; one already running (as after a large index) takes part.
+		const pool = sharedExtractPool();
+		await pool.warm(["typescript"]);
+		const byWorkers = pool.stats.jobsByWorkers;
 		const { index } = await open(root, await temp());
 		const progress: number[] = [];
 		const [cold, coldWork] = await counted(index, () => index.refresh({ onProgress: (done) => progress.push(done) }));
+		if (pool.threads > 0) assert.ok(pool.stats.jobsByWorkers > byWorkers, "the worker parsed some files");
 		assert.deepEqual(pick(coldWork), work(1, FILES, FILES, 0, FILES));
 		assert.deepEqual([...cold.files.keys()], names);
 		assert.deepEqual(symbolNames(cold, "src/m699.ts"), ["f699"]);

@@ -129,9 +129,12 @@ let extractor: Extractor;
 const pools: ExtractPool[] = [];
 const temps: string[] = [];
 
-/** A pool that every test closes afterwards; a long idle time so no worker retires mid-test. */
+/**
+ * A pool that every test closes afterwards: one thread that any shared call may start, and a long idle time so no
+ * worker retires mid-test.
+ */
 function pool(options: ConstructorParameters<typeof ExtractPool>[0] = {}): ExtractPool {
-	const created = new ExtractPool({ threads: 1, idleMs: 60_000, ...options });
+	const created = new ExtractPool({ threads: 1, startJobs: 0, idleMs: 60_000, ...options });
 	pools.push(created);
 	return created;
 }
@@ -174,13 +177,25 @@ describe("extract pool", () => {
 		assert.equal(shared.stats.workersStarted, 1);
 	});
 
-	it("starts no worker for a small call, a custom extractor or zero threads", async () => {
+	it("starts no worker for a small call, a small total, a custom extractor or zero threads", async () => {
 		const jobs = mixedJobs(10); // 80 jobs
 		const expected = direct(extractor, jobs);
 
 		const small = pool({ minJobs: 100 });
 		assert.deepEqual(comparable(await small.extract(extractor, jobs)), expected);
 		assert.deepEqual([small.stats.workersStarted, small.stats.jobsByMain, small.liveWorkers], [0, jobs.length, 0]);
+
+		// A worker starts only for a call that is part of a large total; once running it serves smaller totals too.
+		const gated = pool({ startJobs: 1000 });
+		await gated.extract(extractor, jobs, { expected: 999 });
+		assert.equal(gated.stats.workersStarted, 0);
+		await gated.extract(extractor, jobs, { expected: 1000 });
+		assert.equal(gated.stats.workersStarted, 1);
+		await gated.warm(LANGUAGES);
+		const served = gated.stats.jobsByWorkers;
+		assert.deepEqual(comparable(await gated.extract(extractor, mixedJobs(40))), direct(extractor, mixedJobs(40)));
+		assert.ok(gated.stats.jobsByWorkers > served, "the running worker took part in a call of 320 jobs");
+		assert.equal(gated.stats.workersStarted, 1);
 
 		const wrapped: Extractor = {
 			...extractor,
@@ -310,7 +325,8 @@ process.on("exit", () => {
 		script = join(cache, "pooled-index.mjs");
 		await writeFile(script, INDEX_SCRIPT);
 		let i = 0;
-		for (const job of mixedJobs(13).slice(0, 100)) {
+		// Enough files for the shared pool to start a worker (2,100 supported ones), each small so the test stays quick.
+		for (const job of mixedJobs(300)) {
 			await writeFile(join(root, `f${i++}-${job.path.replaceAll("/", "-")}`), job.source);
 			if (job.language !== ("cobol" as LanguageId)) supported++;
 		}
@@ -351,7 +367,7 @@ process.on("exit", () => {
 		assert.deepEqual([stats.threads, stats.workersStarted, stats.jobsByMain], [0, 0, supported]);
 	});
 
-	it("the fovea CLI indexes 100 files with the pool and exits", async () => {
+	it("the fovea CLI indexes 2,100 files with the pool and exits", async () => {
 		const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 		const { code, stdout, stderr } = await run([cli, "status", "--root", root, "--json"], {
 			FOVEA_EXTRACT_THREADS: "1",
