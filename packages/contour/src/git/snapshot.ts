@@ -15,7 +15,7 @@ import {
 	type Snapshot,
 	type SnapshotTarget,
 } from "./snapshot-model.ts";
-import { type RepositoryState, readState, sameState } from "./state.ts";
+import { type RepositoryState, readState, resolveHead, sameState } from "./state.ts";
 import { gitBlobOid, type WorktreeEntry, WorktreeReader } from "./worktree.ts";
 
 /** Options of one snapshot. */
@@ -69,9 +69,11 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 		throw new Error(target === "branch" ? "a branch review needs a base" : `a base is only for a branch review`);
 	if (options.base !== undefined) checkedBase(options.base);
 	const call = { signal: options.signal, work: options.work };
-	const repo = await openRepository(options.root, call);
+	// HEAD is resolved beside locating the repository (references only: no object is read before the partial-clone
+	// refusal); that it names a commit is checked with the blob sizes below.
+	const [repo, head] = await Promise.all([openRepository(options.root, call), resolveHead(options.root, call)]);
 	const calls = { ...call, forcedConfig: repo.forcedConfig };
-	const before = await readState(repo, calls);
+	const before = await readState(repo, calls, head);
 	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
 	const [dirty, untracked, diff] = await Promise.all([
 		git(repo.root, ["diff-files", ...DIFF_FLAGS, "--no-renames", "--ignore-submodules=dirty"], calls),
@@ -104,11 +106,17 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 		const intentToAdd = new Set(dirtyEntries.filter((entry) => entry.status === "A").map((entry) => entry.path));
 		changes = target === "branch" ? objectChanges(entries, "commit") : objectChanges(entries, "index", intentToAdd);
 	}
-	changes = await withSizes(repo, changes, calls);
-	changes = changes.map((change) => withGap(change, invalidNames, maxBytes));
-	const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
-	await options.onBetweenReads?.();
-	const after = await readState(repo, calls);
+	// The sizes are read by object id, which no later move of HEAD or the index changes, so the state is read again
+	// (after every read of references, the index and the worktree) while Git looks them up.
+	const [sized, { worktreeDigest, after }] = await Promise.all([
+		withSizes(repo, changes, calls, before.head),
+		(async () => {
+			const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
+			await options.onBetweenReads?.();
+			return { worktreeDigest, after: await readState(repo, calls) };
+		})(),
+	]);
+	changes = sized.map((change) => withGap(change, invalidNames, maxBytes));
 	if (!sameState(before, after))
 		throw new RepositoryMovedError(
 			`${repo.root} changed while it was being snapshotted (${describeMove(before, after)}); take the snapshot again`,
@@ -186,6 +194,7 @@ async function withSizes(
 	repo: Repository,
 	changes: ChangedFile[],
 	calls: Parameters<typeof git>[2],
+	head: string | null,
 ): Promise<ChangedFile[]> {
 	const owners = new Map<string, string>();
 	const isObject = (side: FileSide | undefined): side is FileSide & { oid: string } =>
@@ -194,7 +203,16 @@ async function withSizes(
 		if (isObject(change.before)) owners.set(change.before.oid, change.oldPath ?? change.path);
 		if (isObject(change.after)) owners.set(change.after.oid, change.path);
 	}
-	const info = await objectInfo(repo.root, [...owners.keys()], calls);
+	// HEAD's type rides along with the blobs (a change's diff against a HEAD that is no tree-ish fails anyway; with no
+	// change there is nothing to look up, and nothing is).
+	const checkHead = head !== null && owners.size > 0;
+	const info = await objectInfo(repo.root, checkHead ? [...owners.keys(), head] : [...owners.keys()], calls);
+	if (checkHead) {
+		const commit = info.get(head);
+		if (commit === undefined || commit.missing)
+			throw new Error(`HEAD of ${repo.root} names ${head}, which is missing; Contour does not fetch objects`);
+		if (commit.type !== "commit") throw new Error(`HEAD of ${repo.root} names a ${commit.type}, not a commit`);
+	}
 	const sized = (side: FileSide | undefined): FileSide | undefined => {
 		if (!isObject(side)) return side;
 		const found = info.get(side.oid);

@@ -17,22 +17,38 @@ export interface RepositoryState {
 /** The digest of a worktree without an index file. */
 export const NO_INDEX_DIGEST = "no-index";
 
-/** Reads HEAD (its file, then one `rev-parse`) and the index checksum. Never writes anything. */
-export async function readState(repo: Repository, options: OpenOptions = {}): Promise<RepositoryState> {
-	const headFile = await readFile(join(repo.gitDir, "HEAD"), "utf8").catch((error: Error) => {
-		throw new Error(`cannot read HEAD of ${repo.root}: ${error.message}`);
-	});
+/**
+ * The object HEAD names, or null when it names none (an unborn branch, or a detached HEAD that is not an object
+ * name). Resolves references only: the object itself is not read (a partial clone is refused before anything is),
+ * so whether it is a commit is for the caller to check (`takeSnapshot` does, with the blob sizes). `dir` is any
+ * directory of the worktree.
+ */
+export async function resolveHead(dir: string, options: OpenOptions = {}): Promise<string | null> {
+	const resolved = await git(dir, ["rev-parse", "-q", "--verify", "HEAD"], { ...options, okCodes: [0, 1, 128] });
+	return resolved.code === 0 ? resolved.stdout.toString("utf8").trim() : null;
+}
+
+/**
+ * Reads HEAD (its file, and `head`, else `resolveHead`) and the index checksum. Never writes anything. A detached
+ * HEAD that names no object is an error.
+ */
+export async function readState(
+	repo: Repository,
+	options: OpenOptions = {},
+	head?: string | null,
+): Promise<RepositoryState> {
+	const [headFile, oid] = await Promise.all([
+		readFile(join(repo.gitDir, "HEAD"), "utf8").catch((error: Error) => {
+			throw new Error(`cannot read HEAD of ${repo.root}: ${error.message}`);
+		}),
+		head === undefined ? resolveHead(repo.root, options) : head,
+	]);
 	const symbolic = /^ref: (\S+)\s*$/.exec(headFile);
-	const resolved = await git(repo.root, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], {
-		...options,
-		okCodes: [0, 1],
-	});
-	const oid = resolved.stdout.toString("utf8").trim();
-	if (resolved.code !== 0 && symbolic === null)
+	if (oid === null && symbolic === null)
 		throw new Error(`HEAD of ${repo.root} is detached at ${headFile.trim()}, which is not a commit`);
 	const ref = symbolic?.[1];
 	return {
-		head: resolved.code === 0 ? oid : null,
+		head: oid,
 		branch: ref === undefined ? null : ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref,
 		indexDigest: await indexDigest(repo.gitDir, repo.objectFormat),
 	};

@@ -139,6 +139,17 @@ describe("snapshot states", () => {
 		assert.deepEqual(summary(snapshot), ["modified a.ts"]);
 	});
 
+	it("a detached HEAD that names a tree, or a commit that is missing, is a clear error", async () => {
+		const dir = repo({ "a.ts": "a\n" }, { commit: true });
+		write(dir, { "a.ts": "a2\n" });
+		git(dir, "add", "a.ts");
+		const tree = git(dir, "rev-parse", "main^{tree}").trim();
+		writeFileSync(join(dir, ".git", "HEAD"), `${tree}\n`);
+		await assert.rejects(takeSnapshot({ root: dir }), /HEAD of .* names a tree, not a commit/);
+		writeFileSync(join(dir, ".git", "HEAD"), `${"1".repeat(40)}\n`);
+		await assert.rejects(takeSnapshot({ root: dir }), /bad object|missing|not a commit/);
+	});
+
 	it("a subdirectory snapshots its worktree's top level", async () => {
 		const dir = repo({ "src/a.ts": "a\n" }, { commit: true });
 		write(dir, { "src/a.ts": "a2\n", "top.ts": "t\n" });
