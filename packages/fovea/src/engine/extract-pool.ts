@@ -84,7 +84,8 @@ export class ExtractPool {
 	};
 	readonly threads: number;
 	readonly minJobs: number;
-	readonly startJobs: number;
+	/** Settable: a process can learn after the pool exists that threads pay off sooner (see `useExtractWorkersFrom`). */
+	startJobs: number;
 	readonly idleMs: number;
 	#script: URL;
 	/** Threads not ended yet, retiring ones included until they exit. */
@@ -261,13 +262,18 @@ export class ExtractPool {
 
 let shared: ExtractPool | undefined;
 let sharedScript: URL | undefined;
+let sharedStartJobs: number | undefined;
 
 /** The process's pool, created on first use with the FOVEA_EXTRACT_THREADS setting (warning once if invalid). */
 export function sharedExtractPool(): ExtractPool {
 	if (shared === undefined) {
 		const { threads, warning } = extractThreads();
 		if (warning !== undefined) process.emitWarning(warning, { code: "FOVEA_EXTRACT_THREADS" });
-		shared = new ExtractPool({ threads, ...(sharedScript === undefined ? {} : { script: sharedScript }) });
+		shared = new ExtractPool({
+			threads,
+			...(sharedScript === undefined ? {} : { script: sharedScript }),
+			...(sharedStartJobs === undefined ? {} : { startJobs: sharedStartJobs }),
+		});
 	}
 	return shared;
 }
@@ -279,4 +285,17 @@ export function sharedExtractPool(): ExtractPool {
 export function useExtractWorkerScript(url: URL | undefined): void {
 	sharedScript = url;
 	shared?.useScript(url);
+}
+
+/**
+ * Sets from how many jobs a call may start the shared pool's workers; `undefined` restores the default (2,000).
+ * The default suits a process whose WebAssembly V8 optimizes in the background (the extension's host): that compile
+ * already holds the second core during a first index. A process that keeps WebAssembly on the baseline compiler
+ * (the `contour` CLI) has the core free, and a worker pays for its start from a few hundred files on.
+ */
+export function useExtractWorkersFrom(jobs: number | undefined): void {
+	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 0))
+		throw new RangeError(`useExtractWorkersFrom: ${jobs} is not a job count`);
+	sharedStartJobs = jobs;
+	if (shared !== undefined) shared.startJobs = jobs ?? 2000;
 }

@@ -8,7 +8,7 @@
 export { BudgetedText, estimateTokens } from "./budget.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
-export { useExtractWorkerScript } from "./extract-pool.ts";
+export { useExtractWorkerScript, useExtractWorkersFrom } from "./extract-pool.ts";
 export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
 export {
