@@ -74,6 +74,13 @@ export class ExtractThread {
 }
 
 /**
+ * A worker's young generation: what it allocates (one file's syntax tree walk and facts, cloned and dropped) dies
+ * young, and V8's default for a worker's young generation held ~30–50 MB more at peak in a 10,000-file cold index
+ * with no gain in speed.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
+/**
  * A worker inheriting the process's Node options (loaders, conditions and the like apply to its modules too; Node
  * itself leaves out the process-wide ones such as V8 flags). `--input-type`, meant for code given as a string, would
  * make a worker started from a file fail, so it is left out; a list passed explicitly must hold no V8 flag, so if Node
@@ -81,7 +88,7 @@ export class ExtractThread {
  */
 function startWorker(script: URL): Worker {
 	const isInputType = (arg: string) => arg === "--input-type" || arg.startsWith("--input-type=");
-	if (!process.execArgv.some(isInputType)) return new Worker(script);
+	if (!process.execArgv.some(isInputType)) return new Worker(script, { resourceLimits: RESOURCE_LIMITS });
 	const execArgv: string[] = [];
 	for (let i = 0; i < process.execArgv.length; i++) {
 		const arg = process.execArgv[i] as string;
@@ -89,8 +96,8 @@ function startWorker(script: URL): Worker {
 		else if (!isInputType(arg)) execArgv.push(arg);
 	}
 	try {
-		return new Worker(script, { execArgv });
+		return new Worker(script, { execArgv, resourceLimits: RESOURCE_LIMITS });
 	} catch {
-		return new Worker(script, { execArgv: [] });
+		return new Worker(script, { execArgv: [], resourceLimits: RESOURCE_LIMITS });
 	}
 }
