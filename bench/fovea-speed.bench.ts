@@ -15,8 +15,9 @@
 //
 // Each corpus is measured in a fresh child process (`--measure`), so cold numbers include loading the wasm runtime and
 // grammars, and peak RSS (`process.resourceUsage().maxRSS` and sampled `rss`) belongs to that corpus alone. Phases:
-// 1. cold index: `index.refresh()` on an empty fact cache; files/s, with the time inside `extract` (parse-only) and in
-//    grammar loading reported apart; then the graph build (`refresh({ paths: [] })` runs no walk, only the build).
+// 1. cold index: `index.refresh()` on an empty fact cache; files/s, with the time inside `extract` (parse-only, on the
+//    main thread and on the extract pool's worker threads, FOVEA_EXTRACT_THREADS) and in grammar loading reported
+//    apart; then the graph build (`refresh({ paths: [] })` runs no walk, only the build).
 // 2. warm focus over ~50 queries drawn from the corpus's own symbols (identifiers, their words as a phrase, and a
 //    sentence naming two of them): `focus(q, 1500)` as `fovea_focus` calls it (a full unchanged walk, then rank and
 //    render), and `focus(q, 1500, { paths: [] })`, rank and render alone.

@@ -10,7 +10,9 @@
  *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
  *   (a large cold index): a worker costs ~0.5 s of CPU to start and load its grammars, and in a fresh process V8's
  *   optimizing compiler already keeps the second core busy with the grammars for the first seconds, so below a few
- *   thousand files a new worker would slow the index down. Once started, a worker serves every shared call.
+ *   thousand files a new worker would slow the index down (a process that keeps WebAssembly on the baseline
+ *   compiler lowers the start size with {@link useExtractWorkersFrom}). Once started, a worker serves every shared
+ *   call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends.
  * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
@@ -69,6 +71,8 @@ const MAX_CRASHES = 3;
 /** The main thread gives the event loop (and worker results) a turn this often while it extracts. */
 const YIELD_MS = 12;
 const DEFAULT_SCRIPT = new URL("./extract-worker.ts", import.meta.url);
+/** See the module comment; a process with WebAssembly on the baseline compiler lowers it (`useExtractWorkersFrom`). */
+const DEFAULT_START_JOBS = 2000;
 
 /** A pool of extraction worker threads; see the module comment. */
 export class ExtractPool {
@@ -102,7 +106,7 @@ export class ExtractPool {
 	constructor(options: ExtractPoolOptions = {}) {
 		this.threads = options.threads ?? extractThreads().threads;
 		this.minJobs = options.minJobs ?? 48;
-		this.startJobs = options.startJobs ?? 2000;
+		this.startJobs = options.startJobs ?? DEFAULT_START_JOBS;
 		this.idleMs = options.idleMs ?? 5000;
 		this.#script = options.script ?? DEFAULT_SCRIPT;
 	}
@@ -297,5 +301,5 @@ export function useExtractWorkersFrom(jobs: number | undefined): void {
 	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 0))
 		throw new RangeError(`useExtractWorkersFrom: ${jobs} is not a job count`);
 	sharedStartJobs = jobs;
-	if (shared !== undefined) shared.startJobs = jobs ?? 2000;
+	if (shared !== undefined) shared.startJobs = jobs ?? DEFAULT_START_JOBS;
 }
