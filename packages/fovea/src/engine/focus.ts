@@ -20,7 +20,11 @@ const TIME_WEIGHTS = [0.5, 0.3, 0.2] as const;
 export interface PreparedGraph {
 	graph: CodeGraph;
 	operator: NormalizedGraph;
-	index: TermIndex;
+	/**
+	 * The term index, built on first use: impact and dwell seed by node, not by words, and a process that only asks
+	 * them (the `contour` CLI's exposure) never pays for it.
+	 */
+	readonly index: TermIndex;
 	/** The file node of every node (a file's own id for files); longer than the node count, to leave room for edits. */
 	fileOf: Int32Array;
 	/** Vectors reused by every query on this graph (diffusion slots first, then `FOCUS_SLOTS`). */
@@ -47,7 +51,27 @@ export function prepareGraph(graph: CodeGraph): PreparedGraph {
 		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
 	});
 	const scratch = new ScratchVectors(fileOf.length);
-	return { graph, operator: normalizeGraph(graph), index: new TermIndex(graph.nodes), fileOf, scratch };
+	return withTermIndex({ graph, operator: normalizeGraph(graph), fileOf, scratch });
+}
+
+/** The term index of each prepared graph that built one. */
+const builtIndexes = new WeakMap<PreparedGraph, TermIndex>();
+
+/** `prepared` with its `index`: `built` when given, else made from the graph's nodes when first read. */
+function withTermIndex(prepared: Omit<PreparedGraph, "index">, built?: TermIndex): PreparedGraph {
+	const out: PreparedGraph = {
+		...prepared,
+		get index(): TermIndex {
+			let index = builtIndexes.get(out);
+			if (index === undefined) {
+				index = built ?? new TermIndex(prepared.graph.nodes);
+				builtIndexes.set(out, index);
+			}
+			return index;
+		},
+	};
+	if (built !== undefined) builtIndexes.set(out, built);
+	return out;
 }
 
 /**
@@ -57,8 +81,9 @@ export function prepareGraph(graph: CodeGraph): PreparedGraph {
  * and the operator's arrays and must not be used afterwards.
  */
 export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, delta: GraphDelta): PreparedGraph {
-	const { index } = previous;
-	for (const id of delta.removed) index.remove(id, graph.nodes[id] as GraphNode);
+	// An index not built yet has nothing to patch: it will be made from the nodes as they are then.
+	const index = builtIndexes.get(previous);
+	for (const id of delta.removed) index?.remove(id, graph.nodes[id] as GraphNode);
 	let fileOf = previous.fileOf;
 	if (fileOf.length < graph.nodes.length) {
 		fileOf = new Int32Array(withHeadroom(graph.nodes.length));
@@ -66,13 +91,13 @@ export function patchPreparedGraph(previous: PreparedGraph, graph: CodeGraph, de
 	}
 	for (const id of delta.added) {
 		const node = graph.nodes[id] as GraphNode;
-		index.add(id, node);
+		index?.add(id, node);
 		fileOf[id] = graph.fileNode.get(node.path) ?? -1;
 	}
 	const scratch = previous.scratch.size >= graph.nodes.length ? previous.scratch : new ScratchVectors(fileOf.length);
 	const operator =
 		delta.rows === undefined ? normalizeGraph(graph) : renormalizeRows(previous.operator, graph, delta.rows);
-	return { graph, operator, index, fileOf, scratch };
+	return withTermIndex({ graph, operator, fileOf, scratch }, index);
 }
 
 /** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */
