@@ -44,7 +44,13 @@ export function analysisKey(
 
 /** A snapshot, taken again when the repository moved while it was being taken. */
 export async function snapshotOf(
-	options: { root: string; target: SnapshotTarget; base?: string; signal?: AbortSignal },
+	options: {
+		root: string;
+		target: SnapshotTarget;
+		base?: string;
+		signal?: AbortSignal;
+		onChangedPaths?: (paths: readonly string[]) => void;
+	},
 	maxBytes: number,
 	work: GitWork,
 ): Promise<Snapshot> {
@@ -55,6 +61,7 @@ export async function snapshotOf(
 				target: options.target,
 				...(options.base === undefined ? {} : { base: options.base }),
 				...(options.signal === undefined ? {} : { signal: options.signal }),
+				...(options.onChangedPaths === undefined ? {} : { onChangedPaths: options.onChangedPaths }),
 				maxBytes,
 				work,
 			});
