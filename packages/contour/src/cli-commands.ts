@@ -167,8 +167,4 @@ export async function runCli(argv: string[]): Promise<void> {
 		);
 		process.exitCode = 2;
 	}
-	// The answer is written and the caches flushed: end now instead of waiting for work started ahead of need (the
-	// grammars of a review that its kept report answered).
-	await new Promise<void>((written) => process.stdout.write("", () => written()));
-	process.exit();
 }

@@ -8,7 +8,7 @@
  * checked between steps.
  */
 import { randomUUID } from "node:crypto";
-import { type CodeMap, type LanguageId, languageOf, loadExtractor } from "pi-fovea/engine";
+import type { CodeMap } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
 import { type ChangedFile, DEFAULT_MAX_BYTES, type GitWork, newGitWork, type SnapshotTarget } from "../git/index.ts";
 import {
@@ -86,7 +86,7 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 		const kept = await lookup({ ...probe, target });
 		if (kept.report !== undefined) return kept.report;
 	}
-	const snapshot = await snapshotOf({ ...options, target, onChangedPaths: loadGrammarsOf }, maxBytes, gitWork);
+	const snapshot = await snapshotOf({ ...options, target }, maxBytes, gitWork);
 	const { epoch, requestedRoot, policy, key, report: kept } = await lookup(snapshot);
 	if (kept !== undefined) return kept;
 	await cache.warm(snapshot.root);
@@ -242,18 +242,4 @@ function addGitWork(work: ReviewWork, git: GitWork): void {
 
 function now(): string {
 	return new Date().toISOString();
-}
-
-/**
- * Starts loading the grammars of the changed files' languages while Git still reads their sizes and the state
- * (`measureSides` awaits the same loads): compiling a grammar's queries is the longest step before the first parse.
- * A review its kept report answers does not wait for them.
- */
-function loadGrammarsOf(paths: readonly string[]): void {
-	const languages = new Set<LanguageId>();
-	for (const path of paths) {
-		const language = languageOf(path);
-		if (language !== undefined) languages.add(language);
-	}
-	if (languages.size > 0) loadExtractor([...languages]).catch(() => {}); // a failure surfaces where it is awaited
 }

@@ -44,13 +44,7 @@ export function analysisKey(
 
 /** A snapshot, taken again when the repository moved while it was being taken. */
 export async function snapshotOf(
-	options: {
-		root: string;
-		target: SnapshotTarget;
-		base?: string;
-		signal?: AbortSignal;
-		onChangedPaths?: (paths: readonly string[]) => void;
-	},
+	options: { root: string; target: SnapshotTarget; base?: string; signal?: AbortSignal },
 	maxBytes: number,
 	work: GitWork,
 ): Promise<Snapshot> {
@@ -61,7 +55,6 @@ export async function snapshotOf(
 				target: options.target,
 				...(options.base === undefined ? {} : { base: options.base }),
 				...(options.signal === undefined ? {} : { signal: options.signal }),
-				...(options.onChangedPaths === undefined ? {} : { onChangedPaths: options.onChangedPaths }),
 				maxBytes,
 				work,
 			});

@@ -35,11 +35,6 @@ export interface SnapshotOptions {
 	work?: GitWork;
 	/** Test hook: runs after every read, before HEAD and the index are checked again. */
 	onBetweenReads?: () => void | Promise<void>;
-	/**
-	 * Called once with the changed paths as soon as the diff is read, before their sizes are: a caller can start
-	 * work they decide (loading their languages' grammars) while Git is still at work.
-	 */
-	onChangedPaths?: (paths: readonly string[]) => void;
 }
 
 /** HEAD or the index moved while a snapshot was being taken; taking it again gives a consistent one. */
@@ -88,11 +83,6 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 	const dirtyEntries = parseRawDiff(dirty.stdout);
 	const untrackedPaths = parsePathList(untracked.stdout);
 	const entries = parseRawDiff(diff.stdout);
-	options.onChangedPaths?.(
-		target === "working-tree"
-			? [...entries, ...dirtyEntries, ...untrackedPaths].map((entry) => entry.path)
-			: entries.map((entry) => entry.path),
-	);
 	if (target !== "branch") {
 		const conflicts = conflictedPaths(entries, dirtyEntries);
 		if (conflicts.length > 0) throw new ConflictError(repo.root, conflicts);
