@@ -39,9 +39,9 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Extractor } from "../packages/fovea/src/engine/code-index.ts";
-import { sharedExtractPool } from "../packages/fovea/src/engine/extract-pool.ts";
 import { FactCache } from "../packages/fovea/src/engine/fact-cache.ts";
 import { CodeMap, loadExtractor } from "../packages/fovea/src/engine/index.ts";
+import { sharedExtractPool } from "../packages/fovea/src/engine/shared-extract-pool.ts";
 import { GIT_ENV, git, gitArgs } from "./support/git.ts";
 import { appendedFunction, rng, writePolyglotCorpus } from "./support/polyglot-corpus.ts";
 

@@ -12,7 +12,7 @@
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { CodeMap } from "./engine/code-map.ts";
-import { useExtractWorkerScript } from "./engine/extract-pool.ts";
+import { useExtractWorkerScript } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";

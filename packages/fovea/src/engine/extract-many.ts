@@ -3,9 +3,10 @@
  * extractors run on the main thread, yielding to the event loop as they go; a large call with the engine's own
  * extractor is shared with worker threads (`extract-pool.ts`). Either way the index sees the same results.
  */
-import { type ExtractOptions, sharedExtractPool } from "./extract-pool.ts";
+import type { ExtractOptions } from "./extract-pool.ts";
 import type { FileFacts, LanguageId } from "./facts.ts";
 import type { Extractor } from "./parser.ts";
+import { sharedExtractPool } from "./shared-extract-pool.ts";
 
 /** One file to extract: what crosses to a worker thread. */
 export interface ExtractJob {

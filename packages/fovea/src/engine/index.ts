@@ -8,7 +8,6 @@
 export { BudgetedText, estimateTokens } from "./budget.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
-export { useExtractWorkerScript, useExtractWorkersFrom } from "./extract-pool.ts";
 export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
 export {
@@ -29,4 +28,5 @@ export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";
 export { ResidentMaps } from "./residency.ts";
 export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
+export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
 export { isTestPath, testSubjects } from "./test-links.ts";

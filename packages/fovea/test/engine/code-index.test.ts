@@ -12,12 +12,12 @@ import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeIndex, type CodeIndexStats } from "../../src/engine/code-index.ts";
-import { sharedExtractPool } from "../../src/engine/extract-pool.ts";
 import { FactCache } from "../../src/engine/fact-cache.ts";
 import type { LanguageId } from "../../src/engine/facts.ts";
 import { contentGap } from "../../src/engine/file-content.ts";
 import type { IndexSnapshot } from "../../src/engine/index-snapshot.ts";
 import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parser.ts";
+import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

@@ -12,11 +12,12 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type ExtractJob, extractMany } from "../../src/engine/extract-many.ts";
-import { ExtractPool, sharedExtractPool } from "../../src/engine/extract-pool.ts";
+import { ExtractPool } from "../../src/engine/extract-pool.ts";
 import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract-threads.ts";
 import type { FileFacts, LanguageId } from "../../src/engine/facts.ts";
 import { LANGUAGES } from "../../src/engine/languages.ts";
 import { type Extractor, loadExtractor } from "../../src/engine/parser.ts";
+import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { runNode } from "../support/run-node.ts";
 
 const SOURCES: Record<string, { language: LanguageId; source: (n: number) => string }> = {
@@ -302,7 +303,7 @@ describe("processes using the pool", () => {
 	/** Indexes `root` in a child process and prints the shared pool's counters at exit. */
 	const INDEX_SCRIPT = `
 import { CodeIndex } from ${JSON.stringify(engine("code-index.ts"))};
-import { sharedExtractPool } from ${JSON.stringify(engine("extract-pool.ts"))};
+import { sharedExtractPool } from ${JSON.stringify(engine("shared-extract-pool.ts"))};
 const index = new CodeIndex(process.argv.at(-1), { cache: false });
 await index.refresh();
 const pool = sharedExtractPool();

@@ -1,0 +1,47 @@
+/**
+ * The process's one extraction pool, and how a process tunes it: `extractMany` uses it, so every index of every root
+ * in a process shares the same parsing threads. A bundled CLI points it at its own worker build and, when its
+ * WebAssembly stays on the baseline compiler, lets it start workers for smaller indexes.
+ */
+import { DEFAULT_START_JOBS, ExtractPool } from "./extract-pool.ts";
+import { extractThreads } from "./extract-threads.ts";
+
+let shared: ExtractPool | undefined;
+let sharedScript: URL | undefined;
+let sharedStartJobs: number | undefined;
+
+/** The process's pool, created on first use with the FOVEA_EXTRACT_THREADS setting (warning once if invalid). */
+export function sharedExtractPool(): ExtractPool {
+	if (shared === undefined) {
+		const { threads, warning } = extractThreads();
+		if (warning !== undefined) process.emitWarning(warning, { code: "FOVEA_EXTRACT_THREADS" });
+		shared = new ExtractPool({
+			threads,
+			...(sharedScript === undefined ? {} : { script: sharedScript }),
+			...(sharedStartJobs === undefined ? {} : { startJobs: sharedStartJobs }),
+		});
+	}
+	return shared;
+}
+
+/**
+ * Points the shared pool's workers at another entry module, e.g. a bundled CLI's own build of `extract-worker.ts`;
+ * `undefined` restores the default (`extract-worker.ts` beside this module). Workers already started are terminated.
+ */
+export function useExtractWorkerScript(url: URL | undefined): void {
+	sharedScript = url;
+	shared?.useScript(url);
+}
+
+/**
+ * Sets from how many jobs a call may start the shared pool's workers; `undefined` restores the default (2,000).
+ * The default suits a process whose WebAssembly V8 optimizes in the background (the extension's host): that compile
+ * already holds the second core during a first index. A process that keeps WebAssembly on the baseline compiler
+ * (the `contour` CLI) has the core free, and a worker pays for its start from a few hundred files on.
+ */
+export function useExtractWorkersFrom(jobs: number | undefined): void {
+	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 0))
+		throw new RangeError(`useExtractWorkersFrom: ${jobs} is not a job count`);
+	sharedStartJobs = jobs;
+	if (shared !== undefined) shared.startJobs = jobs ?? DEFAULT_START_JOBS;
+}
