@@ -295,7 +295,7 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		assert.equal(run.tasks[0]?.result, "printed and done");
 	});
 
-	it("recovers the runs of a killed coordinator when its session starts again", async () => {
+	it("recovers the runs of a killed coordinator when its session starts again", async (t) => {
 		const ws = join(world.root, "ws4");
 		await writeDefinitions(ws, {
 			crash: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: slow, role: w, instructions: CRASH-TASK }",
@@ -332,7 +332,12 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		const [runId] = readdirSync(join(ws, ".pi", "crew", "runs")).filter((n) => !n.startsWith("."));
 		assert.ok(runId);
 		const agentPid = (await readRun(ws, runId)).tasks[0]?.meta as { agentPid: number };
-		assert.equal(await isProcessRunning(agentPid.agentPid), true, "the agent outlived its coordinator");
+		// Pi in RPC mode shuts down when its stdin ends, which the coordinator's death does: whether the agent is
+		// still alive here is a race (under a loaded full suite it was already gone). Either way it must not be
+		// running after the recovery below; ending a live orphan is proven deterministically in
+		// packages/crew/test/runtime/guards.test.ts.
+		if (!(await isProcessRunning(agentPid.agentPid)))
+			t.diagnostic("the agent had already ended with its coordinator's stdin: no orphan to end");
 		const sessionFile = join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl")) as string);
 
 		const h = await host(ws, [CREW_EXTENSION], { sessionFile });
