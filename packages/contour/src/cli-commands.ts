@@ -5,6 +5,7 @@
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
 import type { CodeMap } from "pi-fovea/engine";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
@@ -17,8 +18,6 @@ const USAGE = `usage:
 
 /** Text output fits this many tokens unless --max-tokens says otherwise. */
 const DEFAULT_MAX_TOKENS = 2000;
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
@@ -159,12 +158,6 @@ export async function runCli(argv: string[]): Promise<void> {
 	try {
 		process.exitCode = await main(argv);
 	} catch (error: unknown) {
-		const usage =
-			error instanceof UsageError ||
-			(error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
-		process.stderr.write(
-			`contour: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ""}`,
-		);
-		process.exitCode = 2;
+		reportCliFailure("contour", USAGE, error);
 	}
 }

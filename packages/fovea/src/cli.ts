@@ -11,6 +11,7 @@
  */
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { reportCliFailure, UsageError } from "./cli-failure.ts";
 import { CodeMap } from "./engine/code-map.ts";
 import { useExtractWorkerScript } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
@@ -23,8 +24,6 @@ const USAGE = `usage:
   fovea dwell FILE... [--factor N] [--root DIR] [--max-tokens N] [--json]
   fovea impact [FILE...] [--symbol NAME]... [--uncommitted] [--base REF] [--root DIR] [--max-tokens N] [--json]
   fovea status [--root DIR] [--json]`;
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
@@ -181,13 +180,5 @@ main(process.argv.slice(2)).then(
 	(code) => {
 		process.exitCode = code;
 	},
-	(error: unknown) => {
-		const usage =
-			error instanceof UsageError ||
-			(error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
-		process.stderr.write(
-			`fovea: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ""}`,
-		);
-		process.exitCode = 2;
-	},
+	(error: unknown) => reportCliFailure("fovea", USAGE, error),
 );
