@@ -1,11 +1,11 @@
 // Seed, "Lightweight shared API" and "Bounded continuity": module load does no filesystem work, runs no Git and
 // imports no parser, graph or analysis engine; startup with no retained roots never scans the launch directory.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { staticImportGraph, staticSpecifiers } from "./support/import-graph.ts";
+import { probeLoad } from "./support/probe-load.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const entries = {
@@ -50,17 +50,7 @@ describe("startup import graph", () => {
 
 describe("module load and factory are free of side effects", () => {
 	it("importing both entries and running their factories touches no file, spawns nothing and reads no env limit eagerly beyond the ring", () => {
-		const probe = join(repoRoot, "packages/contour/test/support/load-probe.ts");
-		const output = execFileSync(process.execPath, [probe, entries.fovea, entries.contour], {
-			encoding: "utf8",
-			env: { ...process.env, NODE_OPTIONS: "" },
-		});
-		const report = JSON.parse(output) as {
-			fsCalls: string[];
-			spawns: string[];
-			handlers: string[];
-			commands: string[];
-		};
+		const report = probeLoad(entries.fovea, entries.contour);
 		assert.deepEqual(report.fsCalls, [], "no filesystem call during import or factory");
 		assert.deepEqual(report.spawns, [], "no child process during import or factory");
 		assert.ok(report.handlers.includes("tool_result"), "the factories registered their hooks");

@@ -2,11 +2,11 @@
 // entry's static import graph stays within 32 KiB with no third-party package and none of the runtime, state,
 // definitions or worktree modules, and importing it and running its factory touches no file and spawns nothing.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { staticImportGraph } from "../../../contour/test/support/import-graph.ts";
+import { probeLoad } from "../../../contour/test/support/probe-load.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const entry = join(repoRoot, "packages/crew/src/extension/index.ts");
@@ -32,17 +32,7 @@ describe("crew startup", () => {
 	});
 
 	it("importing the entry and running its factory touches no file and spawns nothing", () => {
-		const probe = join(repoRoot, "packages/contour/test/support/load-probe.ts");
-		const output = execFileSync(process.execPath, [probe, entry], {
-			encoding: "utf8",
-			env: { ...process.env, NODE_OPTIONS: "" },
-		});
-		const report = JSON.parse(output) as {
-			fsCalls: string[];
-			spawns: string[];
-			handlers: string[];
-			commands: string[];
-		};
+		const report = probeLoad(entry);
 		assert.deepEqual(report.fsCalls, []);
 		assert.deepEqual(report.spawns, []);
 		assert.deepEqual(report.handlers.sort(), ["model_select", "session_shutdown", "session_start"]);
