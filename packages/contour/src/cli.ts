@@ -25,13 +25,7 @@ import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { cacheStrippedModules } from "./cli-module-cache.ts";
 
 setFlagsFromString("--liftoff-only");
-// Bundled (`dist/cli.js`, see `bin/contour.js`), there are no TypeScript modules left to strip, and Fovea's parsing
-// threads run the worker bundled beside it.
+// Bundled (`dist/cli.js`, see `bin/contour.js`), there are no TypeScript modules left to strip.
 if (import.meta.url.endsWith(".ts")) cacheStrippedModules(join(contourCacheDir(), "modules"));
-const engine = await import("pi-fovea/engine");
-if (!import.meta.url.endsWith(".ts")) engine.useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
-// With WebAssembly on the baseline compiler the second core is free while the code map's first index parses: a
-// worker thread pays for its start from about 500 files (measured on viem's 1,493: 2.8 s against 3.2 s).
-engine.useExtractWorkersFrom(500);
 const { runCli } = await import("./cli-commands.ts");
 await runCli(process.argv.slice(2));
