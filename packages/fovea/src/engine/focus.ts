@@ -64,7 +64,7 @@ function withTermIndex(prepared: Omit<PreparedGraph, "index">, built?: TermIndex
 		get index(): TermIndex {
 			let index = builtIndexes.get(out);
 			if (index === undefined) {
-				index = built ?? new TermIndex(prepared.graph.nodes);
+				index = new TermIndex(prepared.graph.nodes);
 				builtIndexes.set(out, index);
 			}
 			return index;
