@@ -57,6 +57,11 @@ export function prepareGraph(graph: CodeGraph): PreparedGraph {
 /** The term index of each prepared graph that built one. */
 const builtIndexes = new WeakMap<PreparedGraph, TermIndex>();
 
+/** Whether `prepared`'s term index has been built (read, or carried over from the graph it was patched from). */
+export function hasTermIndex(prepared: PreparedGraph): boolean {
+	return builtIndexes.has(prepared);
+}
+
 /** `prepared` with its `index`: `built` when given, else made from the graph's nodes when first read. */
 function withTermIndex(prepared: Omit<PreparedGraph, "index">, built?: TermIndex): PreparedGraph {
 	const out: PreparedGraph = {
@@ -139,16 +144,20 @@ export interface FocusResult {
  * adds the heat of its own symbols, so a file whose functions are relevant ranks even if its name is not.
  */
 export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
-	const { graph, operator, index, fileOf } = prepared;
+	const { graph, operator, fileOf } = prepared;
 	const seeds = prepared.scratch.vector(FOCUS_SLOTS.seeds, graph.nodes.length);
 	const queryTerms = [...new Set(terms(query.text))];
-	for (const term of queryTerms) {
-		const weight = index.idf(term);
-		for (const id of index.postings(term)) seeds[id] = (seeds[id] as number) + weight;
-	}
-	for (const word of query.text.split(/[^A-Za-z0-9_$]+/)) {
-		if (word.length < 3) continue;
-		for (const id of index.exact(word)) seeds[id] = (seeds[id] as number) + 3 * index.idf(word.toLowerCase());
+	// Read only for words: the getter builds the index on first use, which a query by attention or path never needs.
+	const words = query.text.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length >= 3);
+	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
+	if (index !== undefined) {
+		for (const term of queryTerms) {
+			const weight = index.idf(term);
+			for (const id of index.postings(term)) seeds[id] = (seeds[id] as number) + weight;
+		}
+		for (const word of words) {
+			for (const id of index.exact(word)) seeds[id] = (seeds[id] as number) + 3 * index.idf(word.toLowerCase());
+		}
 	}
 	for (const path of query.paths ?? []) {
 		const fileId = graph.fileNode.get(path);

@@ -8,7 +8,9 @@
  * the language and the call that fixes it; a caller that does not know its languages in advance can do
  * `await extractor.ensureLanguages([languageOf(path)])` before each `extract` — a resolved-promise check once loaded.
  *
- * Per grammar the engine keeps one `Parser` and two compiled queries (facts and syntax errors). Every tree is deleted
+ * Per grammar the engine keeps one `Parser` and its compiled queries: facts, file-level facts for the families that
+ * find them with a query rather than a walk, and syntax errors, compiled on the first tree that has one (compiling a
+ * query costs milliseconds to tens of milliseconds per process, and most files parse cleanly). Every tree is deleted
  * before `extract` returns, so wasm memory does not grow with the number of files.
  *
  * `extract` never throws because of the source text: syntax errors give best-effort facts and `parseErrors > 0`. It
@@ -20,7 +22,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser, Query } from "web-tree-sitter";
 import { compactFacts } from "./compact-facts.ts";
-import { countLines, type LanguageRules } from "./extract/common.ts";
+import { type CaptureMatch, countLines, type LanguageRules } from "./extract/common.ts";
 import { goRules } from "./extract/go.ts";
 import { javaRules } from "./extract/java.ts";
 import { pythonRules } from "./extract/python.ts";
@@ -45,7 +47,9 @@ interface Grammar {
 	parser: Parser;
 	facts: Query;
 	topLevel: Query | undefined;
-	errors: Query;
+	/** Compiled on the first tree with a syntax error (see `syntaxErrors`). */
+	errors: Query | undefined;
+	language: Language;
 	rules: LanguageRules;
 }
 
@@ -128,7 +132,8 @@ async function createGrammar(language: LanguageId): Promise<Grammar> {
 		parser,
 		facts: new Query(lang, sources.main),
 		topLevel: sources.topLevel === undefined ? undefined : new Query(lang, sources.topLevel),
-		errors: new Query(lang, "(ERROR) @error (MISSING) @missing"),
+		errors: undefined,
+		language: lang,
 		rules,
 	};
 }
@@ -172,12 +177,14 @@ function baseFacts(path: string, language: LanguageId, source: string) {
 
 /** The facts of `source`, whose syntax tree `root` is. */
 function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageId, source: string): FileFacts {
-	const matches = grammar.facts.matches(root);
+	const matches: CaptureMatch[] = grammar.facts.matches(root);
 	if (grammar.topLevel !== undefined) {
 		for (const match of grammar.topLevel.matches(root, TOP_LEVEL)) matches.push(match);
+	} else if (grammar.rules.topLevel !== undefined) {
+		for (const match of grammar.rules.topLevel(root)) matches.push(match);
 	}
 	const extracted = grammar.rules.collect({ matches, source, path, language });
-	const parseErrors = root.hasError ? grammar.errors.captures(root).length : 0;
+	const parseErrors = root.hasError ? syntaxErrors(grammar, root) : 0;
 	const facts: FileFacts = {
 		...baseFacts(path, language, source),
 		symbols: extracted.symbols,
@@ -188,6 +195,12 @@ function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageI
 	};
 	if (extracted.package !== undefined) facts.package = extracted.package;
 	return compactFacts(facts);
+}
+
+/** ERROR and MISSING nodes under `root`. */
+function syntaxErrors(grammar: Grammar, root: Node): number {
+	grammar.errors ??= new Query(grammar.language, "(ERROR) @error (MISSING) @missing");
+	return grammar.errors.captures(root).length;
 }
 
 /**

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
-import { focus, prepareGraph } from "../../src/engine/focus.ts";
+import { focus, hasTermIndex, prepareGraph } from "../../src/engine/focus.ts";
 import { buildGraph, type GraphLinks } from "../../src/engine/graph.ts";
 
 function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
@@ -125,5 +125,16 @@ describe("code graph", () => {
 		const none = focus(prepared, { text: "zzzz qqqq" });
 		assert.equal(none.files.length + none.symbols.length, 0);
 		assert.equal(none.stats.products, 0, "no diffusion without seeds");
+	});
+
+	it("a query by path or attention alone never builds the term index; the first query by words does", () => {
+		const prepared = prepareGraph(graph);
+		const emitter = graph.fileNode.get("emitter.ts") as number;
+		focus(prepared, { text: "", paths: ["parser.ts"] });
+		focus(prepared, { text: "", attention: new Map([[emitter, 1]]), excludeSeeds: true });
+		focus(prepared, { text: "a b" }); // words too short to look up
+		assert.equal(hasTermIndex(prepared), false);
+		focus(prepared, { text: "formatDate" });
+		assert.equal(hasTermIndex(prepared), true);
 	});
 });

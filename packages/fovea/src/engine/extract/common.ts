@@ -12,7 +12,7 @@
  * Offsets (`start`/`end`) are web-tree-sitter indices, which are UTF-16 code-unit offsets into the source string,
  * so `source.slice(start, end)` is the node's text.
  */
-import type { Node, QueryMatch } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import type { CallFact, ImportFact, InheritFact, LanguageId, SymbolFact, SymbolKind } from "../facts.ts";
 
 /** The language-dependent part of a `FileFacts`. */
@@ -24,9 +24,14 @@ export interface Extracted {
 	package?: string;
 }
 
-/** What a language module receives: the matches of its query over one file. */
+/** One match as `collect` reads it: the captured nodes by name, from a query or from a walk (`LanguageRules.topLevel`). */
+export interface CaptureMatch {
+	captures: readonly { name: string; node: Node }[];
+}
+
+/** What a language module receives: the matches of its queries (and top-level walk) over one file. */
 export interface CollectInput {
-	matches: QueryMatch[];
+	matches: CaptureMatch[];
 	source: string;
 	path: string;
 	language: LanguageId;
@@ -46,6 +51,12 @@ export interface QuerySources {
 /** A language family: the queries to compile for each of its languages, and the mapping of matches to facts. */
 export interface LanguageRules {
 	querySources(language: LanguageId): QuerySources;
+	/**
+	 * The top-level matches found by walking the root's children, for a family that gives no `topLevel` query: the
+	 * walk costs a few node calls per statement, where compiling a large top-level query costs tens of milliseconds
+	 * in every process.
+	 */
+	topLevel?(root: Node): CaptureMatch[];
 	collect(input: CollectInput): Extracted;
 }
 
@@ -83,7 +94,7 @@ export interface RawCall {
 }
 
 /** All captures of one match by name (the last capture wins when a name repeats). */
-export function capturesOf(match: QueryMatch): Record<string, Node | undefined> {
+export function capturesOf(match: CaptureMatch): Record<string, Node | undefined> {
 	const out: Record<string, Node | undefined> = {};
 	for (const capture of match.captures) out[capture.name] = capture.node;
 	return out;

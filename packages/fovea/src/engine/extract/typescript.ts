@@ -36,9 +36,7 @@ import {
 	type RawDef,
 	signatureOf,
 } from "./common.ts";
-
-const DECLARATOR = `(variable_declarator name: (identifier) @name value: (_)? @value) @declarator`;
-const VARIABLES = `[(lexical_declaration ${DECLARATOR}) (variable_declaration ${DECLARATOR})]`;
+import { typescriptTopLevel } from "./typescript-top-level.ts";
 
 /** Patterns over the whole tree. */
 const MAIN = `
@@ -53,35 +51,6 @@ const MAIN = `
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @source))
   (#eq? @_require "require")) @import
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @source))) @import
-`;
-
-/** Patterns starting at the root's children only (see `QuerySources`). */
-const TOP_LEVEL = `
-${VARIABLES} @variable
-(export_statement declaration: ${VARIABLES}) @variable
-(export_statement (export_clause (export_specifier name: (_) @exportname)) !source)
-(export_statement value: (identifier) @exportname)
-(expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports property: (property_identifier) @exportname)
-  (#eq? @_exports "exports")))
-(expression_statement (assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-    property: (property_identifier) @exportname)
-  (#eq? @_module "module") (#eq? @_exports "exports")))
-(expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-  right: [(identifier) @exportname
-          (object [(shorthand_property_identifier) @exportname (pair key: (property_identifier) @exportname)])]
-  (#eq? @_module "module") (#eq? @_exports "exports")))
-
-(import_statement source: (string (string_fragment) @source)) @import
-(import_statement (import_clause (identifier) @default)) @import
-(import_statement (import_clause (namespace_import) @star)) @import
-(import_statement (import_clause (named_imports (import_specifier name: (_) @importname)))) @import
-(export_statement source: (string (string_fragment) @source)) @import
-(export_statement (export_clause) @reexports source: (_)) @import
-(export_statement "*" @star source: (_)) @import
 `;
 
 const TS_MAIN = `
@@ -103,12 +72,6 @@ const TS_MAIN = `
 (abstract_class_declaration name: (_) @name (class_heritage (extends_clause value: (_) @extends)))
 (abstract_class_declaration name: (_) @name (class_heritage (implements_clause (_) @implements)))
 (interface_declaration name: (_) @name (extends_type_clause type: (_) @extends))
-`;
-
-const TS_TOP_LEVEL = `
-(ambient_declaration ${VARIABLES}) @variable
-(export_statement declaration: (ambient_declaration ${VARIABLES})) @variable
-(import_statement (import_require_clause source: (string (string_fragment) @source))) @import
 `;
 
 const JS_MAIN = `
@@ -143,9 +106,10 @@ const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "funct
 
 export const typescriptRules: LanguageRules = {
 	querySources(language: LanguageId): QuerySources {
-		if (language === "javascript") return { main: MAIN + JS_MAIN + JSX, topLevel: TOP_LEVEL };
-		return { main: MAIN + TS_MAIN + (language === "tsx" ? JSX : ""), topLevel: TOP_LEVEL + TS_TOP_LEVEL };
+		if (language === "javascript") return { main: MAIN + JS_MAIN + JSX };
+		return { main: MAIN + TS_MAIN + (language === "tsx" ? JSX : "") };
 	},
+	topLevel: typescriptTopLevel,
 	collect({ matches, source }: CollectInput): Extracted {
 		const defs: RawDef[] = [];
 		const calls: RawCall[] = [];
