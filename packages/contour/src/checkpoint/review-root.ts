@@ -10,7 +10,14 @@
 import { randomUUID } from "node:crypto";
 import type { CodeMap } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
-import { type ChangedFile, DEFAULT_MAX_BYTES, type GitWork, newGitWork, type SnapshotTarget } from "../git/index.ts";
+import {
+	type ChangedFile,
+	DEFAULT_MAX_BYTES,
+	type GitWork,
+	newGitWork,
+	ObjectReaders,
+	type SnapshotTarget,
+} from "../git/index.ts";
 import {
 	checkOrigin,
 	emptyWork,
@@ -58,6 +65,17 @@ export interface ReviewRootOptions {
  * partial clone, and a repository that keeps moving; rethrows the signal's reason when aborted.
  */
 export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewReport> {
+	// One object reader per root serves the snapshot and the reads of its sides; it ends with them, or here at the
+	// latest.
+	const objects = new ObjectReaders();
+	try {
+		return await review(options, objects);
+	} finally {
+		await objects.close();
+	}
+}
+
+async function review(options: ReviewRootOptions, objects: ObjectReaders): Promise<ReviewReport> {
 	const origin = checkOrigin(options.origin);
 	const { signal, cache } = options;
 	const target = options.target ?? "staged";
@@ -82,11 +100,11 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	// A working-tree snapshot hashes every dirty file. When this root has a kept working-tree report, a staged
 	// snapshot of the same moment (same digests, nothing hashed) tells first whether that report still answers.
 	if (target === "working-tree" && cache.reports.latest(requested, "working-tree") !== undefined) {
-		const probe = await snapshotOf({ ...options, target: "staged" }, maxBytes, gitWork);
+		const probe = await snapshotOf({ ...options, target: "staged", objects }, maxBytes, gitWork);
 		const kept = await lookup({ ...probe, target });
 		if (kept.report !== undefined) return kept.report;
 	}
-	const snapshot = await snapshotOf({ ...options, target }, maxBytes, gitWork);
+	const snapshot = await snapshotOf({ ...options, target, objects }, maxBytes, gitWork);
 	const { epoch, requestedRoot, policy, key, report: kept } = await lookup(snapshot);
 	if (kept !== undefined) return kept;
 	await cache.warm(snapshot.root);
@@ -100,13 +118,13 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	// The code map refreshes (mostly file system work) while the changed sides are read and parsed.
 	const mapping = options.maps === undefined ? undefined : projectFacts(options.maps, snapshot.root, signal);
 	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
-	const sides = await measureSides(snapshot, text, cache.measures, { maxBytes, signal, gitWork, work }).catch(
-		async (error: unknown) => {
+	const sides = await measureSides(snapshot, text, cache.measures, { maxBytes, signal, gitWork, work, objects })
+		.finally(() => objects.close())
+		.catch(async (error: unknown) => {
 			await mapping?.catch(() => {});
 			signal?.throwIfAborted(); // an abort during the reads is the cause, whatever Git made of it
 			throw error;
-		},
-	);
+		});
 	gaps.push(...sides.gaps);
 	signal?.throwIfAborted();
 	const notes: string[] = [];

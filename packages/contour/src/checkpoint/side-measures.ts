@@ -10,6 +10,7 @@ import {
 	type ContentRequest,
 	type FileSide,
 	type GitWork,
+	type ObjectReaders,
 	readSides,
 	type Snapshot,
 } from "../git/index.ts";
@@ -46,6 +47,8 @@ export interface SideOptions {
 	gitWork: GitWork;
 	/** Parse counts of this review. */
 	work: ReviewWork;
+	/** The review's object readers, which its snapshot opened. */
+	objects?: ObjectReaders;
 }
 
 interface Pending {
@@ -118,6 +121,7 @@ export async function measureSides(
 			partialCloneRefused: true,
 			...(options.signal === undefined ? {} : { signal: options.signal }),
 			work: options.gitWork,
+			...(options.objects === undefined ? {} : { objects: options.objects }),
 		});
 		const texts = new Map<Pending, string>();
 		pending.forEach((entry, i) => {

@@ -4,7 +4,14 @@
  * makes a no-change pass read and parse nothing.
  */
 import { createHash } from "node:crypto";
-import { type GitWork, RepositoryMovedError, type Snapshot, type SnapshotTarget, takeSnapshot } from "../git/index.ts";
+import {
+	type GitWork,
+	type ObjectReaders,
+	RepositoryMovedError,
+	type Snapshot,
+	type SnapshotTarget,
+	takeSnapshot,
+} from "../git/index.ts";
 import { MEASURE_VERSION } from "../review/index.ts";
 import type { PolicySource } from "./policy-file.ts";
 
@@ -44,7 +51,7 @@ export function analysisKey(
 
 /** A snapshot, taken again when the repository moved while it was being taken. */
 export async function snapshotOf(
-	options: { root: string; target: SnapshotTarget; base?: string; signal?: AbortSignal },
+	options: { root: string; target: SnapshotTarget; base?: string; signal?: AbortSignal; objects?: ObjectReaders },
 	maxBytes: number,
 	work: GitWork,
 ): Promise<Snapshot> {
@@ -57,6 +64,7 @@ export async function snapshotOf(
 				...(options.signal === undefined ? {} : { signal: options.signal }),
 				maxBytes,
 				work,
+				...(options.objects === undefined ? {} : { objects: options.objects }),
 			});
 		} catch (error) {
 			if (!(error instanceof RepositoryMovedError) || attempt >= SNAPSHOT_ATTEMPTS) throw error;

@@ -1,4 +1,4 @@
-import { readObjects } from "./cat-file.ts";
+import { ObjectReader, type ObjectReaders } from "./cat-file.ts";
 import { typeClass } from "./compose.ts";
 import { guardedConfig } from "./repository.ts";
 import type { GitWork } from "./run.ts";
@@ -29,6 +29,8 @@ export interface ReadOptions {
 	 * clone then, so the check is not repeated (one Git process less). Default: checked again before reading.
 	 */
 	partialCloneRefused?: boolean;
+	/** The review's object readers (see `takeSnapshot`): objects are read through its reader of the root. */
+	objects?: ObjectReaders;
 }
 
 // Git's own heuristic: a NUL byte in the first 8000 bytes makes a file binary.
@@ -36,7 +38,7 @@ const BINARY_PROBE = 8000;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Reads the text of `requests` (results in the same order): object sides from one `git cat-file --batch` (each
+ * Reads the text of `requests` (results in the same order): object sides from one `git cat-file` process (each
  * object once, only those within the limits), worktree sides from the files, checked against the blob id the
  * snapshot recorded (a file that changed since is an Error: take a new snapshot). Symlinks, gitlinks, special
  * files, sides too large or over the budget, binary bytes and invalid UTF-8 come back as gaps. A missing object
@@ -68,10 +70,9 @@ export async function readSides(
 	});
 	if (wanted.size > 0) {
 		if (options.partialCloneRefused !== true) await guardedConfig(snapshot.root, options);
-		await readObjects(
-			snapshot.root,
-			[...wanted.keys()],
-			(oid, object) => {
+		const reader = options.objects?.reader(snapshot.root, options) ?? new ObjectReader(snapshot.root, options);
+		try {
+			await reader.contents([...wanted.keys()], (oid, object) => {
 				const owners = wanted.get(oid) ?? [];
 				const path = requests[owners[0] as number]?.path;
 				if (object.missing)
@@ -79,9 +80,10 @@ export async function readSides(
 				if (object.type !== "blob") throw new Error(`object ${oid} (${path}) is a ${object.type}, not a blob`);
 				const content = decode(object.content, oid);
 				for (const i of owners) results[i] = content;
-			},
-			options,
-		);
+			});
+		} finally {
+			if (options.objects === undefined) await reader.close();
+		}
 	}
 	const reader = new WorktreeReader(snapshot.root, snapshot.objectFormat, options.work);
 	for (const i of worktree) {

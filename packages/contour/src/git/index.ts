@@ -5,6 +5,7 @@
  * @module
  */
 export { type ContentRequest, decode, type ReadOptions, readSides, type SideContent } from "./blobs.ts";
+export { ObjectReader, ObjectReaders } from "./cat-file.ts";
 export { type GitWork, newGitWork } from "./run.ts";
 export { ConflictError, RepositoryMovedError, type SnapshotOptions, takeSnapshot } from "./snapshot.ts";
 export type {

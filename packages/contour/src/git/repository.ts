@@ -30,14 +30,22 @@ export interface OpenOptions {
  * directory (nothing to review), an unknown object format and a partial clone (its promisor remote could fetch).
  */
 export async function openRepository(path: string, options: OpenOptions = {}): Promise<Repository> {
+	return (await openRepositoryAtHead(path, options)).repo;
+}
+
+/**
+ * `openRepository`, and the object HEAD names at that moment (null on an unborn branch), resolved by the same Git
+ * process: references only, no object is read (see `resolveHead`).
+ */
+export async function openRepositoryAtHead(
+	path: string,
+	options: OpenOptions = {},
+): Promise<{ repo: Repository; head: string | null }> {
 	const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
 		if (error.code === "ENOENT") throw new Error(`${path} does not exist (was the root deleted or moved?)`);
 		throw new Error(`cannot read ${path}: ${error.message}`);
 	});
 	if (!info.isDirectory()) throw new Error(`${path} is not a directory`);
-	// The configuration is read beside the location (from `path`, inside the same worktree, it is the same
-	// configuration): one Git process less in sequence. It reads no object, and nothing below reads any before the
-	// partial-clone refusal in `guardedConfig` has had its say.
 	const [located, config] = await Promise.all([
 		git(
 			path,
@@ -48,24 +56,29 @@ export async function openRepository(path: string, options: OpenOptions = {}): P
 				"--show-object-format",
 				"--git-dir",
 				"--show-toplevel",
+				// Last: exit code 1 and no line when HEAD names nothing (an unborn branch), after the lines above.
+				"--verify",
+				"-q",
+				"HEAD",
 			],
-			{ ...options, okCodes: [0, 128] },
+			{ ...options, okCodes: [0, 1, 128] },
 		),
 		readGuardedConfig(path, options),
 	]);
 	const lines = located.stdout.toString("utf8").split("\n");
-	if (located.code !== 0 || lines[0] === "true") {
+	if (located.code === 128 || lines[0] === "true") {
 		if (/not a git repository/i.test(located.stderr)) throw new Error(`${path} is not inside a Git repository`);
 		if (lines[0] === "true" || /must be run in a work tree/i.test(located.stderr))
 			throw new Error(`${path} is a bare repository or a Git directory: there is no worktree to review`);
 		throw new Error(`git rev-parse failed in ${path}: ${located.stderr || `exit code ${located.code}`}`);
 	}
-	const [, format, gitDir, toplevel] = lines;
+	const [, format, gitDir, toplevel, headLine] = lines;
 	if (format !== "sha1" && format !== "sha256") throw new Error(`${path}: unsupported object format ${format}`);
 	if (!gitDir || !toplevel) throw new Error(`git rev-parse gave no worktree for ${path}`);
+	const head = located.code === 0 && headLine ? headLine : null;
 	const root = await canonicalPath(toplevel);
 	const forcedConfig = forcedConfigFrom(config, root);
-	return { root, gitDir, objectFormat: format, forcedConfig };
+	return { repo: { root, gitDir, objectFormat: format, forcedConfig }, head };
 }
 
 /**

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "./bounded.ts";
-import { objectInfo } from "./cat-file.ts";
+import { type ObjectInfo, ObjectReader, type ObjectReaders } from "./cat-file.ts";
 import { conflictedPaths, objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
 import { parsePathList, parseRawDiff, type RawEntry } from "./raw-diff.ts";
-import { openRepository, type Repository } from "./repository.ts";
+import { openRepositoryAtHead, type Repository } from "./repository.ts";
 import { type GitWork, git } from "./run.ts";
 import {
 	type ChangedFile,
@@ -33,6 +33,11 @@ export interface SnapshotOptions {
 	maxHashBytes?: number;
 	/** Receives the work done: processes spawned, objects checked, worktree files hashed. */
 	work?: GitWork;
+	/**
+	 * The object readers of the review this snapshot is for: the sizes and the final HEAD are read through its reader
+	 * of this root, which the review's content reads then reuse (one process). Without, one is started and closed.
+	 */
+	objects?: ObjectReaders;
 	/** Test hook: runs after every read, before HEAD and the index are checked again. */
 	onBetweenReads?: () => void | Promise<void>;
 }
@@ -69,9 +74,9 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 		throw new Error(target === "branch" ? "a branch review needs a base" : `a base is only for a branch review`);
 	if (options.base !== undefined) checkedBase(options.base);
 	const call = { signal: options.signal, work: options.work };
-	// HEAD is resolved beside locating the repository (references only: no object is read before the partial-clone
+	// HEAD is resolved while locating the repository (references only: no object is read before the partial-clone
 	// refusal); that it names a commit is checked with the blob sizes below.
-	const [repo, head] = await Promise.all([openRepository(options.root, call), resolveHead(options.root, call)]);
+	const { repo, head } = await openRepositoryAtHead(options.root, call);
 	const calls = { ...call, forcedConfig: repo.forcedConfig };
 	const before = await readState(repo, calls, head);
 	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
@@ -107,15 +112,23 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 		changes = target === "branch" ? objectChanges(entries, "commit") : objectChanges(entries, "index", intentToAdd);
 	}
 	// The sizes are read by object id, which no later move of HEAD or the index changes, so the state is read again
-	// (after every read of references, the index and the worktree) while Git looks them up.
-	const [sized, { worktreeDigest, after }] = await Promise.all([
-		withSizes(repo, changes, calls, before.head),
-		(async () => {
-			const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
-			await options.onBetweenReads?.();
-			return { worktreeDigest, after: await readState(repo, calls) };
-		})(),
-	]);
+	// (after every read of references, the index and the worktree) while Git looks them up; the same process answers
+	// both.
+	const reader = options.objects?.reader(repo.root, calls) ?? new ObjectReader(repo.root, calls);
+	let sizedAndAfter: [ChangedFile[], { worktreeDigest: string; after: RepositoryState }];
+	try {
+		sizedAndAfter = await Promise.all([
+			withSizes(reader, repo, changes, before.head),
+			(async () => {
+				const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
+				await options.onBetweenReads?.();
+				return { worktreeDigest, after: await readState(repo, calls, await headNow(reader, repo, calls)) };
+			})(),
+		]);
+	} finally {
+		if (options.objects === undefined) await reader.close();
+	}
+	const [sized, { worktreeDigest, after }] = sizedAndAfter;
 	changes = sized.map((change) => withGap(change, invalidNames, maxBytes));
 	if (!sameState(before, after))
 		throw new RepositoryMovedError(
@@ -189,11 +202,25 @@ async function describeWorktree(
 	return new Map(list.map((path, i) => [path, described[i] as WorktreeEntry]));
 }
 
-/** Fills in the size of every object side from one `cat-file --batch-check`; a missing object is an error. */
+/**
+ * The object HEAD names now, as `reader` resolves it. When it names none (an unborn branch, or a missing object),
+ * `rev-parse` tells which, as `readState` would.
+ */
+async function headNow(
+	reader: ObjectReader,
+	repo: Repository,
+	calls: Parameters<typeof git>[2],
+): Promise<string | null> {
+	const [answer] = await reader.info(["HEAD"]);
+	if (answer !== undefined && !answer.missing && answer.oid !== undefined) return answer.oid;
+	return resolveHead(repo.root, calls);
+}
+
+/** Fills in the size of every object side from the reader; a missing object is an error. */
 async function withSizes(
+	reader: ObjectReader,
 	repo: Repository,
 	changes: ChangedFile[],
-	calls: Parameters<typeof git>[2],
 	head: string | null,
 ): Promise<ChangedFile[]> {
 	const owners = new Map<string, string>();
@@ -206,7 +233,9 @@ async function withSizes(
 	// HEAD's type rides along with the blobs (a change's diff against a HEAD that is no tree-ish fails anyway; with no
 	// change there is nothing to look up, and nothing is).
 	const checkHead = head !== null && owners.size > 0;
-	const info = await objectInfo(repo.root, checkHead ? [...owners.keys(), head] : [...owners.keys()], calls);
+	const names = checkHead ? [...owners.keys(), head] : [...owners.keys()];
+	const answers = await reader.info(names);
+	const info = new Map(names.map((name, i) => [name, answers[i] as ObjectInfo]));
 	if (checkHead) {
 		const commit = info.get(head);
 		if (commit === undefined || commit.missing)

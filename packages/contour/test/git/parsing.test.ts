@@ -1,10 +1,11 @@
 // The pure pieces against Git itself: blob ids as `git hash-object` computes them (sha1 and sha256 repositories),
-// raw diff and path-list parsing with its refusals, text decoding, and cat-file streaming of a large object.
+// raw diff and path-list parsing with its refusals, text decoding, cat-file streaming of a large object, and one
+// object reader answering several requests in order.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { after, describe, it } from "node:test";
-import { decode, gitBlobOid, readSides, takeSnapshot } from "../../src/git/index.ts";
+import { decode, gitBlobOid, newGitWork, ObjectReader, readSides, takeSnapshot } from "../../src/git/index.ts";
 import { checkedPath, parsePathList, parseRawDiff, ZERO_OID } from "../../src/git/raw-diff.ts";
 import { cleanup, git, repo, tempDir, write } from "./support.ts";
 
@@ -12,6 +13,7 @@ after(cleanup);
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);
+const C = "c".repeat(40);
 
 describe("blob ids", () => {
 	it("match git hash-object for empty, text, binary and large content", () => {
@@ -125,5 +127,57 @@ describe("decoding", () => {
 			contents.map((c) => c.kind === "text" && c.text),
 			[big, "s\n"],
 		);
+	});
+});
+
+describe("object reader", () => {
+	it("answers headers, HEAD and contents in order from one process, and reports missing objects", async () => {
+		const dir = repo({ "a.ts": "alpha\n", "b.ts": "beta\n" }, { commit: true });
+		const head = git(dir, "rev-parse", "HEAD").trim();
+		const a = git(dir, "rev-parse", "HEAD:a.ts").trim();
+		const b = git(dir, "rev-parse", "HEAD:b.ts").trim();
+		const work = newGitWork();
+		const reader = new ObjectReader(dir, { work });
+		try {
+			const [info, again] = await Promise.all([reader.info([a, "HEAD", C]), reader.info([b])]);
+			assert.deepEqual(info, [
+				{ oid: a, missing: false, type: "blob", size: 6 },
+				{ oid: head, missing: false, type: "commit", size: info[1]?.missing === false ? info[1].size : -1 },
+				{ missing: true },
+			]);
+			assert.deepEqual(again, [{ oid: b, missing: false, type: "blob", size: 5 }]);
+			const read: string[] = [];
+			await reader.contents([b, C, a], (oid, object) => {
+				read.push(`${oid.slice(0, 4)}:${object.missing ? "missing" : object.content.toString()}`);
+			});
+			assert.deepEqual(read, [`${b.slice(0, 4)}:beta\n`, `${C.slice(0, 4)}:missing`, `${a.slice(0, 4)}:alpha\n`]);
+		} finally {
+			await reader.close();
+		}
+		assert.deepEqual(
+			{ processes: work.processes, objectsChecked: work.objectsChecked, blobsRead: work.blobsRead },
+			{ processes: 1, objectsChecked: 3, blobsRead: 2 },
+			"one process; HEAD is looked up as a reference, not counted as an object",
+		);
+	});
+
+	it("refuses names that are neither object ids nor HEAD, and fails what a throwing handler interrupts", async () => {
+		const dir = repo({ "a.ts": "alpha\n" }, { commit: true });
+		const a = git(dir, "rev-parse", "HEAD:a.ts").trim();
+		const reader = new ObjectReader(dir);
+		try {
+			await assert.rejects(reader.info(["--batch-all-objects"]), /not an object id/);
+			await assert.rejects(reader.info([`${a}\ncontents ${a}`]), /not an object id/);
+			await assert.rejects(reader.contents(["HEAD"], () => {}), /not an object id/);
+			await assert.rejects(
+				reader.contents([a], () => {
+					throw new Error("handler refused");
+				}),
+				/handler refused/,
+			);
+			await assert.rejects(reader.info([a]), /handler refused/, "a reader that failed answers nothing more");
+		} finally {
+			await reader.close();
+		}
 	});
 });

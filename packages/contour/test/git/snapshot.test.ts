@@ -10,6 +10,7 @@ import {
 	type ChangedFile,
 	gitBlobOid,
 	newGitWork,
+	ObjectReaders,
 	readSides,
 	type Snapshot,
 	takeSnapshot,
@@ -212,7 +213,8 @@ describe("snapshot work", () => {
 			const snapshot = await takeSnapshot({ root: dir, target, work });
 			assert.deepEqual(snapshot.changes, []);
 			assert.deepEqual({ ...work, processes: 0 }, { ...newGitWork(), processes: 0 }, target);
-			assert.ok(work.processes <= 7, `${target} spawned ${work.processes} git processes`);
+			// rev-parse (with HEAD), config, diff-files, ls-files, diff-index, cat-file (HEAD once more).
+			assert.equal(work.processes, 6, `${target} spawned ${work.processes} git processes`);
 		}
 		const work = newGitWork();
 		assert.deepEqual(await readSides({ root: dir, objectFormat: "sha1" }, [], { work }), []);
@@ -233,6 +235,29 @@ describe("snapshot work", () => {
 		assert.equal(work.blobsRead, 5, "the shared 'same' blob is read once");
 		assert.equal(work.processes, 2, "one config guard and one cat-file --batch");
 		assert.equal(work.worktreeFilesRead, 0);
+	});
+
+	it("a snapshot and the reads of its sides share one object reader: six Git processes in all", async () => {
+		const dir = repo({ "a.ts": "a\n", "b.ts": "b\n" }, { commit: true });
+		write(dir, { "a.ts": "a2\n", "c.ts": "c\n" });
+		git(dir, "add", "-A");
+		const work = newGitWork();
+		const objects = new ObjectReaders();
+		try {
+			const snapshot = await takeSnapshot({ root: dir, work, objects });
+			const requests = snapshot.changes.flatMap((change) =>
+				[change.before, change.after].flatMap((side) => (side ? [{ path: change.path, side }] : [])),
+			);
+			const contents = await readSides(snapshot, requests, { work, objects, partialCloneRefused: true });
+			assert.deepEqual(
+				contents.map((content) => content.kind === "text" && content.text),
+				["a\n", "a2\n", "c\n"],
+			);
+		} finally {
+			await objects.close();
+		}
+		assert.equal(work.blobsRead, 3);
+		assert.equal(work.processes, 6, "rev-parse, config, diff-files, ls-files, diff-index and one cat-file");
 	});
 
 	it("a second snapshot of an unchanged repository has the same digests", async () => {
