@@ -48,9 +48,6 @@ const MAIN = `
 
 (call_expression function: (_) @callee)
 (new_expression constructor: (_) @callee)
-(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @source))
-  (#eq? @_require "require")) @import
-(call_expression function: (import) arguments: (arguments . (string (string_fragment) @source))) @import
 `;
 
 const TS_MAIN = `
@@ -63,21 +60,12 @@ const TS_MAIN = `
 (module name: (identifier) @name body: (_) @body) @module
 (class_body [(method_signature name: (_) @name) (abstract_method_signature name: (_) @name)] @method)
 (interface_body (method_signature name: (_) @name) @method)
-(class_body (public_field_definition name: (_) @name
-  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @method)
+(class_body (public_field_definition name: (_) @name value: (_) @fieldvalue) @field)
 (export_statement declaration: (ambient_declaration (_) @exported)) @export
-
-(class_declaration name: (_) @name (class_heritage (extends_clause value: (_) @extends)))
-(class_declaration name: (_) @name (class_heritage (implements_clause (_) @implements)))
-(abstract_class_declaration name: (_) @name (class_heritage (extends_clause value: (_) @extends)))
-(abstract_class_declaration name: (_) @name (class_heritage (implements_clause (_) @implements)))
-(interface_declaration name: (_) @name (extends_type_clause type: (_) @extends))
 `;
 
 const JS_MAIN = `
-(class_body (field_definition property: (_) @name
-  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @method)
-(class_declaration name: (_) @name (class_heritage (_) @extends))
+(class_body (field_definition property: (_) @name value: (_) @fieldvalue) @field)
 `;
 
 const JSX = `
@@ -103,6 +91,8 @@ const VARIABLE_PREFIX = /(?:export\s+)?(?:declare\s+)?(const|let|var)\b\s*/y;
 /** Callee names that are syntax, not calls of a symbol (`require` is recorded as an import). */
 const NOT_CALLS = new Set(["require", "import", "super"]);
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+/** Values that make a class field a method (`handle = () => …`). */
+const FIELD_FUNCTIONS = new Set(["arrow_function", "function_expression"]);
 
 export const typescriptRules: LanguageRules = {
 	querySources(language: LanguageId): QuerySources {
@@ -113,7 +103,7 @@ export const typescriptRules: LanguageRules = {
 	collect({ matches, source }: CollectInput): Extracted {
 		const defs: RawDef[] = [];
 		const calls: RawCall[] = [];
-		const inherits: InheritFact[] = [];
+		const inherits: (InheritFact & { start: number })[] = [];
 		const imports = new Map<number, ImportFact>();
 		/** Start of an exported declaration → start of its `export` statement. */
 		const exportStarts = new Map<number, number>();
@@ -123,6 +113,7 @@ export const typescriptRules: LanguageRules = {
 			if (c.callee !== undefined) {
 				const call = callOf(c.callee);
 				if (call !== undefined && !NOT_CALLS.has(call.callee)) calls.push(call);
+				else if (call !== undefined) callImport(c.callee, imports);
 			} else if (c.jsx !== undefined) {
 				const callee = c.jsx.text;
 				if (/^[A-Z]/.test(callee)) calls.push({ callee, start: c.jsx.startIndex, line: lineOf(c.jsx) });
@@ -137,17 +128,23 @@ export const typescriptRules: LanguageRules = {
 				exportStarts.set(c.exported.startIndex, c.export.startIndex);
 			} else if (c.exportname !== undefined) {
 				exportNames.add(c.exportname.text);
-			} else if (c.name !== undefined && (c.extends ?? c.implements) !== undefined) {
-				const fact = inheritFact(c.name, c.extends, c.implements);
-				if (fact !== undefined) inherits.push(fact);
+			} else if (c.field !== undefined && c.name !== undefined) {
+				const body = FIELD_FUNCTIONS.has(c.fieldvalue?.type ?? "") ? c.fieldvalue?.childForFieldName("body") : null;
+				if (body !== null && body !== undefined) {
+					const def = declarationDef(source, { method: c.field, body }, c.name);
+					if (def !== undefined) defs.push(def);
+				}
 			} else if (c.variable !== undefined && c.declarator !== undefined && c.name !== undefined) {
 				const def = variableDef(source, c.variable, c.declarator, c.name, c.value);
 				if (def !== undefined) defs.push(def);
 			} else if (c.name !== undefined) {
 				const def = declarationDef(source, c, c.name);
 				if (def !== undefined) defs.push(def);
+				const declaration = c.class ?? c.interface;
+				if (declaration !== undefined) heritage(declaration, c.name, inherits);
 			}
 		}
+		inherits.sort((a, b) => a.start - b.start);
 		for (const def of defs) {
 			const exportStart = exportStarts.get(def.start);
 			if (exportStart === undefined) continue;
@@ -162,7 +159,7 @@ export const typescriptRules: LanguageRules = {
 			return def.exported === true || (parent === undefined && exportNames.has(def.name));
 		});
 		const importFacts = [...imports.values()].filter((fact) => fact.specifier !== "");
-		return { symbols, calls: callFacts, imports: byLine(importFacts), inherits };
+		return { symbols, calls: callFacts, imports: byLine(importFacts), inherits: inherits.map(withoutStart) };
 	},
 };
 
@@ -183,6 +180,52 @@ export function clauseNames(clause: string): string[] {
 		if (name !== undefined && name !== "") names.push(name);
 	}
 	return names;
+}
+
+/**
+ * `require("x")` and `import("x")` with a string literal first, from the call's callee: an import of `x` at the call.
+ * Read through the callee rather than matched by their own query patterns, which cost more to compile in every
+ * process than these rare calls cost to inspect.
+ */
+function callImport(callee: Node, imports: Map<number, ImportFact>): void {
+	const isRequire = callee.type === "identifier" && callee.text === "require";
+	if (!isRequire && callee.type !== "import") return;
+	const call = callee.parent;
+	if (call?.type !== "call_expression") return;
+	const first = call.childForFieldName("arguments")?.firstNamedChild;
+	if (first?.type !== "string") return;
+	for (const fragment of first.namedChildren) {
+		if (fragment?.type === "string_fragment") importAt(imports, call).specifier = fragment.text;
+	}
+}
+
+/**
+ * What the class or interface `declaration` (named by `name`) extends and implements, each with its offset: read from
+ * its heritage clauses rather than matched by query patterns of their own (see `callImport`). JavaScript's grammar
+ * has the extended expression right under `class_heritage`; TypeScript's wraps it in an `extends_clause`.
+ */
+function heritage(declaration: Node, name: Node, into: (InheritFact & { start: number })[]): void {
+	const add = (base: Node | null, relation: "extends" | "implements"): void => {
+		if (base === null || !base.isNamed) return;
+		const fact = relation === "extends" ? inheritFact(name, base, undefined) : inheritFact(name, undefined, base);
+		if (fact !== undefined) into.push({ ...fact, start: base.startIndex });
+	};
+	for (const child of declaration.namedChildren) {
+		if (child?.type === "extends_type_clause")
+			for (const base of child.childrenForFieldName("type")) add(base, "extends");
+		if (child?.type !== "class_heritage") continue;
+		for (const clause of child.namedChildren) {
+			if (clause === null) continue;
+			if (clause.type === "extends_clause")
+				for (const base of clause.childrenForFieldName("value")) add(base, "extends");
+			else if (clause.type === "implements_clause") for (const base of clause.namedChildren) add(base, "implements");
+			else add(clause, "extends");
+		}
+	}
+}
+
+function withoutStart({ start: _, ...fact }: InheritFact & { start: number }): InheritFact {
+	return fact;
 }
 
 function importAt(imports: Map<number, ImportFact>, statement: Node): ImportFact {
