@@ -144,6 +144,9 @@ export async function measureSides(
 	return { measured: files.filter((_, i) => !skipped.has(i)), gaps };
 }
 
+/** Parsing gives the event loop a turn this often. */
+const YIELD_MS = 10;
+
 /** Measures and extracts the imports of the read texts, filling `files` and the cache. */
 async function parseTexts(
 	texts: ReadonlyMap<Pending, string>,
@@ -157,8 +160,15 @@ async function parseTexts(
 	const languages = new Set<LanguageId>();
 	for (const entry of entries) if (entry.needImports) languages.add(languageOf(entry.path) as LanguageId);
 	const extractor = await loadExtractor([...languages]);
+	let slice = performance.now();
 	for (const [entry, text] of texts) {
 		options.signal?.throwIfAborted();
+		// Other work of the review (the code map's refresh, its parsing threads' start) gets the event loop between
+		// parses, not only after the last one.
+		if (performance.now() - slice > YIELD_MS) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			slice = performance.now();
+		}
 		// Looked up again: a side read earlier in this loop may have had the same bytes (a rename, a copy).
 		let measure = cache.measure(entry.oid, entry.path, maxBytes);
 		let imports = cache.imports(entry.oid, entry.path);
