@@ -92,8 +92,12 @@ export function shinglesOf(tokens: readonly string[], start: number, end: number
 	return out.sort();
 }
 
+/** Typed arrays are in the platform's byte order: little-endian ones copy whole, others go value by value. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Shingles as stored in a measure: base64 of the little-endian 16-bit values. */
 export function encodeShingles(shingles: Uint16Array): string {
+	if (LITTLE_ENDIAN) return Buffer.from(shingles.buffer, shingles.byteOffset, shingles.byteLength).toString("base64");
 	const bytes = Buffer.alloc(shingles.length * 2);
 	for (let i = 0; i < shingles.length; i++) bytes.writeUInt16LE(shingles[i] as number, i * 2);
 	return bytes.toString("base64");
@@ -108,7 +112,8 @@ export function decodeShingles(text: string): Uint16Array {
 	if (values === undefined) {
 		const bytes = Buffer.from(text, "base64");
 		values = new Uint16Array(bytes.length >> 1);
-		for (let i = 0; i < values.length; i++) values[i] = bytes.readUInt16LE(i * 2);
+		if (LITTLE_ENDIAN) new Uint8Array(values.buffer).set(bytes.subarray(0, values.byteLength));
+		else for (let i = 0; i < values.length; i++) values[i] = bytes.readUInt16LE(i * 2);
 		if (decoded.size >= MAX_DECODED) decoded.clear();
 		decoded.set(text, values);
 	}

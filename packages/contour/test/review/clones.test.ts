@@ -118,6 +118,10 @@ describe("clone fingerprints", () => {
 			[...shingles],
 			"stored shingles decode to the same",
 		);
+		// The stored form is fixed (measures outlive processes): base64 of little-endian values, a view's own part only.
+		const view = Uint16Array.of(9, 1, 0x0203, 9).subarray(1, 3);
+		assert.equal(encodeShingles(view), Buffer.from([1, 0, 3, 2]).toString("base64"));
+		assert.deepEqual([...decodeShingles(Buffer.from([4, 0, 6, 5]).toString("base64"))], [4, 0x0506]);
 	});
 });
 
