@@ -168,7 +168,10 @@ describe("object reader", () => {
 		try {
 			await assert.rejects(reader.info(["--batch-all-objects"]), /not an object id/);
 			await assert.rejects(reader.info([`${a}\ncontents ${a}`]), /not an object id/);
-			await assert.rejects(reader.contents(["HEAD"], () => {}), /not an object id/);
+			await assert.rejects(
+				reader.contents(["HEAD"], () => {}),
+				/not an object id/,
+			);
 			await assert.rejects(
 				reader.contents([a], () => {
 					throw new Error("handler refused");
