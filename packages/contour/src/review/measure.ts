@@ -105,7 +105,7 @@ function measureParsed(
 		path,
 		decoded,
 		(root, facts) => {
-			const walk = walkSyntax(root, language, lines);
+			const walk = walkSyntax(root, language, lines, decoded);
 			const { callables, needless } = measureCallables(walk);
 			let sourceLines = 0;
 			for (const row of walk.codeRows) sourceLines += row;

@@ -4,7 +4,10 @@
  * source lines), needless-code hits and syntax errors.
  *
  * The walk uses a tree cursor, so ordinary nodes cost no JavaScript node objects; only callables, scopes and
- * needless-code candidates are looked at through the node API. Nothing here outlives the tree: the output is plain
+ * needless-code candidates are looked at through the node API. Every cursor property is a call into WebAssembly, so
+ * the walk asks for few: a node's type id (its name and whether it is named are looked up once per type), and for a
+ * token its start and end offsets (its text is sliced from the source, its rows found among the line starts). A
+ * scope or callable ends when the walk comes back to its depth. Nothing here outlives the tree: the output is plain
  * data (strings and numbers).
  *
  * Callables: every declaration with a body (functions, methods, constructors); a function expression or lambda
@@ -62,7 +65,8 @@ export interface SyntaxWalk {
 }
 
 interface Frame {
-	endIndex: number;
+	/** Depth of the frame's node: the next node at this depth or above is outside it. */
+	depth: number;
 	/** Scope name for containers; undefined for a callable that gives none. */
 	name: string | undefined;
 	classLike: boolean;
@@ -71,9 +75,16 @@ interface Frame {
 	nameStart: number;
 }
 
-/** Walks the tree under `root` (a file of `language` with `rowCount` rows) once and returns its raw metrics. */
-export function walkSyntax(root: Node, language: LanguageId, rowCount: number): SyntaxWalk {
+/**
+ * Walks the tree under `root` (the syntax tree of `source`, a file of `language` with `rowCount` rows) once and
+ * returns its raw metrics.
+ */
+export function walkSyntax(root: Node, language: LanguageId, rowCount: number, source: string): SyntaxWalk {
 	const profile = profileOf(language);
+	const kinds = nodeKinds(root);
+	const rows = new LineIndex(source);
+	// MISSING nodes only exist in a tree with errors; asking each node of a clean tree would be wasted calls.
+	const mayMiss = root.hasError;
 	const candidates = needlessCandidates(language);
 	const out: SyntaxWalk = {
 		tokens: [],
@@ -97,8 +108,8 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 		if (frame === undefined) out.moduleDecisions++;
 		else (out.callables[frame.callable] as RawCallable).decisions++;
 	};
-	const popFrames = (offset: number): void => {
-		while (frames.length > 0 && (frames[frames.length - 1] as Frame).endIndex <= offset) {
+	const popFrames = (depth: number): void => {
+		while (frames.length > 0 && (frames[frames.length - 1] as Frame).depth >= depth) {
 			const frame = frames.pop() as Frame;
 			if (frame.callable >= 0) {
 				(out.callables[frame.callable] as RawCallable).tokenEnd = out.tokens.length;
@@ -106,16 +117,18 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 			}
 		}
 	};
-	const emit = (token: string, text: string, startRow: number, endRow: number, start: number): void => {
+	/** Emits the token `token` for the source between `start` and `end`. */
+	const emit = (token: string, start: number, end: number): void => {
 		const top = frames[callableTop];
 		if (top !== undefined && top.nameStart === start)
 			(out.callables[top.callable] as RawCallable).nameToken = out.tokens.length;
 		out.tokens.push(token);
-		out.texts.push(text);
-		markRows(startRow, endRow);
+		out.texts.push(source.slice(start, end));
+		markRows(rows.rowOf(start), rows.rowOf(end));
 	};
 	const openCallable = (
 		node: Node,
+		depth: number,
 		name: string,
 		nameNode: Node | undefined,
 		kind: CallableKind,
@@ -137,7 +150,7 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 		if (scope !== undefined) callable.container = scope;
 		out.callables.push(callable);
 		frames.push({
-			endIndex: node.endIndex,
+			depth,
 			name,
 			classLike: false,
 			callable: out.callables.length - 1,
@@ -147,13 +160,11 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 	};
 
 	/** Handles the node under the cursor; returns whether to walk into its children. */
-	const visit = (cursor: ReturnType<Node["walk"]>, depth: number): boolean => {
-		const type = cursor.nodeType;
-		const named = cursor.nodeIsNamed;
+	const visit = (cursor: ReturnType<Node["walk"]>, depth: number, type: string, named: boolean): boolean => {
 		const parentType = types[depth - 1] ?? "";
 		types[depth] = type;
-		popFrames(cursor.startIndex);
-		if (cursor.nodeIsMissing) out.parseErrors++;
+		popFrames(depth);
+		if (mayMiss && cursor.nodeIsMissing) out.parseErrors++;
 		if (!named) {
 			if (profile.interpolatedStrings.has(parentType)) return false; // quotes and backticks of the one `LIT`
 			if (profile.leafDecisions.get(parentType)?.has(type) === true) decide();
@@ -167,12 +178,11 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 			return profile.interpolatedStrings.has(type); // the literal's own parts are already its one `LIT`
 		}
 		if (profile.interpolatedStrings.has(type)) {
-			const start = cursor.startPosition.row;
-			emit("LIT", cursor.nodeText, start, cursor.endPosition.row, cursor.startIndex);
+			emit("LIT", cursor.startIndex, cursor.endIndex);
 			return true;
 		}
 		if (isLiteral(profile, type)) {
-			emit("LIT", cursor.nodeText, cursor.startPosition.row, cursor.endPosition.row, cursor.startIndex);
+			emit("LIT", cursor.startIndex, cursor.endIndex);
 			return false;
 		}
 		if (profile.decisions.has(type)) decide();
@@ -187,21 +197,23 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 				const nameNode = ownName(node);
 				const goMethod = type === "method_declaration" && language === "go";
 				const kind = goMethod || frames[frames.length - 1]?.classLike === true ? "method" : "function";
-				openCallable(node, nameNode?.text ?? "<anonymous>", nameNode, kind, goMethod ? receiverType(node) : undefined);
+				const name = nameNode?.text ?? "<anonymous>";
+				openCallable(node, depth, name, nameNode, kind, goMethod ? receiverType(node) : undefined);
 			}
 		} else if (profile.anonymousFunctions.has(type)) {
 			const node = cursor.currentNode;
 			const held = contextName(node);
 			if (held !== undefined) {
-				openCallable(node, held, undefined, frames[frames.length - 1]?.classLike === true ? "method" : "function");
+				const kind = frames[frames.length - 1]?.classLike === true ? "method" : "function";
+				openCallable(node, depth, held, undefined, kind);
 			} else {
 				const called = callContextName(node, callableTop < 0);
-				if (called !== undefined) openCallable(node, called, undefined, "callback");
-				else if (callableTop < 0) openCallable(node, "<anonymous>", undefined, "callback");
+				if (called !== undefined) openCallable(node, depth, called, undefined, "callback");
+				else if (callableTop < 0) openCallable(node, depth, "<anonymous>", undefined, "callback");
 			}
 		} else if (profile.classLikes.has(type)) {
 			const node = cursor.currentNode;
-			frames.push({ endIndex: node.endIndex, name: scopeName(node), classLike: true, callable: -1, nameStart: -1 });
+			frames.push({ depth, name: scopeName(node), classLike: true, callable: -1, nameStart: -1 });
 		}
 		return true;
 	};
@@ -210,22 +222,26 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number): 
 	try {
 		let depth = 0;
 		for (;;) {
-			if (visit(cursor, depth)) {
+			const typeId = cursor.nodeTypeId;
+			const type = kinds.name(typeId);
+			const named = kinds.named(typeId);
+			if (visit(cursor, depth, type, named)) {
 				if (cursor.gotoFirstChild()) {
 					depth++;
 					lastNamed[depth] = "";
 					continue;
 				}
-				const text = cursor.nodeText;
-				if (cursor.nodeType !== "ERROR" && text.trim() !== "") {
-					const type = cursor.nodeType;
-					const token = !cursor.nodeIsNamed ? type : type.includes("identifier") ? "ID" : type;
-					emit(token, text, cursor.startPosition.row, cursor.endPosition.row, cursor.startIndex);
+				if (type !== "ERROR") {
+					const start = cursor.startIndex;
+					const end = cursor.endIndex;
+					if (source.slice(start, end).trim() !== "") {
+						emit(!named ? type : type.includes("identifier") ? "ID" : type, start, end);
+					}
 				}
 			}
 			while (!cursor.gotoNextSibling()) {
 				if (depth === 0 || !cursor.gotoParent()) {
-					popFrames(Number.POSITIVE_INFINITY);
+					popFrames(0);
 					return out;
 				}
 				depth--;
@@ -245,4 +261,44 @@ function findCallableTop(frames: Frame[]): number {
 function containerOf(frames: Frame[]): string | undefined {
 	const names = frames.map((frame) => frame.name).filter((name): name is string => name !== undefined);
 	return names.length === 0 ? undefined : names.join(".");
+}
+
+/** Names of node types and whether they are named, by type id, asked of the grammar once per type. */
+function nodeKinds(root: Node): { name(id: number): string; named(id: number): boolean } {
+	const language = root.tree.language;
+	const named = new Map<number, boolean>();
+	return {
+		// As the cursor's own `nodeType`: an id without a name is the error symbol.
+		name: (id) => language.types[id] || "ERROR",
+		named: (id) => {
+			let known = named.get(id);
+			if (known === undefined) {
+				known = language.nodeTypeIsNamed(id);
+				named.set(id, known);
+			}
+			return known;
+		},
+	};
+}
+
+/** Rows of source offsets: tree-sitter counts a row per `\n`, so a row starts after each one. */
+class LineIndex {
+	readonly #starts: number[] = [0];
+
+	constructor(source: string) {
+		for (let at = source.indexOf("\n"); at !== -1; at = source.indexOf("\n", at + 1)) this.#starts.push(at + 1);
+	}
+
+	/** The 0-based row of the character at `offset` (a UTF-16 offset, as the tree's indices are). */
+	rowOf(offset: number): number {
+		const starts = this.#starts;
+		let low = 0;
+		let high = starts.length - 1;
+		while (low < high) {
+			const mid = (low + high + 1) >> 1;
+			if ((starts[mid] as number) <= offset) low = mid;
+			else high = mid - 1;
+		}
+		return low;
+	}
 }
