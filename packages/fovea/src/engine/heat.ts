@@ -145,6 +145,13 @@ export function diffuse(
 		for (let s = 0; s < times.length; s++) at[s] = coefficients[s]?.[k] ?? 0;
 		return at;
 	};
+	// The first three timescales (all a focus uses) accumulate through locals: looked up per row, the results and
+	// coefficients cost as much as the product itself at ~5 entries a row. A coefficient of 0 (a timescale whose
+	// series has ended, or none at all) writes nothing.
+	const none = new Float64Array(0);
+	const h0 = out[0] ?? none;
+	const h1 = out[1] ?? none;
+	const h2 = out[2] ?? none;
 	coefficientsAt(0);
 	for (let i = 0; i < n; i++) {
 		const x = seeds[i] as number;
@@ -154,6 +161,9 @@ export function diffuse(
 	}
 	for (let k = 1; k < terms; k++) {
 		coefficientsAt(k);
+		const c0 = at[0] ?? 0;
+		const c1 = at[1] ?? 0;
+		const c2 = at[2] ?? 0;
 		// T1 = (L - I) s; Tk = 2 (L - I) Tk-1 - Tk-2, with (L - I) v = -D^-1/2 A D^-1/2 v.
 		const factor = k === 1 ? -1 : -2;
 		const recurrent = k > 1;
@@ -168,7 +178,10 @@ export function diffuse(
 			if (recurrent) x -= previous[i] as number;
 			next[i] = x;
 			scaledNext[i] = si * x;
-			for (let s = 0; s < out.length; s++) {
+			if (c0 !== 0) h0[i] = (h0[i] as number) + c0 * x;
+			if (c1 !== 0) h1[i] = (h1[i] as number) + c1 * x;
+			if (c2 !== 0) h2[i] = (h2[i] as number) + c2 * x;
+			for (let s = 3; s < out.length; s++) {
 				const c = at[s] as number;
 				if (c !== 0) {
 					const h = out[s] as Float64Array;

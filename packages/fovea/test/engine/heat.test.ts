@@ -55,14 +55,17 @@ describe("heat kernel", () => {
 			[3, 4, 1],
 		];
 		const seeds = [1, 0, 0, 0, 0.5];
-		const times = [0.3, 1, 4];
-		const heats = diffuse(normalizeGraph(sparse(5, edges)), Float64Array.from(seeds), times, 1e-12);
-		times.forEach((t, s) => {
-			const expected = denseHeat(5, edges, seeds, t);
-			for (const [i, h] of (heats[s] ?? []).entries()) {
-				assert.ok(Math.abs(h - (expected[i] as number)) < 1e-8, `t=${t} node ${i}: ${h} vs ${expected[i]}`);
-			}
-		});
+		// One timescale, the three a focus uses, and more than three (the first three accumulate apart from the rest).
+		for (const times of [[2], [0.3, 1, 4], [0.3, 1, 4, 0.1, 6]]) {
+			const heats = diffuse(normalizeGraph(sparse(5, edges)), Float64Array.from(seeds), times, 1e-12);
+			assert.equal(heats.length, times.length);
+			times.forEach((t, s) => {
+				const expected = denseHeat(5, edges, seeds, t);
+				for (const [i, h] of (heats[s] ?? []).entries()) {
+					assert.ok(Math.abs(h - (expected[i] as number)) < 1e-8, `t=${t} node ${i}: ${h} vs ${expected[i]}`);
+				}
+			});
+		}
 	});
 
 	it("keeps isolated nodes' seed heat and t=0 returns the seeds", () => {
