@@ -184,10 +184,13 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		prepared.scratch,
 	);
 	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
+	// TIMES has three entries: their heats and weights are read through locals, not looked up per node.
+	const [h0, h1, h2] = heats as [Float64Array, Float64Array, Float64Array];
+	const [w0, w1, w2] = TIME_WEIGHTS;
+	const degree = operator.degree;
 	for (let i = 0; i < score.length; i++) {
-		let h = 0;
-		for (let s = 0; s < heats.length; s++) h += (TIME_WEIGHTS[s] as number) * ((heats[s] as Float64Array)[i] as number);
-		score[i] = h / Math.sqrt(1 + (operator.degree[i] as number));
+		const h = w0 * (h0[i] as number) + w1 * (h1[i] as number) + w2 * (h2[i] as number);
+		score[i] = h / Math.sqrt(1 + (degree[i] as number));
 	}
 	// A file ranks by its own heat plus that of its hottest symbol: a maximum, not a sum, so a file does not win
 	// merely by holding many symbols.
