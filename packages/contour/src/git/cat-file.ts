@@ -215,9 +215,7 @@ function checkName(name: string): void {
 	if (name !== "HEAD" && !OID.test(name)) throw new Error(`not an object id: ${JSON.stringify(name)}`);
 }
 
-function parseHeader(line: string): ({ missing: true } | { missing: false; type: string; size: number }) & {
-	oid?: string;
-} {
+function parseHeader(line: string): ObjectInfo & { oid?: string } {
 	if (/^\S+ missing$/.test(line)) return { missing: true };
 	const found = /^([0-9a-f]+) ([a-z]+) (\d+)$/.exec(line);
 	if (found?.[1] === undefined || found[2] === undefined || found[3] === undefined)

@@ -25,19 +25,13 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the Git worktree that contains `path`. Refuses, with an Error that says what is wrong: a path that does not
- * exist (a deleted root) or is not a directory, a path outside any Git repository, a bare repository or a Git
- * directory (nothing to review), an unknown object format and a partial clone (its promisor remote could fetch).
+ * Opens the Git worktree that contains `path`, and resolves the object HEAD names at that moment (null on an unborn
+ * branch) in the same Git process: references only, no object is read (see `resolveHead`). Refuses, with an Error
+ * that says what is wrong: a path that does not exist (a deleted root) or is not a directory, a path outside any Git
+ * repository, a bare repository or a Git directory (nothing to review), an unknown object format and a partial clone
+ * (its promisor remote could fetch).
  */
-export async function openRepository(path: string, options: OpenOptions = {}): Promise<Repository> {
-	return (await openRepositoryAtHead(path, options)).repo;
-}
-
-/**
- * `openRepository`, and the object HEAD names at that moment (null on an unborn branch), resolved by the same Git
- * process: references only, no object is read (see `resolveHead`).
- */
-export async function openRepositoryAtHead(
+export async function openRepository(
 	path: string,
 	options: OpenOptions = {},
 ): Promise<{ repo: Repository; head: string | null }> {

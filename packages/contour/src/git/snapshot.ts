@@ -5,7 +5,7 @@ import { mapBounded } from "./bounded.ts";
 import { type ObjectInfo, ObjectReader, type ObjectReaders } from "./cat-file.ts";
 import { conflictedPaths, objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
 import { parsePathList, parseRawDiff, type RawEntry } from "./raw-diff.ts";
-import { openRepositoryAtHead, type Repository } from "./repository.ts";
+import { openRepository, type Repository } from "./repository.ts";
 import { type GitWork, git } from "./run.ts";
 import {
 	type ChangedFile,
@@ -76,9 +76,9 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 	const call = { signal: options.signal, work: options.work };
 	// HEAD is resolved while locating the repository (references only: no object is read before the partial-clone
 	// refusal); that it names a commit is checked with the blob sizes below.
-	const { repo, head } = await openRepositoryAtHead(options.root, call);
+	const { repo, head } = await openRepository(options.root, call);
 	const calls = { ...call, forcedConfig: repo.forcedConfig };
-	const before = await readState(repo, calls, head);
+	const before = await readState(repo, head);
 	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
 	const [dirty, untracked, diff] = await Promise.all([
 		git(repo.root, ["diff-files", ...DIFF_FLAGS, "--no-renames", "--ignore-submodules=dirty"], calls),
@@ -122,7 +122,7 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 			(async () => {
 				const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
 				await options.onBetweenReads?.();
-				return { worktreeDigest, after: await readState(repo, calls, await headNow(reader, repo, calls)) };
+				return { worktreeDigest, after: await readState(repo, await headNow(reader, repo, calls)) };
 			})(),
 		]);
 	} finally {

@@ -29,20 +29,14 @@ export async function resolveHead(dir: string, options: OpenOptions = {}): Promi
 }
 
 /**
- * Reads HEAD (its file, and `head`, else `resolveHead`) and the index checksum. Never writes anything. A detached
- * HEAD that names no object is an error.
+ * The state of `repo` from its HEAD file, `oid` (what HEAD resolved to a moment ago, as `resolveHead` or the
+ * snapshot's object reader gives it) and the index checksum. Never writes anything. A detached HEAD that names no
+ * object is an error.
  */
-export async function readState(
-	repo: Repository,
-	options: OpenOptions = {},
-	head?: string | null,
-): Promise<RepositoryState> {
-	const [headFile, oid] = await Promise.all([
-		readFile(join(repo.gitDir, "HEAD"), "utf8").catch((error: Error) => {
-			throw new Error(`cannot read HEAD of ${repo.root}: ${error.message}`);
-		}),
-		head === undefined ? resolveHead(repo.root, options) : head,
-	]);
+export async function readState(repo: Repository, oid: string | null): Promise<RepositoryState> {
+	const headFile = await readFile(join(repo.gitDir, "HEAD"), "utf8").catch((error: Error) => {
+		throw new Error(`cannot read HEAD of ${repo.root}: ${error.message}`);
+	});
 	const symbolic = /^ref: (\S+)\s*$/.exec(headFile);
 	if (oid === null && symbolic === null)
 		throw new Error(`HEAD of ${repo.root} is detached at ${headFile.trim()}, which is not a commit`);
