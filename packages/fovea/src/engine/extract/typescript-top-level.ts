@@ -151,7 +151,7 @@ function isModuleExports(node: Node): boolean {
 }
 
 /** The `string_fragment` children of a string literal (none for `""`; several around escapes). */
-function fragments(source: Node): Node[] {
+export function fragments(source: Node): Node[] {
 	if (source.type !== "string") return [];
 	return namedChildren(source).filter((child) => child.type === "string_fragment");
 }

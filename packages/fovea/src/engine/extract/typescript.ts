@@ -36,7 +36,7 @@ import {
 	type RawDef,
 	signatureOf,
 } from "./common.ts";
-import { typescriptTopLevel } from "./typescript-top-level.ts";
+import { fragments, typescriptTopLevel } from "./typescript-top-level.ts";
 
 /** Patterns over the whole tree. */
 const MAIN = `
@@ -193,10 +193,8 @@ function callImport(callee: Node, imports: Map<number, ImportFact>): void {
 	const call = callee.parent;
 	if (call?.type !== "call_expression") return;
 	const first = call.childForFieldName("arguments")?.firstNamedChild;
-	if (first?.type !== "string") return;
-	for (const fragment of first.namedChildren) {
-		if (fragment?.type === "string_fragment") importAt(imports, call).specifier = fragment.text;
-	}
+	if (first === null || first === undefined) return;
+	for (const fragment of fragments(first)) importAt(imports, call).specifier = fragment.text;
 }
 
 /**
