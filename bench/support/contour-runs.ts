@@ -2,11 +2,12 @@
 // the bundle `npm install` built while it is current) or the published reference
 // (`pi-contour@0.4.4`'s `dist/cli.mjs`, installed under the alias `pi-contour-reference`). Each tool's caches live
 // under the directory it is given, so a new directory is a cold run and the same one again is a warm run.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundleIsCurrent } from "../../packages/fovea/bin/launch.js";
+import { runNode } from "../../packages/fovea/test/support/run-node.ts";
 import { materialize } from "./git.ts";
 
 /** Which CLI. */
@@ -108,39 +109,20 @@ export function reviewArgs(tool: Tool, root: string): string[] {
  * `$TMPDIR/pi-contour-<uid>`), FOVEA_CACHE_DIR (Fovea's fact cache, which our CLI reuses), CONTOUR_CACHE_DIR (our
  * reports and measures) and XDG_CACHE_HOME (the fallback of both of ours). Set for both tools alike.
  */
-export function runTool(tool: Tool, root: string, cacheDir: string, timeoutMs = 300_000): Promise<ToolRun> {
+export async function runTool(tool: Tool, root: string, cacheDir: string, timeoutMs = 300_000): Promise<ToolRun> {
 	const env = {
-		...process.env,
 		TMPDIR: cacheDir,
 		FOVEA_CACHE_DIR: join(cacheDir, "fovea"),
 		CONTOUR_CACHE_DIR: join(cacheDir, "contour"),
 		XDG_CACHE_HOME: join(cacheDir, "xdg"),
 	};
-	return new Promise((resolve, reject) => {
-		const start = performance.now();
-		const child = spawn(process.execPath, reviewArgs(tool, root), { env, stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString();
-		});
-		child.stderr.on("data", (chunk: Buffer) => {
-			stderr += chunk.toString();
-		});
-		const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(new ToolCrash(tool.name, `could not start: ${error.message}`));
-		});
-		child.on("close", (code, signal) => {
-			const ms = performance.now() - start;
-			clearTimeout(timer);
-			if (code === null || !tool.okCodes.includes(code)) {
-				const how = code === null ? `killed by ${signal}` : `exit ${code}`;
-				reject(new ToolCrash(tool.name, `${how} on ${root}: ${stderr.trim().slice(0, 800) || stdout.slice(0, 400)}`));
-				return;
-			}
-			resolve({ tool: tool.name, ms, code, stdout });
-		});
+	const run = await runNode(reviewArgs(tool, root), { env, timeoutMs }).catch((error: Error) => {
+		throw new ToolCrash(tool.name, `could not start: ${error.message}`);
 	});
+	if (run.code === null || !tool.okCodes.includes(run.code)) {
+		const how = run.code === null ? `killed by ${run.signal}` : `exit ${run.code}`;
+		const output = run.stderr.trim().slice(0, 800) || run.stdout.slice(0, 400);
+		throw new ToolCrash(tool.name, `${how} on ${root}: ${output}`);
+	}
+	return { tool: tool.name, ms: run.ms, code: run.code, stdout: run.stdout };
 }

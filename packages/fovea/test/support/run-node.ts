@@ -1,14 +1,18 @@
 /**
  * Runs this Node (the one running the tests) in a child process and collects its exit code and output, for tests
- * of CLIs and of whole processes (that they exit, what they print).
+ * of CLIs and of whole processes (that they exit, what they print), and for benchmarks that time such runs.
  */
 import { spawn } from "node:child_process";
 
 /** How a child process ended. */
 export interface NodeRun {
 	code: number | null;
+	/** The signal that ended the child, when one did. */
+	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
+	/** Wall time from spawn to exit. */
+	ms: number;
 }
 
 /**
@@ -20,6 +24,7 @@ export function runNode(
 	options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<NodeRun> {
 	return new Promise((resolve, reject) => {
+		const start = performance.now();
 		const child = spawn(process.execPath, args, {
 			...(options.cwd === undefined ? {} : { cwd: options.cwd }),
 			env: { ...process.env, ...options.env },
@@ -35,10 +40,13 @@ export function runNode(
 		});
 		const timer =
 			options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
-		child.on("error", reject);
-		child.on("close", (code) => {
+		child.on("error", (error) => {
 			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
+			reject(error);
+		});
+		child.on("close", (code, signal) => {
+			clearTimeout(timer);
+			resolve({ code, signal, stdout, stderr, ms: performance.now() - start });
 		});
 	});
 }
