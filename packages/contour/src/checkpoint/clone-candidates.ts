@@ -106,15 +106,22 @@ export async function cloneCandidates(
 	if (facts !== undefined) for (const path of facts.keys()) if (wanted(path) && !ordered.has(path)) eligible++;
 	const ruledOut = ordered.size - possible.length;
 	const files: FileCallables[] = [];
+	// The files whose measure the cache cannot name are read ahead, a few at a time, while earlier ones parse.
+	const hashOf = (path: string) => scope.project?.files.get(path)?.hash;
+	const unknown = chosen.filter((path) => {
+		const hash = hashOf(path);
+		return hash === undefined || cache.measure(`fovea-${hash}`, path, scope.maxBytes) === undefined;
+	});
+	const reads = readAhead(scope.root, unknown);
 	for (const path of chosen) {
 		scope.signal?.throwIfAborted();
-		const hash = scope.project?.files.get(path)?.hash;
+		const hash = hashOf(path);
 		const known = hash === undefined ? undefined : cache.measure(`fovea-${hash}`, path, scope.maxBytes);
 		if (known !== undefined) {
 			files.push({ path, callables: known.callables });
 			continue;
 		}
-		const bytes = await readWorktreeFile(scope.root, path);
+		const bytes = await reads.next(path);
 		if (bytes === undefined) continue;
 		work.worktreeFilesRead++;
 		const oid = gitBlobOid(bytes, scope.objectFormat);
@@ -149,6 +156,36 @@ async function siblings(scope: CloneScope): Promise<string[]> {
 		for (const entry of entries) if (entry.isFile()) out.push(dir === "" ? entry.name : `${dir}/${entry.name}`);
 	}
 	return out.sort();
+}
+
+/** Worktree reads in flight ahead of the parse, at most. */
+const READ_AHEAD = 8;
+
+/**
+ * Reads `paths` in order, keeping up to `READ_AHEAD` reads in flight; `next(path)` waits for that path's bytes. A
+ * path asked for without having been queued is read then.
+ */
+function readAhead(root: string, paths: readonly string[]): { next(path: string): Promise<Buffer | undefined> } {
+	const pending = new Map<string, Promise<Buffer | undefined>>();
+	let queued = 0;
+	const fill = () => {
+		while (queued < paths.length && pending.size < READ_AHEAD) {
+			const path = paths[queued++] as string;
+			const read = readWorktreeFile(root, path);
+			// A read that fails is reported when its turn comes (awaited in `next`), not as an unhandled rejection now.
+			read.catch(() => {});
+			pending.set(path, read);
+		}
+	};
+	fill();
+	return {
+		async next(path) {
+			const read = pending.get(path) ?? readWorktreeFile(root, path);
+			pending.delete(path);
+			fill();
+			return read;
+		},
+	};
 }
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
