@@ -8,7 +8,7 @@
  * checked between steps.
  */
 import { randomUUID } from "node:crypto";
-import type { CodeMap } from "pi-fovea/engine";
+import type { CodeMap, FileFacts } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
 import {
 	type ChangedFile,
@@ -115,10 +115,21 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		if (change.gap === undefined) text.push(change);
 		else gaps.push(snapshotGap(change, maxBytes));
 	}
-	// The code map refreshes (mostly file system work) while the changed sides are read and parsed.
-	const mapping = options.maps === undefined ? undefined : projectFacts(options.maps, snapshot.root, signal);
+	// The code map refreshes (walk, reads, fact cache) while the changed sides are read and parsed. What the sides'
+	// parses find is offered to the map, and the map parses only after them: a side whose bytes the worktree holds
+	// (the staged side, usually) is then parsed once, not twice.
+	const onFacts = options.maps === undefined ? undefined : offerTo(options.maps, snapshot.root);
+	const measuring = measureSides(snapshot, text, cache.measures, {
+		maxBytes,
+		signal,
+		gitWork,
+		work,
+		objects,
+		...(onFacts === undefined ? {} : { onFacts }),
+	});
+	const mapping = options.maps === undefined ? undefined : projectFacts(options.maps, snapshot.root, signal, measuring);
 	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
-	const sides = await measureSides(snapshot, text, cache.measures, { maxBytes, signal, gitWork, work, objects })
+	const sides = await measuring
 		.finally(() => objects.close())
 		.catch(async (error: unknown) => {
 			await mapping?.catch(() => {});
@@ -223,13 +234,14 @@ async function projectFacts(
 	maps: NonNullable<ReviewRootOptions["maps"]>,
 	root: string,
 	signal: AbortSignal | undefined,
+	offers: Promise<unknown>,
 ): Promise<{ map: CodeMap; project: ProjectFacts; finish(work: ReviewWork): void } | { error: string }> {
 	try {
 		const map = maps.use(root);
 		const index = map.index;
 		const parsedBefore = index.stats.filesParsed;
 		const builtBefore = map.stats.graphsBuilt;
-		const { snapshot } = await map.refresh(signal === undefined ? {} : { signal });
+		const { snapshot } = await map.refresh(signal === undefined ? { offers } : { signal, offers });
 		const context = await map.importResolution();
 		const finish = (into: ReviewWork): void => {
 			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
@@ -239,6 +251,16 @@ async function projectFacts(
 	} catch (error) {
 		signal?.throwIfAborted();
 		return { error: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/** A sink for the sides' facts into the code map of `root`; none when the map cannot be had (its refresh says why). */
+function offerTo(maps: ReviewRootOptions["maps"], root: string): ((facts: FileFacts) => void) | undefined {
+	try {
+		const index = maps?.use(root).index;
+		return index === undefined ? undefined : (facts) => index.offer(facts);
+	} catch {
+		return undefined;
 	}
 }
 

@@ -4,7 +4,7 @@
  * once for both the measure and the imports. Content that is not text becomes a gap measure, cached too, so a
  * binary file is not read again either.
  */
-import { type LanguageId, languageOf, loadExtractor } from "pi-fovea/engine";
+import { type FileFacts, type LanguageId, languageOf, loadExtractor } from "pi-fovea/engine";
 import {
 	type ChangedFile,
 	type ContentRequest,
@@ -49,6 +49,11 @@ export interface SideOptions {
 	work: ReviewWork;
 	/** The review's object readers, which its snapshot opened. */
 	objects?: ObjectReaders;
+	/**
+	 * Given the engine's facts of each side parsed here, for the root's code map to reuse when its file holds the same
+	 * bytes (`CodeIndex.offer`): the staged side of a changed file is usually what the worktree holds.
+	 */
+	onFacts?: (facts: FileFacts) => void;
 }
 
 interface Pending {
@@ -179,6 +184,7 @@ async function parseTexts(
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;
 			work.parses++;
+			if (measured.facts !== undefined) options.onFacts?.(measured.facts);
 			if (imports === undefined && measure.gap === undefined) {
 				imports = measured.facts?.imports ?? [];
 				cache.putImports(entry.oid, entry.path, imports);
@@ -186,7 +192,9 @@ async function parseTexts(
 			}
 		}
 		if (imports === undefined) {
-			imports = extractor.extract(entry.path, text).imports;
+			const facts = extractor.extract(entry.path, text);
+			options.onFacts?.(facts);
+			imports = facts.imports;
 			cache.putImports(entry.oid, entry.path, imports);
 			work.importsExtracted++;
 			work.parses++;

@@ -13,7 +13,7 @@ import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import { takeSnapshot } from "../../src/git/index.ts";
 import { parsePolicy } from "../../src/review/index.ts";
-import { cleanup, commitAll, git, repo, write } from "../git/support.ts";
+import { cleanup, commitAll, git, repo, tempDir, write } from "../git/support.ts";
 import { LANGUAGES } from "./fixtures.ts";
 
 after(cleanup);
@@ -163,6 +163,34 @@ describe("work counts", () => {
 		);
 		assert.equal(second.work.measuresReused, 1);
 		assert.equal(second.work.blobsRead, 0, "the committed side is not read again");
+	});
+
+	it("with a code map, a staged side the worktree also holds is parsed once, for the review and the map", async () => {
+		// The map's default fact cache lives under FOVEA_CACHE_DIR: a temp dir of this test.
+		const saved = process.env.FOVEA_CACHE_DIR;
+		process.env.FOVEA_CACHE_DIR = tempDir("contour-facts-");
+		try {
+			const dir = project();
+			write(dir, { [TS.path]: TS.branchy });
+			git(dir, "add", TS.path);
+			const maps = new ResidentMaps(2);
+			const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.equal(report.work.sidesMeasured, 2, "before and after of the router");
+			assert.equal(report.work.parses, 2, "one parse per side (the map's facts rule the helper out of clone search)");
+			assert.equal(report.work.mapFilesParsed, 1, "the map parsed the helper; the router's facts came from its side");
+			assert.equal(maps.use(dir).index.snapshot?.files.get(TS.path)?.symbols[0]?.name, "route");
+
+			// Partially staged: the worktree holds other bytes than the staged side, so the map parses them itself.
+			const partial = project();
+			write(partial, { [TS.path]: TS.branchy });
+			git(partial, "add", TS.path);
+			write(partial, { [TS.path]: `${TS.branchy}// unstaged\n` });
+			const second = await reviewRoot({ root: partial, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.equal(second.work.mapFilesParsed, 2, "router and helper");
+		} finally {
+			if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
+			else process.env.FOVEA_CACHE_DIR = saved;
+		}
 	});
 
 	it("a renamed file is one file with its previous path, and its unchanged bytes are read and parsed once", async () => {

@@ -10,9 +10,10 @@
  * (the cache lives in the user's cache directory); no code from the root is run — only its bytes are parsed.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { factKey } from "./cache-location.ts";
 import { FactCache } from "./fact-cache.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
-import type { CoverageGap } from "./facts.ts";
+import type { CoverageGap, FileFacts } from "./facts.ts";
 import { type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./index-snapshot.ts";
 import { type Extractor, loadExtractor } from "./parser.ts";
@@ -42,6 +43,11 @@ export interface RefreshOptions {
 	signal?: AbortSignal;
 	/** Called as files that needed work are finished: `done` of `total`. */
 	onProgress?: (done: number, total: number) => void;
+	/**
+	 * Settles once another parse of this root's files has offered its facts (`offer`): the refresh walks, reads and
+	 * looks up meanwhile, but parses nothing before, and takes what was offered instead. Its failure is ignored.
+	 */
+	offers?: PromiseLike<unknown>;
 }
 
 /** Work counters: exact, so tests can assert them. */
@@ -124,6 +130,16 @@ export class CodeIndex {
 		const run = this.#queue.then(() => this.#refresh(options));
 		this.#queue = run.catch(() => {});
 		return run;
+	}
+
+	/**
+	 * Takes facts that another parse of a file's content produced (Contour measures a changed file and gets the
+	 * engine's facts from the same tree) into the fact cache, so a refresh that reads those same bytes at that path
+	 * finds them instead of parsing again. Facts are content-addressed: if the file now holds other bytes, its hash
+	 * differs and nothing is reused. Without a fact cache this does nothing.
+	 */
+	offer(facts: FileFacts): void {
+		this.cache?.put(factKey(facts.hash, facts.path, facts.language), facts);
 	}
 
 	/** Persists the manifest and pending cache writes now (refreshes do it when due). */
@@ -239,6 +255,7 @@ export class CodeIndex {
 			stats: this.stats,
 			signal: options.signal,
 			onProgress: options.onProgress,
+			offers: options.offers,
 		});
 	}
 

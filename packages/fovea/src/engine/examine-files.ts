@@ -30,6 +30,8 @@ export interface ExamineContext {
 	/** Work counters, incremented as files are read, found in the cache, parsed and cached. */
 	stats: { filesRead: number; filesParsed: number; cacheHits: number; cacheWrites: number };
 	signal: AbortSignal | undefined;
+	/** Facts another parse will offer to the cache (`RefreshOptions.offers`): nothing is parsed before it settles. */
+	offers?: PromiseLike<unknown> | undefined;
 }
 
 /** A batch read and looked up: the states known without parsing, and the misses left to parse. */
@@ -112,7 +114,23 @@ export async function parseBatch(
 	expected: number,
 ): Promise<(FileState | undefined)[]> {
 	const { signal, cache, stats } = context;
-	const { batch, outcomes, states, misses } = read;
+	const { batch, outcomes, states } = read;
+	if (read.misses.length > 0 && context.offers !== undefined) {
+		await Promise.resolve(context.offers).catch(() => {});
+		signal?.throwIfAborted();
+	}
+	// Facts offered since the lookup (another parse of the same bytes, see `CodeIndex.offer`) spare a parse.
+	const misses: ReadBatch["misses"][number][] = [];
+	for (const miss of read.misses) {
+		const offered = cache?.pending(miss.key);
+		if (offered === undefined) {
+			misses.push(miss);
+			continue;
+		}
+		stats.cacheHits++;
+		const file = batch[miss.i] as ScannedFile;
+		states[miss.i] = stateOf(context, file, outcomes[miss.i] as ReadOutcome, { hash: miss.hash, facts: offered });
+	}
 	if (misses.length === 0) return states;
 
 	const jobs: ExtractJob[] = misses.map(({ i, source }) => {

@@ -213,6 +213,14 @@ export class FactCache {
 		this.#pending.set(key, facts);
 	}
 
+	/**
+	 * The facts put under `key` and not yet written, without any disk work: how a refresh notices, just before it
+	 * parses, facts that another parse of the same bytes offered meanwhile (see `CodeIndex.offer`).
+	 */
+	pending(key: string): FileFacts | undefined {
+		return this.#pending.get(key);
+	}
+
 	/** Facts put but not yet written. */
 	get pendingCount(): number {
 		return this.#pending.size;

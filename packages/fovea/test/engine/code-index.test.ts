@@ -12,11 +12,13 @@ import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeIndex, type CodeIndexStats } from "../../src/engine/code-index.ts";
+import { type ExamineContext, parseBatch, readBatch } from "../../src/engine/examine-files.ts";
 import { FactCache } from "../../src/engine/fact-cache.ts";
 import type { LanguageId } from "../../src/engine/facts.ts";
 import { contentGap } from "../../src/engine/file-content.ts";
 import type { IndexSnapshot } from "../../src/engine/index-snapshot.ts";
 import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parser.ts";
+import { scanRoot } from "../../src/engine/scan.ts";
 import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
@@ -472,5 +474,55 @@ describe("CodeIndex", () => {
 		assert.ok(snap.gaps.some((g) => g.path === "assets/blob.ts" && g.reason === "binary"));
 		assert.equal(snap.truncated, true);
 		assert.deepEqual(pick(index.stats), work(1, 3, 2, 0, 0));
+	});
+});
+
+describe("facts offered by another parse of the same bytes", () => {
+	it("a file whose bytes have offered facts is not parsed; facts of other bytes are not taken", async () => {
+		const root = await fixture();
+		const { index } = await open(root, await temp());
+		const extractor = await loadExtractor(["typescript"]);
+		// What Contour's side measure would offer: the facts of the bytes the file holds, and of bytes it does not.
+		const util = extractor.extract("src/util.ts", SOURCES["src/util.ts"] as string);
+		index.offer(util);
+		index.offer(extractor.extract("src/app.ts", "export function other(): number {\n\treturn 2;\n}\n"));
+		const [cold, coldWork] = await counted(index, () => index.refresh());
+		assert.deepEqual(pick(coldWork), work(1, READ_COLD, SUPPORTED.length - 1, 1, SUPPORTED.length - 1));
+		assert.equal(cold.files.get("src/util.ts"), util, "the offered facts themselves");
+		assert.ok(symbolNames(cold, "src/app.ts").includes("App"), "src/app.ts parsed from its own bytes");
+		assert.ok(!symbolNames(cold, "src/app.ts").includes("other"));
+	});
+
+	it("facts offered after a batch was looked up, before it parses, still spare the parse", async () => {
+		const root = await temp();
+		await put(root, "a.ts", "export function a(): number {\n\treturn 1;\n}\n");
+		await put(root, "b.ts", "export function b(): number {\n\treturn 2;\n}\n");
+		const cache = new FactCache(root, { cacheDir: await temp() });
+		const { files } = await scanRoot(root);
+		const stats = { filesRead: 0, filesParsed: 0, cacheHits: 0, cacheWrites: 0 };
+		const context: ExamineContext = {
+			root,
+			maxFileBytes: 4096,
+			racyWindowMs: 0,
+			previous: new Map(),
+			cache,
+			extractor: () => loadExtractor(),
+			stats,
+			signal: undefined,
+		};
+		const read = await readBatch(files, context);
+		assert.deepEqual(
+			read.misses.map((miss) => files[miss.i]?.path),
+			["a.ts", "b.ts"],
+		);
+		const offered = (await loadExtractor(["typescript"])).extract("b.ts", read.misses[1]?.source as string);
+		cache.put(read.misses[1]?.key as string, offered);
+		const states = await parseBatch(read, context, 2);
+		assert.deepEqual(stats, { filesRead: 2, filesParsed: 1, cacheHits: 1, cacheWrites: 1 });
+		assert.equal(states[1]?.facts, offered);
+		assert.deepEqual(
+			states[0]?.facts?.symbols.map((s) => s.name),
+			["a"],
+		);
 	});
 });
