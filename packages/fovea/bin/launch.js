@@ -11,7 +11,9 @@
  * types, and it imports only Node's built-ins.
  */
 import { readFileSync, statSync } from "node:fs";
-import { sep } from "node:path";
+import { enableCompileCache } from "node:module";
+import { homedir } from "node:os";
+import { isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The `cli.inputs.json` version this launcher reads (`INPUTS_VERSION` in `scripts/build-clis.ts`). */
@@ -64,6 +66,37 @@ export function isInstalled(packageDir) {
 }
 
 /**
+ * Where a bundled CLI keeps V8's compiled code of its bundle between runs (Node's module compile cache), so a run
+ * does not compile the bundle's functions again: `node-compile-cache` in the user's Fovea cache directory, found as
+ * `defaultCacheDir` in `src/engine/cache-location.ts` finds it (this file runs before TypeScript could load).
+ * Private to the user, unlike Node's default under the shared temporary directory.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string}
+ */
+export function compileCacheDir(env = process.env) {
+	const explicit = env.FOVEA_CACHE_DIR;
+	const xdg = env.XDG_CACHE_HOME;
+	const base =
+		explicit !== undefined && explicit !== "" && isAbsolute(explicit)
+			? explicit
+			: xdg !== undefined && xdg !== "" && isAbsolute(xdg)
+				? join(xdg, "pi-fovea")
+				: join(homedir(), ".cache", "pi-fovea");
+	return join(base, "node-compile-cache");
+}
+
+/**
+ * Imports a bundle with the compile cache on. The cache is an optimization only: a failure to enable it (a
+ * read-only cache directory, `NODE_DISABLE_COMPILE_CACHE=1`) is reported by Node in the returned status, not thrown.
+ * @param {URL} bundle
+ * @returns {Promise<void>}
+ */
+async function importBundle(bundle) {
+	enableCompileCache(compileCacheDir());
+	await import(bundle.href);
+}
+
+/**
  * Runs the CLI of the package at `packageDir`: its bundle when current (when recorded, for an installed package),
  * else its sources. Both read the command line from `process.argv` and set the exit code themselves. An installed
  * package without its bundle is an error that says so: Node does not strip types under `node_modules`.
@@ -77,8 +110,9 @@ export async function launchCli(packageDir) {
 				`the package at ${fileURLToPath(packageDir)} has no bundled CLI (dist/cli.js and dist/cli.inputs.json), and Node cannot run TypeScript under node_modules: reinstall the package`,
 			);
 		}
-		await import(new URL("dist/cli.js", packageDir).href);
+		await importBundle(new URL("dist/cli.js", packageDir));
 		return;
 	}
-	await import(new URL(bundleIsCurrent(packageDir) ? "dist/cli.js" : "src/cli.ts", packageDir).href);
+	if (bundleIsCurrent(packageDir)) await importBundle(new URL("dist/cli.js", packageDir));
+	else await import(new URL("src/cli.ts", packageDir).href);
 }

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { bundleIsCurrent, isInstalled } from "../bin/launch.js";
+import { bundleIsCurrent, compileCacheDir, isInstalled } from "../bin/launch.js";
 
 const LAUNCH = new URL("../bin/launch.js", import.meta.url).href;
 const base = mkdtempSync(join(tmpdir(), "fovea-launch-"));
@@ -43,8 +43,13 @@ function record(paths: string[], version = 1): void {
 	writeFileSync(join(pkg, "dist/cli.inputs.json"), JSON.stringify({ version, inputs }));
 }
 
+/** The Fovea cache directory of the launched CLIs: never the user's own. */
+const cacheDir = join(base, "cache");
+
 function launched(): string {
-	const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8" });
+	const env: NodeJS.ProcessEnv = { ...process.env, FOVEA_CACHE_DIR: cacheDir };
+	delete env.NODE_DISABLE_COMPILE_CACHE;
+	const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8", env });
 	assert.equal(run.status, 0, run.stderr);
 	return run.stdout;
 }
@@ -55,6 +60,13 @@ describe("launchCli", () => {
 	it("runs the bundle while its sources are as recorded", () => {
 		assert.equal(bundleIsCurrent(dir), true);
 		assert.equal(launched(), "dist");
+	});
+
+	it("a bundle runs with Node's compile cache in the user's Fovea cache directory", () => {
+		rmSync(cacheDir, { recursive: true, force: true });
+		assert.equal(launched(), "dist");
+		const kept = join(cacheDir, "node-compile-cache");
+		assert.ok(existsSync(kept) && readdirSync(kept, { recursive: true }).length > 0, "compiled code was kept");
 	});
 
 	it("runs the sources once one of them changed in size", () => {
@@ -101,5 +113,16 @@ describe("launchCli", () => {
 		const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8" });
 		assert.notEqual(run.status, 0);
 		assert.match(run.stderr, /has no bundled CLI .*Node cannot run TypeScript under node_modules: reinstall/);
+	});
+});
+
+describe("compileCacheDir", () => {
+	it("follows the fact cache's directory: FOVEA_CACHE_DIR, else XDG_CACHE_HOME/pi-fovea, else ~/.cache/pi-fovea", () => {
+		assert.equal(compileCacheDir({ FOVEA_CACHE_DIR: "/f", XDG_CACHE_HOME: "/x" }), "/f/node-compile-cache");
+		assert.equal(compileCacheDir({ XDG_CACHE_HOME: "/x" }), "/x/pi-fovea/node-compile-cache");
+		assert.equal(
+			compileCacheDir({ FOVEA_CACHE_DIR: "relative", XDG_CACHE_HOME: "" }).startsWith(join(homedir(), ".cache")),
+			true,
+		);
 	});
 });
