@@ -60,7 +60,11 @@ export interface ExtractPoolOptions {
 	minJobs?: number;
 	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 2000. */
 	startJobs?: number;
-	/** A worker idle this long is terminated. Default 5 s. */
+	/**
+	 * A worker idle this long is terminated. Default 1 s: the batches of one refresh follow each other within
+	 * milliseconds, and a worker's heap and grammars (50–120 MB) are worth giving back before the queries that follow
+	 * an index (at 10,000 files the peak RSS was 20–35 MB lower than with 5 s).
+	 */
 	idleMs?: number;
 	/** The worker's entry module. Default: `extract-worker.ts` beside this module. */
 	script?: URL;
@@ -107,7 +111,7 @@ export class ExtractPool {
 		this.threads = options.threads ?? extractThreads().threads;
 		this.minJobs = options.minJobs ?? 48;
 		this.startJobs = options.startJobs ?? DEFAULT_START_JOBS;
-		this.idleMs = options.idleMs ?? 5000;
+		this.idleMs = options.idleMs ?? 1000;
 		this.#script = options.script ?? DEFAULT_SCRIPT;
 	}
 
