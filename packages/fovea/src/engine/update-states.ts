@@ -24,18 +24,17 @@ export interface UpdateContext extends ExamineContext {
 }
 
 /**
- * The new state after examining `files`; any path in `scope` (`"all"`: every path) not among them is dropped.
- * Reads, hashes, looks up and parses only what changed. Does not touch the committed state (`context.previous`).
- * Files keep the order given (a walk's is sorted by path).
+ * The states of `files` after examining them: for a walk, the root's whole new state; for a path check, its paths'
+ * (a checked path missing from the result is gone; the committer applies it to the state, so a one-file refresh of
+ * a large root does not copy every other file's state). Reads, hashes, looks up and parses only what changed. Does
+ * not touch the committed state (`context.previous`). Files keep the order given (a walk's is sorted by path).
  */
 export async function updateStates(
 	files: readonly ScannedFile[],
-	scope: ReadonlySet<string> | "all",
 	context: UpdateContext,
 ): Promise<Map<string, FileState>> {
 	const { signal, cache, previous } = context;
-	const next = new Map(scope === "all" ? [] : previous);
-	if (scope !== "all") for (const path of scope) next.delete(path);
+	const next = new Map<string, FileState>();
 
 	// Unchanged files keep their state; files known only from the manifest get their facts from the cache.
 	const toRead: ScannedFile[] = [];

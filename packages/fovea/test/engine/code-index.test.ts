@@ -526,3 +526,29 @@ describe("facts offered by another parse of the same bytes", () => {
 		);
 	});
 });
+
+describe("path refreshes publish without copying what did not change", () => {
+	it("an unchanged path check shares the published facts; a change copies them, leaving earlier snapshots intact", async () => {
+		const root = await fixture();
+		const { index } = await open(root, await temp());
+		const cold = await index.refresh();
+		assert.equal(await index.refresh({ paths: [] }), cold, "nothing to check: the snapshot itself");
+		const same = await index.refresh({ paths: ["src/util.ts", "web/jquery.min.js"] });
+		assert.equal(same.files, cold.files, "the facts map is shared, not copied");
+		assert.deepEqual([same.generation, same.changed, same.gaps], [cold.generation, [], cold.gaps]);
+
+		await put(root, "src/util.ts", "export function helper(): number {\n\treturn 2;\n}\nexport function more() {}\n");
+		const [changed, work1] = await counted(index, () => index.refresh({ paths: ["src/util.ts"] }));
+		assert.deepEqual(pick(work1), work(0, 1, 1, 0, 1));
+		assert.notEqual(changed.files, cold.files);
+		assert.deepEqual(changed.changed, ["src/util.ts"]);
+		assert.deepEqual(symbolNames(changed, "src/util.ts"), ["helper", "more"]);
+		assert.deepEqual(symbolNames(cold, "src/util.ts"), ["helper"], "a published snapshot never changes");
+
+		// The state the path refresh applied in place is the one a full walk finds: nothing is read or parsed again.
+		const [walked, work2] = await counted(index, () => index.refresh());
+		assert.deepEqual(pick(work2), work(1, 0, 0, 0, 0));
+		assert.deepEqual([...walked.files.keys()], SUPPORTED);
+		assert.equal(walked.files.get("src/util.ts"), changed.files.get("src/util.ts"));
+	});
+});
