@@ -59,10 +59,14 @@ export interface CloneOptions {
 	nearSimilarity?: number;
 }
 
-/** Hex digest (16 characters of sha256) of a token sequence; the separator cannot occur in a token. */
+/**
+ * Hex digest (16 characters of sha256) of a token sequence, each token followed by a separator that cannot occur in
+ * a token. The tokens are joined first: one update per token and separator cost a native call each, and nested
+ * callables hash their tokens again (~20 ms of a cold review of this repository); the bytes hashed are the same.
+ */
 export function digest(parts: readonly string[]): string {
 	const hash = createHash("sha256");
-	for (const part of parts) hash.update(part).update("\0");
+	if (parts.length > 0) hash.update(`${parts.join("\0")}\0`);
 	return hash.digest("hex").slice(0, 16);
 }
 
