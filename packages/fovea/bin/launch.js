@@ -11,7 +11,7 @@
  * types, and it imports only Node's built-ins.
  */
 import { readFileSync, statSync } from "node:fs";
-import { enableCompileCache } from "node:module";
+import * as nodeModule from "node:module";
 import { homedir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,7 +92,8 @@ export function compileCacheDir(env = process.env) {
  * @returns {Promise<void>}
  */
 async function importBundle(bundle) {
-	enableCompileCache(compileCacheDir());
+	// Node 22.1 and later; an older Node runs the bundle without it.
+	nodeModule.enableCompileCache?.(compileCacheDir());
 	await import(bundle.href);
 }
 
