@@ -659,13 +659,23 @@ describe("peerWorkspaceRoot", () => {
 				const p = payload as Record<string, unknown>;
 				assert.equal(root, p.root);
 				assert.equal(p.version, 1);
-				assert.ok(p.source === "fovea" || p.source === "contour");
+				// Crew hints too: its agents' accesses steer Fovea and Contour (and their own echo never does).
+				assert.ok(p.source === "fovea" || p.source === "contour" || p.source === "crew");
 				assert.notEqual(p.source, me.source);
 				assert.ok(me.sessionId.length > 0);
 				assert.equal(p.sessionId, me.sessionId);
 				assert.ok(root.startsWith("/"));
 			}),
-			{ numRuns: 500 },
+			{
+				numRuns: 500,
+				// Always checked, not only when the generator happens to produce it: an accepted hint from Crew.
+				examples: [
+					[
+						{ version: 1, source: "crew", root: "/a", sessionId: "s1" },
+						{ source: "fovea", sessionId: "s1" },
+					],
+				],
+			},
 		);
 	});
 });
