@@ -1,3 +1,4 @@
+import { blendHeats, normalizeSeeds, type RankedNode, scoreFiles, seededPaths, topK } from "./focus-ranking.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
 import type { GraphDelta } from "./graph-store.ts";
 import {
@@ -120,13 +121,7 @@ export interface FocusQuery {
 	excludeSeeds?: boolean;
 }
 
-/** One ranked node with its evidence. */
-export interface RankedNode {
-	id: number;
-	score: number;
-	/** The node's own lexical seed mass (0 for nodes reached only through the graph). */
-	seed: number;
-}
+export type { RankedNode } from "./focus-ranking.ts";
 
 /** The outcome of a focus query. */
 export interface FocusResult {
@@ -179,7 +174,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		prepared.scratch,
 	);
 	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
-	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], operator.degree);
+	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.degree);
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
 	const seededFiles = query.excludeSeeds === true ? seededPaths(seeds, graph.nodes) : new Set<string>();
@@ -195,112 +190,4 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		(id) => unseeded(id) && (query.kinds === undefined || query.kinds.has((graph.nodes[id] as { kind: string }).kind)),
 	);
 	return { terms: queryTerms, seededNodes, files, symbols, stats };
-}
-
-// The node-sized loops of a query live in small functions of their own: V8 optimizes each whole after a few calls.
-// Inside `focus` they ran as loops replaced on the stack, and the rest of `focus` fell back to the interpreter on
-// every call (too little type feedback), which boxed every number it computed (~4 MB of garbage a query at 10,000
-// files).
-
-/** Scales `seeds` to sum to 1, in place; returns how many are positive (0 when there is no seed mass). */
-function normalizeSeeds(seeds: Float64Array): number {
-	let total = 0;
-	let seeded = 0;
-	for (let i = 0; i < seeds.length; i++) {
-		const value = seeds[i] as number;
-		total += value;
-		if (value > 0) seeded++;
-	}
-	if (total === 0) return 0;
-	for (let i = 0; i < seeds.length; i++) seeds[i] = (seeds[i] as number) / total;
-	return seeded;
-}
-
-/**
- * A node's score: its heat at the three timescales blended by `TIME_WEIGHTS`, over the square root of its degree.
- * The heats and weights are read through locals, not looked up per node.
- */
-function blendHeats(
-	score: Float64Array,
-	[h0, h1, h2]: readonly [Float64Array, Float64Array, Float64Array],
-	degree: Float64Array,
-): void {
-	const [w0, w1, w2] = TIME_WEIGHTS;
-	for (let i = 0; i < score.length; i++) {
-		const h = w0 * (h0[i] as number) + w1 * (h1[i] as number) + w2 * (h2[i] as number);
-		score[i] = h / Math.sqrt(1 + (degree[i] as number));
-	}
-}
-
-/**
- * A file's score: its own plus that of its hottest symbol (a maximum, not a sum, so a file does not win merely by
- * holding many symbols). `fileScore` (zeroed, one entry per file) first gathers the maxima.
- */
-function scoreFiles(
-	fileScore: Float64Array,
-	score: Float64Array,
-	fileOf: Int32Array,
-	fileCount: number,
-	nodeCount: number,
-): void {
-	for (let id = fileCount; id < nodeCount; id++) {
-		const fileId = fileOf[id] as number;
-		if (fileId >= 0 && (score[id] as number) > (fileScore[fileId] as number)) fileScore[fileId] = score[id] as number;
-	}
-	for (let id = 0; id < fileCount; id++) fileScore[id] = (score[id] as number) + (fileScore[id] as number);
-}
-
-/** The paths of the files and symbols with seed mass. */
-function seededPaths(seeds: Float64Array, nodes: readonly GraphNode[]): Set<string> {
-	const paths = new Set<string>();
-	for (let id = 0; id < seeds.length; id++) if ((seeds[id] as number) > 0) paths.add((nodes[id] as GraphNode).path);
-	return paths;
-}
-
-/**
- * The best `limit` nodes with ids in [from, to), best first; `score` is indexed by node id. A bounded min-heap keeps
- * the selection linear in the number of nodes instead of sorting every warm node.
- */
-function topK(
-	score: Float64Array,
-	from: number,
-	to: number,
-	limit: number,
-	seeds: Float64Array,
-	accept: (id: number) => boolean = () => true,
-): RankedNode[] {
-	if (limit <= 0) return [];
-	const heap: number[] = [];
-	const worse = (a: number, b: number) =>
-		(score[a] as number) < (score[b] as number) || ((score[a] as number) === (score[b] as number) && a > b);
-	for (let id = from; id < to; id++) {
-		const s = score[id] as number;
-		if (!(s > 1e-12)) continue;
-		if (heap.length === limit && !worse(heap[0] as number, id)) continue;
-		if (!accept(id)) continue;
-		if (heap.length < limit) {
-			heap.push(id);
-			for (let i = heap.length - 1; i > 0; ) {
-				const parent = (i - 1) >> 1;
-				if (!worse(heap[i] as number, heap[parent] as number)) break;
-				[heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
-				i = parent;
-			}
-		} else {
-			heap[0] = id;
-			for (let i = 0; ; ) {
-				const left = 2 * i + 1;
-				const right = left + 1;
-				let least = i;
-				if (left < heap.length && worse(heap[left] as number, heap[least] as number)) least = left;
-				if (right < heap.length && worse(heap[right] as number, heap[least] as number)) least = right;
-				if (least === i) break;
-				[heap[i], heap[least]] = [heap[least] as number, heap[i] as number];
-				i = least;
-			}
-		}
-	}
-	return heap
-		.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b)
-		.map((id) => ({ id, score: score[id] as number, seed: seeds[id] as number }));
 }
