@@ -106,22 +106,23 @@ export async function cloneCandidates(
 	if (facts !== undefined) for (const path of facts.keys()) if (wanted(path) && !ordered.has(path)) eligible++;
 	const ruledOut = ordered.size - possible.length;
 	const files: FileCallables[] = [];
-	// The files whose measure the cache cannot name are read ahead, a few at a time, while earlier ones parse.
-	const hashOf = (path: string) => scope.project?.files.get(path)?.hash;
-	const unknown = chosen.filter((path) => {
-		const hash = hashOf(path);
-		return hash === undefined || cache.measure(`fovea-${hash}`, path, scope.maxBytes) === undefined;
+	// Each file's measure is looked up once, by the map's content hash; the files the cache cannot name are read
+	// ahead, a few at a time, while earlier ones parse.
+	const lookups = chosen.map((path) => {
+		const hash = scope.project?.files.get(path)?.hash;
+		return { path, hash, known: hash === undefined ? undefined : cache.measure(`fovea-${hash}`, path, scope.maxBytes) };
 	});
-	const reads = readAhead(scope.root, unknown);
-	for (const path of chosen) {
+	const reads = readAhead(
+		scope.root,
+		lookups.filter((lookup) => lookup.known === undefined).map((lookup) => lookup.path),
+	);
+	for (const { path, hash, known } of lookups) {
 		scope.signal?.throwIfAborted();
-		const hash = hashOf(path);
-		const known = hash === undefined ? undefined : cache.measure(`fovea-${hash}`, path, scope.maxBytes);
 		if (known !== undefined) {
 			files.push({ path, callables: known.callables });
 			continue;
 		}
-		const bytes = await reads.next(path);
+		const bytes = await reads.next();
 		if (bytes === undefined) continue;
 		work.worktreeFilesRead++;
 		const oid = gitBlobOid(bytes, scope.objectFormat);
@@ -162,26 +163,24 @@ async function siblings(scope: CloneScope): Promise<string[]> {
 const READ_AHEAD = 8;
 
 /**
- * Reads `paths` in order, keeping up to `READ_AHEAD` reads in flight; `next(path)` waits for that path's bytes. A
- * path asked for without having been queued is read then.
+ * Reads `paths` in order, keeping up to `READ_AHEAD` reads in flight; each `next()` waits for the next path's bytes
+ * (`undefined` past the last).
  */
-function readAhead(root: string, paths: readonly string[]): { next(path: string): Promise<Buffer | undefined> } {
-	const pending = new Map<string, Promise<Buffer | undefined>>();
+function readAhead(root: string, paths: readonly string[]): { next(): Promise<Buffer | undefined> } {
+	const inFlight: Promise<Buffer | undefined>[] = [];
 	let queued = 0;
 	const fill = () => {
-		while (queued < paths.length && pending.size < READ_AHEAD) {
-			const path = paths[queued++] as string;
-			const read = readWorktreeFile(root, path);
-			// A read that fails is reported when its turn comes (awaited in `next`), not as an unhandled rejection now.
+		while (queued < paths.length && inFlight.length < READ_AHEAD) {
+			const read = readWorktreeFile(root, paths[queued++] as string);
+			// A read that fails is reported when its turn comes (awaited through `next`), not as an unhandled rejection.
 			read.catch(() => {});
-			pending.set(path, read);
+			inFlight.push(read);
 		}
 	};
 	fill();
 	return {
-		async next(path) {
-			const read = pending.get(path) ?? readWorktreeFile(root, path);
-			pending.delete(path);
+		async next() {
+			const read = inFlight.shift();
 			fill();
 			return read;
 		},

@@ -102,8 +102,15 @@ describe("clone search across the project", () => {
 
 		write(dir, { "app/feature/target.ts": `${encoder("encodeTopicsCopy")}// moved to the top\n` });
 		git(dir, "add", "-A");
+		const statsBefore = cache.measures.stats;
 		const again = await reviewRoot({ root: dir, cache, origin: { kind: "cli" }, maps });
+		const statsAfter = cache.measures.stats;
 		assert.equal(again.work.cloneFilesMeasured, 0, "every candidate's measure comes from the cache");
+		assert.deepEqual(
+			[statsAfter.hits - statsBefore.hits, statsAfter.misses - statsBefore.misses],
+			[MAX_CLONE_FILES + 1 + 2, 4],
+			"each candidate's measure looked up once (a hit), the unchanged side's measure and imports (hits), the new side's looked up before its read and again before its parse (misses)",
+		);
 		assert.ok(again.findings.some((f) => f.kind === "exact-clone"));
 	});
 
