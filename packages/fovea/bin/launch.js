@@ -8,13 +8,13 @@
  * as written, never as a stale bundle; a missing or damaged record is the same as no bundle. A package installed
  * under `node_modules` (from a tarball) is not edited in place and its sources sit elsewhere than where the bundle
  * was built, so there a readable record is enough. Plain JavaScript because it runs before anything could strip
- * types, and it imports only Node's built-ins.
+ * types, and it imports only Node's built-ins and the plain JavaScript `src/cache-dir.js`.
  */
 import { readFileSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
-import { homedir } from "node:os";
-import { isAbsolute, join, sep } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defaultCacheDir } from "../src/cache-dir.js";
 
 /** The `cli.inputs.json` version this launcher reads (`INPUTS_VERSION` in `scripts/build-clis.ts`). */
 const INPUTS_VERSION = 1;
@@ -67,22 +67,13 @@ export function isInstalled(packageDir) {
 
 /**
  * Where a bundled CLI keeps V8's compiled code of its bundle between runs (Node's module compile cache), so a run
- * does not compile the bundle's functions again: `node-compile-cache` in the user's Fovea cache directory, found as
- * `defaultCacheDir` in `src/engine/cache-location.ts` finds it (this file runs before TypeScript could load).
- * Private to the user, unlike Node's default under the shared temporary directory.
+ * does not compile the bundle's functions again: `node-compile-cache` in the user's Fovea cache directory. Private to
+ * the user, unlike Node's default under the shared temporary directory.
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {string}
  */
 export function compileCacheDir(env = process.env) {
-	const explicit = env.FOVEA_CACHE_DIR;
-	const xdg = env.XDG_CACHE_HOME;
-	const base =
-		explicit !== undefined && explicit !== "" && isAbsolute(explicit)
-			? explicit
-			: xdg !== undefined && xdg !== "" && isAbsolute(xdg)
-				? join(xdg, "pi-fovea")
-				: join(homedir(), ".cache", "pi-fovea");
-	return join(base, "node-compile-cache");
+	return join(defaultCacheDir(env), "node-compile-cache");
 }
 
 /**

@@ -4,7 +4,6 @@
  * and because "never inside the analysed root" is a rule about locations that the cache checks twice.
  */
 import { createHash } from "node:crypto";
-import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import type { LanguageId } from "./facts.ts";
 
@@ -18,14 +17,8 @@ export function factKey(hash: string, path: string, language: LanguageId): strin
 	return createHash("sha256").update(`${hash}\0${language}\0${path}`).digest("hex");
 }
 
-/** `$FOVEA_CACHE_DIR`, else `$XDG_CACHE_HOME/pi-fovea`, else `~/.cache/pi-fovea`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-	const explicit = env.FOVEA_CACHE_DIR;
-	if (explicit !== undefined && explicit !== "" && isAbsolute(explicit)) return explicit;
-	const xdg = env.XDG_CACHE_HOME;
-	if (xdg !== undefined && xdg !== "" && isAbsolute(xdg)) return join(xdg, "pi-fovea");
-	return join(homedir(), ".cache", "pi-fovea");
-}
+/** `$FOVEA_CACHE_DIR`, else `$XDG_CACHE_HOME/pi-fovea`, else `~/.cache/pi-fovea` (see `../cache-dir.js`). */
+export { defaultCacheDir } from "../cache-dir.js";
 
 /** The directory holding `root`'s cache inside `cacheDir`. */
 export function rootCacheDir(cacheDir: string, root: string): string {
