@@ -20,6 +20,7 @@ import type { ImportFact, InheritFact, LanguageId } from "../facts.ts";
 import {
 	addName,
 	byLine,
+	type CaptureMatch,
 	type CollectInput,
 	callOf,
 	capturesOf,
@@ -36,42 +37,8 @@ import {
 	type RawDef,
 	signatureOf,
 } from "./common.ts";
+import { nodeKindsQuery, nodeMatches } from "./typescript-nodes.ts";
 import { fragments, typescriptTopLevel } from "./typescript-top-level.ts";
-
-/** Patterns over the whole tree. */
-const MAIN = `
-(function_declaration name: (identifier) @name body: (_) @body) @function
-(generator_function_declaration name: (identifier) @name body: (_) @body) @function
-(class_declaration name: (_) @name body: (_) @body) @class
-(class_body (method_definition name: (_) @name body: (_) @body) @method)
-(export_statement declaration: (_) @exported) @export
-
-(call_expression function: (_) @callee)
-(new_expression constructor: (_) @callee)
-`;
-
-const TS_MAIN = `
-(function_signature name: (identifier) @name) @function
-(abstract_class_declaration name: (_) @name body: (_) @body) @class
-(interface_declaration name: (_) @name body: (_) @body) @interface
-(type_alias_declaration name: (_) @name) @type
-(enum_declaration name: (_) @name body: (_) @body) @enum
-(internal_module name: (identifier) @name body: (_) @body) @module
-(module name: (identifier) @name body: (_) @body) @module
-(class_body [(method_signature name: (_) @name) (abstract_method_signature name: (_) @name)] @method)
-(interface_body (method_signature name: (_) @name) @method)
-(class_body (public_field_definition name: (_) @name value: (_) @fieldvalue) @field)
-(export_statement declaration: (ambient_declaration (_) @exported)) @export
-`;
-
-const JS_MAIN = `
-(class_body (field_definition property: (_) @name value: (_) @fieldvalue) @field)
-`;
-
-const JSX = `
-(jsx_opening_element name: [(identifier) @jsx (member_expression property: (_) @jsx)])
-(jsx_self_closing_element name: [(identifier) @jsx (member_expression property: (_) @jsx)])
-`;
 
 const KIND_BY_CAPTURE = {
 	function: "function",
@@ -96,11 +63,17 @@ const FIELD_FUNCTIONS = new Set(["arrow_function", "function_expression"]);
 
 export const typescriptRules: LanguageRules = {
 	querySources(language: LanguageId): QuerySources {
-		if (language === "javascript") return { main: MAIN + JS_MAIN + JSX };
-		return { main: MAIN + TS_MAIN + (language === "tsx" ? JSX : "") };
+		return { main: nodeKindsQuery(language) };
 	},
 	topLevel: typescriptTopLevel,
-	collect({ matches, source }: CollectInput): Extracted {
+	collect({ matches: found, source, language }: CollectInput): Extracted {
+		// The whole-tree query captures bare nodes (`typescript-nodes.ts`); the top-level walk's matches pass as they are.
+		const matches: CaptureMatch[] = [];
+		for (const match of found) {
+			const only = match.captures.length === 1 ? match.captures[0] : undefined;
+			if (only?.name === "node") nodeMatches(only.node, language, matches);
+			else matches.push(match);
+		}
 		const defs: RawDef[] = [];
 		const calls: RawCall[] = [];
 		const inherits: (InheritFact & { start: number })[] = [];
