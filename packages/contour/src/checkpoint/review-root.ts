@@ -8,7 +8,7 @@
  * checked between steps.
  */
 import { randomUUID } from "node:crypto";
-import type { CodeMap, FileFacts } from "pi-fovea/engine";
+import type { CodeMap, FileFacts, RefreshOptions, SharedParse } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
 import {
 	type ChangedFile,
@@ -29,6 +29,7 @@ import {
 	reissueReport,
 } from "../report/report.ts";
 import { analyzeMeasured, type ChangeFile, rankFindings } from "../review/index.ts";
+import { candidateMeasures } from "./candidate-measures.ts";
 import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs, type ProjectFacts } from "./import-edges.ts";
@@ -118,7 +119,20 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	// The code map refreshes (walk, reads, fact cache) while the changed sides are read and parsed. What the sides'
 	// parses find is offered to the map, and the map parses only after them: a side whose bytes the worktree holds
 	// (the staged side, usually) is then parsed once, not twice.
-	const onFacts = options.maps === undefined ? undefined : offerTo(options.maps, snapshot.root);
+	// The map's own parses measure the likely clone candidates on the way (`candidate-measures.ts`).
+	const offer = options.maps === undefined ? undefined : offerTo(options.maps, snapshot.root);
+	const afterFacts = new Map<string, FileFacts>();
+	const onFacts =
+		offer === undefined
+			? undefined
+			: (facts: FileFacts, side: "before" | "after") => {
+					offer(facts);
+					if (side === "after") afterFacts.set(facts.path, facts);
+				};
+	const changedPaths = new Set(
+		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
+	);
+	let sharedParse: SharedParse | undefined;
 	const measuring = measureSides(snapshot, text, cache.measures, {
 		maxBytes,
 		signal,
@@ -126,8 +140,24 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		work,
 		objects,
 		...(onFacts === undefined ? {} : { onFacts }),
+	}).then((sides) => {
+		const after = sides.measured.flatMap(({ after }) => {
+			if (after === undefined) return [];
+			const specifiers = (after.imports ?? []).map((fact) => fact.specifier);
+			const facts = afterFacts.get(after.path);
+			return [{ path: after.path, specifiers, ...(facts === undefined ? {} : { facts }) }];
+		});
+		const targets = cloneTargets(sides.measured);
+		sharedParse = candidateMeasures({ changedPaths, after, targets, maxBytes }, cache.measures, work);
+		return sides;
 	});
-	const mapping = options.maps === undefined ? undefined : projectFacts(options.maps, snapshot.root, signal, measuring);
+	const mapping =
+		options.maps === undefined
+			? undefined
+			: projectFacts(options.maps, snapshot.root, signal, {
+					offers: measuring,
+					sharedParse: (file) => sharedParse?.(file),
+				});
 	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
 	const sides = await measuring
 		.finally(() => objects.close())
@@ -151,16 +181,12 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		);
 	const edges = importGraphs(text, sides.measured, map?.project);
 	signal?.throwIfAborted();
-	const changedPaths = new Set(
-		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
-	);
-	const afterPaths = sides.measured.filter((file) => file.after !== undefined).map((file) => file.change.path);
 	const clones = await cloneCandidates(
 		{
 			root: snapshot.root,
 			objectFormat: snapshot.objectFormat,
 			changedPaths,
-			afterPaths,
+			afterPaths: afterPathsOf(sides.measured),
 			afterEdges: edges.after,
 			targets: cloneTargets(sides.measured),
 			project: map?.project,
@@ -234,14 +260,14 @@ async function projectFacts(
 	maps: NonNullable<ReviewRootOptions["maps"]>,
 	root: string,
 	signal: AbortSignal | undefined,
-	offers: Promise<unknown>,
+	parses: Pick<RefreshOptions, "offers" | "sharedParse">,
 ): Promise<{ map: CodeMap; project: ProjectFacts; finish(work: ReviewWork): void } | { error: string }> {
 	try {
 		const map = maps.use(root);
 		const index = map.index;
 		const parsedBefore = index.stats.filesParsed;
 		const builtBefore = map.stats.graphsBuilt;
-		const { snapshot } = await map.refresh(signal === undefined ? { offers } : { signal, offers });
+		const { snapshot } = await map.refresh(signal === undefined ? parses : { signal, ...parses });
 		const context = await map.importResolution();
 		const finish = (into: ReviewWork): void => {
 			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
@@ -262,6 +288,11 @@ function offerTo(maps: ReviewRootOptions["maps"], root: string): ((facts: FileFa
 	} catch {
 		return undefined;
 	}
+}
+
+/** The after-side paths of the measured changes. */
+function afterPathsOf(measured: readonly MeasuredChange[]): string[] {
+	return measured.filter((file) => file.after !== undefined).map((file) => file.change.path);
 }
 
 /** The analysis input of one measured change. */

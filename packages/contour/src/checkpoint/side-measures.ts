@@ -53,7 +53,7 @@ export interface SideOptions {
 	 * Given the engine's facts of each side parsed here, for the root's code map to reuse when its file holds the same
 	 * bytes (`CodeIndex.offer`): the staged side of a changed file is usually what the worktree holds.
 	 */
-	onFacts?: (facts: FileFacts) => void;
+	onFacts?: (facts: FileFacts, side: "before" | "after") => void;
 }
 
 interface Pending {
@@ -184,7 +184,7 @@ async function parseTexts(
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;
 			work.parses++;
-			if (measured.facts !== undefined) options.onFacts?.(measured.facts);
+			if (measured.facts !== undefined) options.onFacts?.(measured.facts, entry.side);
 			if (imports === undefined && measure.gap === undefined) {
 				imports = measured.facts?.imports ?? [];
 				cache.putImports(entry.oid, entry.path, imports);
@@ -193,7 +193,7 @@ async function parseTexts(
 		}
 		if (imports === undefined) {
 			const facts = extractor.extract(entry.path, text);
-			options.onFacts?.(facts);
+			options.onFacts?.(facts, entry.side);
 			imports = facts.imports;
 			cache.putImports(entry.oid, entry.path, imports);
 			work.importsExtracted++;

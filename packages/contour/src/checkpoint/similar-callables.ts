@@ -63,36 +63,64 @@ export function similarCallableFiles(
 	accept: (path: string) => boolean,
 	limit = MAX_DISTANT_CLONE_FILES,
 ): string[] {
-	const searched: { span: number; names: Set<string> }[] = [];
-	for (const target of searchedTargets(targets)) {
-		const { line, endLine } = target.callable;
-		const names = calledNames(files.get(target.file), line, endLine);
-		if (names.size >= MIN_NAMES) searched.push({ span: endLine - line, names });
-	}
-	if (searched.length === 0 || limit <= 0) return [];
+	const shapes = targetShapes(targets, (path) => files.get(path));
+	if (shapes.length === 0 || limit <= 0) return [];
 	const best = new Map<string, number>();
 	for (const [path, facts] of files) {
 		if (!accept(path)) continue;
-		for (const symbol of facts.symbols) {
-			if (!CALLABLE_KINDS.has(symbol.kind)) continue;
-			const other = symbol.endLine - symbol.line;
-			let theirs: Set<string> | undefined; // computed once per symbol, and only when some span is close
-			for (const { span, names } of searched) {
-				const closeness = Math.min(span, other) / Math.max(span, other, 1);
-				if (closeness < SPAN_CLOSENESS && span !== other) continue;
-				theirs ??= calledNames(facts, symbol.line, symbol.endLine);
-				const share = jaccard(names, theirs);
-				if (share < SHARED_NAMES) continue;
-				// More names in common is more evidence: their count ranks first, then their share, then the span.
-				const score = sharedCount(names, theirs) + share + closeness / 2;
-				if (score > (best.get(path) ?? -1)) best.set(path, score);
-			}
-		}
+		const score = resemblance(facts, shapes);
+		if (score !== undefined) best.set(path, score);
 	}
 	return [...best]
 		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
 		.slice(0, limit)
 		.map(([path]) => path);
+}
+
+/** A searched target as distant files are compared with it: its span and the names it calls. */
+export interface TargetShape {
+	span: number;
+	names: Set<string>;
+}
+
+/**
+ * The shapes of the searched `targets` (`factsOf` gives their files' facts, for the names they call); targets that
+ * call fewer than `MIN_NAMES` names choose no distant file and are left out.
+ */
+export function targetShapes(
+	targets: readonly CloneTarget[],
+	factsOf: (path: string) => FileFacts | undefined,
+): TargetShape[] {
+	const shapes: TargetShape[] = [];
+	for (const target of searchedTargets(targets)) {
+		const { line, endLine } = target.callable;
+		const names = calledNames(factsOf(target.file), line, endLine);
+		if (names.size >= MIN_NAMES) shapes.push({ span: endLine - line, names });
+	}
+	return shapes;
+}
+
+/**
+ * How much a file whose facts are `facts` resembles the targets: the best score of its functions and methods (more
+ * names in common first, then their share, then closeness of span), or `undefined` when none is a candidate.
+ */
+export function resemblance(facts: FileFacts, shapes: readonly TargetShape[]): number | undefined {
+	let best: number | undefined;
+	for (const symbol of facts.symbols) {
+		if (!CALLABLE_KINDS.has(symbol.kind)) continue;
+		const other = symbol.endLine - symbol.line;
+		let theirs: Set<string> | undefined; // computed once per symbol, and only when some span is close
+		for (const { span, names } of shapes) {
+			const closeness = Math.min(span, other) / Math.max(span, other, 1);
+			if (closeness < SPAN_CLOSENESS && span !== other) continue;
+			theirs ??= calledNames(facts, symbol.line, symbol.endLine);
+			const share = jaccard(names, theirs);
+			if (share < SHARED_NAMES) continue;
+			const score = sharedCount(names, theirs) + share + closeness / 2;
+			if (best === undefined || score > best) best = score;
+		}
+	}
+	return best;
 }
 
 /** The names called between `line` and `endLine` of a file, per its facts. */

@@ -52,9 +52,15 @@ export interface ReviewWork {
 	measuresReused: number;
 	/** Sides whose imports were extracted now (by the parse that measured the side, when it was measured too). */
 	importsExtracted: number;
-	/** Files outside the change measured now for clone search (one parse each). */
+	/**
+	 * Files outside the change measured now for clone search: by a parse of their own, or inside the code map's parse
+	 * of them when they looked likely to be chosen (`candidate-measures.ts`).
+	 */
 	cloneFilesMeasured: number;
-	/** Every syntax parse this review ran: one per side measured or extracted (or both), one per clone file. */
+	/**
+	 * Every syntax parse this review ran itself: one per side measured or extracted (or both), one per clone file
+	 * measured by a parse of its own. Parses for the code map are counted in `mapFilesParsed`.
+	 */
 	parses: number;
 	/** Exposure (heat) queries asked of the code map. */
 	exposureQueries: number;

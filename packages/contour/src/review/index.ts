@@ -47,7 +47,9 @@ export {
 	type MeasureGapReason,
 	type MeasureOptions,
 	measureFile,
+	measureSyntaxTree,
 	measureWithFacts,
+	type ParsedSource,
 } from "./measure.ts";
 export type { NeedlessRule } from "./needless-code.ts";
 export { type ForbidRule, type PolicyRegion, parsePolicy, type ReviewPolicy, validatePolicy } from "./policy.ts";

@@ -8,6 +8,7 @@
  * A file with syntax errors is still measured, best effort, with `parseErrors` above zero.
  */
 import { type FileFacts, type LanguageId, languageOf, loadExtractor, withSyntaxTree } from "pi-fovea/engine";
+import type { Node } from "web-tree-sitter";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
 import { walkSyntax } from "./syntax-walk.ts";
 
@@ -93,10 +94,7 @@ function measureParsed(
 	if (language === undefined) {
 		return { measure: { ...empty, gap: { reason: "unsupported-language", detail: `no parser for ${path}` } } };
 	}
-	if (bytes > maxBytes) {
-		const detail = `${bytes} bytes is over the ${maxBytes}-byte limit`;
-		return { measure: { ...empty, gap: { reason: "too-large", detail } } };
-	}
+	if (bytes > maxBytes) return { measure: { ...empty, gap: tooLarge(bytes, maxBytes) } };
 	const decoded = decode(content);
 	if (typeof decoded !== "string") return { measure: { ...empty, gap: decoded } };
 	const lines = countLines(decoded);
@@ -105,23 +103,57 @@ function measureParsed(
 		path,
 		decoded,
 		(root, facts) => {
-			const walk = walkSyntax(root, language, lines, decoded);
-			const { callables, needless } = measureCallables(walk);
-			let sourceLines = 0;
-			for (const row of walk.codeRows) sourceLines += row;
-			const measure: FileMeasure = {
-				...empty,
-				lines,
-				sourceLines,
-				moduleDecisions: walk.moduleDecisions,
-				parseErrors: walk.parseErrors,
-				callables,
-				needless,
-			};
+			const measure = measureRoot(root, language, decoded, lines, empty);
 			return withFacts ? { measure, facts: facts() } : { measure };
 		},
 		language,
 	);
+}
+
+/** Source text and the root of the syntax tree a caller parsed it into. */
+export interface ParsedSource {
+	path: string;
+	language: LanguageId;
+	source: string;
+	root: Node;
+}
+
+/**
+ * `measureFile` of text its caller has parsed already (the code map's parse, see `sibling-measures.ts`), as
+ * `measureFile` of the same text would give it, without a second parse.
+ */
+export function measureSyntaxTree(parsed: ParsedSource, options: MeasureOptions = {}): FileMeasure {
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const { path, source } = parsed;
+	const bytes = Buffer.byteLength(source, "utf8");
+	const empty = emptyMeasure(path, bytes);
+	if (bytes > maxBytes) return { ...empty, gap: tooLarge(bytes, maxBytes) };
+	const decoded = decode(source);
+	if (typeof decoded !== "string") return { ...empty, gap: decoded };
+	const lines = countLines(decoded);
+	if (decoded.trim() === "") return { ...empty, lines };
+	return measureRoot(parsed.root, parsed.language, decoded, lines, empty);
+}
+
+/** The measure of parsed, non-blank text. */
+function measureRoot(root: Node, language: LanguageId, text: string, lines: number, empty: FileMeasure): FileMeasure {
+	const walk = walkSyntax(root, language, lines, text);
+	const { callables, needless } = measureCallables(walk);
+	let sourceLines = 0;
+	for (const row of walk.codeRows) sourceLines += row;
+	return {
+		...empty,
+		lines,
+		sourceLines,
+		moduleDecisions: walk.moduleDecisions,
+		parseErrors: walk.parseErrors,
+		callables,
+		needless,
+	};
+}
+
+function tooLarge(bytes: number, maxBytes: number): NonNullable<FileMeasure["gap"]> {
+	return { reason: "too-large", detail: `${bytes} bytes is over the ${maxBytes}-byte limit` };
 }
 
 /** The text of `content`, or the gap that keeps it from being measured. */

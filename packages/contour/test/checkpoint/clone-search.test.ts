@@ -12,26 +12,9 @@ import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import { similarCallableFiles } from "../../src/checkpoint/similar-callables.ts";
 import { cleanup, git, repo, write } from "../git/support.ts";
+import { encoder } from "./fixtures.ts";
 
 after(cleanup);
-
-/** A function of a dozen lines that calls five helpers; `name` and the helpers' names vary per use. */
-function encoder(name: string, calls = ["toHex", "keccak", "concat", "padLeft", "formatTopic"]): string {
-	const [a, b, c, d, e] = calls;
-	return `export function ${name}(values: readonly string[], indexed: boolean, size: number): string[] {
-	const topics: string[] = [];
-	for (const value of values) {
-		if (value.length === 0) {
-			topics.push(${a}(0));
-			continue;
-		}
-		const hashed = indexed ? ${b}(value) : ${c}([value, String(size)]);
-		topics.push(${d}(hashed, size * 2));
-	}
-	return topics.map((topic) => ${e}(topic, size));
-}
-`;
-}
 
 const SIBLINGS = MAX_CLONE_FILES + 6;
 
@@ -91,11 +74,12 @@ describe("clone search across the project", () => {
 		assert.ok(clone, JSON.stringify(report.findings.map((f) => f.title)));
 		assert.equal(clone.file, "app/feature/target.ts");
 		assert.match(clone.title, /`encodeTopicsCopy` duplicates `encodeTopics` \(lib\/deep\/abi\/encode\.ts:1\)/);
-		assert.equal(
-			report.work.cloneFilesMeasured,
-			MAX_CLONE_FILES + 1,
-			"the nearest siblings, then the one file with a callable of that span calling the same names (not the decoys)",
-		);
+		// The map was cold: every candidate was measured inside the map's own parse of it (`candidate-measures.ts`),
+		// every sibling with a callable of that span (clone search compares the nearest of them) and the one file
+		// elsewhere calling the same names (not the decoys). Clone search itself parsed nothing.
+		assert.equal(report.work.cloneFilesMeasured, SIBLINGS + 1);
+		assert.equal(report.work.parses, 2, "the changed file's two sides only");
+		assert.equal(report.work.worktreeFilesRead, 0);
 		assert.deepEqual(report.notes, [
 			`clone search compared ${MAX_CLONE_FILES} nearby files and 1 elsewhere calling the same names over a similar span; 18 more were not searched`,
 		]);

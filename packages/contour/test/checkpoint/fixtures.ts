@@ -1,6 +1,6 @@
 /**
  * Sources for the checkpoint tests: one simple and one branchy function per language (eleven `if`s: cyclomatic
- * complexity 12, over the threshold of 10), and a pair of near clones.
+ * complexity 12, over the threshold of 10), a pair of near clones, and a function to copy between files.
  */
 import { realpathSync } from "node:fs";
 import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
@@ -75,4 +75,22 @@ export function freshCache(): ReviewCache {
 /** The canonical form of a temp path. */
 export function canonical(path: string): string {
 	return realpathSync(path);
+}
+
+/** A function of a dozen lines that calls five helpers; `name` and the helpers' names vary per use. */
+export function encoder(name: string, calls = ["toHex", "keccak", "concat", "padLeft", "formatTopic"]): string {
+	const [a, b, c, d, e] = calls;
+	return `export function ${name}(values: readonly string[], indexed: boolean, size: number): string[] {
+	const topics: string[] = [];
+	for (const value of values) {
+		if (value.length === 0) {
+			topics.push(${a}(0));
+			continue;
+		}
+		const hashed = indexed ? ${b}(value) : ${c}([value, String(size)]);
+		topics.push(${d}(hashed, size * 2));
+	}
+	return topics.map((topic) => ${e}(topic, size));
+}
+`;
 }

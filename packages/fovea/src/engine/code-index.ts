@@ -11,6 +11,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { factKey } from "./cache-location.ts";
+import type { ExtractJob } from "./extract-many.ts";
 import { FactCache } from "./fact-cache.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
@@ -48,7 +49,17 @@ export interface RefreshOptions {
 	 * looks up meanwhile, but parses nothing before, and takes what was offered instead. Its failure is ignored.
 	 */
 	offers?: PromiseLike<unknown>;
+	/**
+	 * A parse of the caller's own, tried first for each file the refresh must parse: the facts it returns (from a parse
+	 * that also served the caller, as Contour measures the files its clone search will compare) are taken as the
+	 * engine's and counted as parsed; `undefined` leaves the file to the engine. Must give what `extract` would for
+	 * the same source; a throw counts as `undefined`.
+	 */
+	sharedParse?: SharedParse;
 }
+
+/** See `RefreshOptions.sharedParse`. */
+export type SharedParse = (file: ExtractJob) => FileFacts | undefined;
 
 /** Work counters: exact, so tests can assert them. */
 export interface CodeIndexStats {
@@ -256,6 +267,7 @@ export class CodeIndex {
 			signal: options.signal,
 			onProgress: options.onProgress,
 			offers: options.offers,
+			sharedParse: options.sharedParse,
 		});
 	}
 

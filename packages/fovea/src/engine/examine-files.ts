@@ -32,6 +32,8 @@ export interface ExamineContext {
 	signal: AbortSignal | undefined;
 	/** Facts another parse will offer to the cache (`RefreshOptions.offers`): nothing is parsed before it settles. */
 	offers?: PromiseLike<unknown> | undefined;
+	/** The caller's own parse, tried first on each miss (`RefreshOptions.sharedParse`). */
+	sharedParse?: ((file: ExtractJob) => FileFacts | undefined) | undefined;
 }
 
 /** A batch read and looked up: the states known without parsing, and the misses left to parse. */
@@ -140,21 +142,39 @@ export async function parseBatch(
 	const extractor = await context.extractor();
 	await extractor.ensureLanguages(new Set(jobs.map((j) => j.language)));
 	signal?.throwIfAborted();
-	const results = await extractMany(extractor, jobs, {
-		signal,
-		expected,
-		onEach: () => {
+	// The caller's own parse takes the files it wants first (its grammars are the ones just loaded); the engine
+	// extracts the rest.
+	const left: number[] = [];
+	jobs.forEach((job, j) => {
+		const facts = sharedFacts(context, job);
+		if (facts === undefined) left.push(j);
+		else {
 			stats.filesParsed++;
-		},
+			settle(j, facts);
+		}
 	});
-	for (let j = 0; j < results.length; j++) {
+	const results = await extractMany(
+		extractor,
+		left.map((j) => jobs[j] as ExtractJob),
+		{
+			signal,
+			expected: expected - (jobs.length - left.length),
+			onEach: () => {
+				stats.filesParsed++;
+			},
+		},
+	);
+	for (let k = 0; k < results.length; k++) settle(left[k] as number, results[k]);
+	signal?.throwIfAborted(); // after caching what was finished
+	return states;
+
+	function settle(j: number, result: FileFacts | Error | undefined): void {
 		const { i, key, hash } = misses[j] as (typeof misses)[number];
 		const file = batch[i] as ScannedFile;
 		const outcome = outcomes[i] as ReadOutcome;
-		const result = results[j];
 		if (result === undefined || result instanceof Error) {
 			states[i] = stateOf(context, file, outcome, { gap: "parse-error" });
-			continue;
+			return;
 		}
 		if (cache !== undefined) {
 			cache.put(key, result);
@@ -162,8 +182,16 @@ export async function parseBatch(
 		}
 		states[i] = stateOf(context, file, outcome, { hash, facts: result });
 	}
-	signal?.throwIfAborted(); // after caching what was finished
-	return states;
+}
+
+/** The facts of `job` from the caller's own parse, when it takes the file; a throw leaves the file to the engine. */
+function sharedFacts(context: ExamineContext, job: ExtractJob): FileFacts | undefined {
+	if (context.sharedParse === undefined) return undefined;
+	try {
+		return context.sharedParse(job);
+	} catch {
+		return undefined;
+	}
 }
 
 /** The state of a file read with content or found to be a gap. */

@@ -527,6 +527,47 @@ describe("facts offered by another parse of the same bytes", () => {
 	});
 });
 
+describe("a shared parse of the caller's own", () => {
+	it("takes the files it wants: their facts are published and cached, counted as parsed, never extracted again", async () => {
+		const root = await fixture();
+		const cacheDir = await temp();
+		const { index } = await open(root, cacheDir);
+		const extractor = await loadExtractor(["typescript"]);
+		const pool = sharedExtractPool();
+		const extractedBefore = pool.stats.jobsByMain + pool.stats.jobsByWorkers;
+		const taken: string[] = [];
+		const declined: string[] = [];
+		const [cold, coldWork] = await counted(index, () =>
+			index.refresh({
+				sharedParse: (file) => {
+					if (file.path === "src/util.ts") {
+						taken.push(file.path);
+						return extractor.extract(file.path, file.source, file.language);
+					}
+					if (file.path === "src/app.ts") throw new Error("a caller's failure leaves the file to the engine");
+					declined.push(file.path);
+					return undefined;
+				},
+			}),
+		);
+		assert.deepEqual(taken, ["src/util.ts"]);
+		assert.deepEqual(pick(coldWork), work(1, READ_COLD, SUPPORTED.length, 0, SUPPORTED.length));
+		assert.equal(
+			pool.stats.jobsByMain + pool.stats.jobsByWorkers - extractedBefore,
+			SUPPORTED.length - 1,
+			"the engine extracted every file but the one taken",
+		);
+		assert.deepEqual(symbolNames(cold, "src/util.ts"), ["helper"]);
+		assert.ok(symbolNames(cold, "src/app.ts").includes("App"), "parsed by the engine after the caller threw");
+		assert.equal(declined.length, SUPPORTED.length - 2);
+
+		const { index: restarted } = await open(root, cacheDir);
+		const [warm, warmWork] = await counted(restarted, () => restarted.refresh());
+		assert.equal(warmWork.filesParsed, 0, "the shared parse's facts were cached like the engine's");
+		assert.deepEqual(symbolNames(warm, "src/util.ts"), ["helper"]);
+	});
+});
+
 describe("path refreshes publish without copying what did not change", () => {
 	it("an unchanged path check shares the published facts; a change copies them, leaving earlier snapshots intact", async () => {
 		const root = await fixture();

@@ -1,0 +1,121 @@
+/**
+ * Likely clone candidates measured inside the code map's own parse of them. Clone search (`clone-candidates.ts`)
+ * measures the files around a change and files elsewhere that look alike, chosen from the map's facts once the map
+ * is up to date; on a cold map every one of them is a file the map has just parsed. So the review lends the map a
+ * parse of its own (`RefreshOptions.sharedParse`): for a file clone search is likely to choose, one syntax tree
+ * gives the engine its facts and clone search its measure, cached under the map's content hash where clone search
+ * looks first, instead of a second parse of the same bytes after the map.
+ *
+ * Likely means what clone search asks, judged from the facts of the file's own tree and the change as measured: a
+ * neighbour (a sibling of a changed file, or a file that imports one or that one imports, by relative specifier)
+ * holding a callable of a span a clone could have, or a file that resembles a new or changed callable
+ * (`resemblance`). Only in a changed file's language, outside the change, as small as clone search reads, when the
+ * change has a callable large enough to have clones, and at most as many as clone search measures. A wrong guess
+ * costs one measure; a file not guessed is parsed by clone search as before. Every file taken is parsed here for the
+ * map, likely or not (its facts need the tree anyway), up to `MAX_SHARED_PARSES`.
+ */
+import { posix } from "node:path";
+import { type FileFacts, languageOf, type SharedParse, withSyntaxTree } from "pi-fovea/engine";
+import type { ReviewWork } from "../report/report.ts";
+import { measureSyntaxTree } from "../review/index.ts";
+import { MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
+import type { MeasureCache } from "./measure-cache.ts";
+import {
+	type CloneTarget,
+	holdsSimilarSpan,
+	MAX_DISTANT_CLONE_FILES,
+	resemblance,
+	searchedTargets,
+	targetShapes,
+} from "./similar-callables.ts";
+
+/**
+ * Files parsed here at most: a cold map of a large project parses in worker threads too (`extract-pool.ts`), and
+ * every file taken here is parsed on the review's own thread.
+ */
+export const MAX_SHARED_PARSES = 1000;
+/** A byte-order mark the map's decoding dropped still counts toward clone search's size limit. */
+const BOM_BYTES = 3;
+/** What a relative specifier may leave out or spell as JavaScript (`./a.js` for `a.ts`). */
+const SCRIPT_SUFFIXES = [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
+
+/** The change as the review measured it: what choosing likely candidates needs. */
+export interface CandidateScope {
+	/** Every path the change touches (either side). */
+	changedPaths: ReadonlySet<string>;
+	/** The after sides of changed text files: path, the specifiers it imports, its facts when parsed now. */
+	after: readonly { path: string; specifiers: readonly string[]; facts?: FileFacts }[];
+	/** The change's new and changed callables (`cloneTargets`). */
+	targets: readonly CloneTarget[];
+	maxBytes: number;
+}
+
+/**
+ * A shared parse that measures the likely clone candidates of the change; `undefined` when the change gives clone
+ * search nothing to look for. A measured file counts in `work.cloneFilesMeasured`, not in `work.parses`: the parse
+ * is the map's.
+ */
+export function candidateMeasures(
+	scope: CandidateScope,
+	cache: MeasureCache,
+	work: ReviewWork,
+): SharedParse | undefined {
+	const targets = searchedTargets(scope.targets);
+	if (targets.length === 0) return undefined;
+	const afterPaths = new Set(scope.after.map((file) => file.path));
+	const afterFacts = new Map(
+		scope.after.flatMap((file) => (file.facts === undefined ? [] : [[file.path, file.facts]])),
+	);
+	const shapes = targetShapes(targets, (path) => afterFacts.get(path));
+	const languages = new Set([...afterPaths].map((path) => languageOf(path)));
+	const dirs = new Set([...afterPaths].map((path) => posix.dirname(path)));
+	const imported = new Set(
+		scope.after.flatMap((file) => file.specifiers.flatMap((s) => relativeTargets(file.path, s))),
+	);
+	const importsChanged = (path: string, facts: FileFacts) =>
+		facts.imports.some((fact) => relativeTargets(path, fact.specifier).some((target) => afterPaths.has(target)));
+	let left = MAX_CLONE_FILES + MAX_DISTANT_CLONE_FILES;
+	let parses = MAX_SHARED_PARSES;
+	return ({ path, language, source }) => {
+		if (left === 0 || parses === 0) return undefined;
+		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return undefined;
+		// Clone search reads bytes, not this decoded text: content it would find too large, or not valid UTF-8
+		// (U+FFFD after the map's decoding), is left for its own read to judge.
+		if (Buffer.byteLength(source, "utf8") + BOM_BYTES > MAX_CLONE_FILE_BYTES) return undefined;
+		if (source.includes("\uFFFD")) return undefined;
+		parses--;
+		return withSyntaxTree(
+			path,
+			source,
+			(root, factsOf) => {
+				const facts = factsOf();
+				const neighbour = dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(path, facts);
+				const likely =
+					(neighbour && holdsSimilarSpan(facts, targets)) ||
+					(shapes.length > 0 && resemblance(facts, shapes) !== undefined);
+				if (!likely) return facts;
+				const measure = measureSyntaxTree({ path, language, source, root }, { maxBytes: scope.maxBytes });
+				cache.putMeasure(`fovea-${facts.hash}`, path, scope.maxBytes, measure);
+				work.cloneFilesMeasured++;
+				left--;
+				return facts;
+			},
+			language,
+		);
+	};
+}
+
+/** The root-relative paths a relative `specifier` written in `from` may name; none for any other specifier. */
+function relativeTargets(from: string, specifier: string): string[] {
+	if (!specifier.startsWith("./") && !specifier.startsWith("../")) return [];
+	const base = posix.normalize(posix.join(posix.dirname(from), specifier));
+	if (base.startsWith("../")) return [];
+	const out = [base];
+	for (const suffix of SCRIPT_SUFFIXES) out.push(`${base}${suffix}`, `${base}/index${suffix}`);
+	const script = /\.(m|c)?jsx?$/.exec(base);
+	if (script !== null) {
+		const stem = base.slice(0, script.index);
+		out.push(`${stem}.${script[1] ?? ""}ts`, `${stem}.tsx`);
+	}
+	return out;
+}
