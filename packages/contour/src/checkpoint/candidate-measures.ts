@@ -12,7 +12,8 @@
  * (`resemblance`). Only in a changed file's language, outside the change, as small as clone search reads, when the
  * change has a callable large enough to have clones, and at most as many as clone search measures. A wrong guess
  * costs one measure; a file not guessed is parsed by clone search as before. Every file taken is parsed here for the
- * map, likely or not (its facts need the tree anyway), up to `MAX_SHARED_PARSES`.
+ * map, likely or not (its facts need the tree anyway); a cold map large enough for parsing threads parses without
+ * this (the engine does not ask then).
  */
 import { posix } from "node:path";
 import { type FileFacts, languageOf, type SharedParse, withSyntaxTree } from "pi-fovea/engine";
@@ -29,11 +30,6 @@ import {
 	targetShapes,
 } from "./similar-callables.ts";
 
-/**
- * Files parsed here at most: a cold map of a large project parses in worker threads too (`extract-pool.ts`), and
- * every file taken here is parsed on the review's own thread.
- */
-export const MAX_SHARED_PARSES = 1000;
 /** A byte-order mark the map's decoding dropped still counts toward clone search's size limit. */
 const BOM_BYTES = 3;
 /** What a relative specifier may leave out or spell as JavaScript (`./a.js` for `a.ts`). */
@@ -75,15 +71,13 @@ export function candidateMeasures(
 	const importsChanged = (path: string, facts: FileFacts) =>
 		facts.imports.some((fact) => relativeTargets(path, fact.specifier).some((target) => afterPaths.has(target)));
 	let left = MAX_CLONE_FILES + MAX_DISTANT_CLONE_FILES;
-	let parses = MAX_SHARED_PARSES;
 	return ({ path, language, source }) => {
-		if (left === 0 || parses === 0) return undefined;
+		if (left === 0) return undefined;
 		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return undefined;
 		// Clone search reads bytes, not this decoded text: content it would find too large, or not valid UTF-8
 		// (U+FFFD after the map's decoding), is left for its own read to judge.
 		if (Buffer.byteLength(source, "utf8") + BOM_BYTES > MAX_CLONE_FILE_BYTES) return undefined;
 		if (source.includes("\uFFFD")) return undefined;
-		parses--;
 		return withSyntaxTree(
 			path,
 			source,

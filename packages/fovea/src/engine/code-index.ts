@@ -50,10 +50,11 @@ export interface RefreshOptions {
 	 */
 	offers?: PromiseLike<unknown>;
 	/**
-	 * A parse of the caller's own, tried first for each file the refresh must parse: the facts it returns (from a parse
-	 * that also served the caller, as Contour measures the files its clone search will compare) are taken as the
-	 * engine's and counted as parsed; `undefined` leaves the file to the engine. Must give what `extract` would for
-	 * the same source; a throw counts as `undefined`.
+	 * A parse of the caller's own, tried first for each file the refresh must parse on its own thread (a batch the
+	 * engine would share with parsing threads is left to them): the facts it returns (from a parse that also served
+	 * the caller, as Contour measures the files its clone search will compare) are taken as the engine's and counted
+	 * as parsed; `undefined` leaves the file to the engine. Must give what `extract` would for the same source; a
+	 * throw counts as `undefined`.
 	 */
 	sharedParse?: SharedParse;
 }

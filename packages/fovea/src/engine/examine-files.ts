@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { factKey } from "./cache-location.ts";
-import { type ExtractJob, extractMany } from "./extract-many.ts";
+import { type ExtractJob, extractMany, extractsWithWorkers } from "./extract-many.ts";
 import type { FactCache } from "./fact-cache.ts";
 import type { FileFacts } from "./facts.ts";
 import { contentGap, type ReadOutcome, readBounded } from "./file-content.ts";
@@ -143,10 +143,11 @@ export async function parseBatch(
 	await extractor.ensureLanguages(new Set(jobs.map((j) => j.language)));
 	signal?.throwIfAborted();
 	// The caller's own parse takes the files it wants first (its grammars are the ones just loaded); the engine
-	// extracts the rest.
+	// extracts the rest. Not when the engine would share the batch with parsing threads: the caller parses here.
+	const sharing = context.sharedParse !== undefined && !extractsWithWorkers(jobs.length, expected);
 	const left: number[] = [];
 	jobs.forEach((job, j) => {
-		const facts = sharedFacts(context, job);
+		const facts = sharing ? sharedFacts(context, job) : undefined;
 		if (facts === undefined) left.push(j);
 		else {
 			stats.filesParsed++;

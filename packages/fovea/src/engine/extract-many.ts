@@ -28,3 +28,11 @@ export function extractMany(
 ): Promise<(FileFacts | Error)[]> {
 	return sharedExtractPool().extract(extractor, jobs, options);
 }
+
+/**
+ * Whether `extractMany` of `jobs` jobs, part of `expected`, would share them with worker threads: then a caller's
+ * own parse on the main thread (`RefreshOptions.sharedParse`) would only hold the workers back.
+ */
+export function extractsWithWorkers(jobs: number, expected: number): boolean {
+	return sharedExtractPool().sharesWithWorkers(jobs, expected);
+}

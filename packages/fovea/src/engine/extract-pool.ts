@@ -115,6 +115,15 @@ export class ExtractPool {
 		this.#script = options.script ?? DEFAULT_SCRIPT;
 	}
 
+	/**
+	 * Whether a call of `jobs` jobs that is part of `expected` would be shared with worker threads (by the engine's
+	 * own extractor): what a caller weighs before parsing files on the main thread itself.
+	 */
+	sharesWithWorkers(jobs: number, expected: number): boolean {
+		if (this.threads === 0 || jobs < this.minJobs) return false;
+		return Math.max(jobs, expected) >= this.startJobs || this.liveWorkers > 0;
+	}
+
 	/** Worker threads started and neither retiring nor lost (starting, working or idle). */
 	get liveWorkers(): number {
 		return this.#working().length;

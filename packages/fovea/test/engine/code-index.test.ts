@@ -568,6 +568,43 @@ describe("a shared parse of the caller's own", () => {
 	});
 });
 
+describe("a shared parse is not asked where parsing threads would take the batch", () => {
+	it("a batch the engine shares with worker threads is parsed by them, never by the caller", async () => {
+		const root = await temp();
+		const FILES = 50; // at least the pool's minimum for a shared call
+		for (let i = 0; i < FILES; i++)
+			await put(root, `m${i}.ts`, `export function f${i}(): number {\n\treturn ${i};\n}\n`);
+		const { files } = await scanRoot(root);
+		const stats = { filesRead: 0, filesParsed: 0, cacheHits: 0, cacheWrites: 0 };
+		let asked = 0;
+		const context: ExamineContext = {
+			root,
+			maxFileBytes: 4096,
+			racyWindowMs: 0,
+			previous: new Map(),
+			cache: undefined,
+			extractor: () => loadExtractor(),
+			stats,
+			signal: undefined,
+			sharedParse: () => {
+				asked++;
+				return undefined;
+			},
+		};
+		const pool = sharedExtractPool();
+		// Part of a refresh of 5,000 files (a large cold index): the pool would start its workers for it.
+		const states = await parseBatch(await readBatch(files, context), context, 5000);
+		assert.equal(asked, pool.threads > 0 ? 0 : FILES, "asked only where the main thread parses alone");
+		assert.equal(stats.filesParsed, FILES);
+		assert.equal(states.filter((state) => state?.facts !== undefined).length, FILES);
+		// The same batch alone, with no worker left running, is offered to the caller first.
+		pool.close();
+		asked = 0;
+		await parseBatch(await readBatch(files, { ...context, previous: new Map() }), context, FILES);
+		assert.equal(asked, FILES);
+	});
+});
+
 describe("path refreshes publish without copying what did not change", () => {
 	it("an unchanged path check shares the published facts; a change copies them, leaving earlier snapshots intact", async () => {
 		const root = await fixture();
