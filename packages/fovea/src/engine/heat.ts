@@ -202,10 +202,9 @@ function nextTerm(
 	at: Float64Array,
 ): void {
 	const { size, offsets, targets, weights, scale } = graph;
-	const none = new Float64Array(0);
-	const h0 = out[0] ?? none;
-	const h1 = out[1] ?? none;
-	const h2 = out[2] ?? none;
+	const h0 = out[0] ?? NO_VECTOR;
+	const h1 = out[1] ?? NO_VECTOR;
+	const h2 = out[2] ?? NO_VECTOR;
 	const c0 = at[0] ?? 0;
 	const c1 = at[1] ?? 0;
 	const c2 = at[2] ?? 0;
@@ -232,6 +231,9 @@ function nextTerm(
 		}
 	}
 }
+
+/** The stand-in of a timescale a diffusion does not have (its coefficient is 0: never written). */
+const NO_VECTOR = new Float64Array(0);
 
 /** An isolated node (no edges, a zero Laplacian row) keeps its own seed heat at every timescale. */
 function keepIsolatedSeeds(degree: Float64Array, seeds: Float64Array, out: readonly Float64Array[]): void {
