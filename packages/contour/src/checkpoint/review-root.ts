@@ -141,6 +141,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		objects,
 		...(onFacts === undefined ? {} : { onFacts }),
 	}).then((sides) => {
+		if (options.maps === undefined) return sides;
 		const after = sides.measured.flatMap(({ after }) => {
 			if (after === undefined) return [];
 			const specifiers = (after.imports ?? []).map((fact) => fact.specifier);
