@@ -16,6 +16,8 @@ import { type Extractor, hashOf } from "./parser.ts";
 import type { ScannedFile } from "./scan.ts";
 
 const READ_CONCURRENCY = 32;
+/** A caller's shared parses give the event loop a turn this often (as the extract pool's main thread does). */
+const SHARED_YIELD_MS = 12;
 
 /** What examining a batch reads and counts. */
 export interface ExamineContext {
@@ -146,14 +148,22 @@ export async function parseBatch(
 	// extracts the rest. Not when the engine would share the batch with parsing threads: the caller parses here.
 	const sharing = context.sharedParse !== undefined && !extractsWithWorkers(jobs.length, expected);
 	const left: number[] = [];
-	jobs.forEach((job, j) => {
-		const facts = sharing ? sharedFacts(context, job) : undefined;
-		if (facts === undefined) left.push(j);
-		else {
-			stats.filesParsed++;
-			settle(j, facts);
+	let slice = performance.now();
+	for (let j = 0; j < jobs.length; j++) {
+		const facts = sharing ? sharedFacts(context, jobs[j] as ExtractJob) : undefined;
+		if (facts === undefined) {
+			left.push(j);
+			continue;
 		}
-	});
+		stats.filesParsed++;
+		settle(j, facts);
+		// Like the engine's own extraction: the event loop (a host's interface) gets a turn between parses.
+		if (performance.now() - slice > SHARED_YIELD_MS) {
+			await new Promise<void>((done) => setImmediate(done));
+			signal?.throwIfAborted(); // what was parsed is settled and cached already
+			slice = performance.now();
+		}
+	}
 	const results = await extractMany(
 		extractor,
 		left.map((j) => jobs[j] as ExtractJob),

@@ -568,6 +568,34 @@ describe("a shared parse of the caller's own", () => {
 	});
 });
 
+describe("a shared parse yields to the event loop", () => {
+	it("between files, as the engine's own extraction does", async () => {
+		const root = await temp();
+		for (let i = 0; i < 4; i++) await put(root, `m${i}.ts`, `export const m${i} = ${i};\n`);
+		const { index } = await open(root, await temp());
+		const extractor = await loadExtractor(["typescript"]);
+		let turns = 0;
+		let done = false;
+		const seen: number[] = [];
+		const tick = (): void => {
+			turns++;
+			if (!done) setImmediate(tick);
+		};
+		setImmediate(tick);
+		await index.refresh({
+			sharedParse: (file) => {
+				seen.push(turns);
+				const until = performance.now() + 20; // a slow parse of the caller's
+				while (performance.now() < until);
+				return extractor.extract(file.path, file.source, file.language);
+			},
+		});
+		done = true;
+		assert.equal(seen.length, 4);
+		assert.ok((seen[3] as number) > (seen[0] as number), `the event loop ran between shared parses: ${seen}`);
+	});
+});
+
 describe("a shared parse is not asked where parsing threads would take the batch", () => {
 	it("a batch the engine shares with worker threads is parsed by them, never by the caller", async () => {
 		const root = await temp();
