@@ -19,8 +19,9 @@ import { posix } from "node:path";
 import { type FileFacts, languageOf, type SharedParse, withSyntaxTree } from "pi-fovea/engine";
 import type { ReviewWork } from "../report/report.ts";
 import { measureSyntaxTree } from "../review/index.ts";
-import { MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
+import { cloneTargets, MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
 import type { MeasureCache } from "./measure-cache.ts";
+import type { MeasuredChange } from "./side-measures.ts";
 import {
 	type CloneTarget,
 	holdsSimilarSpan,
@@ -44,6 +45,25 @@ export interface CandidateScope {
 	/** The change's new and changed callables (`cloneTargets`). */
 	targets: readonly CloneTarget[];
 	maxBytes: number;
+}
+
+/**
+ * The scope of the change as the review measured it: every after side's path and the specifiers it imports, with
+ * the facts of the sides parsed now (`afterFacts`, by path).
+ */
+export function candidateScope(
+	measured: readonly MeasuredChange[],
+	afterFacts: ReadonlyMap<string, FileFacts>,
+	changedPaths: ReadonlySet<string>,
+	maxBytes: number,
+): CandidateScope {
+	const after = measured.flatMap(({ after }) => {
+		if (after === undefined) return [];
+		const specifiers = (after.imports ?? []).map((fact) => fact.specifier);
+		const facts = afterFacts.get(after.path);
+		return [{ path: after.path, specifiers, ...(facts === undefined ? {} : { facts }) }];
+	});
+	return { changedPaths, after, targets: cloneTargets(measured), maxBytes };
 }
 
 /**

@@ -8,7 +8,7 @@
  * checked between steps.
  */
 import { randomUUID } from "node:crypto";
-import type { CodeMap, FileFacts, RefreshOptions, SharedParse } from "pi-fovea/engine";
+import type { FileFacts, SharedParse } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
 import {
 	type ChangedFile,
@@ -29,14 +29,15 @@ import {
 	reissueReport,
 } from "../report/report.ts";
 import { analyzeMeasured, type ChangeFile, rankFindings } from "../review/index.ts";
-import { candidateMeasures } from "./candidate-measures.ts";
+import { candidateMeasures, candidateScope } from "./candidate-measures.ts";
 import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
-import { importGraphs, type ProjectFacts } from "./import-edges.ts";
+import { importGraphs } from "./import-edges.ts";
+import { type CodeMaps, offerTo, projectFacts } from "./map-facts.ts";
 import { type PolicySource, rootPolicy } from "./policy-file.ts";
 import { reportFiles, snapshotGap } from "./report-files.ts";
 import type { ReviewCache } from "./review-cache.ts";
-import { type MeasuredChange, measureSides } from "./side-measures.ts";
+import { afterPathsOf, type MeasuredChange, measureSides } from "./side-measures.ts";
 import { analysisKey, type SnapshotIdentity, snapshotOf } from "./snapshot-key.ts";
 
 /** What to review and with what. */
@@ -49,7 +50,7 @@ export interface ReviewRootOptions {
 	signal?: AbortSignal;
 	cache: ReviewCache;
 	/** The code maps of roots, for whole-project import graphs and exposure; without, neither (the report says so). */
-	maps?: { use(root: string): CodeMap };
+	maps?: CodeMaps;
 	/** An explicit policy; without one (and without `rootPolicy`) every finding is advisory. */
 	policy?: PolicySource;
 	/** When no explicit policy is given, apply the root's `.pi/contour/policy.json` if it has one (default false). */
@@ -118,8 +119,8 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	}
 	// The code map refreshes (walk, reads, fact cache) while the changed sides are read and parsed. What the sides'
 	// parses find is offered to the map, and the map parses only after them: a side whose bytes the worktree holds
-	// (the staged side, usually) is then parsed once, not twice.
-	// The map's own parses measure the likely clone candidates on the way (`candidate-measures.ts`).
+	// (the staged side, usually) is then parsed once, not twice. The map's own parses then measure the likely clone
+	// candidates on the way (`candidate-measures.ts`).
 	const offer = options.maps === undefined ? undefined : offerTo(options.maps, snapshot.root);
 	const afterFacts = new Map<string, FileFacts>();
 	const onFacts =
@@ -141,15 +142,10 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		objects,
 		...(onFacts === undefined ? {} : { onFacts }),
 	}).then((sides) => {
-		if (options.maps === undefined) return sides;
-		const after = sides.measured.flatMap(({ after }) => {
-			if (after === undefined) return [];
-			const specifiers = (after.imports ?? []).map((fact) => fact.specifier);
-			const facts = afterFacts.get(after.path);
-			return [{ path: after.path, specifiers, ...(facts === undefined ? {} : { facts }) }];
-		});
-		const targets = cloneTargets(sides.measured);
-		sharedParse = candidateMeasures({ changedPaths, after, targets, maxBytes }, cache.measures, work);
+		if (options.maps !== undefined) {
+			const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
+			sharedParse = candidateMeasures(scope, cache.measures, work);
+		}
 		return sides;
 	});
 	const mapping =
@@ -254,46 +250,6 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	});
 	if (cache.reports.add(report, epoch)) await cache.persist(report);
 	return report;
-}
-
-/** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */
-async function projectFacts(
-	maps: NonNullable<ReviewRootOptions["maps"]>,
-	root: string,
-	signal: AbortSignal | undefined,
-	parses: Pick<RefreshOptions, "offers" | "sharedParse">,
-): Promise<{ map: CodeMap; project: ProjectFacts; finish(work: ReviewWork): void } | { error: string }> {
-	try {
-		const map = maps.use(root);
-		const index = map.index;
-		const parsedBefore = index.stats.filesParsed;
-		const builtBefore = map.stats.graphsBuilt;
-		const { snapshot } = await map.refresh(signal === undefined ? parses : { signal, ...parses });
-		const context = await map.importResolution();
-		const finish = (into: ReviewWork): void => {
-			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
-			into.graphsBuilt += map.stats.graphsBuilt - builtBefore;
-		};
-		return { map, project: { files: snapshot.files, context }, finish };
-	} catch (error) {
-		signal?.throwIfAborted();
-		return { error: error instanceof Error ? error.message : String(error) };
-	}
-}
-
-/** A sink for the sides' facts into the code map of `root`; none when the map cannot be had (its refresh says why). */
-function offerTo(maps: ReviewRootOptions["maps"], root: string): ((facts: FileFacts) => void) | undefined {
-	try {
-		const index = maps?.use(root).index;
-		return index === undefined ? undefined : (facts) => index.offer(facts);
-	} catch {
-		return undefined;
-	}
-}
-
-/** The after-side paths of the measured changes. */
-function afterPathsOf(measured: readonly MeasuredChange[]): string[] {
-	return measured.filter((file) => file.after !== undefined).map((file) => file.change.path);
 }
 
 /** The analysis input of one measured change. */

@@ -39,6 +39,11 @@ export interface MeasuredChange {
 	after?: MeasuredSide;
 }
 
+/** The after-side paths of measured changes. */
+export function afterPathsOf(measured: readonly MeasuredChange[]): string[] {
+	return measured.filter((file) => file.after !== undefined).map((file) => file.change.path);
+}
+
 /** Options of `measureSides`. */
 export interface SideOptions {
 	maxBytes: number;

@@ -1,0 +1,48 @@
+/**
+ * The review's side of the root's code map: its refresh, with the sides' parses offered to it and the review's shared
+ * parse lent to it, giving the whole project's facts and import resolution; and the sink for those offers. An error
+ * of the map becomes a note in the report, never a failed review.
+ */
+import type { CodeMap, FileFacts, RefreshOptions } from "pi-fovea/engine";
+import type { ReviewWork } from "../report/report.ts";
+import type { ProjectFacts } from "./import-edges.ts";
+
+/** The code maps of roots, one per root (`ResidentMaps` in the extension and the CLI). */
+export interface CodeMaps {
+	use(root: string): CodeMap;
+}
+
+/** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */
+export async function projectFacts(
+	maps: CodeMaps,
+	root: string,
+	signal: AbortSignal | undefined,
+	parses: Pick<RefreshOptions, "offers" | "sharedParse">,
+): Promise<{ map: CodeMap; project: ProjectFacts; finish(work: ReviewWork): void } | { error: string }> {
+	try {
+		const map = maps.use(root);
+		const index = map.index;
+		const parsedBefore = index.stats.filesParsed;
+		const builtBefore = map.stats.graphsBuilt;
+		const { snapshot } = await map.refresh(signal === undefined ? parses : { signal, ...parses });
+		const context = await map.importResolution();
+		const finish = (into: ReviewWork): void => {
+			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
+			into.graphsBuilt += map.stats.graphsBuilt - builtBefore;
+		};
+		return { map, project: { files: snapshot.files, context }, finish };
+	} catch (error) {
+		signal?.throwIfAborted();
+		return { error: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/** A sink for the sides' facts into the code map of `root`; none when the map cannot be had (its refresh says why). */
+export function offerTo(maps: CodeMaps | undefined, root: string): ((facts: FileFacts) => void) | undefined {
+	try {
+		const index = maps?.use(root).index;
+		return index === undefined ? undefined : (facts) => index.offer(facts);
+	} catch {
+		return undefined;
+	}
+}
