@@ -40,8 +40,10 @@ const SCRIPT_SUFFIXES = [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", "
 export interface CandidateScope {
 	/** Every path the change touches (either side). */
 	changedPaths: ReadonlySet<string>;
-	/** The after sides of changed text files: path, the specifiers it imports, its facts when parsed now. */
-	after: readonly { path: string; specifiers: readonly string[]; facts?: FileFacts }[];
+	/** The after sides of changed text files: path and the specifiers it imports. */
+	after: readonly { path: string; specifiers: readonly string[] }[];
+	/** The facts of the after sides parsed now, by path (for the names their callables call). */
+	afterFacts: ReadonlyMap<string, FileFacts>;
 	/** The change's new and changed callables (`cloneTargets`). */
 	targets: readonly CloneTarget[];
 	maxBytes: number;
@@ -57,13 +59,10 @@ export function candidateScope(
 	changedPaths: ReadonlySet<string>,
 	maxBytes: number,
 ): CandidateScope {
-	const after = measured.flatMap(({ after }) => {
-		if (after === undefined) return [];
-		const specifiers = (after.imports ?? []).map((fact) => fact.specifier);
-		const facts = afterFacts.get(after.path);
-		return [{ path: after.path, specifiers, ...(facts === undefined ? {} : { facts }) }];
-	});
-	return { changedPaths, after, targets: cloneTargets(measured), maxBytes };
+	const after = measured.flatMap(({ after }) =>
+		after === undefined ? [] : [{ path: after.path, specifiers: (after.imports ?? []).map((fact) => fact.specifier) }],
+	);
+	return { changedPaths, after, afterFacts, targets: cloneTargets(measured), maxBytes };
 }
 
 /**
@@ -79,10 +78,7 @@ export function candidateMeasures(
 	const targets = searchedTargets(scope.targets);
 	if (targets.length === 0) return undefined;
 	const afterPaths = new Set(scope.after.map((file) => file.path));
-	const afterFacts = new Map(
-		scope.after.flatMap((file) => (file.facts === undefined ? [] : [[file.path, file.facts]])),
-	);
-	const shapes = targetShapes(targets, (path) => afterFacts.get(path));
+	const shapes = targetShapes(targets, (path) => scope.afterFacts.get(path));
 	const languages = new Set([...afterPaths].map((path) => languageOf(path)));
 	const dirs = new Set([...afterPaths].map((path) => posix.dirname(path)));
 	const imported = new Set(

@@ -87,23 +87,19 @@ function measureParsed(
 	options: MeasureOptions,
 	withFacts: boolean,
 ): { measure: FileMeasure; facts?: FileFacts } {
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const language = languageOf(path);
-	const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
-	const empty = emptyMeasure(path, bytes);
 	if (language === undefined) {
-		return { measure: { ...empty, gap: { reason: "unsupported-language", detail: `no parser for ${path}` } } };
+		const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
+		const detail = `no parser for ${path}`;
+		return { measure: { ...emptyMeasure(path, bytes), gap: { reason: "unsupported-language", detail } } };
 	}
-	if (bytes > maxBytes) return { measure: { ...empty, gap: tooLarge(bytes, maxBytes) } };
-	const decoded = decode(content);
-	if (typeof decoded !== "string") return { measure: { ...empty, gap: decoded } };
-	const lines = countLines(decoded);
-	if (decoded.trim() === "") return { measure: { ...empty, lines } };
+	const text = textToMeasure(path, content, options);
+	if ("measure" in text) return { measure: text.measure };
 	return withSyntaxTree(
 		path,
-		decoded,
+		text.decoded,
 		(root, facts) => {
-			const measure = measureRoot(root, language, decoded, lines, empty);
+			const measure = measureRoot(root, language, text);
 			return withFacts ? { measure, facts: facts() } : { measure };
 		},
 		language,
@@ -119,25 +115,48 @@ export interface ParsedSource {
 }
 
 /**
- * `measureFile` of text its caller has parsed already (the code map's parse, see `sibling-measures.ts`), as
+ * `measureFile` of text its caller has parsed already (the code map's parse, see `candidate-measures.ts`), as
  * `measureFile` of the same text would give it, without a second parse.
  */
 export function measureSyntaxTree(parsed: ParsedSource, options: MeasureOptions = {}): FileMeasure {
+	const text = textToMeasure(parsed.path, parsed.source, options);
+	return "measure" in text ? text.measure : measureRoot(parsed.root, parsed.language, text);
+}
+
+/** Text ready to be measured: decoded, non-blank, within the size limit. */
+interface MeasurableText {
+	decoded: string;
+	lines: number;
+	/** The measure with every count zero, which the walk's counts fill in. */
+	empty: FileMeasure;
+}
+
+/**
+ * The checks before a parse, shared by both ways to measure: `content` as text to measure, or the measure that
+ * stands for it without a parse (too large, binary, invalid UTF-8: a gap; blank: its lines only).
+ */
+function textToMeasure(
+	path: string,
+	content: string | Uint8Array,
+	options: MeasureOptions,
+): MeasurableText | { measure: FileMeasure } {
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	const { path, source } = parsed;
-	const bytes = Buffer.byteLength(source, "utf8");
+	const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
 	const empty = emptyMeasure(path, bytes);
-	if (bytes > maxBytes) return { ...empty, gap: tooLarge(bytes, maxBytes) };
-	const decoded = decode(source);
-	if (typeof decoded !== "string") return { ...empty, gap: decoded };
+	if (bytes > maxBytes) {
+		const detail = `${bytes} bytes is over the ${maxBytes}-byte limit`;
+		return { measure: { ...empty, gap: { reason: "too-large", detail } } };
+	}
+	const decoded = decode(content);
+	if (typeof decoded !== "string") return { measure: { ...empty, gap: decoded } };
 	const lines = countLines(decoded);
-	if (decoded.trim() === "") return { ...empty, lines };
-	return measureRoot(parsed.root, parsed.language, decoded, lines, empty);
+	if (decoded.trim() === "") return { measure: { ...empty, lines } };
+	return { decoded, lines, empty };
 }
 
 /** The measure of parsed, non-blank text. */
-function measureRoot(root: Node, language: LanguageId, text: string, lines: number, empty: FileMeasure): FileMeasure {
-	const walk = walkSyntax(root, language, lines, text);
+function measureRoot(root: Node, language: LanguageId, { decoded, lines, empty }: MeasurableText): FileMeasure {
+	const walk = walkSyntax(root, language, lines, decoded);
 	const { callables, needless } = measureCallables(walk);
 	let sourceLines = 0;
 	for (const row of walk.codeRows) sourceLines += row;
@@ -150,10 +169,6 @@ function measureRoot(root: Node, language: LanguageId, text: string, lines: numb
 		callables,
 		needless,
 	};
-}
-
-function tooLarge(bytes: number, maxBytes: number): NonNullable<FileMeasure["gap"]> {
-	return { reason: "too-large", detail: `${bytes} bytes is over the ${maxBytes}-byte limit` };
 }
 
 /** The text of `content`, or the gap that keeps it from being measured. */

@@ -30,7 +30,8 @@ describe("candidate measures", () => {
 		const parse = candidateMeasures(
 			{
 				changedPaths: new Set([TARGET]),
-				after: [{ path: TARGET, specifiers: ["../shared/helpers.ts"], facts: targetFacts }],
+				after: [{ path: TARGET, specifiers: ["../shared/helpers.ts"] }],
+				afterFacts: new Map([[TARGET, targetFacts]]),
 				targets: cloneTargets([
 					{
 						change: { path: TARGET, status: "A" } as never,
@@ -83,6 +84,7 @@ describe("candidate measures", () => {
 			{
 				changedPaths: new Set([TARGET]),
 				after: [{ path: TARGET, specifiers: [] }],
+				afterFacts: new Map(),
 				targets: cloneTargets([
 					{ change: { path: TARGET, status: "A" } as never, after: { path: TARGET, measure: small } },
 				]),

@@ -11,7 +11,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { factKey } from "./cache-location.ts";
-import type { ExtractJob } from "./extract-many.ts";
+import type { SharedParse } from "./examine-files.ts";
 import { FactCache } from "./fact-cache.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
@@ -23,6 +23,7 @@ import { scanPaths } from "./scan-paths.ts";
 import { updateStates } from "./update-states.ts";
 
 export type { Extractor } from "./parser.ts";
+export type { SharedParse };
 
 export interface CodeIndexOptions {
 	/** The extractor, or a loader called once, when the first file needs parsing. Default: the tree-sitter engine. */
@@ -58,9 +59,6 @@ export interface RefreshOptions {
 	 */
 	sharedParse?: SharedParse;
 }
-
-/** See `RefreshOptions.sharedParse`. */
-export type SharedParse = (file: ExtractJob) => FileFacts | undefined;
 
 /** Work counters: exact, so tests can assert them. */
 export interface CodeIndexStats {

@@ -35,8 +35,11 @@ export interface ExamineContext {
 	/** Facts another parse will offer to the cache (`RefreshOptions.offers`): nothing is parsed before it settles. */
 	offers?: PromiseLike<unknown> | undefined;
 	/** The caller's own parse, tried first on each miss (`RefreshOptions.sharedParse`). */
-	sharedParse?: ((file: ExtractJob) => FileFacts | undefined) | undefined;
+	sharedParse?: SharedParse | undefined;
 }
+
+/** A caller's own parse of a file the refresh must parse: its facts, or `undefined` to leave it to the engine. */
+export type SharedParse = (file: ExtractJob) => FileFacts | undefined;
 
 /** A batch read and looked up: the states known without parsing, and the misses left to parse. */
 export interface ReadBatch {

@@ -121,7 +121,12 @@ export class ExtractPool {
 	 */
 	sharesWithWorkers(jobs: number, expected: number): boolean {
 		if (this.threads === 0 || jobs < this.minJobs) return false;
-		return Math.max(jobs, expected) >= this.startJobs || this.liveWorkers > 0;
+		return this.#startsWorkers(jobs, expected) || this.liveWorkers > 0;
+	}
+
+	/** Whether a call of `jobs` jobs, part of `expected`, is large enough to start workers (a large cold index). */
+	#startsWorkers(jobs: number, expected: number): boolean {
+		return Math.max(jobs, expected) >= this.startJobs;
 	}
 
 	/** Worker threads started and neither retiring nor lost (starting, working or idle). */
@@ -142,7 +147,7 @@ export class ExtractPool {
 		const { signal } = options;
 		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
 		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) {
-			this.#share(run, Math.max(jobs.length, options.expected ?? 0) >= this.startJobs);
+			this.#share(run, this.#startsWorkers(jobs.length, options.expected ?? 0));
 		}
 		try {
 			let slice = performance.now();

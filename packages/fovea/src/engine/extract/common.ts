@@ -93,6 +93,17 @@ export interface RawCall {
 	line: number;
 }
 
+/** `node` when it is a named node (what `(_)` matches in a query), else `undefined`. */
+export function named(node: Node | null): Node | undefined {
+	return node?.isNamed === true ? node : undefined;
+}
+
+/** The named children of `node` (none for a missing node). */
+export function namedChildren(node: Node | null | undefined): Node[] {
+	if (node === null || node === undefined) return [];
+	return node.namedChildren.filter((child): child is Node => child !== null);
+}
+
 /** All captures of one match by name (the last capture wins when a name repeats). */
 export function capturesOf(match: CaptureMatch): Record<string, Node | undefined> {
 	const out: Record<string, Node | undefined> = {};

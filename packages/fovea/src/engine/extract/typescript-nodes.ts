@@ -14,7 +14,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { LanguageId } from "../facts.ts";
-import type { CaptureMatch } from "./common.ts";
+import { type CaptureMatch, named, namedChildren } from "./common.ts";
 
 const COMMON_KINDS = [
 	"function_declaration",
@@ -120,7 +120,7 @@ export function nodeMatches(node: Node, language: LanguageId, out: CaptureMatch[
 			if (declaration === undefined) return;
 			add({ export: node, exported: declaration });
 			if (language === "javascript" || declaration.type !== "ambient_declaration") return;
-			for (const child of declaration.namedChildren) if (child !== null) add({ export: node, exported: child });
+			for (const child of namedChildren(declaration)) add({ export: node, exported: child });
 			return;
 		}
 		case "jsx_opening_element":
@@ -142,10 +142,6 @@ const KIND_OF_DECLARATION: Record<string, string> = {
 	interface_declaration: "interface",
 	enum_declaration: "enum",
 };
-
-function named(node: Node | null): Node | undefined {
-	return node?.isNamed ? node : undefined;
-}
 
 function ofType(node: Node | null, type: string): Node | undefined {
 	return node?.type === type ? node : undefined;

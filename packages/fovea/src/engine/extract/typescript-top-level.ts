@@ -13,7 +13,7 @@
  * `collect` keys what it gathers by statement, so the facts are those the query gave (compared on 18,356 files).
  */
 import type { Node } from "web-tree-sitter";
-import type { CaptureMatch } from "./common.ts";
+import { type CaptureMatch, named, namedChildren } from "./common.ts";
 
 type Captures = Record<string, Node | undefined>;
 
@@ -154,13 +154,4 @@ function isModuleExports(node: Node): boolean {
 export function fragments(source: Node): Node[] {
 	if (source.type !== "string") return [];
 	return namedChildren(source).filter((child) => child.type === "string_fragment");
-}
-
-function namedChildren(node: Node | null | undefined): Node[] {
-	if (node === null || node === undefined) return [];
-	return node.namedChildren.filter((child): child is Node => child !== null);
-}
-
-function named(node: Node | null): Node | undefined {
-	return node?.isNamed === true ? node : undefined;
 }
