@@ -115,7 +115,26 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		const subjectId = context.fileNode.get(subject);
 		if (subjectId !== undefined) link(fileId, subjectId, "tests");
 	}
-	return { a: Int32Array.from(a), b: Int32Array.from(b), w: Float64Array.from(w), counts };
+	return { ...packedEdges(a, b, w), counts };
+}
+
+/**
+ * A file's edge lists as three views of one buffer (weights first, for their alignment). Every file keeps its lists
+ * for as long as the graph lives, and each buffer of its own cost ~250 bytes beside its data: at 10,000 files,
+ * 20,000 buffers fewer.
+ */
+function packedEdges(a: readonly number[], b: readonly number[], w: readonly number[]): Omit<FileEdges, "counts"> {
+	const n = a.length;
+	const buffer = new ArrayBuffer(n * (Float64Array.BYTES_PER_ELEMENT + 2 * Int32Array.BYTES_PER_ELEMENT));
+	const packed = {
+		w: new Float64Array(buffer, 0, n),
+		a: new Int32Array(buffer, n * Float64Array.BYTES_PER_ELEMENT, n),
+		b: new Int32Array(buffer, n * (Float64Array.BYTES_PER_ELEMENT + Int32Array.BYTES_PER_ELEMENT), n),
+	};
+	packed.w.set(w);
+	packed.a.set(a);
+	packed.b.set(b);
+	return packed;
 }
 
 /** The enclosing symbol of a call: `caller` may be `name` or `Container.name`. */

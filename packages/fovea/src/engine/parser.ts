@@ -194,7 +194,7 @@ function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageI
 		parseErrors,
 	};
 	if (extracted.package !== undefined) facts.package = extracted.package;
-	return compactFacts(facts);
+	return compactFacts(facts, { cutFromSource: true });
 }
 
 /** ERROR and MISSING nodes under `root`. */

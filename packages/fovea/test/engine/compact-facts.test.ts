@@ -1,0 +1,70 @@
+/**
+ * compactFacts: strings cut from a source are replaced by standalone copies, short or long (the two take different
+ * paths), others are only shared, and either way the facts read exactly as before, whatever the characters.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { compactFacts } from "../../src/engine/compact-facts.ts";
+import type { FileFacts } from "../../src/engine/facts.ts";
+
+/** Cut from a larger text, as names and signatures are cut from a file's source. */
+function cut(text: string): string {
+	const source = `${"x".repeat(500)}${text}${"y".repeat(500)}`;
+	return source.slice(500, 500 + text.length);
+}
+
+const NAMES = [
+	"f",
+	"twelve_chars",
+	"thirteen_char",
+	"aVeryLongIdentifierNameThatIsSurelySliced",
+	"naïve_ünïcödé_ñame_longer_than_13",
+	"emoji_😀_in_a_long_enough_name",
+	"lone_surrogate_\ud800_in_a_long_name",
+	'quote_"_and_backslash_\\_and_newline_\n_inside',
+];
+
+function factsOf(names: readonly string[]): FileFacts {
+	return {
+		path: "src/a.ts",
+		language: "typescript",
+		hash: "h",
+		bytes: 1,
+		lines: 1,
+		symbols: names.map((name, i) => ({
+			name: cut(name),
+			kind: "method",
+			line: i + 1,
+			endLine: i + 1,
+			signature: cut(`function ${name}(value: string): void`),
+			container: cut(`Container_${name}`),
+			exported: true,
+		})),
+		imports: [{ specifier: cut(`./${names[3]}`), line: 1, names: names.map(cut) }],
+		calls: names.map((name, i) => ({ callee: cut(name), line: i + 1, caller: cut(name) })),
+		inherits: [{ symbol: cut(names[3] as string), base: cut(names[4] as string), line: 1, relation: "extends" }],
+		package: cut("a.long.package.name.for.sharing"),
+		parseErrors: 0,
+	};
+}
+
+describe("compactFacts", () => {
+	for (const cutFromSource of [true, false]) {
+		it(`keeps every string exactly, short and long, ASCII or not (cutFromSource: ${cutFromSource})`, () => {
+			const facts = factsOf(NAMES);
+			const before = structuredClone(facts);
+			assert.equal(compactFacts(facts, { cutFromSource }), facts, "compacted in place");
+			assert.deepEqual(facts, before);
+		});
+	}
+
+	it("gives equal strings of two files as equal values", () => {
+		const first = compactFacts(factsOf(NAMES), { cutFromSource: true });
+		const second = compactFacts(structuredClone(factsOf(NAMES)));
+		assert.deepEqual(
+			second.calls.map((c) => c.callee),
+			first.calls.map((c) => c.callee),
+		);
+		assert.deepEqual(second.symbols, first.symbols);
+	});
+});
