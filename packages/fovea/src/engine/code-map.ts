@@ -116,7 +116,7 @@ export class CodeMap {
 			subjects: (path: string) => testSubjects(path, context.value.files),
 		});
 		this.stats.graphsBuilt++;
-		this.#prepared = { generation: snapshot.generation, store, graph: prepareGraph(store.graph()) };
+		this.#prepared = { generation: snapshot.generation, store, graph: prepareGraph(store.graph(), snapshot.files) };
 		return { snapshot, graph: this.#prepared.graph };
 	}
 
@@ -133,7 +133,13 @@ export class CodeMap {
 		if ((await settingsStamp(this.root)) !== this.#context.stamp) return undefined;
 		const delta = prepared.store.update(snapshot.generationChanged, snapshot.files);
 		if (delta === undefined) return undefined;
-		return patchPreparedGraph(prepared.graph, prepared.store.graph(), delta);
+		return patchPreparedGraph(
+			prepared.graph,
+			prepared.store.graph(),
+			delta,
+			snapshot.files,
+			snapshot.generationChanged,
+		);
 	}
 
 	async #refreshIndex(options: MapRefreshOptions): Promise<IndexSnapshot> {

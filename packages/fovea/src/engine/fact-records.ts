@@ -28,7 +28,8 @@ function isFactsShape(value: unknown): value is FileFacts {
 		Array.isArray(f.symbols) &&
 		Array.isArray(f.imports) &&
 		Array.isArray(f.calls) &&
-		Array.isArray(f.inherits)
+		Array.isArray(f.inherits) &&
+		(f.contentTerms === undefined || typeof f.contentTerms === "string")
 	);
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** Bump when extraction output changes, so cached facts from an older extractor are not reused. */
-export const EXTRACTOR_VERSION = 1;
+export const EXTRACTOR_VERSION = 2;
 
 /** Languages the engine parses; any other file is a visible coverage gap. */
 export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java";
@@ -71,6 +71,11 @@ export interface FileFacts {
 	package?: string;
 	/** Number of ERROR/MISSING nodes the parser reported; facts are still best-effort. */
 	parseErrors: number;
+	/**
+	 * Every term of the file's text with its count, as `contentTerms` encodes them (`content-terms.ts`): what a focus
+	 * query's lexical ranking reads. Absent from facts made by an extractor that does not compute them.
+	 */
+	contentTerms?: string;
 }
 
 /** A file Fovea saw but could not map, and why: never silently treated as clean. */

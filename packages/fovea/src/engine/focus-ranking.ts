@@ -62,6 +62,20 @@ export function scoreFiles(
 	for (let id = 0; id < fileCount; id++) fileScore[id] = (score[id] as number) + (fileScore[id] as number);
 }
 
+/**
+ * Blends the files' text scores into their heat scores, in place: `share` of a file's rank is its text score relative
+ * to the best (`bestText`), the rest its heat score relative to the hottest file's.
+ */
+export function blendTextRank(fileScore: Float64Array, text: Float64Array, bestText: number, share: number): void {
+	let hottest = 0;
+	for (let id = 0; id < fileScore.length; id++)
+		if ((fileScore[id] as number) > hottest) hottest = fileScore[id] as number;
+	for (let id = 0; id < fileScore.length; id++) {
+		const heat = hottest > 0 ? (fileScore[id] as number) / hottest : 0;
+		fileScore[id] = (share * (text[id] as number)) / bestText + (1 - share) * heat;
+	}
+}
+
 /** The paths of the files and symbols with seed mass. */
 export function seededPaths(seeds: Float64Array, nodes: readonly GraphNode[]): Set<string> {
 	const paths = new Set<string>();

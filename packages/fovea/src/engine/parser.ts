@@ -22,6 +22,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser, Query } from "web-tree-sitter";
 import { compactFacts } from "./compact-facts.ts";
+import { contentTerms } from "./content-terms.ts";
 import { type CaptureMatch, countLines, type LanguageRules } from "./extract/common.ts";
 import { goRules } from "./extract/go.ts";
 import { javaRules } from "./extract/java.ts";
@@ -192,6 +193,7 @@ function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageI
 		calls: extracted.calls,
 		inherits: extracted.inherits,
 		parseErrors,
+		contentTerms: contentTerms(source),
 	};
 	if (extracted.package !== undefined) facts.package = extracted.package;
 	return compactFacts(facts, { cutFromSource: true });

@@ -692,6 +692,7 @@ describe("robustness", () => {
 					calls: [],
 					inherits: [],
 					parseErrors: 0,
+					contentTerms: "",
 					...(facts.package === undefined ? {} : { package: facts.package }),
 				},
 			);

@@ -2,6 +2,7 @@
 // derives again only the edges of the edited file and of the files that use the names it added or removed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { contentTerms } from "../../src/engine/content-terms.ts";
 import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
 import { focus, patchPreparedGraph, prepareGraph } from "../../src/engine/focus.ts";
 import type { CodeGraph, GraphLinks, GraphNode } from "../../src/engine/graph.ts";
@@ -21,6 +22,13 @@ function rng(seed: number): () => number {
 }
 
 const NAMES = ["parse", "emit", "run", "load", "save", "render", "Store", "Parser", "check", "merge", "split", "flush"];
+/** Words of a file's text beyond the names it defines (comments, strings, locals). */
+const WORDS = [...NAMES, "store", "buffer", "token", "queue", "retry", "cache", "parse"];
+
+function randomText(random: () => number): string {
+	const count = 2 + Math.floor(random() * 10);
+	return contentTerms(Array.from({ length: count }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" "));
+}
 
 function randomFile(path: string, random: () => number, paths: readonly string[]): FileFacts {
 	const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
@@ -66,6 +74,7 @@ function randomFile(path: string, random: () => number, paths: readonly string[]
 		calls,
 		inherits,
 		parseErrors: 0,
+		contentTerms: randomText(random),
 	};
 }
 
@@ -123,7 +132,7 @@ describe("GraphStore", () => {
 		const paths = Array.from({ length: 40 }, (_, i) => (i % 8 === 7 ? `m${i - 1}.test.ts` : `m${i}.ts`));
 		const files = new Map(paths.map((p) => [p, randomFile(p, random, paths)]));
 		let store = new GraphStore(files.values(), links);
-		let prepared = prepareGraph(store.graph());
+		let prepared = prepareGraph(store.graph(), files);
 		let patched = 0;
 		let rowsPatched = 0;
 		for (let step = 0; step < 300; step++) {
@@ -131,30 +140,35 @@ describe("GraphStore", () => {
 				{ length: 1 + Math.floor(random() * 2) },
 				() => paths[Math.floor(random() * paths.length)] as string,
 			);
-			for (const path of edited) files.set(path, editFile(files.get(path) as FileFacts, random, paths));
+			for (const path of edited) {
+				const file = editFile(files.get(path) as FileFacts, random, paths);
+				files.set(path, random() < 0.5 ? { ...file, contentTerms: randomText(random) } : file);
+			}
 			const delta = store.update([...new Set(edited)], files);
 			if (delta === undefined) {
 				// Too many inert nodes: the caller builds anew, which compacts the ids.
 				store = new GraphStore(files.values(), links);
-				prepared = prepareGraph(store.graph());
+				prepared = prepareGraph(store.graph(), files);
 				continue;
 			}
 			patched++;
 			if (delta.rows !== undefined) rowsPatched++;
 			const incremental = store.graph();
-			prepared = patchPreparedGraph(prepared, incremental, delta);
+			prepared = patchPreparedGraph(prepared, incremental, delta, files, [...new Set(edited)]);
 			const full = new GraphStore(files.values(), links).graph();
 			assert.deepEqual(liveNodes(incremental), liveNodes(full), `nodes after step ${step}`);
 			assert.deepEqual(canonicalEdges(incremental), canonicalEdges(full), `edges after step ${step}`);
 			assert.deepEqual(incremental.edgeCounts, full.edgeCounts);
 			assert.equal(incremental.symbolCount, full.symbolCount);
-			// The patched term index ranks like a fresh one.
-			const fresh = prepareGraph(full);
-			const rank = (p: typeof prepared) =>
-				focus(p, { text: "parse store" }, 10_000).symbols.map((r) => {
+			// The patched term and content indexes rank like fresh ones.
+			const fresh = prepareGraph(full, files);
+			const rank = (p: typeof prepared) => {
+				const result = focus(p, { text: "parse store retry" }, 10_000);
+				return [...result.symbols, ...result.files].map((r) => {
 					const n = p.graph.nodes[r.id] as GraphNode;
 					return `${n.path}:${n.name}@${n.line}:${r.score.toFixed(9)}`;
 				});
+			};
 			assert.deepEqual(new Set(rank(prepared)), new Set(rank(fresh)), `ranking after step ${step}`);
 		}
 		assert.ok(patched >= 250, `most edits patch in place (${patched} of 300)`);

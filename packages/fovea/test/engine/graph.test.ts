@@ -1,8 +1,9 @@
 // The code graph: which facts become which edges, and how a focus query ranks through it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { contentTerms } from "../../src/engine/content-terms.ts";
 import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
-import { focus, hasTermIndex, prepareGraph } from "../../src/engine/focus.ts";
+import { focus, hasContentIndex, hasTermIndex, prepareGraph } from "../../src/engine/focus.ts";
 import { buildGraph, type GraphLinks } from "../../src/engine/graph.ts";
 
 function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
@@ -136,5 +137,41 @@ describe("code graph", () => {
 		assert.equal(hasTermIndex(prepared), false);
 		focus(prepared, { text: "formatDate" });
 		assert.equal(hasTermIndex(prepared), true);
+	});
+
+	describe("with the files' text", () => {
+		// emitter.ts defines only `emit`; its text says what it does. unrelated.ts says nothing of it.
+		const texts: Record<string, string> = {
+			"emitter.ts": "/** Writes bytecode for each instruction the parser hands over. */ export function emit(op) {}",
+			"unrelated.ts": "export function formatDate(d) { return d.toISOString(); }",
+		};
+		const files = new Map(
+			corpus.map((f) => {
+				const text = texts[f.path];
+				return [f.path, text === undefined ? f : { ...f, contentTerms: contentTerms(text) }];
+			}),
+		);
+
+		it("finds a file by what its text says, where names and paths alone find nothing", () => {
+			const query = { text: "writes bytecode instruction" };
+			const byNames = focus(prepareGraph(graph), query);
+			assert.equal(byNames.files.length, 0, "no name or path holds these words");
+			const result = focus(prepareGraph(graph, files), query);
+			assert.equal(graph.nodes[result.files[0]?.id as number]?.path, "emitter.ts");
+			assert.ok(result.seededNodes > 0);
+			const paths = result.files.map((r) => graph.nodes[r.id]?.path);
+			assert.ok(paths.includes("parser.ts"), "heat reaches its caller's file through the graph");
+			assert.ok(!paths.includes("unrelated.ts"));
+		});
+
+		it("keeps the file defining a named symbol first, and a query by path or attention reads no text", () => {
+			const prepared = prepareGraph(graph, files);
+			focus(prepared, { text: "", paths: ["parser.ts"] });
+			assert.equal(hasContentIndex(prepared), false);
+			const result = focus(prepared, { text: "parseExpression" });
+			assert.equal(hasContentIndex(prepared), true);
+			assert.equal(graph.nodes[result.files[0]?.id as number]?.path, "parser.ts");
+			assert.equal(graph.nodes[result.symbols[0]?.id as number]?.name, "parseExpression");
+		});
 	});
 });

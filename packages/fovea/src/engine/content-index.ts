@@ -1,0 +1,122 @@
+/**
+ * The lexical ranking of a root's files by their whole text: Okapi BM25 over each file's content terms and path
+ * terms (k1 = 1.2, b = 0.75, idf = ln(1 + (N − df + ½)/(df + ½))). A focus query seeds heat from it beside the
+ * names it matches, and blends it into the files' ranking. Built once per graph from the facts and patched file by
+ * file when an edit changes them.
+ */
+import { forEachContentTerm } from "./content-terms.ts";
+import type { FileFacts } from "./facts.ts";
+import { terms } from "./query-terms.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** The files that hold one term, and how often each holds it (parallel lists; order carries no meaning). */
+interface Postings {
+	ids: number[];
+	counts: number[];
+}
+
+/** What a file is indexed from: its path, the names it defines and its content terms. */
+export type IndexedFacts = Pick<FileFacts, "path" | "symbols" | "contentTerms">;
+
+/**
+ * How many times more a term counts in the names a file defines than in the rest of its text: a file that defines
+ * `computeTotal` ranks above the files that only call it, for a query naming it.
+ */
+const DEFINED_NAME_WEIGHT = 2;
+
+/** BM25 over files, by file node id; see the module comment. */
+export class ContentIndex {
+	readonly #postings = new Map<string, Postings>();
+	readonly #files = new Map<number, IndexedFacts>();
+	/** Terms per file id (the document length). */
+	readonly #lengths: number[] = [];
+	#totalLength = 0;
+
+	/** Indexes the files of `entries` (file node id and facts). */
+	constructor(entries: Iterable<readonly [id: number, facts: IndexedFacts]> = []) {
+		for (const [id, facts] of entries) this.add(id, facts);
+	}
+
+	/** Files indexed. */
+	get size(): number {
+		return this.#files.size;
+	}
+
+	/** Indexes file `id` (replacing what it was indexed with before). */
+	add(id: number, facts: IndexedFacts): void {
+		if (this.#files.has(id)) this.remove(id);
+		let length = 0;
+		eachTerm(facts, (term, count) => {
+			let postings = this.#postings.get(term);
+			if (postings === undefined) {
+				postings = { ids: [], counts: [] };
+				this.#postings.set(term, postings);
+			}
+			postings.ids.push(id);
+			postings.counts.push(count);
+			length += count;
+		});
+		this.#files.set(id, facts);
+		this.#lengths[id] = length;
+		this.#totalLength += length;
+	}
+
+	/** Takes file `id` out, if it was indexed. */
+	remove(id: number): void {
+		const indexed = this.#files.get(id);
+		if (indexed === undefined) return;
+		eachTerm(indexed, (term) => {
+			const postings = this.#postings.get(term);
+			if (postings === undefined) return;
+			const at = postings.ids.indexOf(id);
+			if (at < 0) return;
+			// Order carries no meaning: the last entry takes the removed one's place.
+			postings.ids[at] = postings.ids[postings.ids.length - 1] as number;
+			postings.counts[at] = postings.counts[postings.counts.length - 1] as number;
+			postings.ids.pop();
+			postings.counts.pop();
+			if (postings.ids.length === 0) this.#postings.delete(term);
+		});
+		this.#files.delete(id);
+		this.#totalLength -= this.#lengths[id] ?? 0;
+		this.#lengths[id] = 0;
+	}
+
+	/**
+	 * Adds each file's BM25 score for the distinct `queryTerms` into `scores` (indexed by file id, zeroed by the
+	 * caller) and returns the highest score (0 when no file holds any of the terms).
+	 */
+	score(queryTerms: readonly string[], scores: Float64Array): number {
+		const n = this.#files.size;
+		if (n === 0) return 0;
+		const averageLength = this.#totalLength / n || 1;
+		for (const term of new Set(queryTerms)) {
+			const postings = this.#postings.get(term);
+			if (postings === undefined) continue;
+			const df = postings.ids.length;
+			const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+			for (let k = 0; k < df; k++) {
+				const id = postings.ids[k] as number;
+				const f = postings.counts[k] as number;
+				const norm = K1 * (1 - B + (B * (this.#lengths[id] ?? 0)) / averageLength);
+				scores[id] = (scores[id] as number) + (idf * f * (K1 + 1)) / (f + norm);
+			}
+		}
+		let best = 0;
+		for (let id = 0; id < scores.length; id++) if ((scores[id] as number) > best) best = scores[id] as number;
+		return best;
+	}
+}
+
+/** The terms of one file's document (its text's, its path's and its defined names', weighted) with their counts. */
+function eachTerm(file: IndexedFacts, each: (term: string, count: number) => void): void {
+	const counts = new Map<string, number>();
+	forEachContentTerm(file.contentTerms ?? "", (term, count) => counts.set(term, count));
+	for (const term of terms(file.path)) counts.set(term, (counts.get(term) ?? 0) + 1);
+	for (const symbol of file.symbols) {
+		for (const term of terms(symbol.name)) counts.set(term, (counts.get(term) ?? 0) + DEFINED_NAME_WEIGHT);
+	}
+	for (const [term, count] of counts) each(term, count);
+}

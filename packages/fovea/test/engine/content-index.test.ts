@@ -1,0 +1,80 @@
+/**
+ * The content index: BM25 over files' text, path and defined names, and patched file by file to the same scores a
+ * fresh index gives.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ContentIndex, type IndexedFacts } from "../../src/engine/content-index.ts";
+import { contentTerms } from "../../src/engine/content-terms.ts";
+import type { SymbolFact } from "../../src/engine/facts.ts";
+import { terms } from "../../src/engine/query-terms.ts";
+
+function file(path: string, text: string, names: string[] = []): IndexedFacts {
+	const symbols: SymbolFact[] = names.map((name, i) => ({
+		name,
+		kind: "function",
+		line: i + 1,
+		endLine: i + 1,
+		signature: name,
+	}));
+	return { path, symbols, contentTerms: contentTerms(text) };
+}
+
+function scores(index: ContentIndex, query: string, size: number): number[] {
+	const out = new Float64Array(size);
+	index.score(terms(query), out);
+	return [...out].map((x) => Math.round(x * 1e9) / 1e9);
+}
+
+const FILES: IndexedFacts[] = [
+	file("src/upload.ts", "upload the file, retry the upload when the token expires", ["upload"]),
+	file("src/queue.ts", "a queue of jobs; each job runs once", ["enqueue"]),
+	file("src/retry.ts", "retry with backoff", ["retryWithBackoff"]),
+	file("docs/notes.ts", "notes about everything: upload queue retry token backoff jobs files and more words here"),
+];
+
+describe("ContentIndex", () => {
+	it("ranks files by BM25: rarer terms weigh more, repeated terms saturate, longer files are normalized", () => {
+		const index = new ContentIndex(FILES.map((f, i) => [i, f] as const));
+		assert.equal(index.size, 4);
+		const [upload, queue, retry, notes] = scores(index, "upload token", 4) as [number, number, number, number];
+		assert.ok(upload > notes, "twice the terms in a shorter file beat one mention in a long one");
+		assert.equal(queue, 0);
+		assert.equal(retry, 0);
+		const out = new Float64Array(4);
+		assert.equal(index.score(["nothing"], out), 0, "no file holds the term: best score 0");
+		assert.deepEqual([...out], [0, 0, 0, 0]);
+	});
+
+	it("counts a file's path and, twice over, the names it defines", () => {
+		const index = new ContentIndex(FILES.map((f, i) => [i, f] as const));
+		const byPath = scores(index, "queue", 4);
+		assert.ok((byPath[1] as number) > (byPath[3] as number), "queue.ts: in its path, text and name");
+		const defined = new ContentIndex([
+			[0, file("a.ts", "computeTotal computeTotal", ["computeTotal"])],
+			[1, file("b.ts", "computeTotal computeTotal")],
+		]);
+		const [definer, caller] = scores(defined, "computeTotal", 2) as [number, number];
+		assert.ok(definer > caller, "the file defining the name ranks above one that only mentions it as often");
+	});
+
+	it("patched by add, replace and remove, scores as a fresh index of the same files", () => {
+		const index = new ContentIndex(FILES.map((f, i) => [i, f] as const));
+		const edited = file("src/queue.ts", "a retry queue: upload jobs retry until done", ["enqueue", "retryJob"]);
+		index.add(1, edited);
+		index.remove(3);
+		index.add(4, file("src/token.ts", "token refresh", ["refreshToken"]));
+		const fresh = new ContentIndex([
+			[0, FILES[0] as IndexedFacts],
+			[1, edited],
+			[2, FILES[2] as IndexedFacts],
+			[4, file("src/token.ts", "token refresh", ["refreshToken"])],
+		]);
+		assert.equal(index.size, 4);
+		for (const query of ["retry upload", "token", "queue jobs", "backoff notes everything"]) {
+			assert.deepEqual(scores(index, query, 5), scores(fresh, query, 5), query);
+		}
+		index.remove(3); // not indexed any more: nothing happens
+		assert.equal(index.size, 4);
+	});
+});
