@@ -58,7 +58,7 @@ const kept = (value: string): string => value;
  * V8 cuts a substring of at least this many characters as a slice: a small object pointing into its parent string
  * (V8's `SlicedString::kMinLength`); shorter substrings are copied.
  */
-const SLICE_MIN_LENGTH = 13;
+export const SLICE_MIN_LENGTH = 13;
 
 /**
  * A flat copy of `value` that does not point into a larger string. A short one is cut from a fresh concatenation,

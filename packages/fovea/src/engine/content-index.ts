@@ -11,11 +11,11 @@ import { terms } from "./query-terms.ts";
 const K1 = 1.2;
 const B = 0.75;
 
-/** The files that hold one term, and how often each holds it (parallel lists; order carries no meaning). */
-interface Postings {
-	ids: number[];
-	counts: number[];
-}
+/**
+ * The files that hold one term and how often each holds it, as pairs `[id, count, id, count, …]` in one list (order
+ * carries no meaning): one array per term, most of which hold one or two files.
+ */
+type Postings = number[];
 
 /** What a file is indexed from: its path, the names it defines and its content terms. */
 export type IndexedFacts = Pick<FileFacts, "path" | "symbols" | "contentTerms">;
@@ -37,6 +37,8 @@ export class ContentIndex {
 	/** Indexes the files of `entries` (file node id and facts). */
 	constructor(entries: Iterable<readonly [id: number, facts: IndexedFacts]> = []) {
 		for (const [id, facts] of entries) this.add(id, facts);
+		// Lists grown by push keep spare room (17 slots for one pair); at 10,000 files the exact copies save ~3 MB.
+		for (const [term, postings] of this.#postings) this.#postings.set(term, postings.slice());
 	}
 
 	/** Files indexed. */
@@ -49,13 +51,9 @@ export class ContentIndex {
 		if (this.#files.has(id)) this.remove(id);
 		let length = 0;
 		eachTerm(facts, (term, count) => {
-			let postings = this.#postings.get(term);
-			if (postings === undefined) {
-				postings = { ids: [], counts: [] };
-				this.#postings.set(term, postings);
-			}
-			postings.ids.push(id);
-			postings.counts.push(count);
+			const postings = this.#postings.get(term);
+			if (postings === undefined) this.#postings.set(term, [id, count]);
+			else postings.push(id, count);
 			length += count;
 		});
 		this.#files.set(id, facts);
@@ -70,14 +68,14 @@ export class ContentIndex {
 		eachTerm(indexed, (term) => {
 			const postings = this.#postings.get(term);
 			if (postings === undefined) return;
-			const at = postings.ids.indexOf(id);
-			if (at < 0) return;
-			// Order carries no meaning: the last entry takes the removed one's place.
-			postings.ids[at] = postings.ids[postings.ids.length - 1] as number;
-			postings.counts[at] = postings.counts[postings.counts.length - 1] as number;
-			postings.ids.pop();
-			postings.counts.pop();
-			if (postings.ids.length === 0) this.#postings.delete(term);
+			let at = 0;
+			while (at < postings.length && postings[at] !== id) at += 2;
+			if (at >= postings.length) return;
+			// Order carries no meaning: the last pair takes the removed one's place.
+			postings[at] = postings[postings.length - 2] as number;
+			postings[at + 1] = postings[postings.length - 1] as number;
+			postings.length -= 2;
+			if (postings.length === 0) this.#postings.delete(term);
 		});
 		this.#files.delete(id);
 		this.#totalLength -= this.#lengths[id] ?? 0;
@@ -95,11 +93,11 @@ export class ContentIndex {
 		for (const term of new Set(queryTerms)) {
 			const postings = this.#postings.get(term);
 			if (postings === undefined) continue;
-			const df = postings.ids.length;
+			const df = postings.length / 2;
 			const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-			for (let k = 0; k < df; k++) {
-				const id = postings.ids[k] as number;
-				const f = postings.counts[k] as number;
+			for (let k = 0; k < postings.length; k += 2) {
+				const id = postings[k] as number;
+				const f = postings[k + 1] as number;
 				const norm = K1 * (1 - B + (B * (this.#lengths[id] ?? 0)) / averageLength);
 				scores[id] = (scores[id] as number) + (idf * f * (K1 + 1)) / (f + norm);
 			}
