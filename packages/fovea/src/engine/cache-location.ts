@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { isAbsolute, join, relative } from "node:path";
+import { countsContentTerms } from "./content-terms.ts";
 import type { LanguageId } from "./facts.ts";
 
 /**
@@ -14,7 +15,9 @@ import type { LanguageId } from "./facts.ts";
  * still holds per path: restoring earlier bytes at a path, or reverting a branch, hits.
  */
 export function factKey(hash: string, path: string, language: LanguageId): string {
-	return createHash("sha256").update(`${hash}\0${language}\0${path}`).digest("hex");
+	// Facts extracted without content terms are another variant of the same file's facts (see `useContentTerms`).
+	const variant = countsContentTerms() ? "" : "\0without-content-terms";
+	return createHash("sha256").update(`${hash}\0${language}\0${path}${variant}`).digest("hex");
 }
 
 /** `$FOVEA_CACHE_DIR`, else `$XDG_CACHE_HOME/pi-fovea`, else `~/.cache/pi-fovea` (see `../cache-dir.js`). */

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { factKey } from "./cache-location.ts";
+import { countsContentTerms } from "./content-terms.ts";
 import { type ExtractJob, extractMany, extractsWithWorkers } from "./extract-many.ts";
 import type { FactCache } from "./fact-cache.ts";
 import type { FileFacts } from "./facts.ts";
@@ -142,7 +143,7 @@ export async function parseBatch(
 
 	const jobs: ExtractJob[] = misses.map(({ i, source }) => {
 		const file = batch[i] as ScannedFile;
-		return { path: file.path, language: file.language, source };
+		return { path: file.path, language: file.language, source, contentTerms: countsContentTerms() };
 	});
 	const extractor = await context.extractor();
 	await extractor.ensureLanguages(new Set(jobs.map((j) => j.language)));

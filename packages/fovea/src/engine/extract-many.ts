@@ -13,6 +13,8 @@ export interface ExtractJob {
 	path: string;
 	language: LanguageId;
 	source: string;
+	/** Count its content terms; default the extracting thread's setting (a worker's is not the caller's: set it). */
+	contentTerms?: boolean;
 }
 
 /**

@@ -88,7 +88,10 @@ async function work(extractor: Extractor, { run, jobs, claims }: RunMessage): Pr
 		const job = jobs[index] as ExtractJob;
 		const start = performance.now();
 		try {
-			outcomes.push({ index, facts: extractor.extract(job.path, job.source, job.language) });
+			outcomes.push({
+				index,
+				facts: extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms }),
+			});
 		} catch (error) {
 			outcomes.push({ index, error: error instanceof Error ? error.message : String(error) });
 		}

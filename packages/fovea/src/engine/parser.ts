@@ -22,7 +22,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser, Query } from "web-tree-sitter";
 import { compactFacts } from "./compact-facts.ts";
-import { contentTerms } from "./content-terms.ts";
+import { contentTerms, countsContentTerms } from "./content-terms.ts";
 import { type CaptureMatch, countLines, type LanguageRules } from "./extract/common.ts";
 import { goRules } from "./extract/go.ts";
 import { javaRules } from "./extract/java.ts";
@@ -32,12 +32,18 @@ import { typescriptRules } from "./extract/typescript.ts";
 import { EXTRACTOR_VERSION, type FileFacts, type LanguageId } from "./facts.ts";
 import { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 
+/** How one file is extracted. */
+export interface ExtractOptions {
+	/** Count the file's content terms (`FileFacts.contentTerms`). Default: the process's setting (`useContentTerms`). */
+	contentTerms?: boolean | undefined;
+}
+
 export interface Extractor {
 	/**
 	 * Facts of one file. `path` is root-relative with `/` separators and decides the language unless `language` is
 	 * given. Synchronous; throws if the language is unsupported or its grammar is not loaded (see `ensureLanguages`).
 	 */
-	extract(path: string, source: string, language?: LanguageId): FileFacts;
+	extract(path: string, source: string, language?: LanguageId, options?: ExtractOptions): FileFacts;
 	/** Loads the grammars of `languages` not loaded yet (once per process); resolves when all can be extracted. */
 	ensureLanguages(languages: Iterable<LanguageId>): Promise<void>;
 	/** Languages whose grammar is loaded in this process, i.e. that `extract` accepts right now. */
@@ -144,7 +150,7 @@ function grammarPath(language: LanguageId): string {
 	return join(dirname(manifest), "out", `tree-sitter-${language}.wasm`);
 }
 
-function extract(path: string, source: string, language?: LanguageId): FileFacts {
+function extract(path: string, source: string, language?: LanguageId, options: ExtractOptions = {}): FileFacts {
 	const id = language ?? languageOf(path);
 	if (id === undefined || !isLanguageId(id)) {
 		throw new Error(`Fovea cannot extract ${path}: unsupported language${id === undefined ? "" : ` ${String(id)}`}`);
@@ -159,7 +165,7 @@ function extract(path: string, source: string, language?: LanguageId): FileFacts
 		return { ...baseFacts(path, id, source), symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
 	}
 	try {
-		return factsOf(grammar, tree.rootNode, path, id, source);
+		return factsOf(grammar, tree.rootNode, path, id, source, options.contentTerms ?? countsContentTerms());
 	} finally {
 		tree.delete();
 	}
@@ -177,7 +183,14 @@ function baseFacts(path: string, language: LanguageId, source: string) {
 }
 
 /** The facts of `source`, whose syntax tree `root` is. */
-function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageId, source: string): FileFacts {
+function factsOf(
+	grammar: Grammar,
+	root: Node,
+	path: string,
+	language: LanguageId,
+	source: string,
+	withContentTerms: boolean,
+): FileFacts {
 	const matches: CaptureMatch[] = grammar.facts.matches(root);
 	if (grammar.topLevel !== undefined) {
 		for (const match of grammar.topLevel.matches(root, TOP_LEVEL)) matches.push(match);
@@ -193,8 +206,8 @@ function factsOf(grammar: Grammar, root: Node, path: string, language: LanguageI
 		calls: extracted.calls,
 		inherits: extracted.inherits,
 		parseErrors,
-		contentTerms: contentTerms(source),
 	};
+	if (withContentTerms) facts.contentTerms = contentTerms(source);
 	if (extracted.package !== undefined) facts.package = extracted.package;
 	return compactFacts(facts, { cutFromSource: true });
 }
@@ -229,7 +242,7 @@ export function withSyntaxTree<T>(
 		const root = tree.rootNode;
 		let facts: FileFacts | undefined;
 		return visit(root, () => {
-			facts ??= factsOf(grammar, root, path, id, source);
+			facts ??= factsOf(grammar, root, path, id, source, countsContentTerms());
 			return facts;
 		});
 	} finally {
