@@ -73,7 +73,8 @@ export interface FileFacts {
 	parseErrors: number;
 	/**
 	 * Every term of the file's text with its count, as `contentTerms` encodes them (`content-terms.ts`): what a focus
-	 * query's lexical ranking reads. Absent from facts made by an extractor that does not compute them.
+	 * query's lexical ranking reads. Absent from facts extracted with counting turned off (`useContentTerms(false)`,
+	 * cached under keys of their own).
 	 */
 	contentTerms?: string;
 }

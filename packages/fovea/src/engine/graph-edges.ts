@@ -120,8 +120,8 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 
 /**
  * A file's edge lists as three views of one buffer (weights first, for their alignment). Every file keeps its lists
- * for as long as the graph lives, and each buffer of its own cost ~250 bytes beside its data: at 10,000 files,
- * 20,000 buffers fewer.
+ * for as long as the graph lives: at 10,000 files, 20,000 buffers fewer (~1 MB of heap, and their records outside
+ * it).
  */
 function packedEdges(a: readonly number[], b: readonly number[], w: readonly number[]): Omit<FileEdges, "counts"> {
 	const n = a.length;

@@ -162,7 +162,16 @@ function extract(path: string, source: string, language?: LanguageId, options: E
 	const tree = grammar.parser.parse(source);
 	if (tree === null) {
 		// Only a cancelled parse returns null; none is requested, but stay total.
-		return { ...baseFacts(path, id, source), symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
+		const facts: FileFacts = {
+			...baseFacts(path, id, source),
+			symbols: [],
+			imports: [],
+			calls: [],
+			inherits: [],
+			parseErrors: 1,
+		};
+		if (options.contentTerms ?? countsContentTerms()) facts.contentTerms = contentTerms(source);
+		return facts;
 	}
 	try {
 		return factsOf(grammar, tree.rootNode, path, id, source, options.contentTerms ?? countsContentTerms());
