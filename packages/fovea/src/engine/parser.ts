@@ -33,7 +33,7 @@ import { EXTRACTOR_VERSION, type FileFacts, type LanguageId } from "./facts.ts";
 import { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 
 /** How one file is extracted. */
-export interface ExtractOptions {
+export interface FileExtractOptions {
 	/** Count the file's content terms (`FileFacts.contentTerms`). Default: the process's setting (`useContentTerms`). */
 	contentTerms?: boolean | undefined;
 }
@@ -43,7 +43,7 @@ export interface Extractor {
 	 * Facts of one file. `path` is root-relative with `/` separators and decides the language unless `language` is
 	 * given. Synchronous; throws if the language is unsupported or its grammar is not loaded (see `ensureLanguages`).
 	 */
-	extract(path: string, source: string, language?: LanguageId, options?: ExtractOptions): FileFacts;
+	extract(path: string, source: string, language?: LanguageId, options?: FileExtractOptions): FileFacts;
 	/** Loads the grammars of `languages` not loaded yet (once per process); resolves when all can be extracted. */
 	ensureLanguages(languages: Iterable<LanguageId>): Promise<void>;
 	/** Languages whose grammar is loaded in this process, i.e. that `extract` accepts right now. */
@@ -150,7 +150,7 @@ function grammarPath(language: LanguageId): string {
 	return join(dirname(manifest), "out", `tree-sitter-${language}.wasm`);
 }
 
-function extract(path: string, source: string, language?: LanguageId, options: ExtractOptions = {}): FileFacts {
+function extract(path: string, source: string, language?: LanguageId, options: FileExtractOptions = {}): FileFacts {
 	const id = language ?? languageOf(path);
 	if (id === undefined || !isLanguageId(id)) {
 		throw new Error(`Fovea cannot extract ${path}: unsupported language${id === undefined ? "" : ` ${String(id)}`}`);
