@@ -196,6 +196,21 @@ describe("fovea_focus through the real Pi host", () => {
 		});
 	});
 
+	it("finds a file by words only its text holds (a comment), through the real host", async () => {
+		const repo = polyglotRepo(await tempDir());
+		await host(repo, async (pi) => {
+			// "pending schema" is in one comment of tools/migrate.go and in no name or path of the project.
+			const { text, details } = await focus(pi, { query: "pending schema" });
+			assert.equal(details.files[0]?.file, "tools/migrate.go", text);
+			const files = section(text, FILES_HEADING).map((l) => l.split(" — ")[0]);
+			assert.equal(files[0], "tools/migrate.go");
+			assert.ok(
+				details.symbols.some((s) => s.file === "tools/migrate.go" && s.name === "RunMigration"),
+				`the file's symbols are heated through it:\n${text}`,
+			);
+		});
+	});
+
 	it("fits every budget by the chars/3 estimate, shows more with more budget, and clamps invalid budgets", async () => {
 		const repo = polyglotRepo(await tempDir());
 		await host(repo, async (pi) => {
