@@ -109,13 +109,21 @@ export class ContentIndex {
 	}
 }
 
-/** The terms of one file's document (its text's, its path's and its defined names', weighted) with their counts. */
+/**
+ * The terms of one file's document with their counts: its text's, its path's and its defined names' (weighted). The
+ * path and names give a few terms, merged into the text's as they pass, so no map of the whole document is built.
+ */
 function eachTerm(file: IndexedFacts, each: (term: string, count: number) => void): void {
-	const counts = new Map<string, number>();
-	forEachContentTerm(file.contentTerms ?? "", (term, count) => counts.set(term, count));
-	for (const term of terms(file.path)) counts.set(term, (counts.get(term) ?? 0) + 1);
+	const extra = new Map<string, number>();
+	for (const term of terms(file.path)) extra.set(term, (extra.get(term) ?? 0) + 1);
 	for (const symbol of file.symbols) {
-		for (const term of terms(symbol.name)) counts.set(term, (counts.get(term) ?? 0) + DEFINED_NAME_WEIGHT);
+		for (const term of terms(symbol.name)) extra.set(term, (extra.get(term) ?? 0) + DEFINED_NAME_WEIGHT);
 	}
-	for (const [term, count] of counts) each(term, count);
+	forEachContentTerm(file.contentTerms ?? "", (term, count) => {
+		const more = extra.get(term);
+		if (more === undefined) return each(term, count);
+		extra.delete(term);
+		each(term, count + more);
+	});
+	for (const [term, count] of extra) each(term, count);
 }
