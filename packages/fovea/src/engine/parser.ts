@@ -159,35 +159,29 @@ function extract(path: string, source: string, language?: LanguageId, options: F
 	if (grammar === undefined) {
 		throw new Error(`Fovea cannot extract ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
 	}
+	const withContentTerms = options.contentTerms ?? countsContentTerms();
 	const tree = grammar.parser.parse(source);
 	if (tree === null) {
 		// Only a cancelled parse returns null; none is requested, but stay total.
-		const facts: FileFacts = {
-			...baseFacts(path, id, source),
-			symbols: [],
-			imports: [],
-			calls: [],
-			inherits: [],
-			parseErrors: 1,
-		};
-		if (options.contentTerms ?? countsContentTerms()) facts.contentTerms = contentTerms(source);
-		return facts;
+		const base = baseFacts(path, id, source, withContentTerms);
+		return { ...base, symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
 	}
 	try {
-		return factsOf(grammar, tree.rootNode, path, id, source, options.contentTerms ?? countsContentTerms());
+		return factsOf(grammar, tree.rootNode, path, id, source, withContentTerms);
 	} finally {
 		tree.delete();
 	}
 }
 
-/** The content-derived fields of a file's facts. */
-function baseFacts(path: string, language: LanguageId, source: string) {
+/** The content-derived fields of a file's facts; its content terms when `withContentTerms`. */
+function baseFacts(path: string, language: LanguageId, source: string, withContentTerms: boolean) {
 	return {
 		path,
 		language,
 		hash: hashOf(source),
 		bytes: Buffer.byteLength(source, "utf8"),
 		lines: countLines(source),
+		...(withContentTerms ? { contentTerms: contentTerms(source) } : {}),
 	};
 }
 
@@ -209,14 +203,13 @@ function factsOf(
 	const extracted = grammar.rules.collect({ matches, source, path, language });
 	const parseErrors = root.hasError ? syntaxErrors(grammar, root) : 0;
 	const facts: FileFacts = {
-		...baseFacts(path, language, source),
+		...baseFacts(path, language, source, withContentTerms),
 		symbols: extracted.symbols,
 		imports: extracted.imports,
 		calls: extracted.calls,
 		inherits: extracted.inherits,
 		parseErrors,
 	};
-	if (withContentTerms) facts.contentTerms = contentTerms(source);
 	if (extracted.package !== undefined) facts.package = extracted.package;
 	return compactFacts(facts, { cutFromSource: true });
 }
