@@ -7,18 +7,11 @@ import type { WorktreeEntry } from "./worktree.ts";
  * in sizes from one `cat-file --batch-check` afterwards.
  */
 
-/** An untracked path from `ls-files --others`, with its worktree description when it was looked at. */
+/** An untracked path (from `git status`), with its worktree description when it was looked at. */
 export interface Untracked {
 	path: string;
 	/** An untracked directory Git did not enter (an embedded repository). */
 	directory: boolean;
-}
-
-/** The paths Git reports as unmerged (stage ≠ 0) in any of the diffs. */
-export function conflictedPaths(...diffs: readonly (readonly RawEntry[])[]): string[] {
-	const paths = new Set<string>();
-	for (const diff of diffs) for (const entry of diff) if (entry.status === "U") paths.add(entry.path);
-	return [...paths].sort();
 }
 
 /** The kind of thing a mode names: a regular file, a symlink, a gitlink or a special file. */
@@ -95,7 +88,7 @@ export function worktreeSide(described: WorktreeEntry | undefined, gitMode?: str
 }
 
 /**
- * HEAD→worktree, composed from HEAD→index (`staged`, with renames), index→worktree (`dirty`, from `diff-files`)
+ * HEAD→worktree, composed from HEAD→index (`staged`, with renames), index→worktree (`dirty`, from `git status`)
  * and the untracked paths, with `described` holding the worktree description of every dirty or untracked path.
  * A worktree file whose bytes hash to what the index holds is unchanged (only its stat moved). A deleted file and
  * an untracked one with the same nonempty content are paired as an exact rename.

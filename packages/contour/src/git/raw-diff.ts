@@ -76,18 +76,6 @@ export function parseRawDiff(out: Buffer): RawEntry[] {
 }
 
 /**
- * Parses `git ls-files -z --others` output. A path ending in `/` is an untracked directory Git did not enter (an
- * embedded repository); it is returned without the slash and flagged.
- */
-export function parsePathList(out: Buffer): { path: string; valid: boolean; directory: boolean }[] {
-	return nulRecords(out).map((record) => {
-		const directory = record.length > 1 && record[record.length - 1] === 0x2f;
-		const decoded = decodePath(directory ? record.subarray(0, record.length - 1) : record);
-		return { path: checkedPath(decoded.path), valid: decoded.valid, directory };
-	});
-}
-
-/**
  * A root-relative path as Git prints it: nonempty, relative, without `.`/`..` segments or empty segments. Anything
  * else would let a crafted name escape the root when joined, so it is refused.
  */

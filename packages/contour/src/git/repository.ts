@@ -13,7 +13,7 @@ export interface Repository {
 	objectFormat: "sha1" | "sha256";
 	/**
 	 * Configuration forced on every call: the repository's filter drivers emptied, because Git runs a clean filter
-	 * when it re-hashes a racily clean file, even in plumbing such as `diff-files`.
+	 * when it re-hashes a racily clean file, even in `git status`.
 	 */
 	forcedConfig: [string, string][];
 }

@@ -3,8 +3,8 @@ import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "./bounded.ts";
 import { type ObjectInfo, ObjectReader, type ObjectReaders } from "./cat-file.ts";
-import { conflictedPaths, objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
-import { parsePathList, parseRawDiff, type RawEntry } from "./raw-diff.ts";
+import { objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
+import { parseRawDiff, type RawEntry } from "./raw-diff.ts";
 import { openRepository, type Repository } from "./repository.ts";
 import { type GitWork, git } from "./run.ts";
 import {
@@ -16,6 +16,7 @@ import {
 	type SnapshotTarget,
 } from "./snapshot-model.ts";
 import { type RepositoryState, readState, resolveHead, sameState } from "./state.ts";
+import { parseStatusV2, STATUS_ARGS } from "./status-v2.ts";
 import { gitBlobOid, type WorktreeEntry, WorktreeReader } from "./worktree.ts";
 
 /** Options of one snapshot. */
@@ -80,18 +81,17 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 	const calls = { ...call, forcedConfig: repo.forcedConfig };
 	const before = await readState(repo, head);
 	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
-	const [dirty, untracked, diff] = await Promise.all([
-		git(repo.root, ["diff-files", ...DIFF_FLAGS, "--no-renames", "--ignore-submodules=dirty"], calls),
-		git(repo.root, ["ls-files", "-z", "--others", "--exclude-standard"], calls),
-		git(repo.root, changeDiffArgs(repo, before, base), calls),
+	// One status run lists HEAD→index, index→worktree and the untracked files; a branch review diffs its commits too.
+	const [status, branchDiff] = await Promise.all([
+		git(repo.root, STATUS_ARGS, { ...calls, okCodes: [0, 128] }),
+		base === undefined ? undefined : git(repo.root, branchDiffArgs(base, before.head as string), calls),
 	]);
-	const dirtyEntries = parseRawDiff(dirty.stdout);
-	const untrackedPaths = parsePathList(untracked.stdout);
-	const entries = parseRawDiff(diff.stdout);
-	if (target !== "branch") {
-		const conflicts = conflictedPaths(entries, dirtyEntries);
-		if (conflicts.length > 0) throw new ConflictError(repo.root, conflicts);
-	}
+	if (status.code !== 0) await statusFailure(repo, before.head, status.stderr, options.objects, calls);
+	const listing = parseStatusV2(status.stdout);
+	const dirtyEntries = listing.dirty;
+	const untrackedPaths = listing.untracked;
+	const entries = branchDiff === undefined ? listing.staged : parseRawDiff(branchDiff.stdout);
+	if (target !== "branch" && listing.conflicts.length > 0) throw new ConflictError(repo.root, listing.conflicts);
 	const invalidNames = new Set<string>();
 	for (const entry of [...entries, ...dirtyEntries]) if (!entry.validName) invalidNames.add(entry.path);
 	for (const entry of untrackedPaths) if (!entry.valid) invalidNames.add(entry.path);
@@ -107,7 +107,8 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 			gitBlobOid(new Uint8Array(0), repo.objectFormat),
 		);
 	} else {
-		// diff-files reports intent-to-add entries (`git add -N`) as added; a commit would leave them out.
+		// Intent-to-add entries (`git add -N`) are added in the worktree only (older Git listed them as staged too); a
+		// commit leaves them out.
 		const intentToAdd = new Set(dirtyEntries.filter((entry) => entry.status === "A").map((entry) => entry.path));
 		changes = target === "branch" ? objectChanges(entries, "commit") : objectChanges(entries, "index", intentToAdd);
 	}
@@ -173,12 +174,31 @@ async function resolveBase(
 	return { ref, oid, mergeBase: merged.stdout.toString("utf8").trim() };
 }
 
-/** The diff a snapshot starts from: merge base→HEAD for a branch, else HEAD (or the empty tree)→index. */
-function changeDiffArgs(repo: Repository, state: RepositoryState, base: { mergeBase: string } | undefined): string[] {
-	if (base !== undefined) return ["diff-tree", "-r", ...DIFF_FLAGS, "-M", base.mergeBase, state.head as string, "--"];
-	// An unborn branch has no HEAD tree: everything in the index is added, as against the empty tree.
-	const from = state.head ?? createHash(repo.objectFormat).update("tree 0\0").digest("hex");
-	return ["diff-index", "--cached", ...DIFF_FLAGS, "-M", "--ignore-submodules=none", from, "--"];
+/** A branch review's diff: merge base→HEAD, renames paired. */
+function branchDiffArgs(base: { mergeBase: string }, head: string): string[] {
+	return ["diff-tree", "-r", ...DIFF_FLAGS, "-M", base.mergeBase, head, "--"];
+}
+
+/**
+ * Status failed: a HEAD that names no commit (a tree, a missing object) is said as the object check says it, since
+ * Git's own words name neither the root nor the cause; anything else is Git's message.
+ */
+async function statusFailure(
+	repo: Repository,
+	head: string | null,
+	stderr: string,
+	objects: ObjectReaders | undefined,
+	calls: Parameters<typeof git>[2],
+): Promise<never> {
+	if (head !== null) {
+		const reader = objects?.reader(repo.root, calls) ?? new ObjectReader(repo.root, calls);
+		try {
+			await withSizes(reader, repo, [], head, { checkHead: true });
+		} finally {
+			if (objects === undefined) await reader.close();
+		}
+	}
+	throw new Error(`git status failed in ${repo.root}: ${stderr || "exit code 128"}`);
 }
 
 /** Hashes every dirty or untracked worktree file a working-tree review compares (gitlinks and odd names aside). */
@@ -222,6 +242,7 @@ async function withSizes(
 	repo: Repository,
 	changes: ChangedFile[],
 	head: string | null,
+	options: { checkHead?: boolean } = {},
 ): Promise<ChangedFile[]> {
 	const owners = new Map<string, string>();
 	const isObject = (side: FileSide | undefined): side is FileSide & { oid: string } =>
@@ -232,7 +253,7 @@ async function withSizes(
 	}
 	// HEAD's type rides along with the blobs (a change's diff against a HEAD that is no tree-ish fails anyway; with no
 	// change there is nothing to look up, and nothing is).
-	const checkHead = head !== null && owners.size > 0;
+	const checkHead = head !== null && (owners.size > 0 || options.checkHead === true);
 	const names = checkHead ? [...owners.keys(), head] : [...owners.keys()];
 	const answers = await reader.info(names);
 	const info = new Map(names.map((name, i) => [name, answers[i] as ObjectInfo]));

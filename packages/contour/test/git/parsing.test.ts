@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { decode, gitBlobOid, newGitWork, ObjectReader, readSides, takeSnapshot } from "../../src/git/index.ts";
-import { checkedPath, parsePathList, parseRawDiff, ZERO_OID } from "../../src/git/raw-diff.ts";
+import { checkedPath, parseRawDiff, ZERO_OID } from "../../src/git/raw-diff.ts";
+import { parseStatusV2 } from "../../src/git/status-v2.ts";
 import { cleanup, git, repo, tempDir, write } from "./support.ts";
 
 after(cleanup);
@@ -94,14 +95,91 @@ describe("raw diff parsing", () => {
 		for (const path of ["../x", "/etc/passwd", "a//b", "a/./b", ""])
 			assert.throws(() => checkedPath(path), /unsafe path/, JSON.stringify(path));
 	});
+});
 
-	it("flags non-UTF-8 names and untracked directories", () => {
-		const out = Buffer.concat([Buffer.from("ok.ts\0nested/\0bad-"), Buffer.from([0xff]), Buffer.from(".ts\0")]);
-		assert.deepEqual(parsePathList(out), [
+describe("status parsing", () => {
+	it("splits one status run into HEAD→index, index→worktree, untracked and unmerged, as the diffs would", () => {
+		const out = Buffer.concat([
+			Buffer.from(`2 RM N... 100644 100644 100755 ${A} ${B} R85 new name.ts\0old\nname.ts\0`),
+			Buffer.from(`1 .D N... 100644 100644 000000 ${A} ${A} gone.ts\0`),
+			Buffer.from(`1 .A N... 000000 000000 100644 ${ZERO_OID} ${ZERO_OID} intent.ts\0`),
+			Buffer.from(`1 A. N... 000000 100644 100644 ${ZERO_OID} ${B} added.ts\0`),
+			Buffer.from(`u UU N... 100644 100644 100644 100644 ${A} ${B} ${A} c.ts\0`),
+			Buffer.from("? ok.ts\0? nested/\0? bad-"),
+			Buffer.from([0xff]),
+			Buffer.from(".ts\0"),
+		]);
+		const listing = parseStatusV2(out);
+		assert.deepEqual(listing.staged, [
+			{
+				status: "R",
+				srcMode: "100644",
+				dstMode: "100644",
+				srcOid: A,
+				dstOid: B,
+				path: "new name.ts",
+				oldPath: "old\nname.ts",
+				score: 85,
+				validName: true,
+			},
+			{
+				status: "A",
+				srcMode: "000000",
+				dstMode: "100644",
+				srcOid: ZERO_OID,
+				dstOid: B,
+				path: "added.ts",
+				validName: true,
+			},
+		]);
+		assert.deepEqual(listing.dirty, [
+			{
+				status: "M",
+				srcMode: "100644",
+				dstMode: "100755",
+				srcOid: B,
+				dstOid: ZERO_OID,
+				path: "new name.ts",
+				validName: true,
+			},
+			{
+				status: "D",
+				srcMode: "100644",
+				dstMode: "000000",
+				srcOid: A,
+				dstOid: ZERO_OID,
+				path: "gone.ts",
+				validName: true,
+			},
+			{
+				status: "A",
+				srcMode: "000000",
+				dstMode: "100644",
+				srcOid: ZERO_OID,
+				dstOid: ZERO_OID,
+				path: "intent.ts",
+				validName: true,
+			},
+		]);
+		assert.deepEqual(listing.untracked, [
 			{ path: "ok.ts", valid: true, directory: false },
 			{ path: "nested", valid: true, directory: true },
 			{ path: "bad-\ufffd.ts", valid: false, directory: false },
 		]);
+		assert.deepEqual(listing.conflicts, ["c.ts"]);
+	});
+
+	it("refuses short ids, unknown records, a rename without its source and paths that could escape the root", () => {
+		const bad = [
+			`1 .M N... 100644 100644 100644 abc def a.ts\0`,
+			`3 .M N... 100644 100644 100644 ${A} ${A} a.ts\0`,
+			`1 ?? N... 100644 100644 100644 ${A} ${A} a.ts\0`,
+			`2 R. N... 100644 100644 100644 ${A} ${B} X85 b.ts\0a.ts\0`,
+		];
+		for (const record of bad) assert.throws(() => parseStatusV2(Buffer.from(record)), /unexpected git status record/);
+		assert.throws(() => parseStatusV2(Buffer.from(`2 R. N... 100644 100644 100644 ${A} ${B} R85 b.ts\0`)), /truncated/);
+		assert.throws(() => parseStatusV2(Buffer.from(`1 .M N... 100644 100644 100644 ${A} ${A} ../x\0`)), /unsafe path/);
+		assert.throws(() => parseStatusV2(Buffer.from("? /etc/passwd\0")), /unsafe path/);
 	});
 });
 

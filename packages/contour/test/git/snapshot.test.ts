@@ -213,8 +213,8 @@ describe("snapshot work", () => {
 			const snapshot = await takeSnapshot({ root: dir, target, work });
 			assert.deepEqual(snapshot.changes, []);
 			assert.deepEqual({ ...work, processes: 0 }, { ...newGitWork(), processes: 0 }, target);
-			// rev-parse (with HEAD), config, diff-files, ls-files, diff-index, cat-file (HEAD once more).
-			assert.equal(work.processes, 6, `${target} spawned ${work.processes} git processes`);
+			// rev-parse (with HEAD), config, status, cat-file (HEAD once more).
+			assert.equal(work.processes, 4, `${target} spawned ${work.processes} git processes`);
 		}
 		const work = newGitWork();
 		assert.deepEqual(await readSides({ root: dir, objectFormat: "sha1" }, [], { work }), []);
@@ -237,7 +237,7 @@ describe("snapshot work", () => {
 		assert.equal(work.worktreeFilesRead, 0);
 	});
 
-	it("a snapshot and the reads of its sides share one object reader: six Git processes in all", async () => {
+	it("a snapshot and the reads of its sides share one object reader: four Git processes in all", async () => {
 		const dir = repo({ "a.ts": "a\n", "b.ts": "b\n" }, { commit: true });
 		write(dir, { "a.ts": "a2\n", "c.ts": "c\n" });
 		git(dir, "add", "-A");
@@ -257,7 +257,7 @@ describe("snapshot work", () => {
 			await objects.close();
 		}
 		assert.equal(work.blobsRead, 3);
-		assert.equal(work.processes, 6, "rev-parse, config, diff-files, ls-files, diff-index and one cat-file");
+		assert.equal(work.processes, 4, "rev-parse, config, status and one cat-file");
 	});
 
 	it("a second snapshot of an unchanged repository has the same digests", async () => {
