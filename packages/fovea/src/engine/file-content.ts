@@ -13,6 +13,8 @@ const MINIFIED_AVG_LINE = 500;
 const GENERATED_HEAD_BYTES = 4096;
 const GENERATED_HEAD_LINES = 15;
 const GENERATED_MARKERS = [/@generated\b/, /DO NOT EDIT/, /\bauto-?generated\b/i];
+/** A line comment at the start of a line: `//`, `#`, `--`, `;` or `%`. */
+const LINE_COMMENT = /^\s*(?:\/\/|#|--|;|%)/;
 
 /** Why file content is not parsed (binary, minified, generated), or `undefined` when it is source to parse. */
 export function contentGap(bytes: Uint8Array): "binary" | "minified" | "generated" | undefined {
@@ -23,9 +25,42 @@ export function contentGap(bytes: Uint8Array): "binary" | "minified" | "generate
 		for (let i = buffer.indexOf(10); i >= 0; i = buffer.indexOf(10, i + 1)) lines++;
 		if (buffer.length / lines > MINIFIED_AVG_LINE) return "minified";
 	}
-	const head = buffer.subarray(0, GENERATED_HEAD_BYTES).toString("latin1").split("\n", GENERATED_HEAD_LINES).join("\n");
-	if (GENERATED_MARKERS.some((marker) => marker.test(head))) return "generated";
+	const head = buffer.subarray(0, GENERATED_HEAD_BYTES).toString("latin1").split("\n", GENERATED_HEAD_LINES);
+	if (headerComments(head).some((text) => GENERATED_MARKERS.some((marker) => marker.test(text)))) return "generated";
 	return undefined;
+}
+
+/**
+ * The comment text among a file's first lines: line comments that start a line, and what `/* … *\/` and `<!-- … -->`
+ * blocks hold. A generator says so in a comment; code that merely names a marker (a generated-file detector's own
+ * patterns, a string) is source.
+ */
+function headerComments(lines: readonly string[]): string[] {
+	const out: string[] = [];
+	let closer: string | undefined;
+	for (const line of lines) {
+		let at = 0;
+		for (;;) {
+			if (closer !== undefined) {
+				const end = line.indexOf(closer, at);
+				out.push(line.slice(at, end === -1 ? line.length : end));
+				if (end === -1) break;
+				at = end + closer.length;
+				closer = undefined;
+			}
+			if (at === 0 && LINE_COMMENT.test(line)) {
+				out.push(line);
+				break;
+			}
+			const block = line.indexOf("/*", at);
+			const markup = line.indexOf("<!--", at);
+			if (block === -1 && markup === -1) break;
+			const isMarkup = block === -1 || (markup !== -1 && markup < block);
+			at = isMarkup ? markup + 4 : block + 2;
+			closer = isMarkup ? "-->" : "*/";
+		}
+	}
+	return out;
 }
 
 /** What reading one file gave. */
