@@ -11,12 +11,19 @@ import { countsContentTerms } from "./content-terms.ts";
 import { type ExtractJob, extractMany, extractsWithWorkers } from "./extract-many.ts";
 import type { FactCache } from "./fact-cache.ts";
 import type { FileFacts } from "./facts.ts";
-import { contentGap, type ReadOutcome, readBounded } from "./file-content.ts";
+import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "./file-content.ts";
 import { type FileState, stateAsRead } from "./file-state.ts";
 import { type Extractor, hashOf } from "./parser.ts";
 import type { ScannedFile } from "./scan.ts";
 
+/** Asynchronous reads in flight at once, once a batch has met a slow read. */
 const READ_CONCURRENCY = 32;
+/** A synchronous read slower than this leaves the rest of its batch to asynchronous reads. */
+const SLOW_READ_MS = 20;
+/** Synchronous reads give the event loop a turn this often (as the extract pool's main thread does). */
+const READ_YIELD_MS = 12;
+/** A batch this small (a refresh of a few paths) is read at once, without a turn first. */
+const SMALL_BATCH = 32;
 /** A caller's shared parses give the event loop a turn this often (as the extract pool's main thread does). */
 const SHARED_YIELD_MS = 12;
 
@@ -53,18 +60,8 @@ export interface ReadBatch {
 
 /** Reads, classifies, hashes and looks up one batch; what only parsing can settle is left in `misses`. */
 export async function readBatch(batch: readonly ScannedFile[], context: ExamineContext): Promise<ReadBatch> {
-	const { signal, cache, stats } = context;
-	const outcomes: ReadOutcome[] = new Array(batch.length);
-	let cursor = 0;
-	const reader = async (): Promise<void> => {
-		while (cursor < batch.length) {
-			const i = cursor++;
-			const file = batch[i] as ScannedFile;
-			signal?.throwIfAborted();
-			outcomes[i] = await readBounded(join(context.root, file.path), context.maxFileBytes);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, batch.length) }, reader));
+	const { cache, stats } = context;
+	const outcomes = await readAll(batch, context);
 
 	const states: (FileState | undefined)[] = new Array(batch.length);
 	const lookups: { i: number; key: string; hash: string; source: string }[] = [];
@@ -110,6 +107,47 @@ export async function readBatch(batch: readonly ScannedFile[], context: ExamineC
 		}
 	}
 	return { batch, outcomes, states, misses };
+}
+
+/**
+ * The read outcomes of a batch, in its order. Synchronous reads while they are fast (a local disk): each asynchronous
+ * call costs the main thread more than a small file's whole synchronous read. A read slower than `slowReadMs` (a network
+ * mount, a busy disk) sends the rest of the batch to asynchronous reads, so a host's event loop is not held; it gets
+ * a turn every `READ_YIELD_MS` meanwhile, and first of all for a large batch, which is read ahead while the caller
+ * hands the previous one to the parsing threads.
+ */
+export async function readAll(
+	batch: readonly ScannedFile[],
+	context: Pick<ExamineContext, "signal" | "root" | "maxFileBytes">,
+	slowReadMs = SLOW_READ_MS,
+): Promise<ReadOutcome[]> {
+	const { signal, root, maxFileBytes } = context;
+	const outcomes: ReadOutcome[] = new Array(batch.length);
+	const turn = () => new Promise<void>((done) => setImmediate(done));
+	if (batch.length > SMALL_BATCH) await turn();
+	let cursor = 0;
+	let slice = performance.now();
+	while (cursor < batch.length) {
+		signal?.throwIfAborted();
+		const start = performance.now();
+		outcomes[cursor] = readBoundedSync(join(root, (batch[cursor] as ScannedFile).path), maxFileBytes);
+		cursor++;
+		const end = performance.now();
+		if (end - start > slowReadMs) break;
+		if (end - slice > READ_YIELD_MS && cursor < batch.length) {
+			await turn();
+			slice = performance.now();
+		}
+	}
+	const reader = async (): Promise<void> => {
+		while (cursor < batch.length) {
+			const i = cursor++;
+			signal?.throwIfAborted();
+			outcomes[i] = await readBounded(join(root, (batch[i] as ScannedFile).path), maxFileBytes);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, batch.length - cursor) }, reader));
+	return outcomes;
 }
 
 /**

@@ -3,7 +3,7 @@
  * parse (binary, minified, generated) from content that is. Apart from the index because these are the rules about
  * untrusted bytes on disk: never follow a final symlink, never block on a FIFO, never read past the size limit.
  */
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import type { CoverageGap } from "./facts.ts";
 
@@ -81,36 +81,88 @@ export async function readBounded(path: string, maxBytes: number): Promise<ReadO
 	try {
 		handle = await open(path, OPEN_FLAGS);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return { kind: "absent" };
-		return { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, readAt: 0 };
+		return openFailure(error);
 	}
 	try {
-		const info: Stats = await handle.stat();
-		const readAt = Date.now();
-		if (!info.isFile()) return { kind: "absent" };
-		if (info.size > maxBytes) {
-			return { kind: "gap", reason: "too-large", size: info.size, mtimeMs: info.mtimeMs, readAt };
+		const steps = boundedReads(await handle.stat(), Date.now(), maxBytes);
+		for (let step = steps.next(); ; ) {
+			if (step.done === true) return step.value;
+			const [buffer, offset] = step.value;
+			step = steps.next((await handle.read(buffer, offset, buffer.length - offset, offset)).bytesRead);
 		}
-		let buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
-		let length = 0;
-		for (;;) {
-			const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-			if (bytesRead === 0) break;
-			length += bytesRead;
-			if (length > maxBytes) break;
-			if (length === buffer.length) {
-				// The file grew since fstat: keep reading, still bounded.
-				const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
-				buffer.copy(bigger, 0, 0, length);
-				buffer = bigger;
-			}
-		}
-		if (length > maxBytes) return { kind: "gap", reason: "too-large", size: length, mtimeMs: info.mtimeMs, readAt };
-		return { kind: "content", bytes: buffer.subarray(0, length), size: info.size, mtimeMs: info.mtimeMs, readAt };
 	} catch {
-		return { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, readAt: 0 };
+		return UNREADABLE;
 	} finally {
 		await handle.close().catch(() => {});
 	}
+}
+
+/**
+ * `readBounded` with synchronous calls, for a batch of files on a local disk: each asynchronous call costs the main
+ * thread more than a small file's whole synchronous read (a cold index of 5,000 files spent ~300 ms of its main
+ * thread on reads that took ~80 ms synchronously). Same rules and outcomes.
+ */
+export function readBoundedSync(path: string, maxBytes: number): ReadOutcome {
+	let fd: number;
+	try {
+		fd = openSync(path, OPEN_FLAGS);
+	} catch (error) {
+		return openFailure(error);
+	}
+	try {
+		const steps = boundedReads(fstatSync(fd), Date.now(), maxBytes);
+		for (let step = steps.next(); ; ) {
+			if (step.done === true) return step.value;
+			const [buffer, offset] = step.value;
+			step = steps.next(readSync(fd, buffer, offset, buffer.length - offset, offset));
+		}
+	} catch {
+		return UNREADABLE;
+	} finally {
+		try {
+			closeSync(fd);
+		} catch {}
+	}
+}
+
+/**
+ * The reads of one bounded read of an open file (`info` from its `fstat`, taken at `readAt`), one reader for the
+ * synchronous and the asynchronous calls: each step asks to fill `buffer` from `offset` and is answered with the
+ * bytes read; the return value is the outcome.
+ */
+function* boundedReads(
+	info: Stats,
+	readAt: number,
+	maxBytes: number,
+): Generator<[buffer: Buffer, offset: number], ReadOutcome, number> {
+	if (!info.isFile()) return { kind: "absent" };
+	if (info.size > maxBytes) return tooLarge(info.size, info, readAt);
+	let buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
+	let length = 0;
+	for (;;) {
+		const bytesRead = yield [buffer, length];
+		if (bytesRead === 0) break;
+		length += bytesRead;
+		if (length > maxBytes) break;
+		if (length === buffer.length) {
+			// The file grew since fstat: keep reading, still bounded.
+			const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+			buffer.copy(bigger, 0, 0, length);
+			buffer = bigger;
+		}
+	}
+	if (length > maxBytes) return tooLarge(length, info, readAt);
+	return { kind: "content", bytes: buffer.subarray(0, length), size: info.size, mtimeMs: info.mtimeMs, readAt };
+}
+
+const UNREADABLE: ReadOutcome = { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, readAt: 0 };
+
+function openFailure(error: unknown): ReadOutcome {
+	const code = (error as NodeJS.ErrnoException).code;
+	if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return { kind: "absent" };
+	return UNREADABLE;
+}
+
+function tooLarge(size: number, info: Stats, readAt: number): ReadOutcome {
+	return { kind: "gap", reason: "too-large", size, mtimeMs: info.mtimeMs, readAt };
 }

@@ -13,6 +13,8 @@ import type { ScannedFile } from "./scan.ts";
 
 /** Files handled per batch: read, hashed, looked up, parsed; bounds memory and abort latency. */
 const BATCH_FILES = 256;
+/** The period of the timer that keeps the event loop running while files are examined (it never needs to fire). */
+const KEEP_ALIVE_MS = 60_000;
 /** Pending cache writes are flushed to a segment after this many new facts. */
 const CACHE_FLUSH_EVERY = 2048;
 
@@ -79,6 +81,11 @@ export async function updateStates(
 	for (let start = 0; start < toRead.length; start += BATCH_FILES)
 		batches.push(toRead.slice(start, start + BATCH_FILES));
 	let reading: Promise<ReadBatch> | undefined;
+	// Node waits for V8's background tasks whenever its event loop runs out of work, and in a fresh process those
+	// include optimizing the grammars' WebAssembly, over a second of work. Synchronous reads and parses leave the loop
+	// with nothing in flight between turns, so a ref'd timer keeps it running while files are examined: a cold index
+	// of viem in a process with nothing else to do stalled 1.5 s without it.
+	const keepAlive = setInterval(() => {}, KEEP_ALIVE_MS);
 	try {
 		for (let k = 0; k < batches.length; k++) {
 			signal?.throwIfAborted();
@@ -103,6 +110,7 @@ export async function updateStates(
 			}
 		}
 	} finally {
+		clearInterval(keepAlive);
 		await reading?.catch(() => {}); // no read outlives the refresh
 		// Facts already extracted are worth keeping even when the refresh is abandoned.
 		if (cache !== undefined && cache.pendingCount > 0) await cache.flush();
