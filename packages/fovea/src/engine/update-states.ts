@@ -85,7 +85,7 @@ export async function updateStates(
 	// include optimizing the grammars' WebAssembly, over a second of work. Synchronous reads and parses leave the loop
 	// with nothing in flight between turns, so a ref'd timer keeps it running while files are examined: a cold index
 	// of viem in a process with nothing else to do stalled 1.5 s without it.
-	const keepAlive = setInterval(() => {}, KEEP_ALIVE_MS);
+	const keepAlive = batches.length > 0 ? setInterval(() => {}, KEEP_ALIVE_MS) : undefined;
 	try {
 		for (let k = 0; k < batches.length; k++) {
 			signal?.throwIfAborted();
