@@ -4,7 +4,7 @@
  * once for both the measure and the imports. Content that is not text becomes a gap measure, cached too, so a
  * binary file is not read again either.
  */
-import { type FileFacts, type LanguageId, languageOf, loadExtractor } from "pi-fovea/engine";
+import { type FileFacts, type LanguageId, languageOf, loadExtractor, TimeSlice } from "pi-fovea/engine";
 import {
 	type ChangedFile,
 	type ContentRequest,
@@ -170,15 +170,12 @@ async function parseTexts(
 	const languages = new Set<LanguageId>();
 	for (const entry of entries) if (entry.needImports) languages.add(languageOf(entry.path) as LanguageId);
 	const extractor = await loadExtractor([...languages]);
-	let slice = performance.now();
+	const slice = new TimeSlice(YIELD_MS);
 	for (const [entry, text] of texts) {
 		options.signal?.throwIfAborted();
 		// Other work of the review (the code map's refresh, its parsing threads' start) gets the event loop between
 		// parses, not only after the last one.
-		if (performance.now() - slice > YIELD_MS) {
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			slice = performance.now();
-		}
+		if (slice.due) await slice.turn();
 		// Looked up again: a side read earlier in this loop may have had the same bytes (a rename, a copy).
 		let measure = cache.measure(entry.oid, entry.path, maxBytes);
 		let imports = cache.imports(entry.oid, entry.path);

@@ -15,17 +15,14 @@ import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "./fi
 import { type FileState, stateAsRead } from "./file-state.ts";
 import { type Extractor, hashOf } from "./parser.ts";
 import type { ScannedFile } from "./scan.ts";
+import { TimeSlice } from "./time-slice.ts";
 
 /** Asynchronous reads in flight at once, once a batch has met a slow read. */
 const READ_CONCURRENCY = 32;
 /** A synchronous read slower than this leaves the rest of its batch to asynchronous reads. */
 const SLOW_READ_MS = 20;
-/** Synchronous reads give the event loop a turn this often (as the extract pool's main thread does). */
-const READ_YIELD_MS = 12;
 /** A batch this small (a refresh of a few paths) is read at once, without a turn first. */
 const SMALL_BATCH = 32;
-/** A caller's shared parses give the event loop a turn this often (as the extract pool's main thread does). */
-const SHARED_YIELD_MS = 12;
 
 /** What examining a batch reads and counts. */
 export interface ExamineContext {
@@ -113,7 +110,7 @@ export async function readBatch(batch: readonly ScannedFile[], context: ExamineC
  * The read outcomes of a batch, in its order. Synchronous reads while they are fast (a local disk): each asynchronous
  * call costs the main thread more than a small file's whole synchronous read. A read slower than `slowReadMs` (a network
  * mount, a busy disk) sends the rest of the batch to asynchronous reads, so a host's event loop is not held; it gets
- * a turn every `READ_YIELD_MS` meanwhile, and first of all for a large batch, which is read ahead while the caller
+ * a turn after every time slice (`time-slice.ts`) meanwhile, and first of all for a large batch, which is read ahead while the caller
  * hands the previous one to the parsing threads.
  */
 export async function readAll(
@@ -123,21 +120,16 @@ export async function readAll(
 ): Promise<ReadOutcome[]> {
 	const { signal, root, maxFileBytes } = context;
 	const outcomes: ReadOutcome[] = new Array(batch.length);
-	const turn = () => new Promise<void>((done) => setImmediate(done));
-	if (batch.length > SMALL_BATCH) await turn();
+	const slice = new TimeSlice();
+	if (batch.length > SMALL_BATCH) await slice.turn();
 	let cursor = 0;
-	let slice = performance.now();
 	while (cursor < batch.length) {
 		signal?.throwIfAborted();
 		const start = performance.now();
 		outcomes[cursor] = readBoundedSync(join(root, (batch[cursor] as ScannedFile).path), maxFileBytes);
 		cursor++;
-		const end = performance.now();
-		if (end - start > slowReadMs) break;
-		if (end - slice > READ_YIELD_MS && cursor < batch.length) {
-			await turn();
-			slice = performance.now();
-		}
+		if (performance.now() - start > slowReadMs) break;
+		if (slice.due && cursor < batch.length) await slice.turn();
 	}
 	const reader = async (): Promise<void> => {
 		while (cursor < batch.length) {
@@ -190,7 +182,7 @@ export async function parseBatch(
 	// extracts the rest. Not when the engine would share the batch with parsing threads: the caller parses here.
 	const sharing = context.sharedParse !== undefined && !extractsWithWorkers(jobs.length, expected);
 	const left: number[] = [];
-	let slice = performance.now();
+	const slice = new TimeSlice();
 	for (let j = 0; j < jobs.length; j++) {
 		const facts = sharing ? sharedFacts(context, jobs[j] as ExtractJob) : undefined;
 		if (facts === undefined) {
@@ -200,10 +192,9 @@ export async function parseBatch(
 		stats.filesParsed++;
 		settle(j, facts);
 		// Like the engine's own extraction: the event loop (a host's interface) gets a turn between parses.
-		if (performance.now() - slice > SHARED_YIELD_MS) {
-			await new Promise<void>((done) => setImmediate(done));
+		if (slice.due) {
+			await slice.turn();
 			signal?.throwIfAborted(); // what was parsed is settled and cached already
-			slice = performance.now();
 		}
 	}
 	const results = await extractMany(

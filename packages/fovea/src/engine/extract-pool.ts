@@ -27,6 +27,7 @@ import { extractThreads } from "./extract-threads.ts";
 import type { FromWorker, ToWorker } from "./extract-worker.ts";
 import type { LanguageId } from "./facts.ts";
 import { type Extractor, isEngineExtractor } from "./parser.ts";
+import { TimeSlice } from "./time-slice.ts";
 
 /** Exact work counters of a pool, for tests and benchmarks. */
 export interface ExtractPoolStats {
@@ -72,8 +73,6 @@ export interface ExtractPoolOptions {
 
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
-/** The main thread gives the event loop (and worker results) a turn this often while it extracts. */
-const YIELD_MS = 12;
 const DEFAULT_SCRIPT = new URL("./extract-worker.ts", import.meta.url);
 /** See the module comment; a process with WebAssembly on the baseline compiler lowers it (`useExtractWorkersFrom`). */
 export const DEFAULT_START_JOBS = 2000;
@@ -150,15 +149,13 @@ export class ExtractPool {
 			this.#share(run, this.#startsWorkers(jobs.length, options.expected ?? 0));
 		}
 		try {
-			let slice = performance.now();
+			// The event loop (and the workers' results) gets a turn after every slice of extraction.
+			const slice = new TimeSlice();
 			while (signal?.aborted !== true) {
 				const index = run.claim();
 				if (index === undefined) break;
 				this.#extractHere(extractor, run, index);
-				if (performance.now() - slice > YIELD_MS) {
-					await new Promise<void>((done) => setImmediate(done));
-					slice = performance.now();
-				}
+				if (slice.due) await slice.turn();
 			}
 			await run.settled(signal?.aborted === true);
 			if (signal?.aborted !== true) {

@@ -31,3 +31,4 @@ export { ResidentMaps } from "./residency.ts";
 export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
 export { isTestPath, testSubjects } from "./test-links.ts";
+export { TimeSlice } from "./time-slice.ts";
