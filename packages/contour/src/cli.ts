@@ -13,18 +13,13 @@
  * Installed, `contour` runs this entry bundled into one JavaScript file (`bin/contour.js` picks `dist/cli.js` while it
  * is current, see `scripts/build-clis.ts`). It prepares the process for a short run before the commands
  * (`cli-commands.ts`) load: run from the sources, their stripped JavaScript comes from the cache directory
- * (`cli-module-cache.ts`); and WebAssembly stays on V8's baseline compiler. The tree-sitter grammars are large
- * WebAssembly modules; optimizing them in the background takes longer than a review of a few files parses, and while
- * it runs, file system calls of this process were seen to wait for it for one to two seconds (a run after a one-file
- * edit took twice as long). A process that parses for minutes, like the extension's host, is better served by V8's
- * defaults, so this is the CLI's choice alone.
+ * (`cli-module-cache.ts`). The tree-sitter grammars compile on V8's baseline WebAssembly compiler in every process
+ * (`grammar-compiler.ts` in pi-fovea's engine), so a review does not wait for them to be optimized.
  */
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { cacheStrippedModules } from "./cli-module-cache.ts";
 
-setFlagsFromString("--liftoff-only");
 // Bundled (`dist/cli.js`, see `bin/contour.js`), there are no TypeScript modules left to strip.
 if (import.meta.url.endsWith(".ts")) cacheStrippedModules(join(contourCacheDir(), "modules"));
 const { runCli } = await import("./cli-commands.ts");

@@ -11,10 +11,9 @@
  */
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
 import { reportCliFailure, UsageError } from "./cli-failure.ts";
 import { CodeMap } from "./engine/code-map.ts";
-import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
+import { useExtractWorkerScript } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -176,13 +175,6 @@ function clearLine(progress: unknown): void {
 
 // Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.
 if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
-// A command is a short run, so WebAssembly stays on V8's baseline compiler, as in the `contour` CLI. Optimizing the
-// grammars takes a second or more of background work, and Node waits for it before the process exits (and whenever
-// its event loop runs dry): a cold `focus` on a root of 98 files took 1.8 s with it and 0.6 s without. With the
-// second core left free, a parsing thread pays for its start from a few hundred files: a cold `focus` on viem's 1,695
-// files took 3.5-4.3 s with the optimizing compiler and no thread, 2.9-3.2 s so; at 10,000 files 9.3 and 9.5 s.
-setFlagsFromString("--liftoff-only");
-useExtractWorkersFrom(500);
 
 main(process.argv.slice(2)).then(
 	(code) => {

@@ -8,11 +8,10 @@
  * - Only calls with at least `minJobs` jobs whose extractor is the engine's own (`isEngineExtractor`: a wrapper's
  *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
  *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
- *   (a large cold index): a worker costs ~0.5 s of CPU to start and load its grammars, and in a fresh process V8's
- *   optimizing compiler already keeps the second core busy with the grammars for the first seconds, so below a few
- *   thousand files a new worker would slow the index down (a process that keeps WebAssembly on the baseline
- *   compiler lowers the start size with {@link useExtractWorkersFrom}). Once started, a worker serves every shared
- *   call.
+ *   (a large cold index): a worker costs CPU to start and load its grammars, and two parsing threads each parse
+ *   slower than one alone here (~1.8 against ~1.15 ms a file of viem), so a cold index of 700–1,000 files took as
+ *   long or longer with one, 1,200 files about as long, and viem's 1,695 files 2.22–2.25 s against 2.39–2.60 s.
+ *   Once started, a worker serves every shared call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends.
  * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
@@ -59,7 +58,7 @@ export interface ExtractPoolOptions {
 	threads?: number;
 	/** Calls with fewer jobs stay on the main thread. Default 48. */
 	minJobs?: number;
-	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 2000. */
+	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 1500. */
 	startJobs?: number;
 	/**
 	 * A worker idle this long is terminated. Default 1 s: the batches of one refresh follow each other within
@@ -74,8 +73,8 @@ export interface ExtractPoolOptions {
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
 const DEFAULT_SCRIPT = new URL("./extract-worker.ts", import.meta.url);
-/** See the module comment; a process with WebAssembly on the baseline compiler lowers it (`useExtractWorkersFrom`). */
-export const DEFAULT_START_JOBS = 2000;
+/** See the module comment; a process can change it (`useExtractWorkersFrom`). */
+export const DEFAULT_START_JOBS = 1500;
 
 /** A pool of extraction worker threads; see the module comment. */
 export class ExtractPool {

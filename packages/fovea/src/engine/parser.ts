@@ -30,6 +30,7 @@ import { pythonRules } from "./extract/python.ts";
 import { rustRules } from "./extract/rust.ts";
 import { typescriptRules } from "./extract/typescript.ts";
 import { EXTRACTOR_VERSION, type FileFacts, type LanguageId } from "./facts.ts";
+import { onBaselineCompiler } from "./grammar-compiler.ts";
 import { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 
 /** How one file is extracted. */
@@ -130,7 +131,7 @@ async function createGrammar(language: LanguageId): Promise<Grammar> {
 	});
 	await runtime;
 	const wasm = await readFile(grammarPath(language));
-	const lang = await Language.load(wasm);
+	const lang = await onBaselineCompiler(() => Language.load(wasm));
 	const parser = new Parser();
 	parser.setLanguage(lang);
 	const rules = RULES[language];

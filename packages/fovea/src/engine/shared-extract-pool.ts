@@ -1,7 +1,6 @@
 /**
  * The process's one extraction pool, and how a process tunes it: `extractMany` uses it, so every index of every root
- * in a process shares the same parsing threads. A bundled CLI points it at its own worker build and, when its
- * WebAssembly stays on the baseline compiler, lets it start workers for smaller indexes.
+ * in a process shares the same parsing threads. A bundled CLI points it at its own worker build.
  */
 import { DEFAULT_START_JOBS, ExtractPool } from "./extract-pool.ts";
 import { extractThreads } from "./extract-threads.ts";
@@ -34,10 +33,8 @@ export function useExtractWorkerScript(url: URL | undefined): void {
 }
 
 /**
- * Sets from how many jobs a call may start the shared pool's workers; `undefined` restores the default (2,000).
- * The default suits a process whose WebAssembly V8 optimizes in the background (the extension's host): that compile
- * already holds the second core during a first index. A process that keeps WebAssembly on the baseline compiler
- * (the `contour` CLI) has the core free, and a worker pays for its start from a few hundred files on.
+ * Sets from how many jobs a call may start the shared pool's workers; `undefined` restores the default (1,500, see
+ * `extract-pool.ts` for the measurements behind it).
  */
 export function useExtractWorkersFrom(jobs: number | undefined): void {
 	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 0))

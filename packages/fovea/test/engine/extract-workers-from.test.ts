@@ -1,9 +1,10 @@
 /**
- * `useExtractWorkersFrom`: a process (the contour CLI) lowers the size of a refresh from which the shared pool's
+ * `useExtractWorkersFrom`: a process can change the size of a refresh from which the shared pool's
  * workers start; bad counts are refused by name and the default comes back with `undefined`.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { DEFAULT_START_JOBS } from "../../src/engine/extract-pool.ts";
 import { sharedExtractPool, useExtractWorkersFrom } from "../../src/engine/shared-extract-pool.ts";
 
 after(() => useExtractWorkersFrom(undefined));
@@ -16,7 +17,7 @@ describe("useExtractWorkersFrom", () => {
 		useExtractWorkersFrom(300);
 		assert.equal(pool.startJobs, 300);
 		useExtractWorkersFrom(undefined);
-		assert.equal(pool.startJobs, 2000);
+		assert.equal(pool.startJobs, DEFAULT_START_JOBS);
 	});
 
 	it("refuses a count that is not a non-negative integer", () => {

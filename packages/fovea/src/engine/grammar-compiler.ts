@@ -1,0 +1,45 @@
+/**
+ * Grammars compile on V8's baseline WebAssembly compiler (Liftoff) only, in every process; the runtime keeps V8's
+ * defaults.
+ *
+ * A tree-sitter grammar is a large module whose code is mostly one huge lexer function beside its tables. With V8's
+ * defaults its hot functions are optimized in the background: for the TypeScript grammar a second or more of the
+ * second core in a fresh process, the core a parsing thread would use; and Node waits for that background work
+ * before a process exits and whenever its event loop runs dry (a short CLI run took 1.8 s instead of 0.6 s). A parse
+ * spends its time in web-tree-sitter's own module (the parse loop, tree cursors, queries): small, compiled first,
+ * with V8's defaults, so its hot functions are still optimized. Cold index of viem's 1,695 files in a fresh process:
+ * 2.82–2.88 s with the defaults, 2.39–2.60 s with the grammars on the baseline compiler, 2.22–2.25 s with that and a
+ * parsing thread (alternating runs).
+ *
+ * V8 has one set of flags per process, so the flag is on only while this thread compiles grammars, and off again
+ * once none is compiling: a module that another thread or another package compiles in that window is compiled the
+ * same way (slower code, never different results). A process started with `--liftoff-only` keeps it.
+ */
+import { setFlagsFromString } from "node:v8";
+
+/** Runs a compile with WebAssembly on the baseline compiler. */
+export type CompileScope = <T>(compile: () => Promise<T>) => Promise<T>;
+
+/**
+ * A scope that turns the flag on (through `setFlags`) when the first of overlapping compiles starts and off when the
+ * last one ends, failed or not; never off when `keepOn` (the process was started with the flag).
+ */
+export function baselineCompilerScope(setFlags: (flags: string) => void, keepOn: boolean): CompileScope {
+	let compiling = 0;
+	return async (compile) => {
+		if (compiling++ === 0) setFlags("--liftoff-only");
+		try {
+			return await compile();
+		} finally {
+			if (--compiling === 0 && !keepOn) setFlags("--no-liftoff-only");
+		}
+	};
+}
+
+/** Whether this process was started with `--liftoff-only` (on its command line or in `NODE_OPTIONS`). */
+function startedWithLiftoffOnly(): boolean {
+	return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--liftoff-only");
+}
+
+/** The scope each grammar's `Language.load` runs in: this thread's compiles, V8's process-wide flag. */
+export const onBaselineCompiler: CompileScope = baselineCompilerScope(setFlagsFromString, startedWithLiftoffOnly());

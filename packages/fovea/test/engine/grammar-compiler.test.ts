@@ -1,0 +1,62 @@
+/**
+ * The baseline-compiler scope around grammar compiles: the process-wide flag is on exactly while at least one compile
+ * of this thread runs (overlapping ones included), goes off after a failed compile too, and stays on in a process
+ * started with it. Through the real scope, a grammar still loads and parses.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { baselineCompilerScope } from "../../src/engine/grammar-compiler.ts";
+import { loadExtractor } from "../../src/engine/parser.ts";
+
+function recorder(): { flags: string[]; set: (flags: string) => void } {
+	const flags: string[] = [];
+	return { flags, set: (value) => flags.push(value) };
+}
+
+describe("baselineCompilerScope", () => {
+	it("turns the flag on for the first of overlapping compiles and off after the last", async () => {
+		const { flags, set } = recorder();
+		const scope = baselineCompilerScope(set, false);
+		let finishFirst = (): void => {};
+		const first = scope(() => new Promise<string>((resolve) => (finishFirst = () => resolve("a"))));
+		const second = scope(async () => {
+			assert.deepEqual(flags, ["--liftoff-only"], "on while both run, set once");
+			return "b";
+		});
+		assert.equal(await second, "b");
+		assert.deepEqual(flags, ["--liftoff-only"], "still on: the first compile has not ended");
+		finishFirst();
+		assert.equal(await first, "a");
+		assert.deepEqual(flags, ["--liftoff-only", "--no-liftoff-only"]);
+	});
+
+	it("turns the flag off after a compile that fails, and on again for the next", async () => {
+		const { flags, set } = recorder();
+		const scope = baselineCompilerScope(set, false);
+		await assert.rejects(
+			scope(async () => {
+				throw new Error("bad grammar");
+			}),
+			/bad grammar/,
+		);
+		assert.deepEqual(flags, ["--liftoff-only", "--no-liftoff-only"]);
+		await scope(async () => 1);
+		assert.deepEqual(flags, ["--liftoff-only", "--no-liftoff-only", "--liftoff-only", "--no-liftoff-only"]);
+	});
+
+	it("never turns off a flag the process was started with", async () => {
+		const { flags, set } = recorder();
+		await baselineCompilerScope(set, true)(async () => 1);
+		assert.deepEqual(flags, ["--liftoff-only"]);
+	});
+
+	it("loads grammars through the real scope, concurrently, and they parse", async () => {
+		const extractor = await loadExtractor(["typescript", "python", "go"]);
+		const facts = extractor.extract("a.ts", "export function ok(): number { return 1; }\n");
+		assert.deepEqual(
+			facts.symbols.map((s) => s.name),
+			["ok"],
+		);
+		assert.equal(extractor.extract("b.py", "def ok():\n    return 1\n").symbols[0]?.name, "ok");
+	});
+});
