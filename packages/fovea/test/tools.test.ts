@@ -216,7 +216,14 @@ describe("fovea_focus through the real Pi host", () => {
 		await host(repo, async (pi) => {
 			const counts: number[] = [];
 			for (const maxTokens of [200, 300, 600, 1500]) {
-				const { text } = await focus(pi, { query: "computeInvoiceTotal checkout", maxTokens });
+				const { text, details } = await focus(pi, { query: "computeInvoiceTotal checkout", maxTokens });
+				// The top files are listed at every budget, not crowded out by signatures.
+				const listed = section(text, FILES_HEADING).map((l) => l.split(" — ")[0]);
+				assert.deepEqual(
+					listed.slice(0, 3),
+					details.files.slice(0, 3).map((f) => f.file),
+					`maxTokens ${maxTokens}:\n${text}`,
+				);
 				assert.ok(
 					Math.ceil(text.length / 3) <= maxTokens,
 					`maxTokens ${maxTokens}: ${text.length} chars ≈ ${estimateTokens(text)} tokens`,

@@ -46,9 +46,9 @@ export function focusItems(result: FocusResult, graph: CodeGraph): { files: Focu
 
 /**
  * The focus result as text for the model, within `maxTokens`. By priority: a header naming the root, the coverage
- * gaps (so nothing unmapped passes for "nothing relevant"), the hottest symbols with exact signatures and
- * locations, the hottest files as one-line summaries, and a count of what did not fit. A heading is only written
- * with at least one line under it.
+ * gaps (so nothing unmapped passes for "nothing relevant"), room for the paths of the top three files, the hottest
+ * symbols with exact signatures and locations, the hottest files as one-line summaries (a top file's names give way
+ * before its path does), and a count of what did not fit. A heading is only written with at least one line under it.
  */
 export function renderFocus(result: FocusResult, context: FocusContext): string {
 	const { graph } = context;
@@ -69,11 +69,17 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 		return out.toString();
 	}
 	const beyondReserve = reserve + BEYOND_LINE_CHARS;
+	// The top files are the answer to "where do I look": a small budget spent on signatures alone left none.
+	const keptFiles = result.files
+		.slice(0, KEPT_FILES)
+		.map((ranked) => `  ${(graph.nodes[ranked.id] as GraphNode).path}`);
+	const fileReserve =
+		keptFiles.length === 0 ? 0 : FILES_HEADING.length + keptFiles.reduce((n, l) => n + l.length + 1, 1);
 	const symbolLines = result.symbols.slice(0, 12).map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
 		return `  ${node.path}:${node.line}  ${node.signature ?? `${node.kind} ${qualified(node)}`}`;
 	});
-	const symbolsShown = out.addSection("Hottest symbols (exact signature, file:line):", symbolLines, beyondReserve);
+	const symbolsShown = out.addSection(SYMBOLS_HEADING, symbolLines, beyondReserve + fileReserve);
 	const shownSymbols = new Set(result.symbols.slice(0, symbolsShown).map((r) => r.id));
 	const fileLines = result.files.map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
@@ -83,7 +89,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 			.map((s) => qualified(graph.nodes[s.id] as GraphNode));
 		return `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
 	});
-	const filesShown = out.addSection("Hottest files:", fileLines, beyondReserve);
+	const filesShown = addFiles(out, fileLines, keptFiles, beyondReserve);
 	const moreFiles = result.files.length - filesShown;
 	const moreSymbols = result.symbols.length - symbolsShown;
 	if (moreFiles > 0 || moreSymbols > 0) {
@@ -96,8 +102,30 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	return out.toString();
 }
 
+/**
+ * Adds the files section: each file's line, or for one of the kept files its bare path when its names would take the
+ * room of the kept files after it. Returns how many files were written.
+ */
+function addFiles(out: BudgetedText, lines: readonly string[], kept: readonly string[], reserve: number): number {
+	const first = kept[0] ?? lines[0];
+	if (first === undefined || !out.fits(FILES_HEADING.length + first.length, 2, reserve)) return 0;
+	out.add(FILES_HEADING, reserve);
+	let shown = 0;
+	for (const [rank, line] of lines.entries()) {
+		const later = kept.slice(rank + 1).reduce((n, path) => n + path.length + 1, 0);
+		const short = kept[rank];
+		if (!out.add(line, reserve + later) && (short === undefined || !out.add(short, reserve + later))) break;
+		shown++;
+	}
+	return shown;
+}
+
 /** Room kept for the "Beyond this" line while items are added. */
 const BEYOND_LINE_CHARS = 100;
+/** Files whose paths are kept room for before any symbol is shown. */
+const KEPT_FILES = 3;
+const SYMBOLS_HEADING = "Hottest symbols (exact signature, file:line):";
+const FILES_HEADING = "Hottest files:";
 
 /**
  * One line summarizing the coverage gaps by reason, with a few examples, at most `maxChars` long: examples are
