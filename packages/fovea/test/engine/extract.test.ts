@@ -744,6 +744,44 @@ describe("robustness", () => {
 		assert.ok(signature.startsWith("function long( argument0: number, argument1: number,"));
 		assert.ok(!signature.includes("\n"));
 	});
+
+	it("leaves comments out of signatures, and quoted comment markers in", () => {
+		const signatureOf = (path: string, source: string, name: string) =>
+			extractor.extract(path, source).symbols.find((s) => s.name === name)?.signature;
+		assert.equal(
+			signatureOf(
+				"src/args.ts",
+				'export const STATUS_ARGS = [\n\t"status",\n\t// Explicit, so a user setting cannot change it\n\t"--porcelain=v2", /* v2 */ "-z",\n];\n',
+				"STATUS_ARGS",
+			),
+			'export const STATUS_ARGS = [ "status", "--porcelain=v2", "-z", ]',
+		);
+		assert.equal(
+			signatureOf("src/url.ts", 'export const HOME = "https://example.org/*x*/"; // home\n', "HOME"),
+			'export const HOME = "https://example.org/*x*/"',
+		);
+		assert.equal(
+			signatureOf("src/f.ts", "export function f(\n\ta: string, // first\n\tb = 'x//y',\n): void {}\n", "f"),
+			"export function f( a: string, b = 'x//y', ): void",
+		);
+		assert.equal(
+			signatureOf(
+				"app/h.py",
+				'def handle(\n    path: str,  # relative\n    mark: str = "#",\n) -> None:\n    pass\n',
+				"handle",
+			),
+			'def handle( path: str, mark: str = "#", ) -> None',
+		);
+		assert.equal(
+			signatureOf(
+				"src/lib.rs",
+				"pub fn pick<'a>(\n    items: &'a [u8], // borrowed\n    sep: char, /* ',' */\n) -> &'a u8 {\n    &items[0]\n}\n",
+				"pick",
+			),
+			"pub fn pick<'a>( items: &'a [u8], sep: char, ) -> &'a u8",
+		);
+		assert.equal(signatureOf("cmd/m.go", "package main\n\nconst Limit = 3 // per run\n", "Limit"), "const Limit = 3");
+	});
 });
 
 describe("engine", () => {

@@ -168,64 +168,6 @@ export function endLineOf(node: Node): number {
 	return node.endPosition.row + 1;
 }
 
-const MAX_SIGNATURE = 200;
-/** Raw characters looked at for a signature; collapsing whitespace can only shrink text. */
-const MAX_RAW_SIGNATURE = 2000;
-
-/** Collapses whitespace runs to single spaces, trims, and caps the result at 200 characters. */
-export function oneLine(text: string): string {
-	const collapsed = text.replace(/\s+/g, " ").trim();
-	return collapsed.length <= MAX_SIGNATURE ? collapsed : `${collapsed.slice(0, MAX_SIGNATURE - 1)}…`;
-}
-
-/**
- * The declaration header: `source[start, headerEnd)` without leading decorators/annotations, on one line, at most
- * 200 characters, without a trailing `{`, `;` or `,`.
- */
-export function signatureOf(source: string, start: number, headerEnd: number): string {
-	const raw = stripDecorators(source.slice(start, Math.min(headerEnd, start + MAX_RAW_SIGNATURE)));
-	return oneLine(raw.replace(/[\s{;,]+$/, ""));
-}
-
-/** Removes leading `@decorator`, `@a.b(args)` and Java annotations (not the `@interface` keyword). */
-export function stripDecorators(text: string): string {
-	let i = skipSpace(text, 0);
-	while (text.charCodeAt(i) === 64 /* @ */) {
-		let j = i + 1;
-		while (j < text.length && /[\w$.]/.test(text.charAt(j))) j++;
-		if (text.slice(i + 1, j) === "interface") break;
-		j = skipSpace(text, j);
-		if (text.charAt(j) === "(") j = skipSpace(text, skipBalanced(text, j));
-		if (j === i + 1) break;
-		i = j;
-	}
-	return i === 0 ? text : text.slice(i);
-}
-
-function skipSpace(text: string, i: number): number {
-	while (i < text.length && /\s/.test(text.charAt(i))) i++;
-	return i;
-}
-
-/** Index just after the bracket group opening at `i`, skipping quoted strings; the end of text if unbalanced. */
-function skipBalanced(text: string, i: number): number {
-	let depth = 0;
-	let quote = "";
-	for (; i < text.length; i++) {
-		const ch = text.charAt(i);
-		if (quote !== "") {
-			if (ch === "\\") i++;
-			else if (ch === quote) quote = "";
-		} else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-		else if (ch === "(" || ch === "[" || ch === "{") depth++;
-		else if (ch === ")" || ch === "]" || ch === "}") {
-			depth--;
-			if (depth === 0) return i + 1;
-		}
-	}
-	return text.length;
-}
-
 /**
  * The last identifier of a type or expression as written: `a.b.C<T>` → `C`, `crate::x::Y` → `Y`, `*Server` →
  * `Server`, `mixin(Base)` → `mixin`, `Generic[T]` → `Generic`. Empty when there is none.

@@ -23,11 +23,10 @@ import {
 	lastIdentifier,
 	lineOf,
 	nest,
-	oneLine,
 	type RawCall,
 	type RawDef,
-	signatureOf,
 } from "./common.ts";
+import { MAX_RAW_SIGNATURE, oneLine, signatureOf } from "./signature.ts";
 
 const MAIN = `
 (function_declaration name: (identifier) @name body: (_)? @body) @function
@@ -94,25 +93,25 @@ export const goRules: LanguageRules = {
 					signature: "",
 				};
 				if (c.function !== undefined || c.method !== undefined) {
-					def.signature = signatureOf(source, start, c.body?.startIndex ?? end);
+					def.signature = signatureOf(source, start, c.body?.startIndex ?? end, "c");
 					def.functionLike = true;
 					if (c.method !== undefined) def.kind = "method";
 					if (c.receiver !== undefined) def.container = lastIdentifier(c.receiver.text);
 				} else if (c.type !== undefined) {
 					const valueType = c.value?.type;
-					const text = source.slice(start, Math.min(end, start + 2000));
+					const text = source.slice(start, Math.min(end, start + MAX_RAW_SIGNATURE));
 					if (valueType === "struct_type" || valueType === "interface_type") {
 						def.kind = valueType === "struct_type" ? "struct" : "interface";
 						def.classLike = true;
 						const brace = text.indexOf("{");
-						def.signature = oneLine(`type ${brace < 0 ? text : text.slice(0, brace)}`);
+						def.signature = oneLine(`type ${brace < 0 ? text : text.slice(0, brace)}`, "c");
 					} else {
 						def.kind = "type";
-						def.signature = oneLine(`type ${text}`);
+						def.signature = oneLine(`type ${text}`, "c");
 					}
 				} else {
 					def.kind = "constant";
-					def.signature = oneLine(`const ${source.slice(start, Math.min(end, start + 2000))}`);
+					def.signature = oneLine(`const ${source.slice(start, Math.min(end, start + MAX_RAW_SIGNATURE))}`, "c");
 				}
 				defs.push(def);
 			}

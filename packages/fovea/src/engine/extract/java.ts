@@ -25,8 +25,8 @@ import {
 	nest,
 	type RawCall,
 	type RawDef,
-	signatureOf,
 } from "./common.ts";
+import { signatureOf } from "./signature.ts";
 
 const MAIN = `
 (class_declaration name: (identifier) @name body: (_) @body) @class
@@ -101,7 +101,7 @@ export const javaRules: LanguageRules = {
 					end,
 					line: lineOf(c.name),
 					endLine: endLineOf(node),
-					signature: signatureOf(source, start, c.body?.startIndex ?? end),
+					signature: signatureOf(source, start, c.body?.startIndex ?? end, "c"),
 					exported: /\bpublic\b/.test(prefix),
 				};
 				if (kind === "method") def.functionLike = true;

@@ -29,8 +29,8 @@ import {
 	nest,
 	type RawCall,
 	type RawDef,
-	signatureOf,
 } from "./common.ts";
+import { signatureOf } from "./signature.ts";
 
 const MAIN = `
 (function_definition name: (identifier) @name ":" @colon) @function
@@ -96,7 +96,7 @@ export const pythonRules: LanguageRules = {
 					end,
 					line: lineOf(c.name),
 					endLine: endLineOf(node),
-					signature: signatureOf(source, start, c.colon?.startIndex ?? end),
+					signature: signatureOf(source, start, c.colon?.startIndex ?? end, "hash"),
 				};
 				if (c.function !== undefined) def.functionLike = true;
 				else if (c.class !== undefined) def.classLike = true;

@@ -29,8 +29,8 @@ import {
 	nest,
 	type RawCall,
 	type RawDef,
-	signatureOf,
 } from "./common.ts";
+import { signatureOf } from "./signature.ts";
 
 const MAIN = `
 (function_item name: (identifier) @name body: (_) @body) @function
@@ -115,7 +115,7 @@ export const rustRules: LanguageRules = {
 					end,
 					line: lineOf(c.name),
 					endLine: endLineOf(node),
-					signature: signatureOf(source, start, c.body?.startIndex ?? end),
+					signature: signatureOf(source, start, c.body?.startIndex ?? end, "rust"),
 					exported: /^pub\s/.test(source.slice(start, start + 4)),
 				};
 				if (kind === "function") def.functionLike = true;

@@ -31,12 +31,11 @@ import {
 	type LanguageRules,
 	lineOf,
 	nest,
-	oneLine,
 	type QuerySources,
 	type RawCall,
 	type RawDef,
-	signatureOf,
 } from "./common.ts";
+import { oneLine, signatureOf } from "./signature.ts";
 import { nodeKindsQuery, nodeMatches } from "./typescript-nodes.ts";
 import { fragments, typescriptTopLevel } from "./typescript-top-level.ts";
 
@@ -122,7 +121,7 @@ export const typescriptRules: LanguageRules = {
 			const exportStart = exportStarts.get(def.start);
 			if (exportStart === undefined) continue;
 			def.exported = true;
-			def.signature = signatureOf(source, exportStart, def.headerEnd ?? def.end);
+			def.signature = signatureOf(source, exportStart, def.headerEnd ?? def.end, "c");
 		}
 		const { symbols, calls: callFacts } = nest(defs, calls, (def, parent) => {
 			if (def.kind === "method") {
@@ -229,7 +228,7 @@ function declarationDef(source: string, c: Record<string, Node | undefined>, nam
 		end,
 		line: lineOf(name),
 		endLine: endLineOf(node),
-		signature: signatureOf(source, start, headerEnd),
+		signature: signatureOf(source, start, headerEnd, "c"),
 		headerEnd,
 	};
 	if (kind === "method") {
@@ -271,7 +270,7 @@ function variableDef(
 		end,
 		line: lineOf(name),
 		endLine: endLineOf(declarator),
-		signature: oneLine(`${prefix[0]}${header}`.replace(/[\s;,]+$/, "")),
+		signature: oneLine(`${prefix[0]}${header}`.replace(/[\s;,]+$/, ""), "c"),
 		exported: prefix[0].startsWith("export"),
 	};
 	if (body !== null) def.functionLike = true;
