@@ -2,19 +2,62 @@
  * Turns a natural-language or identifier query into index terms, the same way node names and paths are turned
  * into terms: identifiers split at case changes, digits and punctuation, lower-cased, lightly stemmed; stop words
  * and one-letter fragments dropped. `parseHTTPRequest2` → `parse`, `http`, `request`.
+ *
+ * Parts are cut where a lower-case letter or digit meets an upper-case letter, before the last upper-case letter of
+ * a run followed by a lower-case one (`HTTPRequest` → `HTTP`, `Request`), and where letters and digits meet; any
+ * other character than an ASCII letter or digit separates words. One pass over the characters: every path, name and
+ * long word of a root's text goes through here, and the splitting regular expressions (with look-behinds) this
+ * replaces took twice as long (200,000 words of viem: 58–61 ms against 26–32 ms, warm).
  */
 export function terms(text: string): string[] {
 	const out: string[] = [];
-	for (const word of text.split(/[^A-Za-z0-9]+/)) {
-		for (const part of word.split(
-			/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/,
-		)) {
-			const lower = part.toLowerCase();
-			if (lower.length < 2 || STOP_WORDS.has(lower) || /^[0-9]+$/.test(lower)) continue;
-			out.push(stem(lower));
+	let start = 0;
+	let previous = OTHER;
+	let current = text.length > 0 ? kindOf(text.charCodeAt(0)) : OTHER;
+	for (let i = 0; i < text.length; i++) {
+		const next = i + 1 < text.length ? kindOf(text.charCodeAt(i + 1)) : OTHER;
+		if (current === OTHER) {
+			if (start < i) addPart(out, text.slice(start, i));
+			start = i + 1;
+		} else if (previous !== OTHER && startsPart(previous, current, next)) {
+			addPart(out, text.slice(start, i));
+			start = i;
 		}
+		previous = current;
+		current = next;
 	}
+	if (start < text.length) addPart(out, text.slice(start));
 	return out;
+}
+
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+
+function kindOf(code: number): number {
+	if (code >= 97 && code <= 122) return LOWER;
+	if (code >= 65 && code <= 90) return UPPER;
+	if (code >= 48 && code <= 57) return DIGIT;
+	return OTHER;
+}
+
+/** Whether a character of kind `current`, after one of kind `previous` and before one of kind `next`, starts a part. */
+function startsPart(previous: number, current: number, next: number): boolean {
+	if (current === UPPER) return previous !== UPPER || next === LOWER;
+	if (current === DIGIT) return previous !== DIGIT;
+	return previous === DIGIT; // a lower-case letter after digits
+}
+
+function addPart(out: string[], part: string): void {
+	const lower = part.toLowerCase();
+	if (lower.length < 2 || STOP_WORDS.has(lower) || isDigits(lower)) return;
+	out.push(stem(lower));
+}
+
+function isDigits(text: string): boolean {
+	for (let i = 0; i < text.length; i++) if (kindOf(text.charCodeAt(i)) !== DIGIT) return false;
+	return true;
 }
 
 /** The distinct terms of `text`. */
