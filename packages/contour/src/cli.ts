@@ -13,8 +13,8 @@
  * Installed, `contour` runs this entry bundled into one JavaScript file (`bin/contour.js` picks `dist/cli.js` while it
  * is current, see `scripts/build-clis.ts`). It prepares the process for a short run before the commands
  * (`cli-commands.ts`) load: run from the sources, their stripped JavaScript comes from the cache directory
- * (`cli-module-cache.ts`). The tree-sitter grammars compile on V8's baseline WebAssembly compiler in every process
- * (`grammar-compiler.ts` in pi-fovea's engine), so a review does not wait for them to be optimized.
+ * (`cli-module-cache.ts`). The commands keep all WebAssembly on V8's baseline compiler (`useBaselineCompilerEverywhere`
+ * of pi-fovea's engine), so a review never waits for V8 to optimize the tree-sitter grammars or the runtime.
  */
 import { join } from "node:path";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";

@@ -6,7 +6,8 @@
  */
 import { Worker } from "node:worker_threads";
 import type { ExtractRun } from "./extract-run.ts";
-import type { FromWorker, ToWorker } from "./extract-worker.ts";
+import type { FromWorker, ToWorker, WorkerSettings } from "./extract-worker.ts";
+import { baselineCompilerEverywhere } from "./grammar-compiler.ts";
 
 /** What the pool hears from its threads. */
 export interface ThreadEvents {
@@ -87,8 +88,9 @@ const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4 };
  * refuses it the worker starts with none (V8 flags are process-wide and apply to it anyway).
  */
 function startWorker(script: URL): Worker {
+	const workerData: WorkerSettings = { baselineCompilerEverywhere: baselineCompilerEverywhere() };
 	const isInputType = (arg: string) => arg === "--input-type" || arg.startsWith("--input-type=");
-	if (!process.execArgv.some(isInputType)) return new Worker(script, { resourceLimits: RESOURCE_LIMITS });
+	if (!process.execArgv.some(isInputType)) return new Worker(script, { resourceLimits: RESOURCE_LIMITS, workerData });
 	const execArgv: string[] = [];
 	for (let i = 0; i < process.execArgv.length; i++) {
 		const arg = process.execArgv[i] as string;
@@ -96,8 +98,8 @@ function startWorker(script: URL): Worker {
 		else if (!isInputType(arg)) execArgv.push(arg);
 	}
 	try {
-		return new Worker(script, { execArgv, resourceLimits: RESOURCE_LIMITS });
+		return new Worker(script, { execArgv, resourceLimits: RESOURCE_LIMITS, workerData });
 	} catch {
-		return new Worker(script, { execArgv: [], resourceLimits: RESOURCE_LIMITS });
+		return new Worker(script, { execArgv: [], resourceLimits: RESOURCE_LIMITS, workerData });
 	}
 }

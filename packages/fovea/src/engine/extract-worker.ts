@@ -4,9 +4,10 @@
  * error message) back in small batches. Kept to what extraction needs so it starts fast and can be an esbuild entry
  * point of its own (no top-level await, no path derived from this file's name).
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { ExtractJob } from "./extract-many.ts";
 import type { FileFacts, LanguageId } from "./facts.ts";
+import { useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
 import { isLanguageId } from "./languages.ts";
 import { type Extractor, loadExtractor } from "./parser.ts";
 
@@ -34,12 +35,18 @@ export type FromWorker =
 	| { kind: "loaded" }
 	| { kind: "results"; run: number; outcomes: JobOutcome[]; extractMs: number; done: boolean };
 
+/** What the pool tells a worker when it starts it (`workerData`): the settings of the main thread it follows. */
+export interface WorkerSettings {
+	baselineCompilerEverywhere: boolean;
+}
+
 /** Results are sent after this many jobs or this long, whichever comes first, so progress and aborts stay fine-grained. */
 const FLUSH_JOBS = 16;
 const FLUSH_MS = 50;
 
 if (parentPort === null) throw new Error("extract-worker runs as a worker thread of the extract pool");
 const port = parentPort;
+if (isWorkerSettings(workerData) && workerData.baselineCompilerEverywhere) useBaselineCompilerEverywhere();
 
 let queue: Promise<void> = Promise.resolve();
 loadExtractor().then(
@@ -100,4 +107,12 @@ async function work(extractor: Extractor, { run, jobs, claims }: RunMessage): Pr
 		if (outcomes.length >= FLUSH_JOBS || end - flushedAt >= FLUSH_MS) flush(false);
 	}
 	flush(true);
+}
+
+function isWorkerSettings(value: unknown): value is WorkerSettings {
+	return (
+		typeof value === "object" &&
+		value !== null &&
+		typeof (value as { baselineCompilerEverywhere?: unknown }).baselineCompilerEverywhere === "boolean"
+	);
 }

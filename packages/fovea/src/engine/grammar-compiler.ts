@@ -13,7 +13,8 @@
  *
  * V8 has one set of flags per process, so the flag is on only while this thread compiles grammars, and off again
  * once none is compiling: a module that another thread or another package compiles in that window is compiled the
- * same way (slower code, never different results). A process started with `--liftoff-only` keeps it.
+ * same way (slower code, never different results). A process started with `--liftoff-only`, or one that asks for the
+ * baseline compiler everywhere, keeps it.
  */
 import { setFlagsFromString } from "node:v8";
 
@@ -22,24 +23,38 @@ export type CompileScope = <T>(compile: () => Promise<T>) => Promise<T>;
 
 /**
  * A scope that turns the flag on (through `setFlags`) when the first of overlapping compiles starts and off when the
- * last one ends, failed or not; never off when `keepOn` (the process was started with the flag).
+ * last one ends, failed or not; never off while `keepOn()` (the whole process is meant to stay on it).
  */
-export function baselineCompilerScope(setFlags: (flags: string) => void, keepOn: boolean): CompileScope {
+export function baselineCompilerScope(setFlags: (flags: string) => void, keepOn: () => boolean): CompileScope {
 	let compiling = 0;
 	return async (compile) => {
 		if (compiling++ === 0) setFlags("--liftoff-only");
 		try {
 			return await compile();
 		} finally {
-			if (--compiling === 0 && !keepOn) setFlags("--no-liftoff-only");
+			if (--compiling === 0 && !keepOn()) setFlags("--no-liftoff-only");
 		}
 	};
 }
 
-/** Whether this process was started with `--liftoff-only` (on its command line or in `NODE_OPTIONS`). */
-function startedWithLiftoffOnly(): boolean {
-	return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--liftoff-only");
+/** Whether all of this process's WebAssembly stays on the baseline compiler. */
+let everywhere = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--liftoff-only");
+
+/**
+ * Puts all WebAssembly compiled from now on, the runtime's too, on the baseline compiler, for good: for a short run
+ * (a CLI command), where optimizing even the runtime's hot functions costs more than it returns (a review after a
+ * one-file edit took 620-650 ms with the runtime optimized, 540-580 ms without). The extract pool's worker threads
+ * follow (`baselineCompilerEverywhere`).
+ */
+export function useBaselineCompilerEverywhere(): void {
+	everywhere = true;
+	setFlagsFromString("--liftoff-only");
+}
+
+/** Whether {@link useBaselineCompilerEverywhere} holds for this thread (or the process was started with the flag). */
+export function baselineCompilerEverywhere(): boolean {
+	return everywhere;
 }
 
 /** The scope each grammar's `Language.load` runs in: this thread's compiles, V8's process-wide flag. */
-export const onBaselineCompiler: CompileScope = baselineCompilerScope(setFlagsFromString, startedWithLiftoffOnly());
+export const onBaselineCompiler: CompileScope = baselineCompilerScope(setFlagsFromString, () => everywhere);

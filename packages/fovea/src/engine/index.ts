@@ -19,6 +19,7 @@ export {
 	repositoryGuard,
 	runGit,
 } from "./git-hardening.ts";
+export { useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
 export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export type { IndexSnapshot } from "./index-snapshot.ts";

@@ -1,11 +1,15 @@
 /**
  * The baseline-compiler scope around grammar compiles: the process-wide flag is on exactly while at least one compile
  * of this thread runs (overlapping ones included), goes off after a failed compile too, and stays on in a process
- * started with it. Through the real scope, a grammar still loads and parses.
+ * that keeps it everywhere (a CLI), from then on. Through the real scope, grammars still load and parse either way.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { baselineCompilerScope } from "../../src/engine/grammar-compiler.ts";
+import {
+	baselineCompilerEverywhere,
+	baselineCompilerScope,
+	useBaselineCompilerEverywhere,
+} from "../../src/engine/grammar-compiler.ts";
 import { loadExtractor } from "../../src/engine/parser.ts";
 
 function recorder(): { flags: string[]; set: (flags: string) => void } {
@@ -16,7 +20,7 @@ function recorder(): { flags: string[]; set: (flags: string) => void } {
 describe("baselineCompilerScope", () => {
 	it("turns the flag on for the first of overlapping compiles and off after the last", async () => {
 		const { flags, set } = recorder();
-		const scope = baselineCompilerScope(set, false);
+		const scope = baselineCompilerScope(set, () => false);
 		let finishFirst = (): void => {};
 		const first = scope(() => new Promise<string>((resolve) => (finishFirst = () => resolve("a"))));
 		const second = scope(async () => {
@@ -32,7 +36,7 @@ describe("baselineCompilerScope", () => {
 
 	it("turns the flag off after a compile that fails, and on again for the next", async () => {
 		const { flags, set } = recorder();
-		const scope = baselineCompilerScope(set, false);
+		const scope = baselineCompilerScope(set, () => false);
 		await assert.rejects(
 			scope(async () => {
 				throw new Error("bad grammar");
@@ -44,9 +48,9 @@ describe("baselineCompilerScope", () => {
 		assert.deepEqual(flags, ["--liftoff-only", "--no-liftoff-only", "--liftoff-only", "--no-liftoff-only"]);
 	});
 
-	it("never turns off a flag the process was started with", async () => {
+	it("never turns off a flag the whole process keeps", async () => {
 		const { flags, set } = recorder();
-		await baselineCompilerScope(set, true)(async () => 1);
+		await baselineCompilerScope(set, () => true)(async () => 1);
 		assert.deepEqual(flags, ["--liftoff-only"]);
 	});
 
@@ -58,5 +62,13 @@ describe("baselineCompilerScope", () => {
 			["ok"],
 		);
 		assert.equal(extractor.extract("b.py", "def ok():\n    return 1\n").symbols[0]?.name, "ok");
+	});
+
+	it("keeps the baseline compiler everywhere once asked, and grammars still load and parse", async () => {
+		assert.equal(baselineCompilerEverywhere(), false);
+		useBaselineCompilerEverywhere();
+		assert.equal(baselineCompilerEverywhere(), true);
+		const extractor = await loadExtractor(["java"]);
+		assert.equal(extractor.extract("A.java", "class A { int ok() { return 1; } }\n").symbols[1]?.name, "ok");
 	});
 });
