@@ -15,12 +15,11 @@ import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "./fi
 import { type FileState, stateAsRead } from "./file-state.ts";
 import { type Extractor, hashOf } from "./parser.ts";
 import type { ScannedFile } from "./scan.ts";
+import { type Pace, syncWhileFast } from "./sync-while-fast.ts";
 import { TimeSlice } from "./time-slice.ts";
 
 /** Asynchronous reads in flight at once, once a batch has met a slow read. */
 const READ_CONCURRENCY = 32;
-/** A synchronous read slower than this leaves the rest of its batch to asynchronous reads. */
-const SLOW_READ_MS = 20;
 /** A batch this small (a refresh of a few paths) is read at once, without a turn first. */
 const SMALL_BATCH = 32;
 
@@ -107,39 +106,25 @@ export async function readBatch(batch: readonly ScannedFile[], context: ExamineC
 }
 
 /**
- * The read outcomes of a batch, in its order. Synchronous reads while they are fast (a local disk): each asynchronous
- * call costs the main thread more than a small file's whole synchronous read. A read slower than `slowReadMs` (a network
- * mount, a busy disk) sends the rest of the batch to asynchronous reads, so a host's event loop is not held; it gets
- * a turn after every time slice (`time-slice.ts`) meanwhile, and first of all for a large batch, which is read ahead while the caller
- * hands the previous one to the parsing threads.
+ * The read outcomes of a batch, in its order: synchronous reads while they are fast, then asynchronous ones
+ * (`sync-while-fast.ts`). A large batch gives the event loop a turn first: it is read ahead while the caller hands the
+ * previous one to the parsing threads.
  */
 export async function readAll(
 	batch: readonly ScannedFile[],
 	context: Pick<ExamineContext, "signal" | "root" | "maxFileBytes">,
-	slowReadMs = SLOW_READ_MS,
+	pace: Pace = { sync: true },
 ): Promise<ReadOutcome[]> {
 	const { signal, root, maxFileBytes } = context;
-	const outcomes: ReadOutcome[] = new Array(batch.length);
 	const slice = new TimeSlice();
 	if (batch.length > SMALL_BATCH) await slice.turn();
-	let cursor = 0;
-	while (cursor < batch.length) {
-		signal?.throwIfAborted();
-		const start = performance.now();
-		outcomes[cursor] = readBoundedSync(join(root, (batch[cursor] as ScannedFile).path), maxFileBytes);
-		cursor++;
-		if (performance.now() - start > slowReadMs) break;
-		if (slice.due && cursor < batch.length) await slice.turn();
-	}
-	const reader = async (): Promise<void> => {
-		while (cursor < batch.length) {
-			const i = cursor++;
-			signal?.throwIfAborted();
-			outcomes[i] = await readBounded(join(root, (batch[i] as ScannedFile).path), maxFileBytes);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, batch.length - cursor) }, reader));
-	return outcomes;
+	const path = (i: number) => join(root, (batch[i] as ScannedFile).path);
+	return await syncWhileFast(
+		batch.length,
+		(i) => readBoundedSync(path(i), maxFileBytes),
+		(i) => readBounded(path(i), maxFileBytes),
+		{ pace, concurrency: READ_CONCURRENCY, slice, signal },
+	);
 }
 
 /**

@@ -50,12 +50,27 @@ export async function readIgnoreRules(path: string, stats: { ignoreFilesRead: nu
 		return undefined;
 	}
 	stats.ignoreFilesRead++;
+	const known = compiled.get(text);
+	if (known !== undefined) return known;
+	let rules: Ignore;
 	try {
-		return ignore({ ignorecase: IGNORE_CASE }).add(text);
+		rules = ignore({ ignorecase: IGNORE_CASE }).add(text);
 	} catch {
 		return undefined;
 	}
+	if (compiled.size >= MAX_COMPILED) compiled.clear();
+	compiled.set(text, rules);
+	return rules;
 }
+
+/**
+ * Compiled rules by the text of their file, so the next walk reuses them and the answers they remember: the ignore
+ * library keeps each path's answer in the compiled rules, and matching every path again took ~40 ms of each full walk
+ * of 10,000 files. An answer depends only on the rules and the relative path, so sharing is safe across walks and
+ * roots. Bounded; past the bound it starts over.
+ */
+const compiled = new Map<string, Ignore>();
+const MAX_COMPILED = 64;
 
 /** The root's own rules: `.git/info/exclude` (repository-local excludes), then the root `.gitignore`. */
 export async function rootIgnoreLevels(root: string, stats: { ignoreFilesRead: number }): Promise<IgnoreLevel[]> {

@@ -63,9 +63,11 @@ describe("reading files", () => {
 		const context = { signal: undefined, root, maxFileBytes: MAX_BYTES };
 		const expected = names.map((name) => comparable(readBoundedSync(join(root, name), MAX_BYTES)));
 		// Every read counts as slow: the first is synchronous, the rest go to the asynchronous reader.
-		for (const slowReadMs of [20, -1]) {
-			const outcomes = await readAll(batch, context, slowReadMs);
-			assert.deepEqual(outcomes.map(comparable), expected, `slowReadMs ${slowReadMs}`);
+		for (const slowMs of [Number.POSITIVE_INFINITY, -1]) {
+			const pace = { sync: true, slowMs };
+			const outcomes = await readAll(batch, context, pace);
+			assert.deepEqual(outcomes.map(comparable), expected, `slowMs ${slowMs}`);
+			assert.equal(pace.sync, slowMs > 0, "a slow read leaves the rest to the asynchronous reader");
 		}
 	});
 });
