@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
 	]);
 	// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the grammars
 	// there in every process; with the runtime optimized too, a review after a one-file edit of this repository took
-	// 620-650 ms instead of 540-580).
+	// 609-638 ms instead of 538-581).
 	useBaselineCompilerEverywhere();
 	// Bundled (`dist/cli.js`), Fovea's parsing threads run the worker bundled beside it. With all WebAssembly on the
 	// baseline compiler the second core is free while the code map's first index parses: a worker pays for its start

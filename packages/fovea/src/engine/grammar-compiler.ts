@@ -43,7 +43,7 @@ let everywhere = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split
 /**
  * Puts all WebAssembly compiled from now on, the runtime's too, on the baseline compiler, for good: for a short run
  * (a CLI command), where optimizing even the runtime's hot functions costs more than it returns (a review after a
- * one-file edit took 620-650 ms with the runtime optimized, 540-580 ms without). The extract pool's worker threads
+ * one-file edit took 609-638 ms with the runtime optimized, 538-581 ms without). The extract pool's worker threads
  * follow (`baselineCompilerEverywhere`).
  */
 export function useBaselineCompilerEverywhere(): void {

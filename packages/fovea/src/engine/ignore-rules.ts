@@ -50,26 +50,29 @@ export async function readIgnoreRules(path: string, stats: { ignoreFilesRead: nu
 		return undefined;
 	}
 	stats.ignoreFilesRead++;
-	const known = compiled.get(text);
-	if (known !== undefined) return known;
+	const known = compiled.get(path);
+	compiled.delete(path);
 	let rules: Ignore;
-	try {
-		rules = ignore({ ignorecase: IGNORE_CASE }).add(text);
-	} catch {
-		return undefined;
+	if (known !== undefined && known.text === text) rules = known.rules;
+	else {
+		try {
+			rules = ignore({ ignorecase: IGNORE_CASE }).add(text);
+		} catch {
+			return undefined;
+		}
 	}
-	if (compiled.size >= MAX_COMPILED) compiled.clear();
-	compiled.set(text, rules);
+	compiled.set(path, { text, rules });
+	if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
 	return rules;
 }
 
 /**
- * Compiled rules by the text of their file, so the next walk reuses them and the answers they remember: the ignore
- * library keeps each path's answer in the compiled rules, and matching every path again took ~40 ms of each full walk
- * of 10,000 files. An answer depends only on the rules and the relative path, so sharing is safe across walks and
- * roots. Bounded; past the bound it starts over.
+ * The compiled rules of each ignore file, by its path, while its text stays the same, so the next walk reuses them and
+ * the answers they remember: the ignore library keeps each path's answer in the compiled rules, and matching every path
+ * again took ~40 ms of each full walk of 10,000 files. By path, so each one's remembered answers are those of its own
+ * directory; the least recently read are dropped past the bound.
  */
-const compiled = new Map<string, Ignore>();
+const compiled = new Map<string, { text: string; rules: Ignore }>();
 const MAX_COMPILED = 64;
 
 /** The root's own rules: `.git/info/exclude` (repository-local excludes), then the root `.gitignore`. */

@@ -146,6 +146,22 @@ describe("scanRoot", () => {
 		assert.equal(scan.stats.ignoreFilesRead, 3);
 	});
 
+	it("applies an edited .gitignore on the next walk (compiled rules are reused only while the text is the same)", async () => {
+		const root = await tree({
+			".gitignore": "*.gen.ts\n",
+			"a.ts": "",
+			"b.gen.ts": "",
+			"sub/.gitignore": "c.ts\n",
+			"sub/c.ts": "",
+		});
+		const paths = async () => (await scanRoot(root)).files.map((f) => f.path);
+		assert.deepEqual(await paths(), ["a.ts"]);
+		assert.deepEqual(await paths(), ["a.ts"], "the same answers from the reused rules");
+		await writeFile(join(root, ".gitignore"), "a.ts\n");
+		await writeFile(join(root, "sub/.gitignore"), "");
+		assert.deepEqual(await paths(), ["b.gen.ts", "sub/c.ts"]);
+	});
+
 	it("does not follow symlinks: not to a directory outside the root, not inside it, not to files", async () => {
 		const outside = await tree({ "escape.ts": "export const escaped = 1;\n", "deep/x.ts": "" });
 		const root = await tree({ "src/real.ts": "export {};\n" });
