@@ -5,7 +5,7 @@
  * its own name, so a move or a rename keeps it) and the clone fingerprints of `clones.ts`.
  */
 
-import { digest, encodeShingles, MIN_CLONE_TOKENS, shinglesOf } from "./clones.ts";
+import { digest, encodeShingles, MIN_CLONE_TOKENS, shinglesOf, tokenHashes } from "./clones.ts";
 import type { NeedlessRule } from "./needless-code.ts";
 import type { CallableKind, RawCallable, SyntaxWalk } from "./syntax-walk.ts";
 
@@ -47,12 +47,17 @@ export interface NeedlessHit {
 /** The callables and needless-code hits of a walk, with keys, source lines and fingerprints. */
 export function measureCallables(walk: SyntaxWalk): { callables: CallableMeasure[]; needless: NeedlessHit[] } {
 	const rowsBefore = prefixSums(walk.codeRows);
+	let hashes: Uint32Array | undefined;
+	const hashesOf = (): Uint32Array => {
+		hashes ??= tokenHashes(walk.tokens);
+		return hashes;
+	};
 	const seen = new Map<string, number>();
 	const callables = walk.callables.map((raw) => {
 		const base = raw.container === undefined ? raw.name : `${raw.container}.${raw.name}`;
 		const count = (seen.get(base) ?? 0) + 1;
 		seen.set(base, count);
-		return measureOne(raw, count === 1 ? base : `${base}#${count}`, walk, rowsBefore);
+		return measureOne(raw, count === 1 ? base : `${base}#${count}`, walk, rowsBefore, hashesOf);
 	});
 	const needless = walk.needless.map((raw) => {
 		const hit: NeedlessHit = { rule: raw.rule, line: raw.line, endLine: raw.endLine, text: raw.text };
@@ -63,7 +68,13 @@ export function measureCallables(walk: SyntaxWalk): { callables: CallableMeasure
 	return { callables, needless };
 }
 
-function measureOne(raw: RawCallable, key: string, walk: SyntaxWalk, rowsBefore: Uint32Array): CallableMeasure {
+function measureOne(
+	raw: RawCallable,
+	key: string,
+	walk: SyntaxWalk,
+	rowsBefore: Uint32Array,
+	hashes: () => Uint32Array,
+): CallableMeasure {
 	const texts = walk.texts.slice(raw.tokenStart, raw.tokenEnd);
 	if (raw.nameToken >= raw.tokenStart && raw.nameToken < raw.tokenEnd) texts[raw.nameToken - raw.tokenStart] = "";
 	const tokens = raw.tokenEnd - raw.tokenStart;
@@ -81,8 +92,7 @@ function measureOne(raw: RawCallable, key: string, walk: SyntaxWalk, rowsBefore:
 		shapeHash: digest(walk.tokens.slice(raw.tokenStart, raw.tokenEnd)),
 	};
 	if (raw.container !== undefined) measure.container = raw.container;
-	if (tokens >= MIN_CLONE_TOKENS)
-		measure.shingles = encodeShingles(shinglesOf(walk.tokens, raw.tokenStart, raw.tokenEnd));
+	if (tokens >= MIN_CLONE_TOKENS) measure.shingles = encodeShingles(shinglesOf(hashes(), raw.tokenStart, raw.tokenEnd));
 	return measure;
 }
 

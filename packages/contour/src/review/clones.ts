@@ -80,16 +80,35 @@ function fnv1a(text: string): number {
 	return hash >>> 0;
 }
 
-/** Sorted 16-bit hashes (repeats kept) of every `SHINGLE_TOKENS`-token run of `tokens[start, end)` (one if shorter). */
-export function shinglesOf(tokens: readonly string[], start: number, end: number): Uint16Array {
-	const hashes = new Uint32Array(Math.max(0, end - start));
-	for (let i = start; i < end; i++) hashes[i - start] = fnv1a(tokens[i] as string);
-	const count = hashes.length === 0 ? 0 : Math.max(1, hashes.length - SHINGLE_TOKENS + 1);
+/** The 32-bit FNV-1a hash of each token, for {@link shinglesOf}: computed once per file, read by every callable. */
+export function tokenHashes(tokens: readonly string[]): Uint32Array {
+	const hashes = new Uint32Array(tokens.length);
+	// A file's normalized tokens are few distinct strings (`ID`, `LIT`, keywords, operators) repeated.
+	const known = new Map<string, number>();
+	for (let i = 0; i < tokens.length; i++) {
+		const token = tokens[i] as string;
+		let hash = known.get(token);
+		if (hash === undefined) {
+			hash = fnv1a(token);
+			known.set(token, hash);
+		}
+		hashes[i] = hash;
+	}
+	return hashes;
+}
+
+/**
+ * Sorted 16-bit hashes (repeats kept) of every `SHINGLE_TOKENS`-token run of the tokens `[start, end)` (one if
+ * shorter), given `tokenHashes` of the tokens (nested callables share one file's hashes).
+ */
+export function shinglesOf(tokens: Uint32Array, start: number, end: number): Uint16Array {
+	const length = Math.max(0, end - start);
+	const count = length === 0 ? 0 : Math.max(1, length - SHINGLE_TOKENS + 1);
 	const out = new Uint16Array(count);
 	for (let i = 0; i < count; i++) {
 		let hash = 0x811c9dc5;
-		for (let j = i; j < Math.min(i + SHINGLE_TOKENS, hashes.length); j++) {
-			hash = Math.imul(hash ^ (hashes[j] as number), 0x01000193) >>> 0;
+		for (let j = start + i; j < Math.min(start + i + SHINGLE_TOKENS, end); j++) {
+			hash = Math.imul(hash ^ (tokens[j] as number), 0x01000193) >>> 0;
 		}
 		out[i] = (hash ^ (hash >>> 16)) & 0xffff;
 	}

@@ -5,10 +5,10 @@
  *
  * The walk uses a tree cursor, so ordinary nodes cost no JavaScript node objects; only callables, scopes and
  * needless-code candidates are looked at through the node API. Every cursor property is a call into WebAssembly, so
- * the walk asks for few: a node's type id (its name and whether it is named are looked up once per type), and for a
- * token its start and end offsets (its text is sliced from the source, its rows found among the line starts). A
- * scope or callable ends when the walk comes back to its depth. Nothing here outlives the tree: the output is plain
- * data (strings and numbers).
+ * the walk asks for few: a node's type id (what the walk needs to know of the type is learnt once per type id,
+ * `syntax-kinds.ts`), and for a token its start and end offsets (its text is sliced from the source, its rows found
+ * among the line starts, moving forward as the tokens do). A scope or callable ends when the walk comes back to its
+ * depth. Nothing here outlives the tree: the output is plain data (strings and numbers).
  *
  * Callables: every declaration with a body (functions, methods, constructors); a function expression or lambda
  * that has a name from its holder (`const f = () => …`) or from a call with a string first argument
@@ -21,8 +21,10 @@
 import type { LanguageId } from "pi-fovea/engine";
 import type { Node } from "web-tree-sitter";
 import { callContextName, contextName, ownName, receiverType, scopeName } from "./callable-names.ts";
-import { type NeedlessMatch, needlessAt, needlessCandidates } from "./needless-code.ts";
-import { isLiteral, profileOf } from "./syntax-profile.ts";
+import { type NeedlessMatch, needlessAt } from "./needless-code.ts";
+import { RowFinder } from "./source-rows.ts";
+import { KIND, kindsOf } from "./syntax-kinds.ts";
+import { profileOf } from "./syntax-profile.ts";
 
 /** What kind of callable: a method of a class-like scope, a function, or a callback named by its call. */
 export type CallableKind = "function" | "method" | "callback";
@@ -81,11 +83,10 @@ interface Frame {
  */
 export function walkSyntax(root: Node, language: LanguageId, rowCount: number, source: string): SyntaxWalk {
 	const profile = profileOf(language);
-	const kinds = nodeKinds(root);
-	const rows = new LineIndex(source);
+	const kinds = kindsOf(root.tree.language, language);
+	const rows = new RowFinder(source);
 	// MISSING nodes only exist in a tree with errors; asking each node of a clean tree would be wasted calls.
 	const mayMiss = root.hasError;
-	const candidates = needlessCandidates(language);
 	const out: SyntaxWalk = {
 		tokens: [],
 		texts: [],
@@ -96,13 +97,12 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 		parseErrors: 0,
 	};
 	const frames: Frame[] = [];
+	/** Name and flags of the node at each depth of the current path. */
 	const types: string[] = [];
+	const flagsAt: number[] = [];
 	const lastNamed: string[] = [""];
 	let callableTop = -1; // index into frames of the innermost callable frame
 
-	const markRows = (from: number, to: number): void => {
-		for (let row = from; row <= to; row++) out.codeRows[row] = 1;
-	};
 	const decide = (): void => {
 		const frame = frames[callableTop];
 		if (frame === undefined) out.moduleDecisions++;
@@ -117,14 +117,21 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 			}
 		}
 	};
-	/** Emits the token `token` for the source between `start` and `end`. */
-	const emit = (token: string, start: number, end: number): void => {
+	/** Emits the token `token` for `text`, the source between `start` and `end`. */
+	const emit = (token: string, start: number, end: number, text: string): void => {
 		const top = frames[callableTop];
 		if (top !== undefined && top.nameStart === start)
 			(out.callables[top.callable] as RawCallable).nameToken = out.tokens.length;
 		out.tokens.push(token);
-		out.texts.push(source.slice(start, end));
-		markRows(rows.rowOf(start), rows.rowOf(end));
+		out.texts.push(text);
+		const first = rows.rowOf(start);
+		const last = rows.rowAfter(first, end);
+		for (let row = first; row <= last; row++) out.codeRows[row] = 1;
+	};
+	const emitNode = (token: string, cursor: ReturnType<Node["walk"]>): void => {
+		const start = cursor.startIndex;
+		const end = cursor.endIndex;
+		emit(token, start, end, source.slice(start, end));
 	};
 	const openCallable = (
 		node: Node,
@@ -160,38 +167,41 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 	};
 
 	/** Handles the node under the cursor; returns whether to walk into its children. */
-	const visit = (cursor: ReturnType<Node["walk"]>, depth: number, type: string, named: boolean): boolean => {
-		const parentType = types[depth - 1] ?? "";
+	const visit = (cursor: ReturnType<Node["walk"]>, depth: number, type: string, flags: number): boolean => {
+		const parentFlags = depth === 0 ? 0 : (flagsAt[depth - 1] as number);
 		types[depth] = type;
-		popFrames(depth);
+		flagsAt[depth] = flags;
+		if (frames.length > 0) popFrames(depth);
 		if (mayMiss && cursor.nodeIsMissing) out.parseErrors++;
-		if (!named) {
-			if (profile.interpolatedStrings.has(parentType)) return false; // quotes and backticks of the one `LIT`
-			if (profile.leafDecisions.get(parentType)?.has(type) === true) decide();
+		if ((flags & KIND.named) === 0) {
+			if ((parentFlags & KIND.interpolatedString) !== 0) return false; // quotes and backticks of the one `LIT`
+			if ((parentFlags & KIND.leafDecisionParent) !== 0) {
+				if (profile.leafDecisions.get(types[depth - 1] as string)?.has(type) === true) decide();
+			}
 			return true;
 		}
-		if (profile.comments.has(type)) return false; // and not a sibling that breaks a run of `match` arms
+		if ((flags & KIND.comment) !== 0) return false; // and not a sibling that breaks a run of `match` arms
 		const previous = lastNamed[depth];
 		lastNamed[depth] = type;
-		if (type === "ERROR") out.parseErrors++;
-		if (profile.interpolatedStrings.has(parentType) && !profile.interpolations.has(type)) {
-			return profile.interpolatedStrings.has(type); // the literal's own parts are already its one `LIT`
+		if ((flags & KIND.error) !== 0) out.parseErrors++;
+		if ((parentFlags & KIND.interpolatedString) !== 0 && (flags & KIND.interpolation) === 0) {
+			return (flags & KIND.interpolatedString) !== 0; // the literal's own parts are already its one `LIT`
 		}
-		if (profile.interpolatedStrings.has(type)) {
-			emit("LIT", cursor.startIndex, cursor.endIndex);
+		if ((flags & KIND.interpolatedString) !== 0) {
+			emitNode("LIT", cursor);
 			return true;
 		}
-		if (isLiteral(profile, type)) {
-			emit("LIT", cursor.startIndex, cursor.endIndex);
+		if ((flags & KIND.literal) !== 0) {
+			emitNode("LIT", cursor);
 			return false;
 		}
-		if (profile.decisions.has(type)) decide();
-		if (profile.repeatedDecisions.has(type) && previous === type) decide();
-		if (candidates.has(type)) {
+		if ((flags & KIND.decision) !== 0) decide();
+		if ((flags & KIND.repeatedDecision) !== 0 && previous === type) decide();
+		if ((flags & KIND.needlessCandidate) !== 0) {
 			const match = needlessAt(cursor.currentNode);
 			if (match !== undefined) out.needless.push({ ...match, callable: frames[callableTop]?.callable ?? -1 });
 		}
-		if (profile.namedFunctions.has(type)) {
+		if ((flags & KIND.namedFunction) !== 0) {
 			const node = cursor.currentNode;
 			if (node.childForFieldName("body") !== null) {
 				const nameNode = ownName(node);
@@ -200,7 +210,7 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 				const name = nameNode?.text ?? "<anonymous>";
 				openCallable(node, depth, name, nameNode, kind, goMethod ? receiverType(node) : undefined);
 			}
-		} else if (profile.anonymousFunctions.has(type)) {
+		} else if ((flags & KIND.anonymousFunction) !== 0) {
 			const node = cursor.currentNode;
 			const held = contextName(node);
 			if (held !== undefined) {
@@ -211,7 +221,7 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 				if (called !== undefined) openCallable(node, depth, called, undefined, "callback");
 				else if (callableTop < 0) openCallable(node, depth, "<anonymous>", undefined, "callback");
 			}
-		} else if (profile.classLikes.has(type)) {
+		} else if ((flags & KIND.classLike) !== 0) {
 			const node = cursor.currentNode;
 			frames.push({ depth, name: scopeName(node), classLike: true, callable: -1, nameStart: -1 });
 		}
@@ -223,20 +233,18 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 		let depth = 0;
 		for (;;) {
 			const typeId = cursor.nodeTypeId;
-			const type = kinds.name(typeId);
-			const named = kinds.named(typeId);
-			if (visit(cursor, depth, type, named)) {
+			const flags = kinds.flags(typeId);
+			if (visit(cursor, depth, kinds.name(typeId), flags)) {
 				if (cursor.gotoFirstChild()) {
 					depth++;
 					lastNamed[depth] = "";
 					continue;
 				}
-				if (type !== "ERROR") {
+				if ((flags & KIND.error) === 0) {
 					const start = cursor.startIndex;
 					const end = cursor.endIndex;
-					if (source.slice(start, end).trim() !== "") {
-						emit(!named ? type : type.includes("identifier") ? "ID" : type, start, end);
-					}
+					const text = source.slice(start, end);
+					if (text.trim() !== "") emit(kinds.token(typeId), start, end, text);
 				}
 			}
 			while (!cursor.gotoNextSibling()) {
@@ -261,44 +269,4 @@ function findCallableTop(frames: Frame[]): number {
 function containerOf(frames: Frame[]): string | undefined {
 	const names = frames.map((frame) => frame.name).filter((name): name is string => name !== undefined);
 	return names.length === 0 ? undefined : names.join(".");
-}
-
-/** Names of node types and whether they are named, by type id, asked of the grammar once per type. */
-function nodeKinds(root: Node): { name(id: number): string; named(id: number): boolean } {
-	const language = root.tree.language;
-	const named = new Map<number, boolean>();
-	return {
-		// As the cursor's own `nodeType`: an id without a name is the error symbol.
-		name: (id) => language.types[id] || "ERROR",
-		named: (id) => {
-			let known = named.get(id);
-			if (known === undefined) {
-				known = language.nodeTypeIsNamed(id);
-				named.set(id, known);
-			}
-			return known;
-		},
-	};
-}
-
-/** Rows of source offsets: tree-sitter counts a row per `\n`, so a row starts after each one. */
-class LineIndex {
-	readonly #starts: number[] = [0];
-
-	constructor(source: string) {
-		for (let at = source.indexOf("\n"); at !== -1; at = source.indexOf("\n", at + 1)) this.#starts.push(at + 1);
-	}
-
-	/** The 0-based row of the character at `offset` (a UTF-16 offset, as the tree's indices are). */
-	rowOf(offset: number): number {
-		const starts = this.#starts;
-		let low = 0;
-		let high = starts.length - 1;
-		while (low < high) {
-			const mid = (low + high + 1) >> 1;
-			if ((starts[mid] as number) <= offset) low = mid;
-			else high = mid - 1;
-		}
-		return low;
-	}
 }

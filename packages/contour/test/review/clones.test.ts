@@ -15,6 +15,7 @@ import {
 	NEAR_CLONE_SIMILARITY,
 	shinglesOf,
 	similarity,
+	tokenHashes,
 } from "../../src/review/clones.ts";
 import { ensureMeasureLanguages, measureFile } from "../../src/review/measure.ts";
 
@@ -110,8 +111,12 @@ describe("clone fingerprints", () => {
 	it("jaccard and shingles behave on small inputs", () => {
 		assert.equal(jaccard([1, 2, 3], [2, 3, 4]), 0.5);
 		assert.equal(jaccard([], []), 1);
-		assert.equal(shinglesOf(["a", "b"], 0, 2).length, 1, "a sequence shorter than a shingle is one shingle");
-		const shingles = shinglesOf(["a", "b", "c", "d", "e", "f", "a", "b", "c", "d", "e"], 0, 11);
+		assert.equal(
+			shinglesOf(tokenHashes(["a", "b"]), 0, 2).length,
+			1,
+			"a sequence shorter than a shingle is one shingle",
+		);
+		const shingles = shinglesOf(tokenHashes(["a", "b", "c", "d", "e", "f", "a", "b", "c", "d", "e"]), 0, 11);
 		assert.equal(shingles.length, 7);
 		assert.deepEqual(
 			[...decodeShingles(encodeShingles(shingles))],
@@ -122,6 +127,46 @@ describe("clone fingerprints", () => {
 		const view = Uint16Array.of(9, 1, 0x0203, 9).subarray(1, 3);
 		assert.equal(encodeShingles(view), Buffer.from([1, 0, 3, 2]).toString("base64"));
 		assert.deepEqual([...decodeShingles(Buffer.from([4, 0, 6, 5]).toString("base64"))], [4, 0x0506]);
+	});
+
+	it("shingles of a callable inside a file's tokens are those of its own tokens, and their stored values are fixed", () => {
+		const file = [
+			"ID",
+			"(",
+			"ID",
+			")",
+			"{",
+			"return",
+			"ID",
+			"+",
+			"LIT",
+			";",
+			"}",
+			"ID",
+			"=>",
+			"ID",
+			"if",
+			"(",
+			"ID",
+			")",
+		];
+		const hashes = tokenHashes(file);
+		for (const [start, end] of [
+			[0, 18],
+			[3, 15],
+			[5, 7],
+			[4, 18],
+		] as const) {
+			assert.deepEqual(
+				[...shinglesOf(hashes, start, end)],
+				[...shinglesOf(tokenHashes(file.slice(start, end)), 0, end - start)],
+				`tokens [${start}, ${end})`,
+			);
+		}
+		// Measures are cached across processes under MEASURE_VERSION: the values may not change without it.
+		assert.equal(encodeShingles(shinglesOf(hashes, 0, 18)), "4zulQCFVf2A1YWxnRoKxi4qS+Z02ojfPLfJ0/w==");
+		assert.equal(encodeShingles(shinglesOf(hashes, 3, 15)), "4zulQH9gRoL5nTaiN88t8g==");
+		assert.equal(shinglesOf(hashes, 7, 7).length, 0);
 	});
 });
 
