@@ -244,23 +244,41 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 		extractor: timedExtractor,
 		watch: process.env.FOVEA_WATCH !== "0",
 	});
-	let t = performance.now();
-	const cpu = process.cpuUsage();
-	const snapshot = await map.index.refresh();
-	const indexMs = performance.now() - t;
-	const indexCpu = process.cpuUsage(cpu);
-	checkpoint("afterColdIndex");
-	const filesParsed = map.index.stats.filesParsed;
-	const extraction = { ...pool.stats };
-	t = performance.now();
-	const { graph } = await map.refresh({ paths: [] });
-	const graphBuildMs = performance.now() - t;
-	checkpoint("afterGraphBuild");
-	const symbolNames = graph.graph.nodes
-		.slice(graph.graph.fileCount)
-		.flatMap((n) => (n.removed === true ? [] : [n.name]));
+	// Only counts and paths are kept of the first snapshot and graph (they stay inside this function): holding them
+	// would keep alive a generation that the engine itself lets go once the edits below patch it (at 10,000 files
+	// ~50 MB at the end).
+	const coldIndexAndBuild = async () => {
+		let start = performance.now();
+		const cpu = process.cpuUsage();
+		const snapshot = await map.index.refresh();
+		const indexMs = performance.now() - start;
+		const indexCpu = process.cpuUsage(cpu);
+		checkpoint("afterColdIndex");
+		const filesParsed = map.index.stats.filesParsed;
+		const extraction = { ...pool.stats };
+		start = performance.now();
+		const { graph } = await map.refresh({ paths: [] });
+		const graphBuildMs = performance.now() - start;
+		checkpoint("afterGraphBuild");
+		const symbolNames = graph.graph.nodes
+			.slice(graph.graph.fileCount)
+			.flatMap((n) => (n.removed === true ? [] : [n.name]));
+		let sourceBytes = 0;
+		for (const facts of snapshot.files.values()) sourceBytes += facts.bytes;
+		const counts = {
+			files: snapshot.files.size,
+			symbols: graph.graph.symbolCount,
+			edges: graph.graph.targets.length / 2,
+			gaps: snapshot.gaps.length,
+			sourceBytes,
+		};
+		const paths = [...snapshot.files.keys()];
+		return { indexMs, indexCpu, filesParsed, extraction, graphBuildMs, symbolNames, counts, paths };
+	};
+	const { indexMs, indexCpu, filesParsed, extraction, graphBuildMs, symbolNames, counts, paths } =
+		await coldIndexAndBuild();
 	const queries = drawQueries(symbolNames, Number.parseInt(values.queries ?? "50", 10) || 50);
-	t = performance.now();
+	let t = performance.now();
 	await map.focus({ text: queries[0] ?? "main" }, 1500);
 	const firstFocusMs = performance.now() - t;
 
@@ -320,7 +338,6 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 	}
 
 	// 4. One-file refresh: spread the edited files over the corpus.
-	const paths = [...snapshot.files.keys()];
 	const edits = Math.max(1, Number.parseInt(values.edits ?? "10", 10) || 10);
 	const refreshIndex: number[] = [];
 	const rebuild: number[] = [];
@@ -350,14 +367,13 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 	clearInterval(sampler);
 
 	const seconds = indexMs / 1000;
-	let sourceBytes = 0;
-	for (const facts of snapshot.files.values()) sourceBytes += facts.bytes;
+	const { sourceBytes } = counts;
 	return {
 		label,
-		files: snapshot.files.size,
-		symbols: graph.graph.symbolCount,
-		edges: graph.graph.targets.length / 2,
-		gaps: snapshot.gaps.length,
+		files: counts.files,
+		symbols: counts.symbols,
+		edges: counts.edges,
+		gaps: counts.gaps,
 		cold: {
 			indexMs: round(indexMs),
 			indexCpuMs: round((indexCpu.user + indexCpu.system) / 1000),

@@ -188,6 +188,8 @@ export async function parseBatch(
 		{
 			signal,
 			expected: expected - (jobs.length - left.length),
+			// The refresh's last batch: no file after it can need a parsing thread.
+			last: expected <= read.batch.length,
 			onEach: () => {
 				stats.filesParsed++;
 			},

@@ -13,7 +13,8 @@
  *   long or longer with one, 1,200 files about as long, and viem's 1,695 files 2.22–2.25 s against 2.39–2.60 s.
  *   Once started, a worker serves every shared call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
- *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends.
+ *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
+ *   at once when the call said it was the last of its refresh (`last`).
  * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
@@ -51,6 +52,12 @@ export interface ExtractOptions {
 	signal?: AbortSignal | undefined;
 	onEach?: (() => void) | undefined;
 	expected?: number | undefined;
+	/**
+	 * Nothing follows this call in its refresh: once it is over, every worker without work retires at once instead of
+	 * after `idleMs`. At 10,000 files a worker's 50–60 MB otherwise stayed through the graph build and the first
+	 * answer that follow an index, and made their peak (413 against 354 MB).
+	 */
+	last?: boolean | undefined;
 }
 
 export interface ExtractPoolOptions {
@@ -168,6 +175,7 @@ export class ExtractPool {
 		} finally {
 			this.#runs.delete(run.id);
 			for (const thread of run.attached) thread.release(run);
+			if (options.last === true) for (const thread of this.#working()) thread.retireIfIdle();
 		}
 	}
 

@@ -65,6 +65,11 @@ export class ExtractThread {
 		this.#idleTimer.unref();
 	}
 
+	/** Retires the thread now if nothing waits for it (no run, no `warm` call). */
+	retireIfIdle(): void {
+		if (this.runs.size === 0 && this.loads.length === 0) this.retire();
+	}
+
 	/** Ends the thread; its exit still reaches the pool. */
 	retire(): void {
 		if (this.retiring) return;
