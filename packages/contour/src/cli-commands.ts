@@ -54,14 +54,7 @@ async function main(argv: string[]): Promise<number> {
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
 	const [
-		{
-			CodeMap,
-			loadParserRuntime,
-			useBaselineCompilerEverywhere,
-			useContentTerms,
-			useExtractWorkerScript,
-			useExtractWorkersFrom,
-		},
+		{ CodeMap, useBaselineCompilerEverywhere, useContentTerms, useExtractWorkerScript, useExtractWorkersFrom },
 		{ DiskCache },
 		{ ReviewCache },
 		{ reviewRoot },
@@ -87,9 +80,6 @@ async function main(argv: string[]): Promise<number> {
 	// A review asks the code map only for exposure, never a query by words: its facts need no content terms (cached
 	// apart from those of a process that ranks by text, so neither takes the other's).
 	useContentTerms(false);
-	// The parsing runtime compiles while the review's first Git calls run (the main thread waits on them). A failure
-	// is reported by the first parse that needs the runtime.
-	loadParserRuntime().catch(() => {});
 	let map: CodeMap | undefined;
 	try {
 		const report = await reviewRoot({

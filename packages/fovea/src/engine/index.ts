@@ -24,7 +24,7 @@ export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./gra
 export { diffuse, normalizeGraph } from "./heat.ts";
 export type { IndexSnapshot } from "./index-snapshot.ts";
 export { languageOf } from "./languages.ts";
-export { type Extractor, loadExtractor, loadParserRuntime, withSyntaxTree } from "./parser.ts";
+export { type Extractor, loadExtractor, withSyntaxTree } from "./parser.ts";
 export { terms } from "./query-terms.ts";
 export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";

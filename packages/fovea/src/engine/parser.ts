@@ -124,22 +124,12 @@ function loadGrammar(language: LanguageId): Promise<Grammar> {
 	return promise;
 }
 
-/**
- * Starts loading the parsing runtime (the WebAssembly of tree-sitter itself, no grammar) unless it is loaded or
- * loading, and resolves when it is. For a short process that will parse soon and waits on something else first (a
- * CLI's Git calls): the runtime's compilation then fills that wait. A failure rejects here and is tried again by the
- * next grammar load.
- */
-export function loadParserRuntime(): Promise<void> {
+async function createGrammar(language: LanguageId): Promise<Grammar> {
 	runtime ??= Parser.init().catch((error: unknown) => {
 		runtime = undefined;
 		throw error;
 	});
-	return runtime;
-}
-
-async function createGrammar(language: LanguageId): Promise<Grammar> {
-	await loadParserRuntime();
+	await runtime;
 	const wasm = await readFile(grammarPath(language));
 	const lang = await onBaselineCompiler(() => Language.load(wasm));
 	const parser = new Parser();
