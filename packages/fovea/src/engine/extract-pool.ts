@@ -19,6 +19,8 @@
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
+
+import { bundleIsCurrent } from "../../bin/launch.js";
 import { compactFacts } from "./compact-facts.ts";
 import type { ExtractJob } from "./extract-many.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./extract-run.ts";
@@ -73,13 +75,36 @@ export interface ExtractPoolOptions {
 	 * an index (at 10,000 files the peak RSS was 20–35 MB lower than with 5 s).
 	 */
 	idleMs?: number;
-	/** The worker's entry module. Default: `extract-worker.ts` beside this module. */
+	/** The worker's entry module. Default: {@link defaultWorkerScript}. */
 	script?: URL;
 }
 
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
-const DEFAULT_SCRIPT = new URL("./extract-worker.ts", import.meta.url);
+
+/**
+ * The worker's entry when none is named: the package's bundled worker (`dist/extract-worker.js`, which `npm install`
+ * builds beside the CLI) while the bundle is current, else `extract-worker.ts` beside this module. A worker started
+ * from the sources spent ~450 ms before its first file of a cold index (Node's type stripper and ~100 modules loaded
+ * again in a fresh isolate), the main thread meanwhile parsing alone. `engine` is this module's URL: an engine that
+ * is itself bundled (a CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the
+ * extension in Pi, tests, benchmarks) looks for the bundle. `isCurrent` is `bundleIsCurrent` of `bin/launch.js`
+ * (the rule the CLIs' launcher applies: every recorded source unchanged).
+ */
+export function defaultWorkerScript(
+	engine: string = import.meta.url,
+	isCurrent: (packageDir: URL) => boolean = bundleIsCurrent,
+): URL {
+	const sources = new URL("./extract-worker.ts", engine);
+	if (!engine.endsWith(".ts")) return sources;
+	const packageDir = new URL("../../", engine);
+	try {
+		if (isCurrent(packageDir)) return new URL("dist/extract-worker.js", packageDir);
+	} catch {
+		// an unreadable record is no bundle
+	}
+	return sources;
+}
 /** See the module comment; a process can change it (`useExtractWorkersFrom`). */
 export const DEFAULT_START_JOBS = 1500;
 
@@ -100,7 +125,8 @@ export class ExtractPool {
 	/** Settable: a process can learn after the pool exists that threads pay off sooner (see `useExtractWorkersFrom`). */
 	startJobs: number;
 	readonly idleMs: number;
-	#script: URL;
+	/** Decided when the first worker starts (see {@link defaultWorkerScript}). */
+	#script: URL | undefined;
 	/** Threads not ended yet, retiring ones included until they exit. */
 	readonly #threads = new Set<ExtractThread>();
 	readonly #runs = new Map<number, ExtractRun<ExtractThread>>();
@@ -117,7 +143,7 @@ export class ExtractPool {
 		this.minJobs = options.minJobs ?? 48;
 		this.startJobs = options.startJobs ?? DEFAULT_START_JOBS;
 		this.idleMs = options.idleMs ?? 1000;
-		this.#script = options.script ?? DEFAULT_SCRIPT;
+		this.#script = options.script;
 	}
 
 	/**
@@ -198,7 +224,7 @@ export class ExtractPool {
 
 	/** Points new workers at `script` (terminating current ones); `undefined` restores the default. */
 	useScript(script: URL | undefined): void {
-		this.#script = script ?? DEFAULT_SCRIPT;
+		this.#script = script;
 		this.#startFailed = false;
 		this.#crashes = 0;
 		this.close();
@@ -239,6 +265,7 @@ export class ExtractPool {
 		let working = this.#working().length;
 		while (working < this.threads && !this.#startFailed && this.#crashes < MAX_CRASHES) {
 			try {
+				this.#script ??= defaultWorkerScript();
 				this.#threads.add(new ExtractThread(this.#script, this.idleMs, this.#events));
 			} catch {
 				this.#startFailed = true;

@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { bundleIsCurrent } from "../../bin/launch.js";
 import { type ExtractJob, extractMany } from "../../src/engine/extract-many.ts";
-import { ExtractPool } from "../../src/engine/extract-pool.ts";
+import { defaultWorkerScript, ExtractPool } from "../../src/engine/extract-pool.ts";
 import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract-threads.ts";
 import type { FileFacts, LanguageId } from "../../src/engine/facts.ts";
 import { LANGUAGES } from "../../src/engine/languages.ts";
@@ -130,12 +131,16 @@ let extractor: Extractor;
 const pools: ExtractPool[] = [];
 const temps: string[] = [];
 
+/** The worker's sources: the unit tests run them, whether or not the checkout's bundle is current. */
+const SOURCE_WORKER = new URL("../../src/engine/extract-worker.ts", import.meta.url);
+const PACKAGE_DIR = new URL("../../", import.meta.url);
+
 /**
  * A pool that every test closes afterwards: one thread that any shared call may start, and a long idle time so no
  * worker retires mid-test.
  */
 function pool(options: ConstructorParameters<typeof ExtractPool>[0] = {}): ExtractPool {
-	const created = new ExtractPool({ threads: 1, startJobs: 0, idleMs: 60_000, ...options });
+	const created = new ExtractPool({ threads: 1, startJobs: 0, idleMs: 60_000, script: SOURCE_WORKER, ...options });
 	pools.push(created);
 	return created;
 }
@@ -176,6 +181,32 @@ describe("extract pool", () => {
 		const again = await shared.extract(extractor, jobs.slice(0, 60));
 		assert.deepEqual(comparable(again), expected.slice(0, 60));
 		assert.equal(shared.stats.workersStarted, 1);
+	});
+
+	it("runs the package's bundled worker while the bundle is current, else the sources'", () => {
+		const engine = new URL("../../src/engine/extract-pool.ts", import.meta.url).href;
+		const bundled = new URL("dist/extract-worker.js", PACKAGE_DIR).href;
+		assert.equal(defaultWorkerScript(engine, () => true).href, bundled);
+		assert.equal(defaultWorkerScript(engine, () => false).href, SOURCE_WORKER.href);
+		const unreadable = () => {
+			throw new Error("EACCES");
+		};
+		assert.equal(defaultWorkerScript(engine, unreadable).href, SOURCE_WORKER.href);
+		// A bundled engine (a CLI) names its worker itself; its default stays beside it.
+		const cli = new URL("dist/cli.js", PACKAGE_DIR).href;
+		assert.equal(defaultWorkerScript(cli, () => true).href, new URL("dist/extract-worker.ts", PACKAGE_DIR).href);
+		assert.equal(defaultWorkerScript().href, bundleIsCurrent(PACKAGE_DIR) ? bundled : SOURCE_WORKER.href);
+	});
+
+	it("the bundled worker extracts as the sources do", {
+		skip: bundleIsCurrent(PACKAGE_DIR) ? false : "the checkout's bundle is not current (npm run build)",
+	}, async () => {
+		const jobs = mixedJobs(20);
+		const bundled = pool({ script: new URL("dist/extract-worker.js", PACKAGE_DIR) });
+		await bundled.warm(LANGUAGES);
+		assert.deepEqual(comparable(await bundled.extract(extractor, jobs)), direct(extractor, jobs));
+		assert.ok(bundled.stats.jobsByWorkers > 0, "the bundled worker took part");
+		assert.equal(bundled.stats.workerFailures, 0);
 	});
 
 	it("retires idle workers as soon as a call marked last is over, not after their idle time", async () => {
