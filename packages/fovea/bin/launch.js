@@ -66,6 +66,17 @@ export function isInstalled(packageDir) {
 }
 
 /**
+ * Whether the package's bundle stands for its sources: in an installed copy, a readable record (its sources are not
+ * edited in place); in a checkout, a current one (`bundleIsCurrent`). The rule `launchCli` applies, for other code
+ * that can run either (Fovea's parsing threads).
+ * @param {URL} packageDir
+ * @returns {boolean}
+ */
+export function bundleStandsForSources(packageDir) {
+	return isInstalled(packageDir) ? readRecord(packageDir) !== undefined : bundleIsCurrent(packageDir);
+}
+
+/**
  * Where a bundled CLI keeps V8's compiled code of its bundle between runs (Node's module compile cache), so a run
  * does not compile the bundle's functions again: `node-compile-cache` in the user's Fovea cache directory. Private to
  * the user, unlike Node's default under the shared temporary directory.

@@ -9,7 +9,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { bundleIsCurrent, compileCacheDir, isInstalled } from "../bin/launch.js";
+import { bundleIsCurrent, bundleStandsForSources, compileCacheDir, isInstalled } from "../bin/launch.js";
 
 const LAUNCH = new URL("../bin/launch.js", import.meta.url).href;
 const base = mkdtempSync(join(tmpdir(), "fovea-launch-"));
@@ -70,8 +70,10 @@ describe("launchCli", () => {
 	});
 
 	it("runs the sources once one of them changed in size", () => {
+		assert.equal(bundleStandsForSources(dir), true, "a checkout's current bundle");
 		writeFileSync(join(pkg, "src/helper.ts"), "export const helper = 12;\n");
 		assert.equal(bundleIsCurrent(dir), false);
+		assert.equal(bundleStandsForSources(dir), false, "a checkout's stale bundle");
 		assert.equal(launched(), "src");
 	});
 
@@ -109,7 +111,9 @@ describe("launchCli", () => {
 		assert.equal(isInstalled(dir), true);
 		writeFileSync(join(pkg, "src/helper.ts"), "export const helper = 12;\n");
 		assert.equal(launched(), "dist", "installed copies are not edited in place: the bundle built with them runs");
+		assert.deepEqual([bundleIsCurrent(dir), bundleStandsForSources(dir)], [false, true]);
 		rmSync(join(pkg, "dist/cli.inputs.json"));
+		assert.equal(bundleStandsForSources(dir), false);
 		const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8" });
 		assert.notEqual(run.status, 0);
 		assert.match(run.stderr, /has no bundled CLI .*Node cannot run TypeScript under node_modules: reinstall/);

@@ -20,7 +20,7 @@
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
 
-import { bundleIsCurrent } from "../../bin/launch.js";
+import { bundleStandsForSources } from "../../bin/launch.js";
 import { compactFacts } from "./compact-facts.ts";
 import type { ExtractJob } from "./extract-many.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./extract-run.ts";
@@ -88,12 +88,12 @@ const MAX_CRASHES = 3;
  * from the sources spent ~450 ms before its first file of a cold index (Node's type stripper and ~100 modules loaded
  * again in a fresh isolate), the main thread meanwhile parsing alone. `engine` is this module's URL: an engine that
  * is itself bundled (a CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the
- * extension in Pi, tests, benchmarks) looks for the bundle. `isCurrent` is `bundleIsCurrent` of `bin/launch.js`
- * (the rule the CLIs' launcher applies: every recorded source unchanged).
+ * extension in Pi, tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` of
+ * `bin/launch.js`, the rule the CLIs' launcher applies (in a checkout: every recorded source unchanged).
  */
 export function defaultWorkerScript(
 	engine: string = import.meta.url,
-	isCurrent: (packageDir: URL) => boolean = bundleIsCurrent,
+	isCurrent: (packageDir: URL) => boolean = bundleStandsForSources,
 ): URL {
 	const sources = new URL("./extract-worker.ts", engine);
 	if (!engine.endsWith(".ts")) return sources;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { bundleIsCurrent } from "../../bin/launch.js";
+import { bundleStandsForSources } from "../../bin/launch.js";
 import { type ExtractJob, extractMany } from "../../src/engine/extract-many.ts";
 import { defaultWorkerScript, ExtractPool } from "../../src/engine/extract-pool.ts";
 import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract-threads.ts";
@@ -195,11 +195,11 @@ describe("extract pool", () => {
 		// A bundled engine (a CLI) names its worker itself; its default stays beside it.
 		const cli = new URL("dist/cli.js", PACKAGE_DIR).href;
 		assert.equal(defaultWorkerScript(cli, () => true).href, new URL("dist/extract-worker.ts", PACKAGE_DIR).href);
-		assert.equal(defaultWorkerScript().href, bundleIsCurrent(PACKAGE_DIR) ? bundled : SOURCE_WORKER.href);
+		assert.equal(defaultWorkerScript().href, bundleStandsForSources(PACKAGE_DIR) ? bundled : SOURCE_WORKER.href);
 	});
 
 	it("the bundled worker extracts as the sources do", {
-		skip: bundleIsCurrent(PACKAGE_DIR) ? false : "the checkout's bundle is not current (npm run build)",
+		skip: bundleStandsForSources(PACKAGE_DIR) ? false : "the checkout's bundle is not current (npm run build)",
 	}, async () => {
 		const jobs = mixedJobs(20);
 		const bundled = pool({ script: new URL("dist/extract-worker.js", PACKAGE_DIR) });
