@@ -6,6 +6,12 @@ export function estimateTokens(text: string): number {
 	return Math.ceil(text.length / 3);
 }
 
+/** How a section's lines give way to a small budget; see {@link BudgetedText.addSection}. */
+export interface SectionOptions {
+	shorter?: readonly (string | undefined)[];
+	held?: (index: number) => number;
+}
+
 /** A writer that accepts lines only while they fit `maxTokens`, keeping room reserved for a closing section. */
 export class BudgetedText {
 	readonly #lines: string[] = [];
@@ -34,14 +40,21 @@ export class BudgetedText {
 		return this.#chars + chars + lines + reserve <= this.#maxChars;
 	}
 
-	/** Adds a heading with its lines only if the heading and at least the first line fit; returns how many lines fit. */
-	addSection(heading: string, lines: readonly string[], reserve = 0): number {
-		const first = lines[0];
+	/**
+	 * Adds a heading with its lines only if the heading and at least the first line fit; returns how many lines fit.
+	 * `shorter[i]`, when given, is written instead of line `i` when that does not fit (and the section starts when it
+	 * fits); while line `i` is written, `held(i)` more characters are kept free for what must still fit after it.
+	 */
+	addSection(heading: string, lines: readonly string[], reserve = 0, options: SectionOptions = {}): number {
+		const { shorter = [], held = () => 0 } = options;
+		const first = shorter[0] ?? lines[0];
 		if (first === undefined || !this.fits(heading.length + first.length, 2, reserve)) return 0;
 		this.add(heading, reserve);
 		let added = 0;
-		for (const line of lines) {
-			if (!this.add(line, reserve)) break;
+		for (const [i, line] of lines.entries()) {
+			const kept = reserve + held(i);
+			const short = shorter[i];
+			if (!this.add(line, kept) && (short === undefined || !this.add(short, kept))) break;
 			added++;
 		}
 		return added;

@@ -73,8 +73,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const keptFiles = result.files
 		.slice(0, KEPT_FILES)
 		.map((ranked) => `  ${(graph.nodes[ranked.id] as GraphNode).path}`);
-	const fileReserve =
-		keptFiles.length === 0 ? 0 : FILES_HEADING.length + keptFiles.reduce((n, l) => n + l.length + 1, 1);
+	const fileReserve = keptFiles.length === 0 ? 0 : FILES_HEADING.length + 1 + roomFor(keptFiles);
 	const symbolLines = result.symbols.slice(0, 12).map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
 		return `  ${node.path}:${node.line}  ${node.signature ?? `${node.kind} ${qualified(node)}`}`;
@@ -89,7 +88,11 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 			.map((s) => qualified(graph.nodes[s.id] as GraphNode));
 		return `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
 	});
-	const filesShown = addFiles(out, fileLines, keptFiles, beyondReserve);
+	// A kept file's bare path stands in for its line when its names would take the room of the kept files after it.
+	const filesShown = out.addSection(FILES_HEADING, fileLines, beyondReserve, {
+		shorter: keptFiles,
+		held: (rank) => roomFor(keptFiles.slice(rank + 1)),
+	});
 	const moreFiles = result.files.length - filesShown;
 	const moreSymbols = result.symbols.length - symbolsShown;
 	if (moreFiles > 0 || moreSymbols > 0) {
@@ -102,22 +105,9 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	return out.toString();
 }
 
-/**
- * Adds the files section: each file's line, or for one of the kept files its bare path when its names would take the
- * room of the kept files after it. Returns how many files were written.
- */
-function addFiles(out: BudgetedText, lines: readonly string[], kept: readonly string[], reserve: number): number {
-	const first = kept[0] ?? lines[0];
-	if (first === undefined || !out.fits(FILES_HEADING.length + first.length, 2, reserve)) return 0;
-	out.add(FILES_HEADING, reserve);
-	let shown = 0;
-	for (const [rank, line] of lines.entries()) {
-		const later = kept.slice(rank + 1).reduce((n, path) => n + path.length + 1, 0);
-		const short = kept[rank];
-		if (!out.add(line, reserve + later) && (short === undefined || !out.add(short, reserve + later))) break;
-		shown++;
-	}
-	return shown;
+/** Characters `lines` take, each with its separator. */
+function roomFor(lines: readonly string[]): number {
+	return lines.reduce((n, line) => n + line.length + 1, 0);
 }
 
 /** Room kept for the "Beyond this" line while items are added. */

@@ -1,0 +1,39 @@
+/** Budgeted text: sections written while they fit, shorter forms of lines, and room held for what follows. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { BudgetedText } from "../../src/engine/budget.ts";
+
+/** A writer of exactly `chars` characters (a token is three). */
+const writer = (chars: number) => new BudgetedText(chars / 3);
+
+describe("budgeted text", () => {
+	it("writes a section's lines while they fit, and no heading without a line under it", () => {
+		const out = writer(30);
+		assert.equal(out.addSection("H:", ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]), 2); // 2 + 11 + 11 = 24, a third 35
+		assert.equal(out.toString(), "H:\naaaaaaaaaa\nbbbbbbbbbb");
+		assert.equal(writer(10).addSection("Heading:", ["a line too long"]), 0);
+		assert.equal(writer(10).toString(), "");
+	});
+
+	it("writes the shorter form of a line that does not fit, and starts the section when that fits", () => {
+		const out = writer(30);
+		const lines = ["aaaaaaaaaa", "bbbbbbbbbb — and its names", "cccccccccc — more"];
+		assert.equal(out.addSection("H:", lines, 0, { shorter: [undefined, "bbbbbbbbbb", "cccccc"] }), 2);
+		assert.equal(out.toString(), "H:\naaaaaaaaaa\nbbbbbbbbbb", "line 2 shortened; line 3's short form did not fit");
+		const started = writer(12);
+		assert.equal(started.addSection("H:", ["a long first line"], 0, { shorter: ["a"] }), 1);
+		assert.equal(started.toString(), "H:\na");
+	});
+
+	it("keeps room held for the lines after one while it is written", () => {
+		// Without the hold the first line's names would fill the budget; with it, both short forms fit.
+		const lines = ["first.ts — alpha, beta", "second.ts — gamma, delta, epsilon"];
+		const shorter = ["first.ts", "second.ts"];
+		const held = (i: number) => (i === 0 ? "second.ts".length + 1 : 0);
+		const greedy = writer(33);
+		assert.equal(greedy.addSection("H:", lines, 0, { shorter }), 1);
+		const kept = writer(33);
+		assert.equal(kept.addSection("H:", lines, 0, { shorter, held }), 2);
+		assert.equal(kept.toString(), "H:\nfirst.ts\nsecond.ts");
+	});
+});
