@@ -35,7 +35,7 @@ import {
 	type RawCall,
 	type RawDef,
 } from "./common.ts";
-import { oneLine, signatureOf } from "./signature.ts";
+import { MAX_RAW_SIGNATURE, oneLine, signatureOf } from "./signature.ts";
 import { nodeKindsQuery, nodeMatches } from "./typescript-nodes.ts";
 import { fragments, typescriptTopLevel } from "./typescript-top-level.ts";
 
@@ -51,8 +51,6 @@ const KIND_BY_CAPTURE = {
 type DefCapture = keyof typeof KIND_BY_CAPTURE;
 const DEF_CAPTURES = Object.keys(KIND_BY_CAPTURE) as DefCapture[];
 
-/** Characters of a declarator read for its signature (a constant may hold a huge literal). */
-const MAX_HEADER = 2000;
 const VARIABLE_PREFIX = /(?:export\s+)?(?:declare\s+)?(const|let|var)\b\s*/y;
 /** Callee names that are syntax, not calls of a symbol (`require` is recorded as an import). */
 const NOT_CALLS = new Set(["require", "import", "super"]);
@@ -262,7 +260,8 @@ function variableDef(
 		/^(?:await\s+)?(?:require|import)\s*\(/.test(source.slice(value.startIndex, value.startIndex + 40))
 	)
 		return undefined;
-	const header = source.slice(start, Math.min(body === null ? end : body.startIndex, start + MAX_HEADER));
+	// Bounded: a constant may hold a huge literal.
+	const header = source.slice(start, Math.min(body === null ? end : body.startIndex, start + MAX_RAW_SIGNATURE));
 	const def: RawDef = {
 		name: name.text,
 		kind: body === null ? "constant" : "function",
