@@ -19,7 +19,6 @@
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
-
 import { bundleStandsForSources } from "../../bin/launch.js";
 import { compactFacts } from "./compact-facts.ts";
 import type { ExtractJob } from "./extract-many.ts";
@@ -84,9 +83,9 @@ const MAX_CRASHES = 3;
 
 /**
  * The worker's entry when none is named: the package's bundled worker (`dist/extract-worker.js`, which `npm install`
- * builds beside the CLI) while the bundle is current, else `extract-worker.ts` beside this module. A worker started
- * from the sources spent ~450 ms before its first file of a cold index (Node's type stripper and ~100 modules loaded
- * again in a fresh isolate), the main thread meanwhile parsing alone. `engine` is this module's URL: an engine that
+ * builds beside the CLI) while that bundle stands for the sources, else `extract-worker.ts` beside this module. A
+ * worker started from the sources spent ~450 ms before its first file of a cold index (Node's type stripper and ~100
+ * modules loaded again in a fresh isolate), the main thread meanwhile parsing alone. `engine` is this module's URL: an engine that
  * is itself bundled (a CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the
  * extension in Pi, tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` of
  * `bin/launch.js`, the rule the CLIs' launcher applies (in a checkout: every recorded source unchanged).
@@ -105,6 +104,7 @@ export function defaultWorkerScript(
 	}
 	return sources;
 }
+
 /** See the module comment; a process can change it (`useExtractWorkersFrom`). */
 export const DEFAULT_START_JOBS = 1500;
 
