@@ -32,6 +32,11 @@
 // 5. restart: flush, then a new process and a new CodeMap on the same cache dir: `refresh()` must parse 0 files;
 //    the restarted process's own maxRSS is reported apart.
 // `--profile DIR` runs each child with `--cpu-prof` and leaves one `.cpuprofile` per corpus in DIR.
+//
+// The children run the engine as the `fovea` CLI does, bundled (this script and the parsing threads' entry, built
+// with the CLIs' settings into a temporary directory under `node_modules/.cache`): run from its TypeScript sources a
+// process also holds Node's type stripper and every module's stripped source, ~40 MB of RSS that neither the CLI nor
+// Pi (which loads extensions through its own loader) carries. `--from-sources` measures the sources as they are.
 import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -40,7 +45,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Extractor } from "../packages/fovea/src/engine/code-index.ts";
 import { FactCache } from "../packages/fovea/src/engine/fact-cache.ts";
-import { CodeMap, loadExtractor } from "../packages/fovea/src/engine/index.ts";
+import { CodeMap, loadExtractor, useExtractWorkerScript } from "../packages/fovea/src/engine/index.ts";
 import { sharedExtractPool } from "../packages/fovea/src/engine/shared-extract-pool.ts";
 import { GIT_ENV, git, gitArgs } from "./support/git.ts";
 import { appendedFunction, rng, writePolyglotCorpus } from "./support/polyglot-corpus.ts";
@@ -53,6 +58,7 @@ const { values } = parseArgs({
 		"no-real": { type: "boolean", default: false },
 		keep: { type: "boolean", default: false },
 		profile: { type: "string" },
+		"from-sources": { type: "boolean", default: false },
 		// Child mode.
 		measure: { type: "string" },
 		restart: { type: "string" },
@@ -534,13 +540,18 @@ async function commitAll(root: string): Promise<void> {
 	await git(root, ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-q", "-m", "corpus"]);
 }
 
-function runChild<T>(mode: "measure" | "restart", root: string, cacheDir: string, label: string): Promise<T> {
-	const self = fileURLToPath(import.meta.url);
+function runChild<T>(
+	script: string,
+	mode: "measure" | "restart",
+	root: string,
+	cacheDir: string,
+	label: string,
+): Promise<T> {
 	const profile =
 		values.profile === undefined || mode !== "measure" ? [] : ["--cpu-prof", "--cpu-prof-dir", values.profile];
 	const args = [
 		...profile,
-		self,
+		script,
 		`--${mode}`,
 		root,
 		"--cache",
@@ -647,6 +658,7 @@ async function main(): Promise<void> {
 			(await git(here, ["status", "--porcelain", "--", "../packages/fovea/src/engine"]).catch(() => "")) !== "",
 	};
 	const base = mkdtempSync(join(tmpdir(), "fovea-speed-"));
+	const child = await childScript();
 	const loadBefore = loadavg().map((n) => round(n, 2));
 	const results: { corpus: Record<string, unknown>; measurement: Measurement; targets: ReturnType<typeof verdicts> }[] =
 		[];
@@ -677,13 +689,14 @@ async function main(): Promise<void> {
 		for (const corpus of corpora) {
 			process.stderr.write(`measuring ${corpus.label}…\n`);
 			const cacheDir = join(base, `cache-${corpus.label}`);
-			const measurement = await runChild<Measurement>("measure", corpus.root, cacheDir, corpus.label);
-			measurement.restart = await runChild<Restart>("restart", corpus.root, cacheDir, corpus.label);
+			const measurement = await runChild<Measurement>(child.script, "measure", corpus.root, cacheDir, corpus.label);
+			measurement.restart = await runChild<Restart>(child.script, "restart", corpus.root, cacheDir, corpus.label);
 			results.push({ corpus: { label: corpus.label, ...corpus.info }, measurement, targets: verdicts(measurement) });
 		}
 	} finally {
 		if (values.keep === true) process.stderr.write(`kept ${base}\n`);
 		else rmSync(base, { recursive: true, force: true });
+		child.remove();
 	}
 	process.stdout.write(
 		`${JSON.stringify(
@@ -692,6 +705,7 @@ async function main(): Promise<void> {
 				node: process.version,
 				// The engine measured: the checkout's HEAD, and whether the engine had uncommitted changes.
 				revision,
+				engineRunFrom: child.from,
 				cpus: cpus().length,
 				cpuModel: cpus()[0]?.model,
 				// Other processes on the machine skew wall times: compare `cold.indexCpuMs` with `cold.indexMs`.
@@ -706,9 +720,33 @@ async function main(): Promise<void> {
 	);
 }
 
+/**
+ * The script the children run: this one bundled with the engine (see the header), or this file itself with
+ * `--from-sources`. The builder is imported by a computed name so that the bundle does not take esbuild in.
+ */
+async function childScript(): Promise<{ script: string; from: string; remove(): void }> {
+	const self = fileURLToPath(import.meta.url);
+	if (values["from-sources"] === true) return { script: self, from: "sources (Node's type stripper)", remove() {} };
+	const builder = "../scripts/build-clis.ts";
+	const { bundleEntries, EXTRACT_WORKER_ENTRY } = (await import(
+		new URL(builder, import.meta.url).href
+	)) as typeof import("../scripts/build-clis.ts");
+	const caches = join(dirname(self), "..", "node_modules", ".cache");
+	mkdirSync(caches, { recursive: true });
+	const outdir = mkdtempSync(join(caches, "fovea-speed-"));
+	await bundleEntries({ "fovea-speed": self, "extract-worker": EXTRACT_WORKER_ENTRY }, outdir);
+	return {
+		script: join(outdir, "fovea-speed.js"),
+		from: "bundle (as the fovea CLI runs it)",
+		remove: () => rmSync(outdir, { recursive: true, force: true }),
+	};
+}
+
 if (values.measure !== undefined || values.restart !== undefined) {
 	const cache = values.cache;
 	if (cache === undefined) throw new Error("--measure and --restart need --cache");
+	// Bundled, the engine cannot find its parsing threads' entry beside its own sources: name it, as the CLI does.
+	if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 	const result =
 		values.measure !== undefined
 			? await measure(values.measure, cache, values.label ?? values.measure)

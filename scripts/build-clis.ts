@@ -43,6 +43,35 @@ const __filename = __cliFileURLToPath(import.meta.url);
 const __dirname = __cliDirname(__filename);`;
 
 /**
+ * Bundles `entryPoints` (output name → source file) into `outdir` as the CLIs are bundled: ES modules for Node 22,
+ * `web-tree-sitter` and the Pi host's packages left out, the CommonJS shim on top. `outdir` must be inside the
+ * repository, where the bundles resolve `web-tree-sitter` and the grammars as the sources do. Returns the absolute
+ * paths of every source the bundles were built from. Also used by `bench/fovea-speed.bench.ts`, which measures the
+ * engine as the bundled CLI runs it.
+ */
+export async function bundleEntries(entryPoints: Record<string, string>, outdir: string): Promise<string[]> {
+	const result = await build({
+		entryPoints,
+		outdir,
+		bundle: true,
+		platform: "node",
+		format: "esm",
+		target: "node22",
+		external: ["web-tree-sitter", "@earendil-works/*", "typebox"],
+		banner: { js: COMMONJS_SHIM },
+		metafile: true,
+		logLevel: "warning",
+		absWorkingDir: repo,
+	});
+	return Object.keys(result.metafile.inputs)
+		.sort()
+		.map((input) => resolve(repo, input));
+}
+
+/** The entry of Fovea's parsing threads, bundled beside every bundled engine (a pool started there points at it). */
+export const EXTRACT_WORKER_ENTRY = join(repo, "packages/fovea/src/engine/extract-worker.ts");
+
+/**
  * Builds the bundle of one package's CLI into `dist` (default: the package's `dist/`; another directory must also
  * be inside the package, where the bundle resolves `web-tree-sitter` and the grammars as the sources do) and records
  * its inputs.
@@ -55,31 +84,16 @@ export async function buildCli(
 	rmSync(dist, { recursive: true, force: true });
 	mkdirSync(dist, { recursive: true });
 	const outfile = join(dist, "cli.js");
-	// The CLI and the extraction worker (`extract-worker.ts`, the entry of Fovea's parsing threads, which the bundled
-	// CLI points its pool at): two bundles, one record of every source either was built from.
-	const result = await build({
-		entryPoints: {
-			cli: join(packageDir, "src/cli.ts"),
-			"extract-worker": join(repo, "packages/fovea/src/engine/extract-worker.ts"),
-		},
-		outdir: dist,
-		bundle: true,
-		platform: "node",
-		format: "esm",
-		target: "node22",
-		external: ["web-tree-sitter", "@earendil-works/*", "typebox"],
-		banner: { js: COMMONJS_SHIM },
-		metafile: true,
-		logLevel: "warning",
-		absWorkingDir: repo,
+	// The CLI and the extraction worker (the entry of Fovea's parsing threads, which the bundled CLI points its pool
+	// at): two bundles, one record of every source either was built from.
+	const sources = await bundleEntries(
+		{ cli: join(packageDir, "src/cli.ts"), "extract-worker": EXTRACT_WORKER_ENTRY },
+		dist,
+	);
+	const inputs = sources.map((absolute) => {
+		const info = statSync(absolute);
+		return { path: relative(packageDir, absolute), size: info.size, mtimeMs: info.mtimeMs };
 	});
-	const inputs = Object.keys(result.metafile.inputs)
-		.sort()
-		.map((input) => {
-			const absolute = resolve(repo, input);
-			const info = statSync(absolute);
-			return { path: relative(packageDir, absolute), size: info.size, mtimeMs: info.mtimeMs };
-		});
 	writeFileSync(join(dist, "cli.inputs.json"), `${JSON.stringify({ version: INPUTS_VERSION, inputs }, null, "\t")}\n`);
 	return { pkg, outfile, inputs: inputs.length, bytes: statSync(outfile).size };
 }
