@@ -11,6 +11,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { factKey } from "./cache-location.ts";
+import { forgetSharedNames } from "./compact-facts.ts";
 import type { SharedParse } from "./examine-files.ts";
 import { FactCache } from "./fact-cache.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
@@ -209,6 +210,7 @@ export class CodeIndex {
 		this.#directories = scan.directories;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
 		const next = await this.#update(scan.files, options);
+		forgetSharedNames();
 		return this.#commit(next, scanGaps, scan.truncated, undefined);
 	}
 

@@ -290,7 +290,10 @@ export class ExtractPool {
 		if (run !== undefined) {
 			for (const outcome of message.outcomes) {
 				this.stats.jobsByWorkers++;
-				run.settle(outcome.index, "facts" in outcome ? compactFacts(outcome.facts) : new Error(outcome.error));
+				run.settle(
+					outcome.index,
+					"facts" in outcome ? compactFacts(outcome.facts, { cloned: true }) : new Error(outcome.error),
+				);
 			}
 		}
 		if (message.done) {

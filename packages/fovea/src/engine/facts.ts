@@ -33,6 +33,30 @@ export interface SymbolFact {
 	exported?: boolean;
 }
 
+/**
+ * A symbol fact as one literal per combination of its optional properties. A property added to a literal afterwards
+ * is kept outside the object, in an array of its own: ~40 bytes more for each of the tens of thousands of symbols
+ * a large root holds.
+ */
+export function symbolFact(
+	name: string,
+	kind: SymbolKind,
+	line: number,
+	endLine: number,
+	signature: string,
+	container: string | undefined,
+	exported: boolean | undefined,
+): SymbolFact {
+	if (container === undefined) {
+		return exported === undefined
+			? { name, kind, line, endLine, signature }
+			: { name, kind, line, endLine, signature, exported };
+	}
+	return exported === undefined
+		? { name, kind, line, endLine, signature, container }
+		: { name, kind, line, endLine, signature, container, exported };
+}
+
 /** An import as written (`specifier`), before resolution to a file. `names` are the imported identifiers. */
 export interface ImportFact {
 	specifier: string;

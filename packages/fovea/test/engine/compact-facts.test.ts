@@ -68,3 +68,24 @@ describe("compactFacts", () => {
 		assert.deepEqual(second.symbols, first.symbols);
 	});
 });
+
+describe("compactFacts of cloned facts", () => {
+	it("builds every fact again with exactly the properties it had, optional ones absent or present", () => {
+		const facts = factsOf(NAMES);
+		// Every combination of the optional properties.
+		delete facts.symbols[1]?.container;
+		delete facts.symbols[2]?.exported;
+		delete facts.symbols[3]?.container;
+		delete facts.symbols[3]?.exported;
+		facts.imports.push({ specifier: "./plain", line: 2 });
+		delete facts.calls[0]?.caller;
+		const cloned = structuredClone(facts);
+		const before = structuredClone(facts);
+		const objects = [...cloned.symbols, ...cloned.imports, ...cloned.calls, ...cloned.inherits];
+		compactFacts(cloned, { cloned: true });
+		assert.deepEqual(cloned, before, "the same facts, absent properties still absent");
+		for (const fact of [...cloned.symbols, ...cloned.imports, ...cloned.calls, ...cloned.inherits]) {
+			assert.equal(objects.includes(fact), false, "each fact is a new object");
+		}
+	});
+});

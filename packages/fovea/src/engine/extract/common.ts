@@ -13,7 +13,15 @@
  * so `source.slice(start, end)` is the node's text.
  */
 import type { Node } from "web-tree-sitter";
-import type { CallFact, ImportFact, InheritFact, LanguageId, SymbolFact, SymbolKind } from "../facts.ts";
+import {
+	type CallFact,
+	type ImportFact,
+	type InheritFact,
+	type LanguageId,
+	type SymbolFact,
+	type SymbolKind,
+	symbolFact,
+} from "../facts.ts";
 
 /** The language-dependent part of a `FileFacts`. */
 export interface Extracted {
@@ -239,16 +247,7 @@ export function nest(
 		def.qualified = def.container === undefined ? def.name : `${def.container}.${def.name}`;
 		stack.push(def);
 		if (def.scopeOnly === true) continue;
-		const symbol: SymbolFact = {
-			name: def.name,
-			kind: def.kind,
-			line: def.line,
-			endLine: def.endLine,
-			signature: def.signature,
-		};
-		if (def.container !== undefined) symbol.container = def.container;
-		if (def.exported !== undefined) symbol.exported = def.exported;
-		symbols.push(symbol);
+		symbols.push(symbolFact(def.name, def.kind, def.line, def.endLine, def.signature, def.container, def.exported));
 	}
 	emitCallsBefore(Number.POSITIVE_INFINITY);
 	return { symbols, calls };
