@@ -1,5 +1,6 @@
 import type { FileFacts } from "./facts.ts";
 import type { EdgeKind, GraphNode } from "./graph.ts";
+import { firstId, type Ids, idsOf } from "./id-lists.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
 export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
@@ -32,7 +33,7 @@ export interface EdgeContext {
 	/** Live symbol ids by simple name, over the whole root. */
 	byName: ReadonlyMap<string, readonly number[]>;
 	/** Live symbol ids by simple name, per file. */
-	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>;
+	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, Ids>>;
 	/** Files `file`'s imports resolve to. */
 	imports(file: FileFacts): readonly string[];
 	/** Files a test file tests. */
@@ -66,7 +67,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	};
 	const fileId = context.fileNode.get(file.path);
 	if (fileId === undefined) throw new Error(`Fovea's graph has no node for ${file.path}`);
-	const local = context.symbolsOf.get(file.path) ?? new Map<string, readonly number[]>();
+	const local = context.symbolsOf.get(file.path) ?? new Map<string, Ids>();
 
 	const imported = new Set<string>();
 	for (const target of context.imports(file)) {
@@ -76,9 +77,9 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		link(fileId, targetId, "imports");
 	}
 	for (const ids of local.values()) {
-		for (const id of ids) {
+		for (const id of idsOf(ids)) {
 			const container = context.nodes[id]?.container;
-			const parent = container === undefined ? undefined : local.get(container)?.find((p) => p !== id);
+			const parent = container === undefined ? undefined : idsOf(local.get(container)).find((p) => p !== id);
 			link(parent ?? fileId, id, "contains");
 			if (parent !== undefined) link(fileId, id, "contains", EDGE_WEIGHTS.contains / 2);
 		}
@@ -87,13 +88,14 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const viaImports = new Map<string, number[]>();
 	const resolveName = (name: string): readonly number[] => {
 		const same = local.get(name);
-		if (same !== undefined) return same;
+		if (same !== undefined) return idsOf(same);
 		let found = viaImports.get(name);
 		if (found === undefined) {
 			found = [];
 			for (const target of imported) {
 				const ids = context.symbolsOf.get(target)?.get(name);
-				if (ids !== undefined) found.push(...ids);
+				if (typeof ids === "number") found.push(ids);
+				else if (ids !== undefined) found.push(...ids);
 			}
 			viaImports.set(name, found);
 		}
@@ -106,7 +108,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		for (const callee of candidates) link(caller, callee, "calls", EDGE_WEIGHTS.calls / candidates.length);
 	}
 	for (const inherit of file.inherits) {
-		const child = local.get(inherit.symbol)?.[0];
+		const child = firstId(local.get(inherit.symbol));
 		const bases = resolveName(inherit.base);
 		if (child === undefined || bases.length === 0 || bases.length > MAX_CALL_CANDIDATES) continue;
 		for (const base of bases) link(child, base, "inherits", EDGE_WEIGHTS.inherits / bases.length);
@@ -138,8 +140,8 @@ function packedEdges(a: readonly number[], b: readonly number[], w: readonly num
 }
 
 /** The enclosing symbol of a call: `caller` may be `name` or `Container.name`. */
-function callerNode(caller: string | undefined, local: ReadonlyMap<string, readonly number[]>): number | undefined {
+function callerNode(caller: string | undefined, local: ReadonlyMap<string, Ids>): number | undefined {
 	if (caller === undefined) return undefined;
 	const simple = caller.slice(caller.lastIndexOf(".") + 1);
-	return local.get(simple)?.[0];
+	return firstId(local.get(simple));
 }

@@ -3,6 +3,7 @@ import type { FileFacts, SymbolFact } from "./facts.ts";
 import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./graph.ts";
 import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./graph-edges.ts";
 import type { SparseGraph } from "./heat.ts";
+import { addId, dropId, type Ids } from "./id-lists.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -35,12 +36,15 @@ export class GraphStore {
 	readonly #nodes: GraphNode[] = [];
 	readonly #fileNode = new Map<string, number>();
 	readonly #byName = new Map<string, number[]>();
-	readonly #symbolsOf = new Map<string, Map<string, number[]>>();
+	readonly #symbolsOf = new Map<string, Map<string, Ids>>();
 	readonly #symbolIds = new Map<string, number[]>();
 	readonly #facts = new Map<string, FileFacts>();
 	readonly #edges = new Map<string, FileEdges>();
-	/** Files by the names their edges were resolved through (`referencedNames`). */
-	readonly #referrers = new Map<string, Set<string>>();
+	/**
+	 * Files by the names their edges were resolved through (`referencedNames`): one path, or a list of them when
+	 * several files refer to the name. Most names have one referrer; a set per name held ~6 MB at 10,000 files.
+	 */
+	readonly #referrers = new Map<string, string | string[]>();
 	readonly #counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
 	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
 	#rows: SparseGraph | undefined;
@@ -93,7 +97,11 @@ export class GraphStore {
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
 		const rederive = new Set(changed);
-		for (const name of touchedNames) for (const path of this.#referrers.get(name) ?? []) rederive.add(path);
+		for (const name of touchedNames) {
+			const paths = this.#referrers.get(name);
+			if (typeof paths === "string") rederive.add(paths);
+			else for (const path of paths ?? []) rederive.add(path);
+		}
 		const context = this.#context();
 		const before: FileEdges[] = [];
 		const after: FileEdges[] = [];
@@ -144,19 +152,26 @@ export class GraphStore {
 		this.#edges.set(path, edges);
 	}
 
-	/** Adds (`sign` 1) or removes (-1) `file` as a referrer of the names its edges resolve through. */
+	/**
+	 * Adds (`sign` 1) or removes (-1) `file` as a referrer of the names its edges resolve through. A file is added
+	 * once per name (its names are deduplicated here, and an update removes a file before adding it again), so adding
+	 * needs no search of the referrers already there.
+	 */
 	#refer(file: FileFacts, sign: 1 | -1): void {
-		for (const name of referencedNames(file)) {
-			let paths = this.#referrers.get(name);
+		for (const name of new Set(referencedNames(file))) {
+			const paths = this.#referrers.get(name);
 			if (sign === 1) {
-				if (paths === undefined) {
-					paths = new Set();
-					this.#referrers.set(name, paths);
-				}
-				paths.add(file.path);
+				if (paths === undefined) this.#referrers.set(name, file.path);
+				else if (typeof paths === "string") this.#referrers.set(name, [paths, file.path]);
+				else paths.push(file.path);
+			} else if (typeof paths === "string") {
+				if (paths === file.path) this.#referrers.delete(name);
 			} else if (paths !== undefined) {
-				paths.delete(file.path);
-				if (paths.size === 0) this.#referrers.delete(name);
+				const at = paths.indexOf(file.path);
+				if (at < 0) continue;
+				paths[at] = paths[paths.length - 1] as string;
+				paths.pop();
+				if (paths.length === 1) this.#referrers.set(name, paths[0] as string);
 			}
 		}
 	}
@@ -192,7 +207,7 @@ export class GraphStore {
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
 			remove(this.#byName, node.name, id);
-			remove(this.#symbolsOf.get(path) as Map<string, number[]>, node.name, id);
+			dropId(this.#symbolsOf.get(path) as Map<string, Ids>, node.name, id);
 			node.removed = true;
 			this.#removed++;
 			delta.removed.push(id);
@@ -204,7 +219,7 @@ export class GraphStore {
 		const id = this.#nodes.length;
 		this.#nodes.push(symbolNode(path, symbol));
 		push(this.#byName, symbol.name, id);
-		push(this.#symbolsOf.get(path) as Map<string, number[]>, symbol.name, id);
+		addId(this.#symbolsOf.get(path) as Map<string, Ids>, symbol.name, id);
 		return id;
 	}
 
@@ -241,17 +256,12 @@ function fileNodeOf(file: FileFacts): GraphNode {
 	return { kind: "file", path: file.path, name: file.path, line: 1, endLine: file.lines };
 }
 
+/** One literal per shape (see `symbolFact`): a container added afterwards would live outside the node. */
 function symbolNode(path: string, symbol: SymbolFact): GraphNode {
-	const node: GraphNode = {
-		kind: symbol.kind,
-		path,
-		name: symbol.name,
-		line: symbol.line,
-		endLine: symbol.endLine,
-		signature: symbol.signature,
-	};
-	if (symbol.container !== undefined) node.container = symbol.container;
-	return node;
+	const { kind, name, line, endLine, signature, container } = symbol;
+	return container === undefined
+		? { kind, path, name, line, endLine, signature }
+		: { kind, path, name, line, endLine, signature, container };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -1,4 +1,5 @@
 import type { GraphNode } from "./graph.ts";
+import { addId, dropId, type Ids, idCount, idsOf, trimIds } from "./id-lists.ts";
 import { terms } from "./query-terms.ts";
 
 /**
@@ -7,9 +8,9 @@ import { terms } from "./query-terms.ts";
  * adds symbols, so an edit costs the terms of the symbols it touched, not a pass over every node.
  */
 export class TermIndex {
-	readonly #postings = new Map<string, number[]>();
+	readonly #postings = new Map<string, Ids>();
 	/** Lower-cased full names of symbols, for exact identifier matches. */
-	readonly #exact = new Map<string, number[]>();
+	readonly #exact = new Map<string, Ids>();
 	#live = 0;
 
 	/** Indexes every live node of `nodes`. */
@@ -17,52 +18,40 @@ export class TermIndex {
 		nodes.forEach((node, id) => {
 			if (node.removed !== true) this.add(id, node);
 		});
+		trimIds(this.#postings);
+		trimIds(this.#exact);
 	}
 
 	/** Nodes whose text contains `term`. */
 	postings(term: string): readonly number[] {
-		return this.#postings.get(term) ?? [];
+		return idsOf(this.#postings.get(term));
 	}
 
 	/** Symbols named `name` exactly (case-insensitive). */
 	exact(name: string): readonly number[] {
-		return this.#exact.get(name.toLowerCase()) ?? [];
+		return idsOf(this.#exact.get(name.toLowerCase()));
 	}
 
 	/** Inverse document frequency of `term` over the live nodes. */
 	idf(term: string): number {
-		return Math.log(1 + Math.max(1, this.#live) / (1 + (this.#postings.get(term)?.length ?? 0)));
+		return Math.log(1 + Math.max(1, this.#live) / (1 + idCount(this.#postings.get(term))));
 	}
 
 	/** Indexes node `id`. */
 	add(id: number, node: GraphNode): void {
-		for (const term of nodeTerms(node)) push(this.#postings, term, id);
-		if (node.kind !== "file") push(this.#exact, node.name.toLowerCase(), id);
+		for (const term of nodeTerms(node)) addId(this.#postings, term, id);
+		if (node.kind !== "file") addId(this.#exact, node.name.toLowerCase(), id);
 		this.#live++;
 	}
 
 	/** Forgets node `id`, which must have been added with the same text. */
 	remove(id: number, node: GraphNode): void {
-		for (const term of nodeTerms(node)) drop(this.#postings, term, id);
-		if (node.kind !== "file") drop(this.#exact, node.name.toLowerCase(), id);
+		for (const term of nodeTerms(node)) dropId(this.#postings, term, id);
+		if (node.kind !== "file") dropId(this.#exact, node.name.toLowerCase(), id);
 		this.#live--;
 	}
 }
 
 function nodeTerms(node: GraphNode): Set<string> {
 	return new Set(terms(node.kind === "file" ? node.path : `${node.container ?? ""} ${node.name}`));
-}
-
-function push(map: Map<string, number[]>, key: string, id: number): void {
-	const list = map.get(key);
-	if (list === undefined) map.set(key, [id]);
-	else list.push(id);
-}
-
-function drop(map: Map<string, number[]>, key: string, id: number): void {
-	const list = map.get(key);
-	if (list === undefined) return;
-	const at = list.lastIndexOf(id);
-	if (at >= 0) list.splice(at, 1);
-	if (list.length === 0) map.delete(key);
 }
