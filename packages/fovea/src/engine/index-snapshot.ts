@@ -5,6 +5,7 @@
  */
 import type { CoverageGap, FileFacts } from "./facts.ts";
 import { type FileState, PENDING } from "./file-state.ts";
+import { type Change, withChanges } from "./layered-map.ts";
 
 /** The facts of one root at one refresh. */
 export interface IndexSnapshot {
@@ -89,25 +90,27 @@ export function nextSnapshot(input: SnapshotInput): {
 		return { snapshot, contentGaps: new Map(input.contentGaps), dirty };
 	}
 
-	let files: Map<string, FileFacts>;
+	let files: ReadonlyMap<string, FileFacts>;
 	let contentGaps: Map<string, CoverageGap>;
 	if (touched === undefined || last === undefined) {
-		files = new Map();
+		const all = new Map<string, FileFacts>();
 		contentGaps = new Map();
 		for (const [path, state] of next) {
-			if (state.facts !== undefined) files.set(path, state.facts);
+			if (state.facts !== undefined) all.set(path, state.facts);
 			else if (state.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 		}
+		files = all;
 	} else {
-		files = new Map(last.files);
+		// The last snapshot's files with the touched paths' changes laid over them, not a copy (`layered-map.ts`).
+		const changes: Change<string, FileFacts>[] = [];
 		contentGaps = new Map(input.contentGaps);
 		for (const path of touched) {
 			const state = next.get(path);
-			if (state?.facts !== undefined) files.set(path, state.facts);
-			else files.delete(path);
+			changes.push([path, state?.facts]);
 			if (state?.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 			else contentGaps.delete(path);
 		}
+		files = withChanges(last.files, changes);
 	}
 	const gaps: CoverageGap[] = [...input.scanGaps.values(), ...contentGaps.values()].sort(byPath);
 
