@@ -31,7 +31,7 @@ export interface EdgeContext {
 	nodes: readonly GraphNode[];
 	fileNode: ReadonlyMap<string, number>;
 	/** Live symbol ids by simple name, over the whole root. */
-	byName: ReadonlyMap<string, readonly number[]>;
+	byName: ReadonlyMap<string, Ids>;
 	/** Live symbol ids by simple name, per file. */
 	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, Ids>>;
 	/** Files `file`'s imports resolve to. */
@@ -99,7 +99,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 			}
 			viaImports.set(name, found);
 		}
-		return found.length > 0 ? found : (context.byName.get(name) ?? []);
+		return found.length > 0 ? found : idsOf(context.byName.get(name));
 	};
 	for (const call of file.calls) {
 		const candidates = resolveName(call.callee);

@@ -35,7 +35,7 @@ export class GraphStore {
 	readonly #links: GraphLinks;
 	readonly #nodes: GraphNode[] = [];
 	readonly #fileNode = new Map<string, number>();
-	readonly #byName = new Map<string, number[]>();
+	readonly #byName = new Map<string, Ids>();
 	readonly #symbolsOf = new Map<string, Map<string, Ids>>();
 	readonly #symbolIds = new Map<string, number[]>();
 	readonly #facts = new Map<string, FileFacts>();
@@ -206,7 +206,7 @@ export class GraphStore {
 			if (kept.has(id)) continue;
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
-			remove(this.#byName, node.name, id);
+			dropId(this.#byName, node.name, id);
 			dropId(this.#symbolsOf.get(path) as Map<string, Ids>, node.name, id);
 			node.removed = true;
 			this.#removed++;
@@ -218,7 +218,7 @@ export class GraphStore {
 	#addSymbol(path: string, symbol: SymbolFact): number {
 		const id = this.#nodes.length;
 		this.#nodes.push(symbolNode(path, symbol));
-		push(this.#byName, symbol.name, id);
+		addId(this.#byName, symbol.name, id);
 		addId(this.#symbolsOf.get(path) as Map<string, Ids>, symbol.name, id);
 		return id;
 	}
@@ -268,12 +268,4 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 	const list = map.get(key);
 	if (list === undefined) map.set(key, [value]);
 	else list.push(value);
-}
-
-function remove<K>(map: Map<K, number[]>, key: K, value: number): void {
-	const list = map.get(key);
-	if (list === undefined) return;
-	const at = list.indexOf(value);
-	if (at >= 0) list.splice(at, 1);
-	if (list.length === 0) map.delete(key);
 }
