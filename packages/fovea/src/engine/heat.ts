@@ -51,17 +51,30 @@ export function renormalizeRows(
 	rows: readonly number[],
 ): NormalizedGraph {
 	const { size, offsets, targets, weights } = graph;
-	let { degree, scale } = previous;
-	if (size !== previous.size) {
-		degree = new Float64Array(size);
-		scale = new Float64Array(size);
-		degree.set(previous.degree.subarray(0, Math.min(size, previous.size)));
-		scale.set(previous.scale.subarray(0, Math.min(size, previous.size)));
-	}
+	const degree = resized(previous.degree, size);
+	const scale = resized(previous.scale, size);
 	const operator = { size, offsets, targets, weights, degree, scale };
 	for (const row of rows) setDegree(operator, row);
 	for (let i = previous.size; i < size; i++) setDegree(operator, i);
 	return operator;
+}
+
+/**
+ * `array` as `length` elements: a view of its own buffer when that has room, else a copy in a new buffer with a
+ * tenth to spare. An edit that adds a symbol grows the graph by a node, and a new pair of node-sized arrays for
+ * every such edit was ~1.5 MB of garbage each at 10,000 files.
+ */
+function resized(array: Float64Array, length: number): Float64Array {
+	if (length === array.length) return array;
+	const room = (array.buffer.byteLength - array.byteOffset) / Float64Array.BYTES_PER_ELEMENT;
+	if (room >= length) return new Float64Array(array.buffer, array.byteOffset, length);
+	const next = new Float64Array(
+		new ArrayBuffer((Math.ceil(length * 1.1) + 64) * Float64Array.BYTES_PER_ELEMENT),
+		0,
+		length,
+	);
+	next.set(array.subarray(0, Math.min(length, array.length)));
+	return next;
 }
 
 function setDegree(operator: NormalizedGraph, i: number): void {

@@ -2,7 +2,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { diffuse, normalizeGraph, type SparseGraph, scaledBesselSeries } from "../../src/engine/heat.ts";
+import {
+	diffuse,
+	normalizeGraph,
+	renormalizeRows,
+	type SparseGraph,
+	scaledBesselSeries,
+} from "../../src/engine/heat.ts";
 
 function sparse(n: number, edges: Array<[number, number, number]>): SparseGraph {
 	const rows: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
@@ -119,5 +125,24 @@ describe("heat kernel", () => {
 				},
 			),
 		);
+	});
+
+	it("renormalizes a graph grown node by node as a fresh normalization does, in arrays grown with room to spare", () => {
+		const edges: Array<[number, number, number]> = [
+			[0, 1, 1],
+			[1, 2, 0.5],
+		];
+		let operator = normalizeGraph(sparse(3, edges));
+		const buffers = new Set<ArrayBufferLike>();
+		for (let size = 4; size <= 12; size++) {
+			edges.push([size - 1, size - 2, 0.7]);
+			const graph = sparse(size, edges);
+			operator = renormalizeRows(operator, graph, [size - 2]);
+			const fresh = normalizeGraph(graph);
+			assert.deepEqual([...operator.degree], [...fresh.degree], `degrees at ${size} nodes`);
+			assert.deepEqual([...operator.scale], [...fresh.scale], `scales at ${size} nodes`);
+			buffers.add(operator.degree.buffer);
+		}
+		assert.equal(buffers.size, 1, "one buffer for nine growths: the first left room for the rest");
 	});
 });
