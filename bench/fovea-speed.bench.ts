@@ -2,7 +2,7 @@
 // probes, restart from the fact cache and peak memory, against the targets for this 2-core machine. Prints JSON.
 //
 //   npm run bench:fovea-speed     (or: node bench/fovea-speed.bench.ts [--sizes 5000,10000] [--queries 50]
-//                                     [--edits 10] [--no-real] [--keep] [--profile DIR])
+//                                     [--edits 10] [--no-real] [--keep] [--profile DIR] [--from-sources])
 //
 // Corpora, all written under one temp dir that is removed at the end (`--keep` leaves it):
 // - `viem`: the TypeScript sources that the `viem` package ships (a root devDependency for this benchmark alone),
