@@ -4,7 +4,7 @@
  * graph's node tables.
  */
 import type { FocusQuery, PreparedGraph } from "./focus.ts";
-import { idsOf } from "./id-lists.ts";
+import { manyOf } from "./one-or-many.ts";
 
 /** Seed mass per file node for root-relative paths (unknown paths are ignored). */
 export function fileSeeds(
@@ -38,6 +38,6 @@ export function impactQuery(
 		changed.files.map((path) => [path, 1]),
 	);
 	for (const name of changed.symbols)
-		for (const id of idsOf(graph.graph.byName.get(name))) seeds.set(id, (seeds.get(id) ?? 0) + 1);
+		for (const id of manyOf(graph.graph.byName.get(name))) seeds.set(id, (seeds.get(id) ?? 0) + 1);
 	return { text: "", attention: seeds, excludeSeeds: true, timeScale: 2 };
 }

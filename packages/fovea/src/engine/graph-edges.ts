@@ -1,6 +1,6 @@
 import type { FileFacts } from "./facts.ts";
 import type { EdgeKind, GraphNode } from "./graph.ts";
-import { firstId, type Ids, idsOf } from "./id-lists.ts";
+import { firstOf, type Ids, manyOf } from "./one-or-many.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
 export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
@@ -77,9 +77,9 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		link(fileId, targetId, "imports");
 	}
 	for (const ids of local.values()) {
-		for (const id of idsOf(ids)) {
+		for (const id of manyOf(ids)) {
 			const container = context.nodes[id]?.container;
-			const parent = container === undefined ? undefined : idsOf(local.get(container)).find((p) => p !== id);
+			const parent = container === undefined ? undefined : manyOf(local.get(container)).find((p) => p !== id);
 			link(parent ?? fileId, id, "contains");
 			if (parent !== undefined) link(fileId, id, "contains", EDGE_WEIGHTS.contains / 2);
 		}
@@ -88,18 +88,17 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const viaImports = new Map<string, number[]>();
 	const resolveName = (name: string): readonly number[] => {
 		const same = local.get(name);
-		if (same !== undefined) return idsOf(same);
+		if (same !== undefined) return manyOf(same);
 		let found = viaImports.get(name);
 		if (found === undefined) {
 			found = [];
 			for (const target of imported) {
 				const ids = context.symbolsOf.get(target)?.get(name);
-				if (typeof ids === "number") found.push(ids);
-				else if (ids !== undefined) found.push(...ids);
+				found.push(...manyOf(ids));
 			}
 			viaImports.set(name, found);
 		}
-		return found.length > 0 ? found : idsOf(context.byName.get(name));
+		return found.length > 0 ? found : manyOf(context.byName.get(name));
 	};
 	for (const call of file.calls) {
 		const candidates = resolveName(call.callee);
@@ -108,7 +107,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		for (const callee of candidates) link(caller, callee, "calls", EDGE_WEIGHTS.calls / candidates.length);
 	}
 	for (const inherit of file.inherits) {
-		const child = firstId(local.get(inherit.symbol));
+		const child = firstOf(local.get(inherit.symbol));
 		const bases = resolveName(inherit.base);
 		if (child === undefined || bases.length === 0 || bases.length > MAX_CALL_CANDIDATES) continue;
 		for (const base of bases) link(child, base, "inherits", EDGE_WEIGHTS.inherits / bases.length);
@@ -143,5 +142,5 @@ function packedEdges(a: readonly number[], b: readonly number[], w: readonly num
 function callerNode(caller: string | undefined, local: ReadonlyMap<string, Ids>): number | undefined {
 	if (caller === undefined) return undefined;
 	const simple = caller.slice(caller.lastIndexOf(".") + 1);
-	return firstId(local.get(simple));
+	return firstOf(local.get(simple));
 }

@@ -3,7 +3,7 @@ import type { FileFacts, SymbolFact } from "./facts.ts";
 import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./graph.ts";
 import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./graph-edges.ts";
 import type { SparseGraph } from "./heat.ts";
-import { addId, dropId, type Ids } from "./id-lists.ts";
+import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "./one-or-many.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -40,11 +40,8 @@ export class GraphStore {
 	readonly #symbolIds = new Map<string, number[]>();
 	readonly #facts = new Map<string, FileFacts>();
 	readonly #edges = new Map<string, FileEdges>();
-	/**
-	 * Files by the names their edges were resolved through (`referencedNames`): one path, or a list of them when
-	 * several files refer to the name. Most names have one referrer; a set per name held ~6 MB at 10,000 files.
-	 */
-	readonly #referrers = new Map<string, string | string[]>();
+	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
+	readonly #referrers = new Map<string, OneOrMany<string>>();
 	readonly #counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
 	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
 	#rows: SparseGraph | undefined;
@@ -97,11 +94,7 @@ export class GraphStore {
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
 		const rederive = new Set(changed);
-		for (const name of touchedNames) {
-			const paths = this.#referrers.get(name);
-			if (typeof paths === "string") rederive.add(paths);
-			else for (const path of paths ?? []) rederive.add(path);
-		}
+		for (const name of touchedNames) for (const path of manyOf(this.#referrers.get(name))) rederive.add(path);
 		const context = this.#context();
 		const before: FileEdges[] = [];
 		const after: FileEdges[] = [];
@@ -159,20 +152,8 @@ export class GraphStore {
 	 */
 	#refer(file: FileFacts, sign: 1 | -1): void {
 		for (const name of new Set(referencedNames(file))) {
-			const paths = this.#referrers.get(name);
-			if (sign === 1) {
-				if (paths === undefined) this.#referrers.set(name, file.path);
-				else if (typeof paths === "string") this.#referrers.set(name, [paths, file.path]);
-				else paths.push(file.path);
-			} else if (typeof paths === "string") {
-				if (paths === file.path) this.#referrers.delete(name);
-			} else if (paths !== undefined) {
-				const at = paths.indexOf(file.path);
-				if (at < 0) continue;
-				paths[at] = paths[paths.length - 1] as string;
-				paths.pop();
-				if (paths.length === 1) this.#referrers.set(name, paths[0] as string);
-			}
+			if (sign === 1) addOne(this.#referrers, name, file.path);
+			else dropOne(this.#referrers, name, file.path);
 		}
 	}
 
@@ -206,8 +187,8 @@ export class GraphStore {
 			if (kept.has(id)) continue;
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
-			dropId(this.#byName, node.name, id);
-			dropId(this.#symbolsOf.get(path) as Map<string, Ids>, node.name, id);
+			dropOne(this.#byName, node.name, id);
+			dropOne(this.#symbolsOf.get(path) as Map<string, Ids>, node.name, id);
 			node.removed = true;
 			this.#removed++;
 			delta.removed.push(id);
@@ -218,8 +199,8 @@ export class GraphStore {
 	#addSymbol(path: string, symbol: SymbolFact): number {
 		const id = this.#nodes.length;
 		this.#nodes.push(symbolNode(path, symbol));
-		addId(this.#byName, symbol.name, id);
-		addId(this.#symbolsOf.get(path) as Map<string, Ids>, symbol.name, id);
+		addOne(this.#byName, symbol.name, id);
+		addOne(this.#symbolsOf.get(path) as Map<string, Ids>, symbol.name, id);
 		return id;
 	}
 

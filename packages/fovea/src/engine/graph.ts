@@ -1,7 +1,7 @@
 import type { FileFacts, SymbolKind } from "./facts.ts";
 import { GraphStore } from "./graph-store.ts";
 import type { SparseGraph } from "./heat.ts";
-import type { Ids } from "./id-lists.ts";
+import type { Ids } from "./one-or-many.ts";
 
 export { EDGE_WEIGHTS } from "./graph-edges.ts";
 
@@ -28,7 +28,7 @@ export interface CodeGraph extends SparseGraph {
 	/** Live symbol nodes (nodes beyond the files, minus removed ones). */
 	symbolCount: number;
 	fileNode: ReadonlyMap<string, number>;
-	/** Live symbol nodes by simple name: one id, or a list when several symbols share the name (see `idsOf`). */
+	/** Live symbol nodes by simple name: one id, or a list when several symbols share the name (see `manyOf`). */
 	byName: ReadonlyMap<string, Ids>;
 	edgeCounts: Record<EdgeKind, number>;
 }

@@ -1,5 +1,5 @@
 import type { GraphNode } from "./graph.ts";
-import { addId, dropId, type Ids, idCount, idsOf, trimIds } from "./id-lists.ts";
+import { addOne, countOf, dropOne, type Ids, manyOf, trimMany } from "./one-or-many.ts";
 import { terms } from "./query-terms.ts";
 
 /**
@@ -18,36 +18,36 @@ export class TermIndex {
 		nodes.forEach((node, id) => {
 			if (node.removed !== true) this.add(id, node);
 		});
-		trimIds(this.#postings);
-		trimIds(this.#exact);
+		trimMany(this.#postings);
+		trimMany(this.#exact);
 	}
 
 	/** Nodes whose text contains `term`. */
 	postings(term: string): readonly number[] {
-		return idsOf(this.#postings.get(term));
+		return manyOf(this.#postings.get(term));
 	}
 
 	/** Symbols named `name` exactly (case-insensitive). */
 	exact(name: string): readonly number[] {
-		return idsOf(this.#exact.get(name.toLowerCase()));
+		return manyOf(this.#exact.get(name.toLowerCase()));
 	}
 
 	/** Inverse document frequency of `term` over the live nodes. */
 	idf(term: string): number {
-		return Math.log(1 + Math.max(1, this.#live) / (1 + idCount(this.#postings.get(term))));
+		return Math.log(1 + Math.max(1, this.#live) / (1 + countOf(this.#postings.get(term))));
 	}
 
 	/** Indexes node `id`. */
 	add(id: number, node: GraphNode): void {
-		for (const term of nodeTerms(node)) addId(this.#postings, term, id);
-		if (node.kind !== "file") addId(this.#exact, node.name.toLowerCase(), id);
+		for (const term of nodeTerms(node)) addOne(this.#postings, term, id);
+		if (node.kind !== "file") addOne(this.#exact, node.name.toLowerCase(), id);
 		this.#live++;
 	}
 
 	/** Forgets node `id`, which must have been added with the same text. */
 	remove(id: number, node: GraphNode): void {
-		for (const term of nodeTerms(node)) dropId(this.#postings, term, id);
-		if (node.kind !== "file") dropId(this.#exact, node.name.toLowerCase(), id);
+		for (const term of nodeTerms(node)) dropOne(this.#postings, term, id);
+		if (node.kind !== "file") dropOne(this.#exact, node.name.toLowerCase(), id);
 		this.#live--;
 	}
 }

@@ -5,7 +5,7 @@ import { contentTerms } from "../../src/engine/content-terms.ts";
 import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
 import { focus, hasContentIndex, hasTermIndex, prepareGraph } from "../../src/engine/focus.ts";
 import { buildGraph, type GraphLinks } from "../../src/engine/graph.ts";
-import { firstId } from "../../src/engine/id-lists.ts";
+import { firstOf } from "../../src/engine/one-or-many.ts";
 
 function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
 	return {
@@ -84,11 +84,11 @@ describe("code graph", () => {
 		assert.equal(graph.edgeCounts.inherits, 1);
 		assert.equal(graph.edgeCounts.tests, 1);
 		const neighbours = (id: number) => [...graph.targets.slice(graph.offsets[id], graph.offsets[id + 1])];
-		const main = firstId(graph.byName.get("main")) as number;
-		const parseExpression = firstId(graph.byName.get("parseExpression")) as number;
+		const main = firstOf(graph.byName.get("main")) as number;
+		const parseExpression = firstOf(graph.byName.get("parseExpression")) as number;
 		assert.ok(neighbours(main).includes(parseExpression), "main calls parseExpression in an imported file");
-		const next = firstId(graph.byName.get("next")) as number;
-		const parserClass = firstId(graph.byName.get("Parser")) as number;
+		const next = firstOf(graph.byName.get("next")) as number;
+		const parserClass = firstOf(graph.byName.get("Parser")) as number;
 		assert.ok(neighbours(parserClass).includes(next), "a class contains its methods");
 	});
 

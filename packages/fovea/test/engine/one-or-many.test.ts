@@ -1,16 +1,16 @@
 /**
- * id-lists: a map of ids kept as one id or a list reads, at every step of any sequence of additions and removals,
+ * one-or-many: a map of values kept as one value or a list reads, at every step of any sequence of additions and removals,
  * exactly as a map of plain lists does (order included), and never holds a one-element or empty list.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { addId, dropId, firstId, type Ids, idCount, idsOf, trimIds } from "../../src/engine/id-lists.ts";
+import { addOne, countOf, dropOne, firstOf, type Ids, manyOf, trimMany } from "../../src/engine/one-or-many.ts";
 
 type Step = { add: boolean; key: string; id: number };
 
-describe("id lists", () => {
-	it("read as plain lists after any additions and removals", () => {
+describe("one or many", () => {
+	it("reads as plain lists after any additions and removals", () => {
 		const step = fc.record({
 			add: fc.boolean(),
 			key: fc.constantFrom("a", "b", "c"),
@@ -23,39 +23,51 @@ describe("id lists", () => {
 				for (const { add, key, id } of steps) {
 					const list = model.get(key) ?? [];
 					if (add) {
-						// Callers add an id once per key, as the term index and the graph store do.
+						// Callers add a value once per key, as the term index and the graph store do.
 						if (list.includes(id)) continue;
-						addId(ids, key, id);
+						addOne(ids, key, id);
 						model.set(key, [...list, id]);
 					} else {
-						dropId(ids, key, id);
+						dropOne(ids, key, id);
 						const at = list.lastIndexOf(id);
 						const next = at < 0 ? list : [...list.slice(0, at), ...list.slice(at + 1)];
 						if (next.length === 0) model.delete(key);
 						else model.set(key, next);
 					}
-					if (trim) trimIds(ids);
+					if (trim) trimMany(ids);
 					assert.deepEqual([...ids.keys()].sort(), [...model.keys()].sort());
 					for (const [key, list] of model) {
 						const held = ids.get(key);
-						assert.deepEqual(idsOf(held), list, `ids of ${key}`);
-						assert.equal(idCount(held), list.length);
-						assert.equal(firstId(held), list[0]);
-						assert.equal(typeof held === "number", list.length === 1, "one id is kept alone");
+						assert.deepEqual(manyOf(held), list, `ids of ${key}`);
+						assert.equal(countOf(held), list.length);
+						assert.equal(firstOf(held), list[0]);
+						assert.equal(typeof held === "number", list.length === 1, "one value is kept alone");
 					}
 				}
-				assert.deepEqual(idsOf(ids.get("absent")), []);
-				assert.equal(idCount(undefined), 0);
-				assert.equal(firstId(undefined), undefined);
+				assert.deepEqual(manyOf(ids.get("absent")), []);
+				assert.equal(countOf(undefined), 0);
+				assert.equal(firstOf(undefined), undefined);
 			}),
 		);
 	});
 
+	it("keeps strings as it keeps ids", () => {
+		const paths = new Map<string, string | string[]>();
+		addOne(paths, "name", "a.ts");
+		assert.equal(paths.get("name"), "a.ts");
+		addOne(paths, "name", "b.ts");
+		assert.deepEqual(manyOf(paths.get("name")), ["a.ts", "b.ts"]);
+		dropOne(paths, "name", "a.ts");
+		assert.equal(paths.get("name"), "b.ts");
+		dropOne(paths, "name", "b.ts");
+		assert.equal(paths.has("name"), false);
+	});
+
 	it("trims a list grown by push to a copy of its ids", () => {
 		const ids = new Map<string, Ids>();
-		for (let id = 0; id < 3; id++) addId(ids, "k", id);
+		for (let id = 0; id < 3; id++) addOne(ids, "k", id);
 		const grown = ids.get("k");
-		trimIds(ids);
+		trimMany(ids);
 		assert.notEqual(ids.get("k"), grown, "a new list");
 		assert.deepEqual(ids.get("k"), [0, 1, 2]);
 	});
