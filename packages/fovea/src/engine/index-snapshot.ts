@@ -84,8 +84,10 @@ export function nextSnapshot(input: SnapshotInput): {
 	// A path refresh that changed no facts and no gap (a file touched but not changed, re-read while racily clean, or
 	// checked as it was) publishes the same facts and gaps: the snapshot shares them (published maps are never
 	// changed in place) instead of copying them, which at 10,000 files was megabytes of garbage per edit.
-	const same = changed.length === 0 && !gapsChanged;
-	if (touched !== undefined && last !== undefined && same && sameScanGaps(last, input.scanGaps, touched)) {
+	// A walk that found everything as it was shares them too (at 10,000 files a new file map and its growth were
+	// ~2 MB per walk).
+	const same = changed.length === 0 && !gapsChanged && last?.truncated === input.truncated;
+	if (last !== undefined && same && sameScanGaps(last, input, touched)) {
 		const snapshot = last.changed.length === 0 ? last : { ...last, changed };
 		return { snapshot, contentGaps: new Map(input.contentGaps), dirty };
 	}
@@ -128,12 +130,19 @@ export function nextSnapshot(input: SnapshotInput): {
 	return { snapshot, contentGaps, dirty };
 }
 
-/** Whether the published gaps of `touched` paths are the walk-level gaps `scanGaps` gives them. */
+/**
+ * Whether the published gaps of `touched` paths are the walk-level gaps `scanGaps` gives them; for a walk
+ * (`touched` undefined), whether the published gaps are exactly the scan gaps and the content gaps.
+ */
 function sameScanGaps(
 	last: IndexSnapshot,
-	scanGaps: ReadonlyMap<string, CoverageGap>,
-	touched: ReadonlySet<string>,
+	{ scanGaps, contentGaps }: SnapshotInput,
+	touched: ReadonlySet<string> | undefined,
 ): boolean {
+	if (touched === undefined) {
+		if (last.gaps.length !== scanGaps.size + contentGaps.size) return false;
+		return last.gaps.every((gap) => (scanGaps.get(gap.path) ?? contentGaps.get(gap.path))?.reason === gap.reason);
+	}
 	if (touched.size === 0) return true;
 	const published = new Map(last.gaps.filter((gap) => touched.has(gap.path)).map((gap) => [gap.path, gap.reason]));
 	for (const path of touched) if (published.get(path) !== scanGaps.get(path)?.reason) return false;

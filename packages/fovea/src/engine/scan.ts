@@ -6,7 +6,7 @@
  */
 import { type Dirent, lstat as lstatCallback, lstatSync, readdirSync, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import type { CoverageGap, LanguageId } from "./facts.ts";
 import { classifyName, classifyStat } from "./file-classification.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
@@ -166,7 +166,10 @@ export async function scanRoot(root: string, options: ScanOptions = {}): Promise
 		}
 
 		const subdirs: string[] = [];
-		const toStat: { rel: string; language: LanguageId }[] = [];
+		// Paths to stat are the directory's path and a name: joined by hand, since `join` normalizes the whole path
+		// again for every file (~7 MB of short-lived strings per walk of 10,000 files).
+		const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+		const toStat: { rel: string; path: string; language: LanguageId }[] = [];
 		for (const entry of entries) {
 			if (++stats.entriesSeen > maxEntries) {
 				truncated = true;
@@ -194,10 +197,10 @@ export async function scanRoot(root: string, options: ScanOptions = {}): Promise
 				else gaps.push(verdict.gap);
 				continue;
 			}
-			toStat.push({ rel, language: verdict.language });
+			toStat.push({ rel, path: prefix + entry.name, language: verdict.language });
 		}
 
-		const statPath = (i: number) => join(root, (toStat[i] as (typeof toStat)[number]).rel);
+		const statPath = (i: number) => (toStat[i] as (typeof toStat)[number]).path;
 		const infos = await syncWhileFast(
 			toStat.length,
 			(i) => lstatSyncOrUndefined(statPath(i)),

@@ -148,7 +148,10 @@ describe("CodeIndex", () => {
 		assert.equal(warm.generation, 1, "no facts changed");
 		assert.deepEqual(warm.changed, []);
 		assert.equal(warm.files.get("src/util.ts"), util, "unchanged facts are the same objects");
+		assert.equal(warm.files, cold.files, "a walk that finds everything as it was shares the facts map");
+		assert.equal(warm.gaps, cold.gaps);
 		assert.equal(index.snapshot, warm);
+		assert.equal(await index.refresh(), warm, "the snapshot itself once nothing changed since it either");
 	});
 
 	it("one changed file re-reads and re-parses one; its old bytes back are a cache hit; a touch parses nothing", async () => {
