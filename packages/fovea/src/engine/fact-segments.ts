@@ -3,7 +3,7 @@
  * are wanted, and reading those records back by offset. Apart from the cache so the file handling (sizes checked
  * before trusting offsets, partial reads, leftovers of crashed writers) is read in one place.
  */
-import { open, readdir, readFile, stat } from "node:fs/promises";
+import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { removeQuietly } from "./atomic-write.ts";
 import { parseRecord } from "./fact-records.ts";
@@ -64,8 +64,17 @@ export function bySegment<T extends { entry: Entry }>(list: Iterable<T>): Map<Se
 }
 
 /**
+ * A segment most of whose records are wanted is read through a window of this many bytes, reused from one stretch of
+ * the file to the next, instead of whole: a cold index's segments are ~10 MB, and freeing a buffer that large makes
+ * glibc serve every later buffer below that size from the process's heap, where freed space in the middle is never
+ * returned (see `atomic-write.ts`).
+ */
+export const READ_WINDOW = 1024 * 1024;
+
+/**
  * Reads the wanted records of `segment` from the file at `path`; `undefined` when the file is gone, changed size, or
- * any wanted record is damaged. A file most of which is wanted is read whole, once; else record by record.
+ * any wanted record is damaged. A file most of which is wanted is read in order through one window
+ * ({@link READ_WINDOW}); else record by record.
  */
 export async function readSegmentRecords(
 	path: string,
@@ -75,24 +84,30 @@ export async function readSegmentRecords(
 	const out = new Map<string, FileFacts>();
 	let wantedBytes = 0;
 	for (const w of wanted) wantedBytes += w.entry.length;
+	const windowed = wantedBytes * 4 >= segment.bytes;
 	try {
-		if (wantedBytes * 4 >= segment.bytes) {
-			const data = await readFile(path);
-			if (data.length !== segment.bytes) return undefined;
-			for (const { key, entry } of wanted) {
-				const record = parseRecord(data.subarray(entry.offset, entry.offset + entry.length).toString("utf8"));
-				if (record === undefined || record[0] !== key) return undefined;
-				out.set(key, record[1]);
-			}
-			return out;
-		}
 		const handle = await open(path, "r");
 		try {
 			if ((await handle.stat()).size !== segment.bytes) return undefined;
-			for (const { key, entry } of wanted) {
-				const buffer = Buffer.allocUnsafe(entry.length);
-				const { bytesRead } = await handle.read(buffer, 0, entry.length, entry.offset);
-				const record = bytesRead === entry.length ? parseRecord(buffer.toString("utf8")) : undefined;
+			const ordered = windowed ? [...wanted].sort((x, y) => x.entry.offset - y.entry.offset) : wanted;
+			const window = windowed ? Buffer.allocUnsafe(Math.min(READ_WINDOW, segment.bytes)) : undefined;
+			let from = 0;
+			let to = 0;
+			for (const { key, entry } of ordered) {
+				const end = entry.offset + entry.length;
+				let text: string | undefined;
+				if (window !== undefined && entry.length <= window.length) {
+					if (entry.offset < from || end > to) {
+						from = entry.offset;
+						to = from + (await readFully(handle, window, Math.min(window.length, segment.bytes - from), from));
+					}
+					text = end <= to ? window.subarray(entry.offset - from, end - from).toString("utf8") : undefined;
+				} else {
+					const buffer = Buffer.allocUnsafe(entry.length);
+					const read = await readFully(handle, buffer, entry.length, entry.offset);
+					text = read === entry.length ? buffer.toString("utf8") : undefined;
+				}
+				const record = text === undefined ? undefined : parseRecord(text);
 				if (record === undefined || record[0] !== key) return undefined;
 				out.set(key, record[1]);
 			}
@@ -103,6 +118,17 @@ export async function readSegmentRecords(
 	} catch {
 		return undefined;
 	}
+}
+
+/** Reads `length` bytes at `position` into the start of `buffer`, through short reads; returns how many it got. */
+async function readFully(handle: FileHandle, buffer: Buffer, length: number, position: number): Promise<number> {
+	let got = 0;
+	while (got < length) {
+		const { bytesRead } = await handle.read(buffer, got, length - got, position + got);
+		if (bytesRead === 0) break;
+		got += bytesRead;
+	}
+	return got;
 }
 
 /**

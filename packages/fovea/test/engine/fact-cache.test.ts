@@ -14,6 +14,7 @@ import { after, describe, it } from "node:test";
 import { defaultCacheDir, factKey, rootCacheDir } from "../../src/engine/cache-location.ts";
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/fact-cache.ts";
 import type { ManifestEntry } from "../../src/engine/fact-manifest.ts";
+import { READ_WINDOW } from "../../src/engine/fact-segments.ts";
 import type { FileFacts } from "../../src/engine/facts.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
@@ -110,6 +111,24 @@ describe("FactCache", () => {
 		assert.equal(reopened.stats.indexSaves, 1);
 		const third = new FactCache(root, { cacheDir });
 		assert.deepEqual(await third.get(keyOf("f50.ts")), facts("f50.ts", 3));
+	});
+
+	it("reads a segment larger than its read window back whole, records across window edges and larger than it", async () => {
+		const { root, cacheDir, cache } = await setup();
+		// ~2.5 windows of records of uneven sizes (so edges fall inside records), one record larger than a window.
+		const all = new Map<string, FileFacts>();
+		for (let i = 0; i < 240; i++) {
+			const path = `w${i}.ts`;
+			const terms = "t".repeat(7_000 + ((i * 7_919) % 6_000));
+			all.set(keyOf(path), { ...facts(path, 2), contentTerms: i === 120 ? "x".repeat(READ_WINDOW + 10) : terms });
+		}
+		for (const [key, value] of all) cache.put(key, value);
+		await cache.flush({ force: true });
+		const [pack] = await packFiles(cache);
+		assert.ok((await stat(join(cache.dir, "packs", pack as string))).size > 2 * READ_WINDOW);
+		const got = await new FactCache(root, { cacheDir }).getMany([...all.keys()]);
+		assert.equal(got.size, all.size);
+		for (const [key, value] of all) assert.deepEqual(got.get(key), value);
 	});
 
 	it("stores a key once: putting known facts again writes nothing", async () => {
