@@ -196,9 +196,10 @@ export function patchRows(
 
 /**
  * A view of `array`'s buffer from its start with room for `length` elements, or a new array of `capacity`
- * elements holding a copy of `array` when the buffer is too small.
+ * elements holding a copy of `array` when the buffer is too small. How arrays that grow edit by edit (rows, and the
+ * per-node arrays of `heat.ts` and `focus.ts`) keep their buffers.
  */
-function withCapacity<T extends Int32Array | Float64Array>(array: T, length: number, capacity: number): T {
+export function withCapacity<T extends Int32Array | Float64Array>(array: T, length: number, capacity: number): T {
 	const available = (array.buffer.byteLength - array.byteOffset) / array.BYTES_PER_ELEMENT;
 	if (available >= length)
 		return new (array.constructor as new (b: ArrayBufferLike, o: number, l: number) => T)(

@@ -1,3 +1,4 @@
+import { withCapacity } from "./compressed-rows.ts";
 import { ContentIndex } from "./content-index.ts";
 import type { FileFacts } from "./facts.ts";
 import {
@@ -19,6 +20,7 @@ import {
 	normalizeGraph,
 	renormalizeRows,
 	ScratchVectors,
+	withHeadroom,
 } from "./heat.ts";
 import { terms } from "./query-terms.ts";
 import { TermIndex } from "./term-index.ts";
@@ -68,12 +70,6 @@ const FOCUS_SLOTS = {
 	hottest: diffusionSlots(TIMES.length) + 2,
 	text: diffusionSlots(TIMES.length) + 3,
 } as const;
-
-/**
- * Room for nodes that later edits append, so a patched graph keeps its per-node arrays: reallocating the query's
- * scratch vectors on the first query after every edit cost as much as the query.
- */
-const withHeadroom = (nodes: number) => Math.ceil(nodes * 1.1) + 64;
 
 /** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */
 export function prepareGraph(graph: CodeGraph, files?: ReadonlyMap<string, FileFacts>): PreparedGraph {
@@ -160,11 +156,7 @@ export function patchPreparedGraph(
 	// An index not built yet has nothing to patch: it will be made from the nodes as they are then.
 	const index = builtIndexes.get(previous);
 	for (const id of delta.removed) index?.remove(id, graph.nodes[id] as GraphNode);
-	let fileOf = previous.fileOf;
-	if (fileOf.length < graph.nodes.length) {
-		fileOf = new Int32Array(withHeadroom(graph.nodes.length));
-		fileOf.set(previous.fileOf);
-	}
+	const fileOf = withCapacity(previous.fileOf, graph.nodes.length, withHeadroom(graph.nodes.length));
 	for (const id of delta.added) {
 		const node = graph.nodes[id] as GraphNode;
 		index?.add(id, node);

@@ -7,6 +7,7 @@
  * vectors `Tk(L - I) s` do not depend on `t`, so one sweep of sparse products serves every timescale: each new
  * vector is added into every timescale's accumulator with that timescale's coefficient.
  */
+import { withCapacity } from "./compressed-rows.ts";
 
 /** A symmetric sparse graph in compressed-row form; `weights` are the raw (positive) edge weights. */
 export interface SparseGraph {
@@ -60,21 +61,16 @@ export function renormalizeRows(
 }
 
 /**
- * `array` as `length` elements: a view of its own buffer when that has room, else a copy in a new buffer with a
- * tenth to spare. An edit that adds a symbol grows the graph by a node, and a new pair of node-sized arrays for
- * every such edit was ~1.5 MB of garbage each at 10,000 files.
+ * Room for nodes that later edits append, so a patched graph keeps its per-node arrays: reallocating them (the
+ * degrees here, the query's scratch vectors and file of each node in `focus.ts`) after every edit that adds a symbol
+ * cost as much as the query, and ~1.5 MB of garbage per edit at 10,000 files for the degrees alone.
  */
+export const withHeadroom = (nodes: number) => Math.ceil(nodes * 1.1) + 64;
+
+/** `array` as `length` elements, in its own buffer while that has room (see {@link withHeadroom}). */
 function resized(array: Float64Array, length: number): Float64Array {
 	if (length === array.length) return array;
-	const room = (array.buffer.byteLength - array.byteOffset) / Float64Array.BYTES_PER_ELEMENT;
-	if (room >= length) return new Float64Array(array.buffer, array.byteOffset, length);
-	const next = new Float64Array(
-		new ArrayBuffer((Math.ceil(length * 1.1) + 64) * Float64Array.BYTES_PER_ELEMENT),
-		0,
-		length,
-	);
-	next.set(array.subarray(0, Math.min(length, array.length)));
-	return next;
+	return withCapacity(array, length, withHeadroom(length)).subarray(0, length);
 }
 
 function setDegree(operator: NormalizedGraph, i: number): void {
