@@ -20,15 +20,16 @@
  */
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { removeQuietly, uniqueSuffix, writeAtomic } from "./atomic-write.ts";
+import { removeQuietly, writeAtomic } from "./atomic-write.ts";
 import { defaultCacheDir, isInside, rootCacheDir } from "./cache-location.ts";
 import { openFactStore } from "./fact-cache-open.ts";
 import { evictionVictims, segmentsToRewrite } from "./fact-eviction.ts";
 import { serializeIndexFile } from "./fact-index-file.ts";
 import { type ManifestEntry, parseManifest, serializeManifest } from "./fact-manifest.ts";
-import { layoutSegments, recordLine } from "./fact-records.ts";
+import { recordLine } from "./fact-records.ts";
 import { bySegment, type Entry, packsDir, readRecordLines, readSegmentRecords, type Segment } from "./fact-segments.ts";
 import type { FileFacts } from "./facts.ts";
+import { type RecordToWrite, writeSegmentFiles } from "./segment-writer.ts";
 
 export const DEFAULT_CACHE_MAX_ENTRIES = 50_000;
 export const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
@@ -253,9 +254,9 @@ export class FactCache {
 
 	async #writePending(): Promise<void> {
 		if (this.#pending.size === 0) return;
-		const records: [string, string][] = [];
+		const records: RecordToWrite[] = [];
 		for (const [key, facts] of this.#pending) {
-			if (!this.#entries.has(key)) records.push([key, recordLine(key, facts)]);
+			if (!this.#entries.has(key)) records.push([key, () => recordLine(key, facts)]);
 		}
 		this.#pending.clear();
 		const written = await this.#writeSegments(records);
@@ -265,18 +266,15 @@ export class FactCache {
 		this.#unsavedBytes += [...written.values()].reduce((n, p) => n + p.length, 0);
 	}
 
-	/** Writes records (key, JSON line) into as few new segments as the size target allows. */
-	async #writeSegments(records: readonly [string, string][]): Promise<Map<string, Omit<Entry, "lastUsed">>> {
+	/** Writes records (key, JSON line when asked) into as few new segments as the size target allows. */
+	async #writeSegments(records: readonly RecordToWrite[]): Promise<Map<string, Omit<Entry, "lastUsed">>> {
 		const placed = new Map<string, Omit<Entry, "lastUsed">>();
-		for (const layout of layoutSegments(records)) {
-			const segment: Segment = { name: `${uniqueSuffix()}.pack`, bytes: 0, records: 0 };
-			await writeAtomic(join(this.#packs(), segment.name), layout.text);
-			segment.bytes = layout.bytes;
-			segment.records = layout.placed.length;
+		for await (const written of writeSegmentFiles(this.#packs(), records)) {
+			const segment: Segment = { name: written.name, bytes: written.bytes, records: written.placed.length };
 			this.#segments.set(segment.name, segment);
-			for (const [key, offset, length] of layout.placed) placed.set(key, { segment, offset, length });
+			for (const [key, offset, length] of written.placed) placed.set(key, { segment, offset, length });
 			this.stats.segmentsWritten++;
-			this.stats.bytesWritten += layout.bytes;
+			this.stats.bytesWritten += written.bytes;
 			this.#unsavedSegments++;
 			this.#indexDirty = true;
 		}
@@ -296,7 +294,7 @@ export class FactCache {
 
 	/** Moves the live records of `segments` into new segments, saves the index, then removes the old files. */
 	async #compact(segments: ReadonlySet<Segment>): Promise<void> {
-		const records: [string, string][] = [];
+		const records: RecordToWrite[] = [];
 		const lastUsed = new Map<string, number>();
 		const moving: { key: string; entry: Entry }[] = [];
 		for (const [key, entry] of this.#entries) if (segments.has(entry.segment)) moving.push({ key, entry });
@@ -308,7 +306,7 @@ export class FactCache {
 					this.#entries.delete(key); // damaged or gone: a future miss
 					continue;
 				}
-				records.push([key, line]);
+				records.push([key, () => line]);
 				lastUsed.set(key, entry.lastUsed);
 			}
 		}

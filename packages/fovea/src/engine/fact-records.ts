@@ -1,7 +1,7 @@
 /**
  * The format of the fact cache's pack segments: a header line naming the format and extractor versions, then one
- * record per line, `JSON.stringify([key, facts])`. Pure: it lays records out into segment texts and finds them again
- * in a segment's bytes; which files exist and which records are live is the cache's business.
+ * record per line, `JSON.stringify([key, facts])`. Pure: it makes record lines and finds them again in a segment's
+ * bytes; writing segments is `segment-writer.ts`'s, and which files exist and which records are live the cache's.
  */
 import { compactFacts } from "./compact-facts.ts";
 import { EXTRACTOR_VERSION, type FileFacts } from "./facts.ts";
@@ -10,8 +10,8 @@ import { EXTRACTOR_VERSION, type FileFacts } from "./facts.ts";
 export const FORMAT_VERSION = 1;
 /** Line 1 of every segment this version writes. */
 export const SEGMENT_HEADER = `${JSON.stringify({ fovea: "facts", v: FORMAT_VERSION, extractor: EXTRACTOR_VERSION })}\n`;
-/** A flush larger than this is split into several segments, so compaction never holds a huge buffer. */
-const SEGMENT_TARGET_BYTES = 16 * 1024 * 1024;
+/** A flush larger than this is split into several segments, so compaction never reads a huge file back. */
+export const SEGMENT_TARGET_BYTES = 16 * 1024 * 1024;
 
 /** The record line (without its newline) of `facts` under `key`. */
 export function recordLine(key: string, facts: FileFacts): string {
@@ -42,34 +42,6 @@ export function parseRecord(line: string): [string, FileFacts] | undefined {
 		return isFactsShape(facts) ? [value[0], compactFacts(facts)] : undefined;
 	} catch {
 		return undefined;
-	}
-}
-
-/** One segment as laid out: its text, its size in bytes, and where each record landed (key, offset, length). */
-export interface SegmentLayout {
-	text: string;
-	bytes: number;
-	placed: [key: string, offset: number, length: number][];
-}
-
-/**
- * Lays records (key, record line) out into as few segments as the size target allows, one at a time, so the caller
- * can write each before the next is built.
- */
-export function* layoutSegments(records: readonly [string, string][]): Generator<SegmentLayout> {
-	let i = 0;
-	while (i < records.length) {
-		const parts: string[] = [SEGMENT_HEADER];
-		let offset = Buffer.byteLength(SEGMENT_HEADER);
-		const placed: [string, number, number][] = [];
-		while (i < records.length && (placed.length === 0 || offset < SEGMENT_TARGET_BYTES)) {
-			const [key, line] = records[i++] as [string, string];
-			const length = Buffer.byteLength(line);
-			placed.push([key, offset, length]);
-			parts.push(line, "\n");
-			offset += length + 1;
-		}
-		yield { text: parts.join(""), bytes: offset, placed };
 	}
 }
 
