@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { ContentIndex, type IndexedFacts } from "../../src/engine/content-index.ts";
 import { contentTerms } from "../../src/engine/content-terms.ts";
 import type { SymbolFact } from "../../src/engine/facts.ts";
@@ -76,5 +77,49 @@ describe("ContentIndex", () => {
 		}
 		index.remove(3); // not indexed any more: nothing happens
 		assert.equal(index.size, 4);
+	});
+
+	it("after any sequence of adds, replacements and removals, scores exactly as a fresh index of the files left", () => {
+		const words = ["upload", "retry", "token", "queue", "jobs", "backoff", "parse", "render"];
+		const text = fc.array(fc.constantFrom(...words), { maxLength: 12 }).map((w) => w.join(" "));
+		const facts = fc
+			.record({
+				dir: fc.constantFrom("src", "lib", "docs"),
+				text,
+				names: fc.array(fc.constantFrom(...words), { maxLength: 2 }),
+			})
+			.map(({ dir, text, names }) => ({ dir, text, names }));
+		const op = fc.oneof(
+			fc.record({ kind: fc.constant("add" as const), id: fc.nat(9), facts }),
+			fc.record({ kind: fc.constant("remove" as const), id: fc.nat(9) }),
+		);
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(fc.nat(9), facts), { maxLength: 8 }),
+				fc.array(op, { maxLength: 20 }),
+				(built, ops) => {
+					const made = (id: number, f: { dir: string; text: string; names: string[] }) =>
+						file(`${f.dir}/f${id}.ts`, f.text, f.names);
+					const index = new ContentIndex(built.map(([id, f]) => [id, made(id, f)] as const));
+					const model = new Map<number, IndexedFacts>();
+					for (const [id, f] of built) model.set(id, made(id, f));
+					for (const step of ops) {
+						if (step.kind === "add") {
+							index.add(step.id, made(step.id, step.facts));
+							model.set(step.id, made(step.id, step.facts));
+						} else {
+							index.remove(step.id);
+							model.delete(step.id);
+						}
+					}
+					const fresh = new ContentIndex([...model]);
+					assert.equal(index.size, fresh.size);
+					for (const query of ["upload", "retry token", "queue jobs backoff", "parse render f3", "src", "missing"]) {
+						assert.deepEqual(scores(index, query, 10), scores(fresh, query, 10), query);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
