@@ -1,6 +1,6 @@
 import type { GraphNode } from "./graph.ts";
 import { addOne, countOf, dropOne, type Ids, manyOf, trimMany } from "./one-or-many.ts";
-import { terms } from "./query-terms.ts";
+import { rememberedTerms, terms } from "./query-terms.ts";
 
 /**
  * The lexical view of a graph: which nodes carry each term, and how rare each term is. A file is described by its
@@ -52,6 +52,21 @@ export class TermIndex {
 	}
 }
 
-function nodeTerms(node: GraphNode): Set<string> {
-	return new Set(terms(node.kind === "file" ? node.path : `${node.container ?? ""} ${node.name}`));
+/**
+ * The distinct terms of a node's text: a file's path, a symbol's container and name. A space parts the container
+ * from the name, so their terms are the terms of each, remembered across the ~150,000 symbols of a large root
+ * (building a set from a joined string per node made ~70 MB of garbage at 10,000 files).
+ */
+function nodeTerms(node: GraphNode): readonly string[] {
+	if (node.kind === "file") return distinct(terms(node.path));
+	const own = rememberedTerms(node.name);
+	return node.container === undefined ? distinct(own) : distinct([...rememberedTerms(node.container), ...own]);
+}
+
+/** `list` without repeats (itself when it has none; a node's text has a handful of terms). */
+function distinct(list: readonly string[]): readonly string[] {
+	for (let i = 1; i < list.length; i++) {
+		if (list.lastIndexOf(list[i] as string, i - 1) >= 0) return [...new Set(list)];
+	}
+	return list;
 }
