@@ -16,7 +16,7 @@ import type { SharedParse } from "./examine-files.ts";
 import { FactCache } from "./fact-cache.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
-import { type FileState, manifestOf } from "./file-state.ts";
+import { everyFileAsBefore, type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./index-snapshot.ts";
 import { type Extractor, loadExtractor } from "./parser.ts";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScannedFile, type ScanResult, scanRoot } from "./scan.ts";
@@ -209,7 +209,7 @@ export class CodeIndex {
 		this.stats.filesStatted += scan.stats.filesStatted;
 		this.#directories = scan.directories;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
-		const next = await this.#update(scan.files, options);
+		const next = everyFileAsBefore(scan.files, this.#state) ? this.#state : await this.#update(scan.files, options);
 		forgetSharedNames();
 		return this.#commit(next, scanGaps, scan.truncated, undefined);
 	}

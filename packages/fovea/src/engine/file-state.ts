@@ -30,6 +30,20 @@ export function unchanged(prev: { size: number; mtimeMs: number; racy?: boolean 
 }
 
 /**
+ * Whether a walk's `files` are exactly the files of `states`, each unchanged (`unchanged`): then the walk's new
+ * state would equal `states`, and the index keeps it instead of building the same map again (at 10,000 files its
+ * hash table, ~0.5 MB grown in steps, went straight to V8's old generation on every walk).
+ */
+export function everyFileAsBefore(files: readonly ScannedFile[], states: ReadonlyMap<string, FileState>): boolean {
+	if (files.length !== states.size) return false;
+	for (const file of files) {
+		const state = states.get(file.path);
+		if (state === undefined || state.language !== file.language || !unchanged(state, file)) return false;
+	}
+	return true;
+}
+
+/**
  * A file's state as just read: size and mtime from the open file, racy when modified less than `racyWindowMs`
  * before it was read.
  */
