@@ -39,34 +39,41 @@ export class TermIndex {
 
 	/** Indexes node `id`. */
 	add(id: number, node: GraphNode): void {
-		for (const term of nodeTerms(node)) addOne(this.#postings, term, id);
+		eachNodeTerm(node, (term) => addOne(this.#postings, term, id));
 		if (node.kind !== "file") addOne(this.#exact, node.name.toLowerCase(), id);
 		this.#live++;
 	}
 
 	/** Forgets node `id`, which must have been added with the same text. */
 	remove(id: number, node: GraphNode): void {
-		for (const term of nodeTerms(node)) dropOne(this.#postings, term, id);
+		eachNodeTerm(node, (term) => dropOne(this.#postings, term, id));
 		if (node.kind !== "file") dropOne(this.#exact, node.name.toLowerCase(), id);
 		this.#live--;
 	}
 }
 
 /**
- * The distinct terms of a node's text: a file's path, a symbol's container and name. A space parts the container
- * from the name, so their terms are the terms of each, remembered across the ~150,000 symbols of a large root
- * (building a set from a joined string per node made ~70 MB of garbage at 10,000 files).
+ * Calls `each` once with every distinct term of a node's text: a file's path, a symbol's container and name. A space
+ * parts the container from the name, so their terms are the terms of each (a short one's remembered,
+ * `rememberedTerms`); nothing is joined or collected per node (a set of a joined string's terms per node made ~75 MB
+ * of garbage at 10,000 generated files).
  */
-function nodeTerms(node: GraphNode): readonly string[] {
-	if (node.kind === "file") return distinct(terms(node.path));
+function eachNodeTerm(node: GraphNode, each: (term: string) => void): void {
+	if (node.kind === "file") return eachDistinct(terms(node.path), NONE, each);
 	const own = rememberedTerms(node.name);
-	return node.container === undefined ? distinct(own) : distinct([...rememberedTerms(node.container), ...own]);
+	if (node.container === undefined) return eachDistinct(own, NONE, each);
+	const container = rememberedTerms(node.container);
+	eachDistinct(container, NONE, each);
+	eachDistinct(own, container, each);
 }
 
-/** `list` without repeats (itself when it has none; a node's text has a handful of terms). */
-function distinct(list: readonly string[]): readonly string[] {
-	for (let i = 1; i < list.length; i++) {
-		if (list.lastIndexOf(list[i] as string, i - 1) >= 0) return [...new Set(list)];
+const NONE: readonly string[] = [];
+
+/** Calls `each` with every term of `list` that is neither in `before` nor earlier in `list` (a handful each). */
+function eachDistinct(list: readonly string[], before: readonly string[], each: (term: string) => void): void {
+	for (let i = 0; i < list.length; i++) {
+		const term = list[i] as string;
+		if (before.includes(term) || (i > 0 && list.lastIndexOf(term, i - 1) >= 0)) continue;
+		each(term);
 	}
-	return list;
 }
