@@ -215,8 +215,7 @@ function eachTerm(file: IndexedFacts, each: (term: string, count: number) => voi
 	const extra = new Map<string, number>();
 	for (const term of terms(file.path)) extra.set(term, (extra.get(term) ?? 0) + 1);
 	for (const symbol of file.symbols) {
-		for (const term of rememberedTerms(symbol.name))
-			extra.set(term, (extra.get(term) ?? 0) + DEFINED_NAME_WEIGHT);
+		for (const term of rememberedTerms(symbol.name)) extra.set(term, (extra.get(term) ?? 0) + DEFINED_NAME_WEIGHT);
 	}
 	forEachContentTerm(file.contentTerms ?? "", (term, count) => {
 		const more = extra.get(term);

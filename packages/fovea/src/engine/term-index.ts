@@ -59,12 +59,13 @@ export class TermIndex {
  * of garbage at 10,000 generated files).
  */
 function eachNodeTerm(node: GraphNode, each: (term: string) => void): void {
-	if (node.kind === "file") return eachDistinct(terms(node.path), NONE, each);
-	const own = rememberedTerms(node.name);
-	if (node.container === undefined) return eachDistinct(own, NONE, each);
-	const container = rememberedTerms(node.container);
+	if (node.kind === "file") {
+		eachDistinct(terms(node.path), NONE, each);
+		return;
+	}
+	const container = node.container === undefined ? NONE : rememberedTerms(node.container);
 	eachDistinct(container, NONE, each);
-	eachDistinct(own, container, each);
+	eachDistinct(rememberedTerms(node.name), container, each);
 }
 
 const NONE: readonly string[] = [];
