@@ -4,8 +4,11 @@
  * recognize and sweep the leftovers of a crashed writer. No fsync: the cache is an optimization, and a file lost to
  * a power cut costs only re-extraction.
  */
-import { rename, unlink, writeFile } from "node:fs/promises";
+import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+
+/** How every temp file written here is named: the fact cache sweeps stale ones by it. */
+export const TEMP_PREFIX = ".tmp-";
 
 let tempCounter = 0;
 
@@ -34,18 +37,66 @@ export function* textPieces(text: string): Generator<string> {
 	}
 }
 
-/** Writes `data` to `path` atomically: a sibling temp file, then rename. */
+/**
+ * A file being written under a temp name beside `path` (private to the user), put in place by `commit` (a rename,
+ * so a reader sees the old file or the whole new one) or removed by `abandon`. `writeAtomic` is one write through
+ * it; the fact cache's segment writer streams records through it.
+ */
+export class AtomicFile {
+	readonly path: string;
+	readonly #temp: string;
+	readonly #handle: FileHandle;
+
+	private constructor(path: string, temp: string, handle: FileHandle) {
+		this.path = path;
+		this.#temp = temp;
+		this.#handle = handle;
+	}
+
+	/** Creates the temp file for `path`; throws (leaving nothing) when it cannot. */
+	static async open(path: string): Promise<AtomicFile> {
+		const temp = join(dirname(path), `${TEMP_PREFIX}${uniqueSuffix()}`);
+		return new AtomicFile(path, temp, await open(temp, "w", 0o600));
+	}
+
+	/** Appends all of `bytes` (a write may take fewer bytes than given: a full disk on the way to failing, a signal). */
+	async write(bytes: Uint8Array): Promise<void> {
+		for (let at = 0; at < bytes.length; ) {
+			const { bytesWritten } = await this.#handle.write(bytes, at, bytes.length - at);
+			if (bytesWritten === 0) throw new Error(`no progress writing ${this.#temp}`);
+			at += bytesWritten;
+		}
+	}
+
+	/** Closes the temp file and renames it to `path`; on failure removes it and throws. */
+	async commit(): Promise<void> {
+		try {
+			await this.#handle.close();
+			await rename(this.#temp, this.path);
+		} catch (error) {
+			await this.abandon();
+			throw error;
+		}
+	}
+
+	/** Closes and removes the temp file; `path` stays as it was. */
+	async abandon(): Promise<void> {
+		await this.#handle.close().catch(() => {});
+		await removeQuietly(this.#temp);
+	}
+}
+
+/** Writes `data` to `path` atomically (see {@link AtomicFile}), long text in pieces (see {@link WRITE_PIECE}). */
 export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-	const temp = join(dirname(path), `.tmp-${uniqueSuffix()}`);
+	const file = await AtomicFile.open(path);
 	try {
-		await writeFile(temp, typeof data === "string" && data.length > WRITE_PIECE ? textPieces(data) : data, {
-			mode: 0o600,
-		});
-		await rename(temp, path);
+		if (typeof data === "string") for (const piece of textPieces(data)) await file.write(Buffer.from(piece, "utf8"));
+		else await file.write(data);
 	} catch (error) {
-		await unlink(temp).catch(() => {});
+		await file.abandon();
 		throw error;
 	}
+	await file.commit();
 }
 
 /** Removes `path`, ignoring every failure (already gone, or not ours to remove). */

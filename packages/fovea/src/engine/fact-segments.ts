@@ -5,7 +5,7 @@
  */
 import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { removeQuietly } from "./atomic-write.ts";
+import { removeQuietly, TEMP_PREFIX } from "./atomic-write.ts";
 import { parseRecord } from "./fact-records.ts";
 import type { FileFacts } from "./facts.ts";
 
@@ -40,7 +40,7 @@ export async function listSegments(packs: string): Promise<Map<string, number>> 
 	for (const entry of await readdir(packs, { withFileTypes: true })) {
 		if (!entry.isFile()) continue;
 		const path = join(packs, entry.name);
-		if (entry.name.startsWith(".tmp-")) {
+		if (entry.name.startsWith(TEMP_PREFIX)) {
 			const info = await stat(path).catch(() => undefined);
 			if (info !== undefined && now - info.mtimeMs > STALE_TEMP_MS) await removeQuietly(path);
 			continue;

@@ -5,13 +5,12 @@
  * to V8's old generation before it died (they outlive the collections of the young one while the list grows), so the
  * heap grew by that much at every flush.
  *
- * Each segment is written to a `.tmp-…` sibling and renamed into place when complete (as `atomic-write.ts` does), so
- * a reader or a crash sees a whole segment or none. A segment ends after the record that takes it past
+ * Each segment is an `AtomicFile` (`atomic-write.ts`): written under a temp name and renamed into place when
+ * complete, so a reader or a crash sees a whole segment or none. A segment ends after the record that takes it past
  * `SEGMENT_TARGET_BYTES`.
  */
-import { type FileHandle, open, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { removeQuietly, uniqueSuffix } from "./atomic-write.ts";
+import { AtomicFile, uniqueSuffix } from "./atomic-write.ts";
 import { SEGMENT_HEADER, SEGMENT_TARGET_BYTES } from "./fact-records.ts";
 
 /** A record to write: its key and a function giving its line (without the newline) when it is written. */
@@ -64,76 +63,62 @@ export async function* writeSegmentFiles(
 	}
 }
 
-/** One segment being written: its temp file, the shared buffer and what is placed in it so far. */
+/** One segment being written: its file, the shared buffer and what is placed in it so far. */
 class OpenSegment {
 	readonly placed: [string, number, number][] = [];
 	/** Bytes of the segment so far, buffered ones included. */
 	bytes = 0;
 	#used = 0;
-	readonly packs: string;
-	readonly temp: string;
-	readonly handle: FileHandle;
+	readonly name: string;
+	readonly file: AtomicFile;
 	readonly buffer: Buffer;
 
-	private constructor(packs: string, temp: string, handle: FileHandle, buffer: Buffer) {
-		this.packs = packs;
-		this.temp = temp;
-		this.handle = handle;
+	private constructor(name: string, file: AtomicFile, buffer: Buffer) {
+		this.name = name;
+		this.file = file;
 		this.buffer = buffer;
 	}
 
 	static async create(packs: string, buffer: Buffer): Promise<OpenSegment> {
-		const temp = join(packs, `.tmp-${uniqueSuffix()}`);
-		const segment = new OpenSegment(packs, temp, await open(temp, "w", 0o600), buffer);
-		await segment.append(SEGMENT_HEADER, Buffer.byteLength(SEGMENT_HEADER));
+		const name = `${uniqueSuffix()}.pack`;
+		const segment = new OpenSegment(name, await AtomicFile.open(join(packs, name)), buffer);
+		try {
+			await segment.append(SEGMENT_HEADER, Buffer.byteLength(SEGMENT_HEADER));
+		} catch (error) {
+			await segment.abandon();
+			throw error;
+		}
 		return segment;
 	}
 
 	/** Appends `text`, `length` bytes of UTF-8, through the buffer (a text larger than the buffer goes straight out). */
 	async append(text: string, length: number): Promise<void> {
 		if (this.#used + length > this.buffer.length) await this.#drain();
-		if (length > this.buffer.length) await this.#writeAll(Buffer.from(text, "utf8"));
+		if (length > this.buffer.length) await this.file.write(Buffer.from(text, "utf8"));
 		else this.#used += this.buffer.write(text, this.#used, "utf8");
 		this.bytes += length;
 	}
 
-	/** Writes what is buffered, closes the file and renames it into place. */
+	/** Writes what is buffered and puts the file in place. */
 	async finish(): Promise<WrittenSegment> {
 		try {
 			await this.#drain();
-			await this.handle.close();
 		} catch (error) {
 			await this.abandon();
 			throw error;
 		}
-		const name = `${uniqueSuffix()}.pack`;
-		try {
-			await rename(this.temp, join(this.packs, name));
-		} catch (error) {
-			await removeQuietly(this.temp);
-			throw error;
-		}
-		return { name, bytes: this.bytes, placed: this.placed };
+		await this.file.commit();
+		return { name: this.name, bytes: this.bytes, placed: this.placed };
 	}
 
-	/** Closes and removes the temp file of a segment that will not be finished. */
-	async abandon(): Promise<void> {
-		await this.handle.close().catch(() => {});
-		await removeQuietly(this.temp);
+	/** Removes the file of a segment that will not be finished. */
+	abandon(): Promise<void> {
+		return this.file.abandon();
 	}
 
 	async #drain(): Promise<void> {
 		if (this.#used === 0) return;
-		await this.#writeAll(this.buffer.subarray(0, this.#used));
+		await this.file.write(this.buffer.subarray(0, this.#used));
 		this.#used = 0;
-	}
-
-	async #writeAll(bytes: Uint8Array): Promise<void> {
-		// A write may take fewer bytes than given (a full disk on the way to failing, a signal).
-		for (let at = 0; at < bytes.length; ) {
-			const { bytesWritten } = await this.handle.write(bytes, at, bytes.length - at);
-			if (bytesWritten === 0) throw new Error(`no progress writing ${this.temp}`);
-			at += bytesWritten;
-		}
 	}
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
-import { textPieces, WRITE_PIECE, writeAtomic } from "../../src/engine/atomic-write.ts";
+import { AtomicFile, textPieces, WRITE_PIECE, writeAtomic } from "../../src/engine/atomic-write.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "fovea-atomic-write-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,5 +52,28 @@ describe("writeAtomic", () => {
 		await writeAtomic(path, "short");
 		assert.equal(readFileSync(path, "utf8"), "short");
 		assert.deepEqual(readdirSync(dir), ["long.txt"]);
+	});
+
+	it("fails with nothing written when the directory is missing", async () => {
+		await assert.rejects(writeAtomic(join(dir, "missing", "x.txt"), "text"), /ENOENT/);
+		assert.deepEqual(readdirSync(dir), ["long.txt"]);
+	});
+});
+
+describe("AtomicFile", () => {
+	it("leaves the target as it was until commit, and removes its temp file when abandoned", async () => {
+		const path = join(dir, "target.txt");
+		await writeAtomic(path, "old");
+		const abandoned = await AtomicFile.open(path);
+		await abandoned.write(Buffer.from("new"));
+		assert.equal(readFileSync(path, "utf8"), "old", "not in place before commit");
+		await abandoned.abandon();
+		assert.equal(readFileSync(path, "utf8"), "old");
+		const committed = await AtomicFile.open(path);
+		await committed.write(Buffer.from("new "));
+		await committed.write(Buffer.from("text"));
+		await committed.commit();
+		assert.equal(readFileSync(path, "utf8"), "new text");
+		assert.deepEqual(readdirSync(dir).sort(), ["long.txt", "target.txt"], "no temp file left");
 	});
 });
