@@ -4,6 +4,7 @@
  * names it matches, and blends it into the files' ranking. Built once per graph from the facts and patched file by
  * file when an edit changes them.
  */
+import { withCapacity } from "./compressed-rows.ts";
 import { forEachContentTerm } from "./content-terms.ts";
 import type { FileFacts } from "./facts.ts";
 import { rememberedTerms, terms } from "./query-terms.ts";
@@ -195,11 +196,8 @@ class TripleList {
 	length = 0;
 
 	push(row: number, id: number, count: number): void {
-		if (this.length + 3 > this.data.length) {
-			const grown = new Int32Array(this.data.length * 2);
-			grown.set(this.data);
-			this.data = grown;
-		}
+		if (this.length + 3 > this.data.length)
+			this.data = withCapacity(this.data, this.data.length * 2, this.data.length * 2);
 		this.data[this.length] = row;
 		this.data[this.length + 1] = id;
 		this.data[this.length + 2] = count;
