@@ -91,9 +91,19 @@ export async function snapshotOurs(repo: string, rev: string, into: string): Pro
 			workspace === undefined ? realpathSync(join(repo, "node_modules", name)) : join(into, "packages", workspace);
 		symlinkSync(target, join(modules, name));
 	}
-	const build = join(into, "scripts/build-clis.ts");
-	if (existsSync(build)) execFileSync(process.execPath, [build, "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+	buildClis(into);
 	return into;
+}
+
+/**
+ * Bundles the CLIs of the checkout or copy at `root` as `npm install` does (`scripts/build-clis.ts`), when it has
+ * that script; returns whether it did.
+ */
+export function buildClis(root: string): boolean {
+	const build = join(root, "scripts/build-clis.ts");
+	if (!existsSync(build)) return false;
+	execFileSync(process.execPath, [build, "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+	return true;
 }
 
 /** The review command line shared by both CLIs (both default to HEAD → index; `--staged` says so explicitly). */
