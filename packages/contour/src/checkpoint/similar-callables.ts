@@ -126,7 +126,12 @@ export function resemblance(facts: FileFacts, shapes: readonly TargetShape[]): n
 /** The names called between `line` and `endLine` of a file, per its facts. */
 function calledNames(facts: FileFacts | undefined, line: number, endLine: number): Set<string> {
 	const names = new Set<string>();
-	for (const call of facts?.calls ?? []) if (call.line >= line && call.line <= endLine) names.add(call.callee);
+	if (facts === undefined) return names;
+	const { callee, line: at } = facts.calls;
+	for (let i = 0; i < callee.length; i++) {
+		const callLine = at[i] as number;
+		if (callLine >= line && callLine <= endLine) names.add(callee[i] as string);
+	}
 	return names;
 }
 

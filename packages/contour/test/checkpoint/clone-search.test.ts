@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { type FileFacts, ResidentMaps } from "pi-fovea/engine";
+import { callSitesOf, type FileFacts, ResidentMaps } from "pi-fovea/engine";
 import { MAX_CLONE_FILES } from "../../src/checkpoint/clone-candidates.ts";
 import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
@@ -149,7 +149,9 @@ describe("similar callables from facts", () => {
 				signature: "",
 			})),
 			imports: [],
-			calls: callables.flatMap(([line, , calls]) => calls.map((callee, k) => ({ callee, line: line + 1 + k }))),
+			calls: callSitesOf(
+				callables.flatMap(([line, , calls]) => calls.map((callee, k) => ({ callee, line: line + 1 + k }))),
+			),
 			inherits: [],
 			parseErrors: 0,
 		};

@@ -1,4 +1,4 @@
-import type { FileFacts } from "./facts.ts";
+import { type FileFacts, noCalls } from "./facts.ts";
 import { describeDrift, semanticFingerprint } from "./fingerprint.ts";
 
 /** A meaningful change of one file since the baseline, and whether this session's own tools made it. */
@@ -80,6 +80,6 @@ function remember(facts: FileFacts): Remembered {
 	return {
 		hash: facts.hash,
 		fingerprint: semanticFingerprint(facts),
-		facts: { ...facts, calls: [], inherits: [] },
+		facts: { ...facts, calls: noCalls(), inherits: [] },
 	};
 }

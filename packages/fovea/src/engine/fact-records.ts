@@ -4,7 +4,7 @@
  * bytes; writing segments is `segment-writer.ts`'s, and which files exist and which records are live the cache's.
  */
 import { compactFacts } from "./compact-facts.ts";
-import { EXTRACTOR_VERSION, type FileFacts } from "./facts.ts";
+import { EXTRACTOR_VERSION, type FileFacts, isCallSites } from "./facts.ts";
 
 /** Version of the cache's on-disk formats (segments, index, manifest): files of another version are stale. */
 export const FORMAT_VERSION = 1;
@@ -27,7 +27,7 @@ function isFactsShape(value: unknown): value is FileFacts {
 		typeof f.hash === "string" &&
 		Array.isArray(f.symbols) &&
 		Array.isArray(f.imports) &&
-		Array.isArray(f.calls) &&
+		isCallSites(f.calls) &&
 		Array.isArray(f.inherits) &&
 		(f.contentTerms === undefined || typeof f.contentTerms === "string")
 	);

@@ -4,7 +4,7 @@
  */
 
 /** Bump when extraction output changes, so cached facts from an older extractor are not reused. */
-export const EXTRACTOR_VERSION = 3;
+export const EXTRACTOR_VERSION = 4;
 
 /** Languages the engine parses; any other file is a visible coverage gap. */
 export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java";
@@ -71,6 +71,60 @@ export interface CallFact {
 	caller?: string;
 }
 
+/**
+ * A file's call sites in columns, in source order: site `i` calls `callee[i]` at `line[i]` from `caller[i]`, the
+ * enclosing symbol (`name` or `Container.name`), or `""` at file level. Columns rather than a `CallFact` per site:
+ * call sites are the most numerous facts (~32 a file), and an object each cost 48 bytes plus its slot; at 10,000
+ * generated files (~320,000 sites) the live heap after a focus went from 102 to 95 MB. Every column has one entry per
+ * site.
+ */
+export interface CallSites {
+	callee: string[];
+	caller: string[];
+	line: number[];
+}
+
+/** Call sites with none recorded. */
+export function noCalls(): CallSites {
+	return { callee: [], caller: [], line: [] };
+}
+
+/** The call sites of `calls`, in their order, as columns. */
+export function callSitesOf(calls: readonly CallFact[]): CallSites {
+	const sites = noCalls();
+	for (const call of calls) addCall(sites, call.callee, call.line, call.caller);
+	return sites;
+}
+
+/** Appends one call site (`caller` undefined or `""` at file level). */
+export function addCall(sites: CallSites, callee: string, line: number, caller: string | undefined): void {
+	sites.callee.push(callee);
+	sites.caller.push(caller ?? "");
+	sites.line.push(line);
+}
+
+/** The call sites as one `CallFact` each (no `caller` at file level), for reading and printing. */
+export function callList(sites: CallSites): CallFact[] {
+	return sites.callee.map((callee, i) => {
+		const caller = sites.caller[i] as string;
+		const line = sites.line[i] as number;
+		return caller === "" ? { callee, line } : { callee, line, caller };
+	});
+}
+
+/** Whether `value` has the shape of `CallSites`: three arrays of one length, of strings, strings and integers. */
+export function isCallSites(value: unknown): value is CallSites {
+	if (typeof value !== "object" || value === null) return false;
+	const { callee, caller, line } = value as Record<string, unknown>;
+	if (!Array.isArray(callee) || !Array.isArray(caller) || !Array.isArray(line)) return false;
+	const n = callee.length;
+	if (caller.length !== n || line.length !== n) return false;
+	for (let i = 0; i < n; i++) {
+		if (typeof callee[i] !== "string" || typeof caller[i] !== "string" || !Number.isInteger(line[i])) return false;
+	}
+	return true;
+}
+
 /** `symbol` extends or implements `base` (a name as written, last identifier only). */
 export interface InheritFact {
 	symbol: string;
@@ -89,7 +143,7 @@ export interface FileFacts {
 	lines: number;
 	symbols: SymbolFact[];
 	imports: ImportFact[];
-	calls: CallFact[];
+	calls: CallSites;
 	inherits: InheritFact[];
 	/** Declared package or module: Go `package x`, Java `package a.b`, Rust/Python derived from the path. */
 	package?: string;

@@ -9,7 +9,7 @@ import type { FileFacts, SymbolFact } from "./facts.ts";
 export function semanticFingerprint(facts: FileFacts): string {
 	const symbols = facts.symbols.map((s) => `${s.kind} ${qualified(s)} ${squash(s.signature)}`).sort();
 	const imports = facts.imports.map((i) => i.specifier).sort();
-	const calls = facts.calls.map((c) => `${c.caller ?? ""}>${c.callee}`).sort();
+	const calls = facts.calls.callee.map((callee, i) => `${facts.calls.caller[i]}>${callee}`).sort();
 	const inherits = facts.inherits.map((i) => `${i.symbol}<${i.relation}<${i.base}`).sort();
 	return createHash("sha256")
 		.update(JSON.stringify([symbols, imports, calls, inherits]))

@@ -42,8 +42,7 @@ export interface EdgeContext {
 
 /** Names a file's edges were resolved through: a change to the definitions of any of them re-derives its edges. */
 export function referencedNames(file: FileFacts): Iterable<string> {
-	const names: string[] = [];
-	for (const call of file.calls) names.push(call.callee);
+	const names = [...file.calls.callee];
 	for (const inherit of file.inherits) names.push(inherit.base);
 	return names;
 }
@@ -100,10 +99,11 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		}
 		return found.length > 0 ? found : manyOf(context.byName.get(name));
 	};
-	for (const call of file.calls) {
-		const candidates = resolveName(call.callee);
+	const { callee: callees, caller: callers } = file.calls;
+	for (let i = 0; i < callees.length; i++) {
+		const candidates = resolveName(callees[i] as string);
 		if (candidates.length === 0 || candidates.length > MAX_CALL_CANDIDATES) continue;
-		const caller = callerNode(call.caller, local) ?? fileId;
+		const caller = callerNode(callers[i] as string, local) ?? fileId;
 		for (const callee of candidates) link(caller, callee, "calls", EDGE_WEIGHTS.calls / candidates.length);
 	}
 	for (const inherit of file.inherits) {
@@ -138,9 +138,9 @@ function packedEdges(a: readonly number[], b: readonly number[], w: readonly num
 	return packed;
 }
 
-/** The enclosing symbol of a call: `caller` may be `name` or `Container.name`. */
-function callerNode(caller: string | undefined, local: ReadonlyMap<string, Ids>): number | undefined {
-	if (caller === undefined) return undefined;
+/** The enclosing symbol of a call: `caller` may be `name` or `Container.name`, or `""` at file level. */
+function callerNode(caller: string, local: ReadonlyMap<string, Ids>): number | undefined {
+	if (caller === "") return undefined;
 	const simple = caller.slice(caller.lastIndexOf(".") + 1);
 	return firstOf(local.get(simple));
 }

@@ -9,7 +9,17 @@ export { BudgetedText, estimateTokens } from "./budget.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
 export { countsContentTerms, useContentTerms } from "./content-terms.ts";
-export { type CoverageGap, EXTRACTOR_VERSION, type FileFacts, type LanguageId, type SymbolFact } from "./facts.ts";
+export {
+	type CallSites,
+	type CoverageGap,
+	callList,
+	callSitesOf,
+	EXTRACTOR_VERSION,
+	type FileFacts,
+	type LanguageId,
+	noCalls,
+	type SymbolFact,
+} from "./facts.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
 export {
 	type ForcedConfig,

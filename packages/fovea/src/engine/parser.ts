@@ -29,7 +29,7 @@ import { javaRules } from "./extract/java.ts";
 import { pythonRules } from "./extract/python.ts";
 import { rustRules } from "./extract/rust.ts";
 import { typescriptRules } from "./extract/typescript.ts";
-import { EXTRACTOR_VERSION, type FileFacts, type LanguageId } from "./facts.ts";
+import { EXTRACTOR_VERSION, type FileFacts, type LanguageId, noCalls } from "./facts.ts";
 import { onBaselineCompiler } from "./grammar-compiler.ts";
 import { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 
@@ -165,7 +165,7 @@ function extract(path: string, source: string, language?: LanguageId, options: F
 	if (tree === null) {
 		// Only a cancelled parse returns null; none is requested, but stay total.
 		const base = baseFacts(path, id, source, withContentTerms);
-		return { ...base, symbols: [], imports: [], calls: [], inherits: [], parseErrors: 1 };
+		return { ...base, symbols: [], imports: [], calls: noCalls(), inherits: [], parseErrors: 1 };
 	}
 	try {
 		return factsOf(grammar, tree.rootNode, path, id, source, withContentTerms);

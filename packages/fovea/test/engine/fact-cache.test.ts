@@ -15,7 +15,7 @@ import { defaultCacheDir, factKey, rootCacheDir } from "../../src/engine/cache-l
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/fact-cache.ts";
 import type { ManifestEntry } from "../../src/engine/fact-manifest.ts";
 import { READ_WINDOW } from "../../src/engine/fact-segments.ts";
-import type { FileFacts } from "../../src/engine/facts.ts";
+import { type FileFacts, noCalls } from "../../src/engine/facts.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 const temps: string[] = [];
@@ -47,7 +47,7 @@ function facts(path: string, n = 1): FileFacts {
 			signature: `function f${i}()`,
 		})),
 		imports: [],
-		calls: [],
+		calls: noCalls(),
 		inherits: [],
 		parseErrors: 0,
 	};

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { contentTerms } from "../../src/engine/content-terms.ts";
-import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
+import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/facts.ts";
 import { focus, patchPreparedGraph, prepareGraph } from "../../src/engine/focus.ts";
 import type { CodeGraph, GraphLinks, GraphNode } from "../../src/engine/graph.ts";
 import { GraphStore } from "../../src/engine/graph-store.ts";
@@ -71,7 +71,7 @@ function randomFile(path: string, random: () => number, paths: readonly string[]
 		lines: 60,
 		symbols,
 		imports,
-		calls,
+		calls: callSitesOf(calls),
 		inherits,
 		parseErrors: 0,
 		contentTerms: randomText(random),
@@ -194,8 +194,8 @@ describe("GraphStore", () => {
 	it("re-derives the callers of an added name, and no one else", () => {
 		const files = new Map<string, FileFacts>([
 			["a.ts", { ...blank("a.ts"), symbols: [] }],
-			["b.ts", { ...blank("b.ts"), calls: [{ callee: "fresh", line: 1 }] }],
-			["c.ts", { ...blank("c.ts"), calls: [{ callee: "other", line: 1 }] }],
+			["b.ts", { ...blank("b.ts"), calls: callSitesOf([{ callee: "fresh", line: 1 }]) }],
+			["c.ts", { ...blank("c.ts"), calls: callSitesOf([{ callee: "other", line: 1 }]) }],
 		]);
 		const store = new GraphStore(files.values(), links);
 		assert.equal(store.graph().edgeCounts.calls, 0);
@@ -227,7 +227,7 @@ function blank(path: string): FileFacts {
 		lines: 5,
 		symbols: [],
 		imports: [],
-		calls: [],
+		calls: noCalls(),
 		inherits: [],
 		parseErrors: 0,
 	};

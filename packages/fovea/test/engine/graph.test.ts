@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { contentTerms } from "../../src/engine/content-terms.ts";
-import type { FileFacts, SymbolFact } from "../../src/engine/facts.ts";
+import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/facts.ts";
 import { focus, hasContentIndex, hasTermIndex, prepareGraph } from "../../src/engine/focus.ts";
 import { buildGraph, type GraphLinks } from "../../src/engine/graph.ts";
 import { firstOf } from "../../src/engine/one-or-many.ts";
@@ -16,7 +16,7 @@ function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
 		lines: 50,
 		symbols: [],
 		imports: [],
-		calls: [],
+		calls: noCalls(),
 		inherits: [],
 		parseErrors: 0,
 		...parts,
@@ -46,20 +46,20 @@ const corpus: FileFacts[] = [
 			{ ...fn("Parser", 40), kind: "class" },
 			{ ...fn("next", 42), kind: "method", container: "Parser" },
 		],
-		calls: [
+		calls: callSitesOf([
 			{ callee: "tokenize", line: 5, caller: "parseExpression" },
 			{ callee: "emit", line: 44, caller: "Parser.next" },
-		],
+		]),
 	}),
 	file("emitter.ts", { symbols: [fn("emit", 1)], imports: [] }),
 	file("cli.ts", {
 		symbols: [fn("main", 1)],
 		imports: [{ specifier: "./parser", line: 1 }],
-		calls: [{ callee: "parseExpression", line: 3, caller: "main" }],
+		calls: callSitesOf([{ callee: "parseExpression", line: 3, caller: "main" }]),
 	}),
 	file("parser.test.ts", {
 		imports: [{ specifier: "./parser", line: 1 }],
-		calls: [{ callee: "parseExpression", line: 4 }],
+		calls: callSitesOf([{ callee: "parseExpression", line: 4 }]),
 	}),
 	file("unrelated.ts", { symbols: [fn("formatDate", 1)] }),
 	file("child.ts", {

@@ -14,10 +14,12 @@
  */
 import type { Node } from "web-tree-sitter";
 import {
-	type CallFact,
+	addCall,
+	type CallSites,
 	type ImportFact,
 	type InheritFact,
 	type LanguageId,
+	noCalls,
 	type SymbolFact,
 	type SymbolKind,
 	symbolFact,
@@ -27,7 +29,7 @@ import {
 export interface Extracted {
 	symbols: SymbolFact[];
 	imports: ImportFact[];
-	calls: CallFact[];
+	calls: CallSites;
 	inherits: InheritFact[];
 	package?: string;
 }
@@ -212,11 +214,11 @@ export function nest(
 	defs: RawDef[],
 	rawCalls: RawCall[],
 	exportRule: ExportRule,
-): { symbols: SymbolFact[]; calls: CallFact[] } {
+): { symbols: SymbolFact[]; calls: CallSites } {
 	defs.sort((a, b) => a.start - b.start || b.end - a.end);
 	rawCalls.sort((a, b) => a.start - b.start);
 	const symbols: SymbolFact[] = [];
-	const calls: CallFact[] = [];
+	const calls = noCalls();
 	const stack: RawDef[] = [];
 	let c = 0;
 	const emitCallsBefore = (offset: number): void => {
@@ -224,12 +226,7 @@ export function nest(
 			const call = rawCalls[c] as RawCall;
 			if (call.start >= offset) return;
 			while (stack.length > 0 && (stack[stack.length - 1] as RawDef).end <= call.start) stack.pop();
-			const caller = innermostSymbol(stack);
-			calls.push(
-				caller === undefined
-					? { callee: call.callee, line: call.line }
-					: { callee: call.callee, line: call.line, caller: caller.qualified as string },
-			);
+			addCall(calls, call.callee, call.line, innermostSymbol(stack)?.qualified);
 		}
 	};
 	for (const def of defs) {
