@@ -2,7 +2,10 @@
  * The node-sized steps of a focus query after the diffusion, and the bounded selection of the best nodes. Each loop is
  * a small function of its own: V8 optimizes each whole after a few calls. Inside `focus` they ran as loops replaced on
  * the stack, and the rest of `focus` fell back to the interpreter on every call (too little type feedback), which
- * boxed every number it computed (~4 MB of garbage a query at 10,000 files).
+ * boxed every number it computed (~4 MB of garbage a query at 10,000 files). The same holds within a step: code that
+ * V8 compiles while a loop runs (on-stack replacement) has no feedback for what follows the loop and is thrown away on
+ * reaching it, and that code was entered again on the first query after every edit of the graph (a deopt
+ * each time, seen with `--trace-deopt`). So a step with two passes is two functions, and nothing follows a loop.
  */
 import type { GraphNode } from "./graph.ts";
 
@@ -16,16 +19,21 @@ export interface RankedNode {
 
 /** Scales `seeds` to sum to 1, in place; returns how many are positive (0 when there is no seed mass). */
 export function normalizeSeeds(seeds: Float64Array): number {
-	let total = 0;
+	const total = sumOf(seeds);
+	if (total === 0) return 0;
 	let seeded = 0;
 	for (let i = 0; i < seeds.length; i++) {
 		const value = seeds[i] as number;
-		total += value;
 		if (value > 0) seeded++;
+		seeds[i] = value / total;
 	}
-	if (total === 0) return 0;
-	for (let i = 0; i < seeds.length; i++) seeds[i] = (seeds[i] as number) / total;
 	return seeded;
+}
+
+function sumOf(values: Float64Array): number {
+	let total = 0;
+	for (let i = 0; i < values.length; i++) total += values[i] as number;
+	return total;
 }
 
 /**
@@ -55,10 +63,24 @@ export function scoreFiles(
 	fileCount: number,
 	nodeCount: number,
 ): void {
+	hottestSymbols(fileScore, score, fileOf, fileCount, nodeCount);
+	addOwnScores(fileScore, score, fileCount);
+}
+
+function hottestSymbols(
+	fileScore: Float64Array,
+	score: Float64Array,
+	fileOf: Int32Array,
+	fileCount: number,
+	nodeCount: number,
+): void {
 	for (let id = fileCount; id < nodeCount; id++) {
 		const fileId = fileOf[id] as number;
 		if (fileId >= 0 && (score[id] as number) > (fileScore[fileId] as number)) fileScore[fileId] = score[id] as number;
 	}
+}
+
+function addOwnScores(fileScore: Float64Array, score: Float64Array, fileCount: number): void {
 	for (let id = 0; id < fileCount; id++) fileScore[id] = (score[id] as number) + (fileScore[id] as number);
 }
 
@@ -67,13 +89,18 @@ export function scoreFiles(
  * to the best (`bestText`), the rest its heat score relative to the hottest file's.
  */
 export function blendTextRank(fileScore: Float64Array, text: Float64Array, bestText: number, share: number): void {
-	let hottest = 0;
-	for (let id = 0; id < fileScore.length; id++)
-		if ((fileScore[id] as number) > hottest) hottest = fileScore[id] as number;
+	const hottest = maxOf(fileScore);
 	for (let id = 0; id < fileScore.length; id++) {
 		const heat = hottest > 0 ? (fileScore[id] as number) / hottest : 0;
 		fileScore[id] = (share * (text[id] as number)) / bestText + (1 - share) * heat;
 	}
+}
+
+/** The largest value, or 0 when none is positive. */
+function maxOf(values: Float64Array): number {
+	let largest = 0;
+	for (let i = 0; i < values.length; i++) if ((values[i] as number) > largest) largest = values[i] as number;
+	return largest;
 }
 
 /** The paths of the files and symbols with seed mass. */
