@@ -2,12 +2,16 @@ import { withCapacity } from "./compressed-rows.ts";
 import { ContentIndex } from "./content-index.ts";
 import type { FileFacts } from "./facts.ts";
 import {
+	addTextShare,
 	blendHeats,
 	blendTextRank,
+	countPositive,
 	normalizeSeeds,
 	type RankedNode,
+	scaleFrom,
 	scoreFiles,
 	seededPaths,
+	sumOf,
 	topK,
 } from "./focus-ranking.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
@@ -273,13 +277,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 function mixSeeds(seeds: Float64Array, text: Float64Array, bestText: number): number {
 	const named = normalizeSeeds(seeds);
 	if (bestText === 0) return named;
-	let total = 0;
-	for (let id = 0; id < text.length; id++) total += text[id] as number;
 	const nameShare = named === 0 ? 0 : NAME_SEEDS;
-	for (let id = 0; id < seeds.length; id++) seeds[id] = nameShare * (seeds[id] as number);
-	for (let id = 0; id < text.length; id++)
-		seeds[id] = (seeds[id] as number) + ((1 - nameShare) * (text[id] as number)) / total;
-	let seeded = 0;
-	for (let id = 0; id < seeds.length; id++) if ((seeds[id] as number) > 0) seeded++;
-	return seeded;
+	addTextShare(seeds, text, nameShare, sumOf(text));
+	scaleFrom(seeds, text.length, nameShare);
+	return countPositive(seeds);
 }
