@@ -17,6 +17,14 @@ export interface RankedNode {
 	seed: number;
 }
 
+/** Adds `mass` to the seed of each node of `ids`, in place. */
+export function addMass(seeds: Float64Array, ids: readonly number[], mass: number): void {
+	for (let k = 0; k < ids.length; k++) {
+		const id = ids[k] as number;
+		seeds[id] = (seeds[id] as number) + mass;
+	}
+}
+
 /** Scales `seeds` to sum to 1, in place; returns how many are positive (0 when there is no seed mass). */
 export function normalizeSeeds(seeds: Float64Array): number {
 	const total = sumOf(seeds);

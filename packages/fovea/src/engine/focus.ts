@@ -2,6 +2,7 @@ import { withCapacity } from "./compressed-rows.ts";
 import { ContentIndex } from "./content-index.ts";
 import type { FileFacts } from "./facts.ts";
 import {
+	addMass,
 	addTextShare,
 	blendHeats,
 	blendTextRank,
@@ -221,13 +222,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const words = query.text === "" ? [] : query.text.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length >= 3);
 	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
 	if (index !== undefined) {
-		for (const term of queryTerms) {
-			const weight = index.idf(term);
-			for (const id of index.postings(term)) seeds[id] = (seeds[id] as number) + weight;
-		}
-		for (const word of words) {
-			for (const id of index.exact(word)) seeds[id] = (seeds[id] as number) + 3 * index.idf(word.toLowerCase());
-		}
+		for (const term of queryTerms) addMass(seeds, index.postings(term), index.idf(term));
+		for (const word of words) addMass(seeds, index.exact(word), 3 * index.idf(word.toLowerCase()));
 	}
 	for (const path of query.paths ?? []) {
 		const fileId = graph.fileNode.get(path);

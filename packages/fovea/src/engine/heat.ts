@@ -87,7 +87,8 @@ export const diffusionSlots = (timescales: number) => 5 + timescales;
 /**
  * Reusable vectors of one graph's size. A query allocates a dozen node-sized vectors; at 100,000 nodes that is ~8 MB
  * of garbage per query, which let memory climb during warm queries. Queries run synchronously, so one set per graph
- * serves them all: `vector(slot)` hands out the same zeroed array for a slot every time.
+ * serves them all: `vector(slot)` hands out the same zeroed array for a slot every time. A slot asked for fewer
+ * entries (one per file, not per node) gets an array of about that length, with room for files that edits add.
  */
 export class ScratchVectors {
 	readonly size: number;
@@ -101,7 +102,7 @@ export class ScratchVectors {
 	vector(slot: number, length = this.size, clear = true): Float64Array {
 		let vector = this.#vectors[slot];
 		if (vector === undefined || vector.length < length) {
-			vector = new Float64Array(Math.max(length, this.size));
+			vector = new Float64Array(length >= this.size ? length : Math.min(this.size, withHeadroom(length)));
 			this.#vectors[slot] = vector;
 		}
 		const view = vector.length === length ? vector : vector.subarray(0, length);

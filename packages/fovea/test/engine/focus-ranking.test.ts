@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { addTextShare, countPositive, normalizeSeeds, scaleFrom, sumOf, topK } from "../../src/engine/focus-ranking.ts";
+import {
+	addMass,
+	addTextShare,
+	countPositive,
+	normalizeSeeds,
+	scaleFrom,
+	sumOf,
+	topK,
+} from "../../src/engine/focus-ranking.ts";
 
 /** Scores with zeros and ties (as a sparse heat has), or mostly distinct. */
 const scores = fc.oneof(
@@ -43,6 +51,13 @@ describe("topK", () => {
 });
 
 describe("seed steps", () => {
+	it("adds a term's mass to each node holding it, once per listing", () => {
+		const seeds = Float64Array.of(0, 1, 0, 0);
+		addMass(seeds, [1, 3, 3], 0.5);
+		addMass(seeds, [], 7);
+		assert.deepEqual([...seeds], [0, 1.5, 0, 1]);
+	});
+
 	it("normalizes seeds to sum 1 and counts the positive ones", () => {
 		const seeds = Float64Array.of(0, 2, 0, 6);
 		assert.equal(normalizeSeeds(seeds), 2);

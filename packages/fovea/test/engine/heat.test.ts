@@ -6,6 +6,7 @@ import {
 	diffuse,
 	normalizeGraph,
 	renormalizeRows,
+	ScratchVectors,
 	type SparseGraph,
 	scaledBesselSeries,
 } from "../../src/engine/heat.ts";
@@ -125,6 +126,22 @@ describe("heat kernel", () => {
 				},
 			),
 		);
+	});
+
+	it("hands out scratch vectors zeroed and reused per slot, a short slot in a short array", () => {
+		const scratch = new ScratchVectors(1000);
+		const full = scratch.vector(0);
+		full[3] = 1;
+		assert.equal(scratch.vector(0), full);
+		assert.equal(full[3], 0);
+		const files = scratch.vector(1, 40);
+		assert.equal(files.length, 40);
+		assert.ok(files.buffer.byteLength < 1000 * Float64Array.BYTES_PER_ELEMENT, "a 40-entry slot is not node-sized");
+		files[39] = 2;
+		const grown = scratch.vector(1, 41, false);
+		assert.equal(grown.buffer, files.buffer, "room for a file more");
+		assert.equal(grown[39], 2, "kept when not cleared");
+		assert.equal(scratch.vector(1, 2000).length, 2000);
 	});
 
 	it("renormalizes a graph grown node by node as a fresh normalization does, in arrays grown with room to spare", () => {
