@@ -16,7 +16,7 @@ import type { SharedParse } from "./examine-files.ts";
 import { FactCache } from "./fact-cache.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
-import { everyFileAsBefore, type FileState, manifestOf } from "./file-state.ts";
+import { type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./index-snapshot.ts";
 import { type Extractor, loadExtractor } from "./parser.ts";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScannedFile, type ScanResult, scanRoot } from "./scan.ts";
@@ -204,12 +204,14 @@ export class CodeIndex {
 			maxFiles: this.maxFiles,
 			maxFileBytes: this.maxFileBytes,
 			signal: options.signal,
+			// A root never indexed has nothing to compare with: listing at once saves the compare walk's first stat.
+			...(this.#state.size > 0 ? { recorded: this.#state } : {}),
 		});
 		this.stats.scans++;
 		this.stats.filesStatted += scan.stats.filesStatted;
 		this.#directories = scan.directories;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
-		const next = everyFileAsBefore(scan.files, this.#state) ? this.#state : await this.#update(scan.files, options);
+		const next = scan.unchanged ? this.#state : await this.#update(scan.files, options);
 		forgetSharedNames();
 		return this.#commit(next, scanGaps, scan.truncated, undefined);
 	}

@@ -25,22 +25,27 @@ export interface FileState {
 export const PENDING: FileState = { size: -1, mtimeMs: -1, racy: true, language: "typescript" };
 
 /** Whether a file's walk metadata matches a recorded state that (size, mtime) can vouch for. */
-export function unchanged(prev: { size: number; mtimeMs: number; racy?: boolean }, file: ScannedFile): boolean {
+export function unchanged(
+	prev: { size: number; mtimeMs: number; racy?: boolean },
+	file: { size: number; mtimeMs: number },
+): boolean {
 	return prev.racy !== true && prev.size === file.size && prev.mtimeMs === file.mtimeMs;
 }
 
+/** What a walk compares a file it finds with (a `FileState` is one). */
+export type RecordedFile = Pick<FileState, "size" | "mtimeMs" | "language"> & { racy?: boolean };
+
 /**
- * Whether a walk's `files` are exactly the files of `states`, each unchanged (`unchanged`): then the walk's new
- * state would equal `states`, and the index keeps it instead of building the same map again (at 10,000 files its
- * hash table, ~0.5 MB grown in steps, went straight to V8's old generation on every walk).
+ * Whether a file a walk found, of `language` with `info`'s size and mtime, is as `record` says: same language and
+ * `unchanged`. A walk given the records of every file compares as it goes and lists nothing while all are as recorded
+ * (`ScanOptions.recorded`).
  */
-export function everyFileAsBefore(files: readonly ScannedFile[], states: ReadonlyMap<string, FileState>): boolean {
-	if (files.length !== states.size) return false;
-	for (const file of files) {
-		const state = states.get(file.path);
-		if (state === undefined || state.language !== file.language || !unchanged(state, file)) return false;
-	}
-	return true;
+export function asRecorded(
+	record: RecordedFile | undefined,
+	language: LanguageId,
+	info: { size: number; mtimeMs: number },
+): boolean {
+	return record !== undefined && record.language === language && unchanged(record, info);
 }
 
 /**

@@ -8,10 +8,11 @@
  * - bounded by `maxFiles` and depth, with `truncated`.
  */
 import assert from "node:assert/strict";
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { scanRoot } from "../../src/engine/scan.ts";
+import type { RecordedFile } from "../../src/engine/file-state.ts";
+import { type ScannedFile, scanRoot } from "../../src/engine/scan.ts";
 import { rootRelativeSegments, scanPaths } from "../../src/engine/scan-paths.ts";
 import { isSkippedDirName } from "../../src/engine/skip-dirs.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
@@ -197,6 +198,54 @@ describe("scanRoot", () => {
 		);
 		assert.equal(shallow.truncated, true);
 		assert.equal((await scanRoot(deep, { maxDepth: 4 })).truncated, false);
+	});
+
+	it("given the records of every file, lists nothing while all are as recorded, else walks again and lists", async () => {
+		const root = await tree({
+			"src/a.ts": "export const a = 1;\n",
+			"src/b.ts": "export const b = 2;\n",
+			"lib/c.py": "def c():\n    pass\n",
+			"big.ts": `export const big = "${"x".repeat(2000)}";\n`,
+		});
+		const records = (files: readonly ScannedFile[]) =>
+			new Map<string, RecordedFile>(
+				files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, language: f.language }]),
+			);
+		const listed = await scanRoot(root, { maxFileBytes: 1000 });
+		assert.equal(listed.unchanged, false);
+		assert.equal(listed.files.length, 3);
+		let recorded = records(listed.files);
+
+		const same = await scanRoot(root, { maxFileBytes: 1000, recorded });
+		assert.equal(same.unchanged, true);
+		assert.deepEqual(same.files, [], "nothing listed");
+		assert.deepEqual(same.gaps, listed.gaps, "gaps are still listed");
+		assert.deepEqual(same.directories, listed.directories);
+		assert.equal(same.stats.filesStatted, 4, "one walk");
+
+		const expectChange = async (what: string, edit: () => Promise<unknown>, files: number) => {
+			await edit();
+			const scan = await scanRoot(root, { maxFileBytes: 1000, recorded });
+			assert.equal(scan.unchanged, false, what);
+			assert.deepEqual(scan, { ...(await scanRoot(root, { maxFileBytes: 1000 })), stats: scan.stats }, what);
+			assert.equal(scan.files.length, files, what);
+			assert.ok(scan.stats.filesStatted > files, `${what}: a compare walk, then a listing one`);
+			recorded = records(scan.files);
+			assert.equal((await scanRoot(root, { maxFileBytes: 1000, recorded })).unchanged, true, `${what}, recorded`);
+		};
+		await expectChange("mtime", () => utimes(join(root, "src/a.ts"), 1, 1), 3);
+		await expectChange("a file more", () => writeFile(join(root, "src/d.ts"), "export {};\n"), 4);
+		await expectChange("a file less", () => rm(join(root, "src/d.ts")), 3);
+		const racy = new Map(recorded);
+		racy.set("lib/c.py", { ...(recorded.get("lib/c.py") as RecordedFile), racy: true });
+		assert.equal((await scanRoot(root, { maxFileBytes: 1000, recorded: racy })).unchanged, false, "racy");
+		const relabelled = new Map(recorded);
+		relabelled.set("lib/c.py", { ...(recorded.get("lib/c.py") as RecordedFile), language: "go" });
+		assert.equal((await scanRoot(root, { maxFileBytes: 1000, recorded: relabelled })).unchanged, false, "language");
+		const truncated = await scanRoot(root, { maxFiles: 2, maxFileBytes: 1000 });
+		const again = await scanRoot(root, { maxFiles: 2, maxFileBytes: 1000, recorded: records(truncated.files) });
+		assert.equal(again.unchanged, true, "the same truncated walk");
+		assert.equal(again.truncated, true);
 	});
 
 	it("stops when aborted", async () => {
