@@ -123,18 +123,18 @@ describe("ContentIndex", () => {
 		);
 	});
 
-	it("built from thousands of files (its build list grows many times), scores as the same files added one by one", () => {
+	it("built from thousands of files (its build list fills several chunks), scores as the same files added one by one", () => {
 		const entries: (readonly [number, IndexedFacts])[] = [];
-		for (let id = 0; id < 3000; id++) {
+		for (let id = 0; id < 8000; id++) {
 			const words = [`w${id % 97}`, `v${id % 13}`, `u${id}`, "shared", id % 2 === 0 ? "even" : "odd"];
 			entries.push([id, file(`src/d${id % 50}/f${id}.ts`, words.join(" "), [`name${id % 31}`])]);
 		}
 		const built = new ContentIndex(entries);
 		const added = new ContentIndex();
 		for (const [id, facts] of entries) added.add(id, facts);
-		assert.equal(built.size, 3000);
-		for (const query of ["w5 v7", "shared even", "u2999 name3", "d49 odd", "f17"]) {
-			assert.deepEqual(scores(built, query, 3000), scores(added, query, 3000), query);
+		assert.equal(built.size, 8000);
+		for (const query of ["w5 v7", "shared even", "u7999 name3", "d49 odd", "f17", "u3 u4000"]) {
+			assert.deepEqual(scores(built, query, 8000), scores(added, query, 8000), query);
 		}
 	});
 });
