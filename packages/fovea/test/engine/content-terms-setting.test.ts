@@ -46,10 +46,11 @@ describe("useContentTerms", () => {
 		const pool = new ExtractPool({ threads: 1, startJobs: 0, minJobs: 1, idleMs: 60_000 });
 		pools.push(pool);
 		await pool.warm(["typescript"]);
-		const jobs = Array.from({ length: 24 }, (_, i) => ({
+		// Jobs long enough that the main thread cannot finish them all before the warm worker claims one.
+		const jobs = Array.from({ length: 48 }, (_, i) => ({
 			path: `f${i}.ts`,
 			language: "typescript" as const,
-			source: SOURCE,
+			source: SOURCE.repeat(200),
 			contentTerms: i % 2 === 0,
 		}));
 		const results = await pool.extract(extractor, jobs);
