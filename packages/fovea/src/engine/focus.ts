@@ -68,12 +68,15 @@ export interface PreparedGraph {
 	scratch: ScratchVectors;
 }
 
-/** Scratch slots of a focus query, after the diffusion's (3 recurrence vectors and one per timescale). */
+/**
+ * Scratch slots of a focus query, after the diffusion's; the blended score takes the diffusion's first slot, free once
+ * the diffusion has returned (one node-sized vector less).
+ */
 const FOCUS_SLOTS = {
+	score: 0,
 	seeds: diffusionSlots(TIMES.length),
-	score: diffusionSlots(TIMES.length) + 1,
-	hottest: diffusionSlots(TIMES.length) + 2,
-	text: diffusionSlots(TIMES.length) + 3,
+	hottest: diffusionSlots(TIMES.length) + 1,
+	text: diffusionSlots(TIMES.length) + 2,
 } as const;
 
 /** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */

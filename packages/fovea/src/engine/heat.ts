@@ -81,8 +81,11 @@ function setDegree(operator: NormalizedGraph, i: number): void {
 	operator.scale[i] = d > 0 ? 1 / Math.sqrt(d) : 0;
 }
 
-/** Scratch slots `diffuse` uses for `timescales` timescales: three recurrence vectors, two scaled inputs, the results. */
-export const diffusionSlots = (timescales: number) => 5 + timescales;
+/**
+ * Scratch slots `diffuse` uses for `timescales` timescales: two recurrence vectors (slots 0-1, free again once it
+ * returns), two scaled inputs, the results.
+ */
+export const diffusionSlots = (timescales: number) => 4 + timescales;
 
 /**
  * Reusable vectors of one graph's size. A query allocates a dozen node-sized vectors; at 100,000 nodes that is ~8 MB
@@ -140,15 +143,15 @@ export function diffuse(
 	for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
 	const coefficients = times.map((t) => scaledBesselSeries(t, tolerance));
 	const terms = Math.max(...coefficients.map((c) => c.length));
-	// With scratch, slots 0-2 are the recurrence, 3-4 the scaled inputs of the products and 5+ the results: the
+	// With scratch, slots 0-1 are the recurrence, 2-3 the scaled inputs of the products and 4+ the results: the
 	// results are valid until the next diffusion. None needs to start at zero: the first term sets every entry.
 	const vector = (slot: number, clear: boolean) => scratch?.vector(slot, n, clear) ?? new Float64Array(n);
-	const out = times.map((_, s) => vector(5 + s, false)); // every entry is set by the first term
+	const out = times.map((_, s) => vector(4 + s, false)); // every entry is set by the first term
+	// Each term is written over the one before the last (`nextTerm` reads a row of it just before writing that row).
 	let previous = vector(0, false);
 	let current = vector(1, false);
-	let next = vector(2, false);
-	let scaledCurrent = vector(3, false);
-	let scaledNext = vector(4, false);
+	let scaledCurrent = vector(2, false);
+	let scaledNext = vector(3, false);
 	const at = new Float64Array(times.length);
 	const coefficientsAt = (k: number) => {
 		for (let s = 0; s < times.length; s++) at[s] = coefficients[s]?.[k] ?? 0;
@@ -159,9 +162,9 @@ export function diffuse(
 	for (let k = 1; k < terms; k++) {
 		coefficientsAt(k);
 		// T1 = (L - I) s; Tk = 2 (L - I) Tk-1 - Tk-2, with (L - I) v = -D^-1/2 A D^-1/2 v.
-		nextTerm(graph, { previous, scaledCurrent, next, scaledNext }, k === 1 ? -1 : -2, k > 1, out, at);
+		nextTerm(graph, { previous, scaledCurrent, next: previous, scaledNext }, k === 1 ? -1 : -2, k > 1, out, at);
 		if (stats) stats.products++;
-		[previous, current, next] = [current, next, previous];
+		[previous, current] = [current, previous];
 		[scaledCurrent, scaledNext] = [scaledNext, scaledCurrent];
 	}
 	keepIsolatedSeeds(graph.degree, seeds, out);
@@ -189,7 +192,10 @@ function firstTerm(
 	}
 }
 
-/** The recurrence vectors one term of the series reads and writes. */
+/**
+ * The recurrence vectors one term of the series reads and writes. `next` may be `previous`: row `i` of `previous` is
+ * read only to compute row `i` of `next`, before it is written.
+ */
 interface TermVectors {
 	previous: Float64Array;
 	scaledCurrent: Float64Array;
