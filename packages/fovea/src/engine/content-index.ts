@@ -199,8 +199,8 @@ const CHUNK_TRIPLES = 16_384;
 
 /**
  * A growing list of (row, id, count) triples outside V8's heap, in chunks of equal size: a single array doubled as it
- * grew left the earlier copies as garbage beside the final one (at 10,000 files ~13 MB outside the heap at once
- * during the first query, the query that builds the index, and RSS peaked there).
+ * grew left the earlier copies as garbage beside the final one (at 10,000 generated files, ~500,000 triples, up to
+ * ~12.5 MB of them at once during the first query, which builds the index, against 6 MB in chunks).
  */
 class TripleList {
 	readonly chunks: Int32Array[] = [];
