@@ -35,8 +35,8 @@ export interface ScanOptions {
 	/**
 	 * What the files were at the last look, by path: the walk compares each file it finds with its record instead of
 	 * listing it, and answers `unchanged` when every file is as recorded (`asRecorded`) and none is missing. At the
-	 * first difference it walks again and lists everything, so a changed root costs up to one walk more. Nothing is
-	 * made of an unchanged file: at 10,000 files each walk's list (~1 MB with its paths) outlived V8's young generation
+	 * first difference it walks again and lists everything, so a changed root costs up to one walk more. No
+	 * unchanged file is kept: at 10,000 files each walk's list (~1 MB with its paths) outlived V8's young generation
 	 * and piled up in the old one until the next full collection.
 	 */
 	recorded?: ReadonlyMap<string, RecordedFile>;
@@ -245,26 +245,21 @@ async function walkRoot(
 			const item = toStat[j];
 			const info = infos[j];
 			if (item === undefined || info === undefined) continue;
-			const same =
-				recorded !== undefined &&
-				info.isFile() &&
-				info.size <= maxFileBytes &&
-				asRecorded(recorded.get(item.rel), item.language, info);
-			const verdict = same ? undefined : classifyStat(item.rel, item.language, info, maxFileBytes);
-			if (!same && verdict === undefined) continue;
-			if (verdict?.kind === "gap") {
+			const verdict = classifyStat(item.rel, item.language, info, maxFileBytes);
+			if (verdict === undefined) continue;
+			if (verdict.kind === "gap") {
 				if (gaps.length >= maxFiles) truncated = true;
 				else gaps.push(verdict.gap);
 			} else if (found >= maxFiles) {
 				truncated = true;
 				break walk;
-			} else if (verdict === undefined) {
-				found++;
-			} else if (recorded !== undefined) {
-				return undefined;
-			} else {
+			} else if (recorded === undefined) {
 				found++;
 				files.push(verdict.file);
+			} else if (asRecorded(recorded.get(item.rel), item.language, verdict.file)) {
+				found++;
+			} else {
+				return undefined;
 			}
 		}
 
