@@ -14,6 +14,8 @@ import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "./cli-failure.ts";
 import { CodeMap } from "./engine/code-map.ts";
 import { useBaselineCompilerEverywhere } from "./engine/grammar-compiler.ts";
+import { partialFileCount } from "./engine/partial-coverage.ts";
+import { coverageFooter } from "./engine/render-coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
@@ -77,7 +79,14 @@ async function main(argv: string[]): Promise<number> {
 				print(
 					values.json
 						? JSON.stringify(
-								{ root, query, files: answer.files, symbols: answer.symbols, gaps: answer.snapshot.gaps },
+								{
+									root,
+									query,
+									files: answer.files,
+									symbols: answer.symbols,
+									gaps: answer.snapshot.gaps,
+									partial: answer.snapshot.partial,
+								},
 								null,
 								2,
 							)
@@ -133,7 +142,13 @@ async function main(argv: string[]): Promise<number> {
 				const { text, snapshot } = await map.sketch(maxTokens, refresh);
 				clearLine(progress);
 				print(
-					values.json ? JSON.stringify({ root, files: snapshot.files.size, gaps: snapshot.gaps, text }, null, 2) : text,
+					values.json
+						? JSON.stringify(
+								{ root, files: snapshot.files.size, gaps: snapshot.gaps, partial: snapshot.partial, text },
+								null,
+								2,
+							)
+						: text,
 				);
 				return 0;
 			}
@@ -144,13 +159,20 @@ async function main(argv: string[]): Promise<number> {
 					root,
 					files: snapshot.files.size,
 					gaps: snapshot.gaps.length,
+					partial: partialFileCount(snapshot.partial),
 					truncated: snapshot.truncated,
 					work: map.index.stats,
 				};
+				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
 				print(
 					values.json
 						? JSON.stringify(status, null, 2)
-						: `fovea status · root ${root}\n${status.files} files mapped, ${status.gaps} not mapped${status.truncated ? " (file limit reached)" : ""}\nthis run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
+						: [
+								`fovea status · root ${root}`,
+								`${status.files} files mapped (${status.partial} best effort), ${status.gaps} not mapped${status.truncated ? " (file limit reached)" : ""}`,
+								...(coverage === "" ? [] : [coverage]),
+								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
+							].join("\n"),
 				);
 				return 0;
 			}

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -31,12 +31,14 @@ interface FocusJson {
 	files: Item[];
 	symbols: Item[];
 	gaps: { path: string; reason: string }[];
+	partial: { path: string; reason: string }[];
 }
 
 interface StatusJson {
 	root: string;
 	files: number;
 	gaps: number;
+	partial: number;
 	truncated: boolean;
 	work: { scans: number; filesRead: number; filesParsed: number; cacheHits: number; cacheWrites: number };
 }
@@ -189,8 +191,43 @@ describe("fovea CLI", () => {
 		assert.equal(second.work.cacheWrites, 0);
 
 		const text = await ok(["status", "--root", repo], { cache });
-		assert.match(text, new RegExp(`^fovea status · root ${repo}\\n${POLYGLOT_MAPPED} files mapped, 2 not mapped\\n`));
+		assert.match(
+			text,
+			new RegExp(
+				`^fovea status · root ${repo}\\n${POLYGLOT_MAPPED} files mapped \\(0 best effort\\), 2 not mapped\\nNot mapped: 2 files: `,
+			),
+		);
 		assert.match(text, /0 parsed/);
+	});
+
+	it("status, sketch and focus name the files mapped only best effort: syntax errors, bytes that are not UTF-8", async () => {
+		const rough = gitRepo(
+			join(base, "rough"),
+			{
+				"src/ok.ts": "export function settle(total: number): number {\n\treturn total;\n}\n",
+				"src/broken.ts": "export function settleBroken( {\n\treturn ;;; }}}\n",
+				"src/latin.py": "# cafe\ndef settle_latin():\n    pass\n",
+			},
+			{ commit: true },
+		);
+		// `gitRepo` writes text; the Python file gets its byte that is not UTF-8 here.
+		await writeFile(
+			join(rough, "src/latin.py"),
+			Buffer.concat([Buffer.from("# caf"), Buffer.from([0xe9]), Buffer.from("\ndef settle_latin():\n    pass\n")]),
+		);
+		const cache = await temp("fovea-cli-rough-cache-");
+		const line = "Mapped best effort: 2 files: 1 syntax-errors (src/broken.ts); 1 not-utf8 (src/latin.py).";
+		const status = await ok(["status", "--root", rough], { cache });
+		assert.match(status, /\n3 files mapped \(2 best effort\), 0 not mapped\n/);
+		assert.ok(status.includes(`\n${line}\n`), status);
+		assert.equal((JSON.parse(await ok(["status", "--json", "--root", rough], { cache })) as StatusJson).partial, 2);
+		assert.ok((await ok(["sketch", "--root", rough], { cache })).endsWith(`\n${line}\n`));
+		assert.ok((await ok(["focus", "settle", "--root", rough], { cache })).endsWith(`\n${line}\n`));
+		const focus = JSON.parse(await ok(["focus", "settle", "--json", "--root", rough], { cache })) as FocusJson;
+		assert.deepEqual(focus.partial, [
+			{ path: "src/broken.ts", reason: "syntax-errors" },
+			{ path: "src/latin.py", reason: "not-utf8" },
+		]);
 	});
 
 	it("--root defaults to the current directory's project, and a relative --root resolves from the cwd", async () => {

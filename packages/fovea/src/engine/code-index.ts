@@ -19,6 +19,7 @@ import type { CoverageGap, FileFacts } from "./facts.ts";
 import { type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./index-snapshot.ts";
 import { type Extractor, loadExtractor } from "./parser.ts";
+import { ensureRootPresent } from "./root-presence.ts";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScannedFile, type ScanResult, scanRoot } from "./scan.ts";
 import { scanPaths } from "./scan-paths.ts";
 import { updateStates } from "./update-states.ts";
@@ -213,6 +214,8 @@ export class CodeIndex {
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
 		const next = scan.unchanged ? this.#state : await this.#update(scan.files, options);
 		forgetSharedNames();
+		// Checked after the walk: a root deleted while it was walked lists a part of its files, or none.
+		if (!scan.unchanged) await ensureRootPresent(this.root);
 		return this.#commit(next, scanGaps, scan.truncated, undefined);
 	}
 
@@ -253,6 +256,8 @@ export class CodeIndex {
 			}
 		}
 		const next = await this.#update(files, options);
+		// A path found gone may have gone with the whole root.
+		if (verdicts.some((v) => v.kind === "absent")) await ensureRootPresent(this.root);
 		return this.#commit(next, scanGaps, truncated, scope);
 	}
 

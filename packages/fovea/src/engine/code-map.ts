@@ -271,6 +271,7 @@ export class CodeMap {
 			title,
 			graph: graph.graph,
 			gaps: snapshot.gaps,
+			partial: snapshot.partial,
 			maxTokens,
 		});
 		return { text, ...items, result, snapshot };
@@ -285,6 +286,7 @@ export class CodeMap {
 				graph: graph.graph,
 				files: snapshot.files,
 				gaps: snapshot.gaps,
+				partial: snapshot.partial,
 				maxTokens,
 			}),
 			snapshot,

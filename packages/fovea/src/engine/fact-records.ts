@@ -29,8 +29,14 @@ function isFactsShape(value: unknown): value is FileFacts {
 		Array.isArray(f.imports) &&
 		isCallSites(f.calls) &&
 		Array.isArray(f.inherits) &&
+		isCount(f.parseErrors) &&
+		(f.replacementCharacters === undefined || isCount(f.replacementCharacters)) &&
 		(f.contentTerms === undefined || typeof f.contentTerms === "string")
 	);
+}
+
+function isCount(value: unknown): value is number {
+	return Number.isInteger(value) && (value as number) >= 0;
 }
 
 /** Parses one record line; `undefined` when damaged. */

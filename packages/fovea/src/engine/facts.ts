@@ -4,7 +4,7 @@
  */
 
 /** Bump when extraction output changes, so cached facts from an older extractor are not reused. */
-export const EXTRACTOR_VERSION = 4;
+export const EXTRACTOR_VERSION = 5;
 
 /** Languages the engine parses; any other file is a visible coverage gap. */
 export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java";
@@ -149,6 +149,11 @@ export interface FileFacts {
 	package?: string;
 	/** Number of ERROR/MISSING nodes the parser reported; facts are still best-effort. */
 	parseErrors: number;
+	/**
+	 * U+FFFD characters in the text, when there are any: where the file's bytes were not valid UTF-8, the reader put
+	 * this replacement character (a file can also hold it as written). Facts are then best effort too.
+	 */
+	replacementCharacters?: number;
 	/**
 	 * Every term of the file's text with its count, as `contentTerms` encodes them (`content-terms.ts`): what a focus
 	 * query's lexical ranking reads. Absent from facts extracted with counting turned off (`useContentTerms(false)`,

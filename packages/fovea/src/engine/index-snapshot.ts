@@ -6,6 +6,7 @@
 import type { CoverageGap, FileFacts } from "./facts.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 import { type Change, withChanges } from "./layered-map.ts";
+import { isPartial, type PartialFile, partialEntries } from "./partial-coverage.ts";
 
 /** The facts of one root at one refresh. */
 export interface IndexSnapshot {
@@ -13,6 +14,8 @@ export interface IndexSnapshot {
 	files: ReadonlyMap<string, FileFacts>;
 	/** Files seen but not mapped, sorted by path. */
 	gaps: CoverageGap[];
+	/** Files mapped best effort (syntax errors, bytes that are not UTF-8), sorted by path. */
+	partial: PartialFile[];
 	truncated: boolean;
 	/** Bumps only when some file's facts changed. */
 	generation: number;
@@ -94,14 +97,19 @@ export function nextSnapshot(input: SnapshotInput): {
 
 	let files: ReadonlyMap<string, FileFacts>;
 	let contentGaps: Map<string, CoverageGap>;
+	let partial: PartialFile[];
 	if (touched === undefined || last === undefined) {
 		const all = new Map<string, FileFacts>();
 		contentGaps = new Map();
+		partial = [];
 		for (const [path, state] of next) {
-			if (state.facts !== undefined) all.set(path, state.facts);
-			else if (state.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
+			if (state.facts !== undefined) {
+				all.set(path, state.facts);
+				if (isPartial(state.facts)) partial.push(...partialEntries(path, state.facts));
+			} else if (state.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 		}
 		files = all;
+		partial.sort(byPath);
 	} else {
 		// The last snapshot's files with the touched paths' changes laid over them, not a copy (`layered-map.ts`).
 		const changes: Change<string, FileFacts>[] = [];
@@ -113,6 +121,11 @@ export function nextSnapshot(input: SnapshotInput): {
 			else contentGaps.delete(path);
 		}
 		files = withChanges(last.files, changes);
+		// Best-effort files are few: the last list without the touched paths, and theirs as they are now.
+		partial = last.partial.filter((entry) => !touched.has(entry.path));
+		for (const [path, facts] of changes)
+			if (facts !== undefined && isPartial(facts)) partial.push(...partialEntries(path, facts));
+		partial.sort(byPath);
 	}
 	const gaps: CoverageGap[] = [...input.scanGaps.values(), ...contentGaps.values()].sort(byPath);
 
@@ -122,6 +135,7 @@ export function nextSnapshot(input: SnapshotInput): {
 		root: input.root,
 		files,
 		gaps,
+		partial,
 		truncated: input.truncated,
 		generation,
 		changed,

@@ -183,7 +183,19 @@ function baseFacts(path: string, language: LanguageId, source: string, withConte
 		bytes: Buffer.byteLength(source, "utf8"),
 		lines: countLines(source),
 		...(withContentTerms ? { contentTerms: contentTerms(source) } : {}),
+		...replacementCharactersOf(source),
 	};
+}
+
+const REPLACEMENT_CHARACTER = "\uFFFD";
+
+/** `{ replacementCharacters }` when `source` holds U+FFFD, else nothing (the search is all most files cost). */
+function replacementCharactersOf(source: string): { replacementCharacters?: number } {
+	let at = source.indexOf(REPLACEMENT_CHARACTER);
+	if (at < 0) return {};
+	let count = 0;
+	for (; at >= 0; at = source.indexOf(REPLACEMENT_CHARACTER, at + 1)) count++;
+	return { replacementCharacters: count };
 }
 
 /** The facts of `source`, whose syntax tree `root` is. */

@@ -2,6 +2,8 @@ import { BudgetedText } from "./budget.ts";
 import type { CoverageGap } from "./facts.ts";
 import type { FocusResult } from "./focus.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
+import type { PartialFile } from "./partial-coverage.ts";
+import { coverageFooter } from "./render-coverage.ts";
 
 /** A ranked item as machines read it: the file relative to the root and the 1-based line, in rank order. */
 export interface FocusItem {
@@ -21,6 +23,8 @@ export interface FocusContext {
 	title?: "focus" | "dwell" | "impact";
 	graph: CodeGraph;
 	gaps: readonly CoverageGap[];
+	/** Files mapped best effort (`IndexSnapshot.partial`). */
+	partial: readonly PartialFile[];
 	maxTokens: number;
 }
 
@@ -56,7 +60,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	out.add(
 		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
 	);
-	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
+	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
 	const reserve = footer.length === 0 ? 0 : footer.length + 1;
 	if (result.files.length === 0) {
 		out.add(
@@ -116,25 +120,6 @@ const BEYOND_LINE_CHARS = 100;
 const KEPT_FILES = 3;
 const SYMBOLS_HEADING = "Hottest symbols (exact signature, file:line):";
 const FILES_HEADING = "Hottest files:";
-
-/**
- * One line summarizing the coverage gaps by reason, with a few examples, at most `maxChars` long: examples are
- * dropped first, then reasons are cut, but the count of unmapped files always remains.
- */
-export function gapLine(gaps: readonly CoverageGap[], maxChars = Number.POSITIVE_INFINITY): string {
-	if (gaps.length === 0) return "";
-	const byReason = new Map<string, string[]>();
-	for (const gap of gaps) byReason.set(gap.reason, [...(byReason.get(gap.reason) ?? []), gap.path]);
-	const withExamples = [...byReason].map(
-		([reason, paths]) => `${paths.length} ${reason} (${paths.slice(0, 2).join(", ")}${paths.length > 2 ? ", …" : ""})`,
-	);
-	const full = `Not mapped: ${gaps.length} files: ${withExamples.join("; ")}.`;
-	if (full.length <= maxChars) return full;
-	const counts = `Not mapped: ${gaps.length} files: ${[...byReason].map(([reason, paths]) => `${paths.length} ${reason}`).join("; ")}.`;
-	if (counts.length <= maxChars) return counts;
-	const minimal = `Not mapped: ${gaps.length} files.`;
-	return minimal.length <= maxChars ? minimal : "";
-}
 
 function qualified(node: GraphNode): string {
 	return node.container !== undefined ? `${node.container}.${node.name}` : node.name;

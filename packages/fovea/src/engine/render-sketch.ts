@@ -1,7 +1,8 @@
 import { BudgetedText } from "./budget.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
-import { gapLine } from "./render-focus.ts";
+import type { PartialFile } from "./partial-coverage.ts";
+import { coverageFooter } from "./render-coverage.ts";
 
 /** What a sketch shows: the root's shape (directories, languages) and its most connected files. */
 export interface SketchContext {
@@ -9,6 +10,8 @@ export interface SketchContext {
 	graph: CodeGraph;
 	files: ReadonlyMap<string, FileFacts>;
 	gaps: readonly CoverageGap[];
+	/** Files mapped best effort (`IndexSnapshot.partial`). */
+	partial: readonly PartialFile[];
 	maxTokens: number;
 }
 
@@ -43,7 +46,7 @@ export function renderSketch(context: SketchContext): string {
 	out.add(
 		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.symbolCount} symbols, ${graph.targets.length / 2} edges`,
 	);
-	const footer = gapLine(context.gaps, Math.max(0, out.remaining - 1));
+	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
 	const reserve = (footer.length === 0 ? 0 : footer.length + 1) + 80;
 	const central = centralFiles(graph).slice(0, 25);
 	const centralLines = central.map((id) => {

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { partialFileCount } from "../engine/partial-coverage.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import type { Observer } from "./observer.ts";
@@ -48,6 +49,7 @@ export async function runFocus(
 				files: answer.files.slice(0, 20),
 				symbols: answer.symbols.slice(0, 20),
 				gaps: answer.snapshot.gaps.length,
+				bestEffort: partialFileCount(answer.snapshot.partial),
 			},
 		};
 	} finally {
@@ -138,7 +140,12 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 		run.observer.ensureBaseline(root, snapshot.files);
 		return {
 			content: [{ type: "text" as const, text }],
-			details: { root, files: snapshot.files.size, gaps: snapshot.gaps.length },
+			details: {
+				root,
+				files: snapshot.files.size,
+				gaps: snapshot.gaps.length,
+				bestEffort: partialFileCount(snapshot.partial),
+			},
 		};
 	} finally {
 		clearProgress(run.ctx);

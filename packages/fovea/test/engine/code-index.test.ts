@@ -8,6 +8,7 @@
  * - Security: symlinks out of the root are not followed; nothing is written into the analysed repository.
  */
 import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -18,6 +19,7 @@ import type { LanguageId } from "../../src/engine/facts.ts";
 import { contentGap } from "../../src/engine/file-content.ts";
 import type { IndexSnapshot } from "../../src/engine/index-snapshot.ts";
 import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parser.ts";
+import { RootGoneError } from "../../src/engine/root-presence.ts";
 import { scanRoot } from "../../src/engine/scan.ts";
 import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
@@ -298,6 +300,53 @@ describe("CodeIndex", () => {
 		const snap = await index.refresh();
 		assert.deepEqual(symbolNames(snap, "latin.py"), ["ok"]);
 		assert.deepEqual(snap.gaps, []);
+		assert.equal(snap.files.get("latin.py")?.replacementCharacters, 2, "one U+FFFD per undecodable byte");
+		assert.deepEqual(snap.partial, [{ path: "latin.py", reason: "not-utf8" }], "mapped, but visibly best effort");
+	});
+
+	it("lists files mapped best effort (syntax errors, bytes not UTF-8) through walks, path refreshes and restarts", async () => {
+		const root = await temp();
+		const cacheDir = await temp();
+		await put(root, "a/clean.ts", "export function clean(): number {\n\treturn 1;\n}\n");
+		await put(root, "a/broken.ts", "export function broken( {\n\treturn ;;; }}}\n");
+		await put(
+			root,
+			"b/both.py",
+			Buffer.concat([Buffer.from("def f(:\n    x = '"), Buffer.from([0xff]), Buffer.from("'\n")]),
+		);
+		const { index } = await open(root, cacheDir);
+		const cold = await index.refresh();
+		const expected = [
+			{ path: "a/broken.ts", reason: "syntax-errors" },
+			{ path: "b/both.py", reason: "syntax-errors" },
+			{ path: "b/both.py", reason: "not-utf8" },
+		];
+		assert.deepEqual(cold.partial, expected);
+		assert.deepEqual(cold.gaps, [], "best-effort files are mapped, not gaps");
+
+		// A path refresh fixes one file and breaks another: the list follows, paths sorted.
+		await put(root, "a/broken.ts", "export function broken(): void {}\n");
+		await put(root, "a/clean.ts", "export function clean(: number {\n");
+		const [patched, patchWork] = await counted(index, () => index.refresh({ paths: ["a/broken.ts", "a/clean.ts"] }));
+		assert.equal(patchWork.filesParsed, 2);
+		assert.deepEqual(patched.partial, [
+			{ path: "a/clean.ts", reason: "syntax-errors" },
+			{ path: "b/both.py", reason: "syntax-errors" },
+			{ path: "b/both.py", reason: "not-utf8" },
+		]);
+		assert.deepEqual(cold.partial, expected, "the earlier snapshot keeps its own list");
+
+		// A restart takes the facts from the cache and still knows.
+		await index.flush();
+		const { index: restarted } = await open(root, cacheDir);
+		const [again, restartWork] = await counted(restarted, () => restarted.refresh());
+		assert.equal(restartWork.filesParsed, 0);
+		assert.deepEqual(again.partial, patched.partial);
+
+		// A walk after the last bad file is fixed lists none.
+		await put(root, "a/clean.ts", "export function clean(): number {\n\treturn 1;\n}\n");
+		await put(root, "b/both.py", "def f():\n    x = 'y'\n");
+		assert.deepEqual((await restarted.refresh()).partial, []);
 	});
 
 	it("classifies content: binary, minified, generated, or source", () => {
@@ -442,6 +491,42 @@ describe("CodeIndex", () => {
 		assert.deepEqual(snap.gaps, [{ path: "b.ts", reason: "parse-error" }]);
 		assert.deepEqual(progress, [[2, 2]]);
 		assert.deepEqual(pick(index.stats), work(1, 2, 2, 0, 0));
+	});
+
+	it("a root deleted while it is indexed, or before a walk or a path check, is a clear error, never an empty map", async () => {
+		const real = await loadExtractor();
+		const make = async () => {
+			const root = await temp();
+			for (const name of ["a", "b", "c"]) await put(root, `${name}.ts`, `export const ${name} = 1;\n`);
+			return root;
+		};
+		// Deleted in the middle of the cold index: the files read before are parsed, then the walk's result is refused.
+		const during = await make();
+		const extractor: Extractor = {
+			...real,
+			extract(path: string, source: string, language?: LanguageId) {
+				if (path === "b.ts") rmSync(during, { recursive: true });
+				return real.extract(path, source, language);
+			},
+		};
+		const cold = new CodeIndex(during, { extractor, cache: false });
+		await assert.rejects(cold.refresh(), (error: unknown) => {
+			assert.ok(error instanceof RootGoneError, String(error));
+			assert.equal(error.root, during);
+			assert.match(error.message, /no longer exists \(was it deleted or moved\?\)/);
+			return true;
+		});
+		assert.equal(cold.snapshot, undefined, "nothing was published");
+
+		// Deleted between walks, and before a path check: the last snapshot stays, every refresh says why.
+		const between = await make();
+		const index = new CodeIndex(between, { cache: false });
+		const first = await index.refresh();
+		await rm(between, { recursive: true });
+		await assert.rejects(index.refresh(), RootGoneError);
+		await assert.rejects(index.refresh({ paths: ["a.ts"] }), RootGoneError);
+		assert.equal(index.snapshot, first);
+		assert.equal(first.files.size, 3);
 	});
 
 	it("re-reads (without re-parsing) a file modified moments before it was read", async () => {

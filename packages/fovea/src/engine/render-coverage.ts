@@ -1,0 +1,65 @@
+/**
+ * What a rendering says about coverage, in the room left for it: the files seen but not mapped, and the files mapped
+ * only best effort. Each is one line by reason with a few examples; a small budget drops the examples first, then the
+ * reasons, but the count stays, so nothing unmapped or half-read passes for "nothing relevant".
+ */
+import type { CoverageGap } from "./facts.ts";
+import type { PartialFile } from "./partial-coverage.ts";
+
+/** Example paths a reason shows at most. */
+const EXAMPLES = 2;
+const NOT_MAPPED = "Not mapped";
+const BEST_EFFORT = "Mapped best effort";
+
+/**
+ * One line on `entries` headed `heading` ("Not mapped"), at most `maxChars` long: `heading: N files: 2 binary (a, b);
+ * 1 too-large (c).`, then without examples, then the count alone; "" when even that does not fit or there is none.
+ */
+export function coverageLine(
+	heading: string,
+	entries: readonly { path: string; reason: string }[],
+	maxChars = Number.POSITIVE_INFINITY,
+): string {
+	if (entries.length === 0) return "";
+	const byReason = new Map<string, string[]>();
+	for (const entry of entries) {
+		const paths = byReason.get(entry.reason);
+		if (paths === undefined) byReason.set(entry.reason, [entry.path]);
+		else paths.push(entry.path);
+	}
+	const start = countOf(heading, entries);
+	const withExamples = [...byReason].map(
+		([reason, paths]) =>
+			`${paths.length} ${reason} (${paths.slice(0, EXAMPLES).join(", ")}${paths.length > EXAMPLES ? ", …" : ""})`,
+	);
+	const full = `${start}: ${withExamples.join("; ")}.`;
+	if (full.length <= maxChars) return full;
+	const counts = `${start}: ${[...byReason].map(([reason, paths]) => `${paths.length} ${reason}`).join("; ")}.`;
+	if (counts.length <= maxChars) return counts;
+	const minimal = `${start}.`;
+	return minimal.length <= maxChars ? minimal : "";
+}
+
+/** `heading: N files`, counting each path once. */
+function countOf(heading: string, entries: readonly { path: string }[]): string {
+	const files = new Set(entries.map((entry) => entry.path)).size;
+	return `${heading}: ${files} ${files === 1 ? "file" : "files"}`;
+}
+
+/**
+ * The coverage footer of a rendering within `maxChars`: the gaps' line, then the best-effort files' line in the room
+ * the first leaves, after room for the second's count was kept (when only one count fits, the gaps'); lines joined
+ * by a newline, "" when there is nothing to say or no room.
+ */
+export function coverageFooter(
+	gaps: readonly CoverageGap[],
+	partial: readonly PartialFile[],
+	maxChars = Number.POSITIVE_INFINITY,
+): string {
+	const kept = partial.length === 0 ? 0 : countOf(BEST_EFFORT, partial).length + 2;
+	let notMapped = coverageLine(NOT_MAPPED, gaps, maxChars - kept);
+	if (notMapped === "") notMapped = coverageLine(NOT_MAPPED, gaps, maxChars);
+	const room = notMapped === "" ? maxChars : maxChars - notMapped.length - 1;
+	const bestEffort = coverageLine(BEST_EFFORT, partial, room);
+	return [notMapped, bestEffort].filter((line) => line !== "").join("\n");
+}
