@@ -216,7 +216,7 @@ describe("fovea CLI", () => {
 			Buffer.concat([Buffer.from("# caf"), Buffer.from([0xe9]), Buffer.from("\ndef settle_latin():\n    pass\n")]),
 		);
 		const cache = await temp("fovea-cli-rough-cache-");
-		const line = "Mapped best effort: 2 files: 1 syntax-errors (src/broken.ts); 1 not-utf8 (src/latin.py).";
+		const line = "Mapped best effort: 2 files: 1 parse-errors (src/broken.ts); 1 not-utf8 (src/latin.py).";
 		const status = await ok(["status", "--root", rough], { cache });
 		assert.match(status, /\n3 files mapped \(2 best effort\), 0 not mapped\n/);
 		assert.ok(status.includes(`\n${line}\n`), status);
@@ -225,7 +225,7 @@ describe("fovea CLI", () => {
 		assert.ok((await ok(["focus", "settle", "--root", rough], { cache })).endsWith(`\n${line}\n`));
 		const focus = JSON.parse(await ok(["focus", "settle", "--json", "--root", rough], { cache })) as FocusJson;
 		assert.deepEqual(focus.partial, [
-			{ path: "src/broken.ts", reason: "syntax-errors" },
+			{ path: "src/broken.ts", reason: "parse-errors" },
 			{ path: "src/latin.py", reason: "not-utf8" },
 		]);
 	});

@@ -317,8 +317,8 @@ describe("CodeIndex", () => {
 		const { index } = await open(root, cacheDir);
 		const cold = await index.refresh();
 		const expected = [
-			{ path: "a/broken.ts", reason: "syntax-errors" },
-			{ path: "b/both.py", reason: "syntax-errors" },
+			{ path: "a/broken.ts", reason: "parse-errors" },
+			{ path: "b/both.py", reason: "parse-errors" },
 			{ path: "b/both.py", reason: "not-utf8" },
 		];
 		assert.deepEqual(cold.partial, expected);
@@ -330,8 +330,8 @@ describe("CodeIndex", () => {
 		const [patched, patchWork] = await counted(index, () => index.refresh({ paths: ["a/broken.ts", "a/clean.ts"] }));
 		assert.equal(patchWork.filesParsed, 2);
 		assert.deepEqual(patched.partial, [
-			{ path: "a/clean.ts", reason: "syntax-errors" },
-			{ path: "b/both.py", reason: "syntax-errors" },
+			{ path: "a/clean.ts", reason: "parse-errors" },
+			{ path: "b/both.py", reason: "parse-errors" },
 			{ path: "b/both.py", reason: "not-utf8" },
 		]);
 		assert.deepEqual(cold.partial, expected, "the earlier snapshot keeps its own list");

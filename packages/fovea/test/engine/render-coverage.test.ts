@@ -16,8 +16,8 @@ const GAPS: CoverageGap[] = [
 	{ path: "big.ts", reason: "too-large" },
 ];
 const PARTIAL: PartialFile[] = [
-	{ path: "src/broken.ts", reason: "syntax-errors" },
-	{ path: "src/latin.py", reason: "syntax-errors" },
+	{ path: "src/broken.ts", reason: "parse-errors" },
+	{ path: "src/latin.py", reason: "parse-errors" },
 	{ path: "src/latin.py", reason: "not-utf8" },
 ];
 
@@ -29,11 +29,11 @@ describe("coverageLine", () => {
 		);
 		assert.equal(
 			coverageLine("Mapped best effort", PARTIAL),
-			"Mapped best effort: 2 files: 2 syntax-errors (src/broken.ts, src/latin.py); 1 not-utf8 (src/latin.py).",
+			"Mapped best effort: 2 files: 2 parse-errors (src/broken.ts, src/latin.py); 1 not-utf8 (src/latin.py).",
 		);
 		assert.equal(
 			coverageLine("Mapped best effort", PARTIAL.slice(0, 1)),
-			"Mapped best effort: 1 file: 1 syntax-errors (src/broken.ts).",
+			"Mapped best effort: 1 file: 1 parse-errors (src/broken.ts).",
 		);
 		assert.equal(coverageLine("Not mapped", []), "");
 	});
