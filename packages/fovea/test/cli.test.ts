@@ -298,6 +298,20 @@ describe("fovea CLI dwell and impact", () => {
 		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
 	});
 
+	it("says why an impact or a dwell lists nothing: nothing named is mapped, or nothing outside the change is reached", async () => {
+		const unknown = await ok(["impact", "src/no-such-file.ts", "--root", repo]);
+		assert.match(unknown, /\nNone of the files or symbols named is in this root's map \(check the paths/);
+		assert.match(
+			await ok(["dwell", "src/no-such-file.ts", "--root", repo]),
+			/\nNone of the files or symbols named is in/,
+		);
+		const alone = await ok(["impact", "tools/migrate.go", "--root", repo]);
+		assert.match(alone, /\nHeat from the change reached no file or symbol outside it\./, alone);
+		const base = await fovea(["impact", "--base", "no-such-branch", "--root", repo]);
+		assert.equal(base.code, 2);
+		assert.match(base.stderr, /unknown base "no-such-branch" in .*: it names no commit/);
+	});
+
 	it("dwell and impact without a subject, or with a bad factor or base, are usage errors", async () => {
 		for (const args of [["dwell"], ["impact"], ["dwell", "a.ts", "--factor", "0"], ["impact", "--base", "--exec=x"]]) {
 			const run = await fovea([...args, "--root", repo]);

@@ -68,6 +68,9 @@ describe("fovea_dwell and fovea_impact", () => {
 			const injected = await call(host, "fovea_impact", { base: "--output=/tmp/x" });
 			assert.equal(injected.isError, true, "a base that looks like an option is refused");
 			assert.match(injected.text, /not a revision/);
+			const unknown = await call(host, "fovea_impact", { base: "no-such-branch" });
+			assert.equal(unknown.isError, true);
+			assert.match(unknown.text, /unknown base "no-such-branch" in .*: it names no commit/);
 		});
 	});
 });

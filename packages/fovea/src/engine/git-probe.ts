@@ -73,9 +73,16 @@ export async function changedSince(root: string, base: string): Promise<string[]
 	if (!/^[A-Za-z0-9._/~^@{}][A-Za-z0-9._/~^@{}-]*$/.test(base))
 		throw new Error(`not a revision: ${JSON.stringify(base)}`);
 	const forced = await repositoryGuard(root);
+	// Resolved first, so a base that names no commit is said as such rather than as the diff's own failure.
+	const resolved = await runGit(root, ["rev-parse", "-q", "--verify", "--end-of-options", `${base}^{commit}`], {
+		forced,
+		okCodes: [1],
+	});
+	const oid = resolved.trim();
+	if (oid === "") throw new Error(`unknown base ${JSON.stringify(base)} in ${root}: it names no commit`);
 	const out = await runGit(
 		root,
-		["diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", `${base}...HEAD`, "--"],
+		["diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", `${oid}...HEAD`, "--"],
 		{ forced },
 	);
 	return out.split("\0").filter((p) => p.length > 0);

@@ -63,12 +63,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
 	const reserve = footer.length === 0 ? 0 : footer.length + 1;
 	if (result.files.length === 0) {
-		out.add(
-			result.seededNodes === 0
-				? `No file or symbol matches ${JSON.stringify(result.terms)}.`
-				: "No heat reached any node.",
-			reserve,
-		);
+		out.add(emptyAnswer(result, context.title ?? "focus"), reserve);
 		if (footer) out.add(footer);
 		return out.toString();
 	}
@@ -107,6 +102,18 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	}
 	if (footer) out.add(footer);
 	return out.toString();
+}
+
+/** Why an answer lists nothing, in the words of the tool that asked. */
+function emptyAnswer(result: FocusResult, title: NonNullable<FocusContext["title"]>): string {
+	if (result.seededNodes === 0) {
+		return title === "focus"
+			? `No file or symbol matches ${JSON.stringify(result.terms)}.`
+			: "None of the files or symbols named is in this root's map (check the paths, relative to the root, and the names).";
+	}
+	return title === "impact"
+		? "Heat from the change reached no file or symbol outside it."
+		: "No heat reached any node.";
 }
 
 /** Characters `lines` take, each with its separator. */
