@@ -54,7 +54,14 @@ async function main(argv: string[]): Promise<number> {
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
 	const [
-		{ CodeMap, useBaselineCompilerEverywhere, useContentTerms, useExtractWorkerScript, useExtractWorkersFrom },
+		{
+			CodeMap,
+			pacedProgress,
+			useBaselineCompilerEverywhere,
+			useContentTerms,
+			useExtractWorkerScript,
+			useExtractWorkersFrom,
+		},
 		{ DiskCache },
 		{ ReviewCache },
 		{ reviewRoot },
@@ -81,6 +88,15 @@ async function main(argv: string[]): Promise<number> {
 	// apart from those of a process that ranks by text, so neither takes the other's).
 	useContentTerms(false);
 	let map: CodeMap | undefined;
+	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
+	// seconds); cleared before the report is written.
+	let progressShown = false;
+	const onProgress = process.stderr.isTTY
+		? pacedProgress((done: number, total: number) => {
+				progressShown = true;
+				process.stderr.write(`\rcontour: indexing ${done}/${total} files`);
+			})
+		: undefined;
 	try {
 		const report = await reviewRoot({
 			root,
@@ -90,7 +106,9 @@ async function main(argv: string[]): Promise<number> {
 			maps: { use: (at: string) => (map ??= new CodeMap(at)) },
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
 			origin: { kind: "cli" },
+			...(onProgress === undefined ? {} : { onProgress }),
 		});
+		if (progressShown) process.stderr.write("\r\x1b[K");
 		const text = values.json
 			? JSON.stringify(
 					reportJson(report, {

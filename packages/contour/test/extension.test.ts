@@ -99,6 +99,27 @@ describe("contour extension", () => {
 		);
 	});
 
+	it("shows the code map's indexing progress in the status bar while a cold review runs, then clears it", async () => {
+		const modules: Record<string, string> = {};
+		for (let i = 0; i < 300; i++)
+			modules[`gen/mod${i}.ts`] = `export function handler${i}(input: number): number {\n\treturn input + ${i};\n}\n`;
+		const repo = gitRepo(join(await tempDir(), "generated"), modules, { commit: true });
+		writeFiles(repo, { "gen/mod150.ts": "export function handler150(input: number): number {\n\treturn input;\n}\n" });
+		git(repo, "add", "gen/mod150.ts");
+		await quietly(() =>
+			withHost({ cwd: repo, extensions: [CONTOUR] }, async (host) => {
+				const result = await review(host);
+				assert.equal(result.isError, false, result.text);
+				const statuses = host.ui.log.flatMap((e) => (e.kind === "status" && e.key === "contour" ? [e.text] : []));
+				const indexing = statuses.filter((s) => s?.startsWith(`contour: reviewing ${repo}… (indexing `) === true);
+				assert.ok(indexing.length > 0, `an indexing status: ${JSON.stringify(statuses)}`);
+				assert.match(indexing.at(-1) ?? "", /\(indexing (\d+)\/\1 files\)$/, "the last one counts every file done");
+				assert.equal(statuses.at(-1), undefined, "the status is cleared at the end");
+				assert.equal(host.ui.statuses.has("contour"), false);
+			}),
+		);
+	});
+
 	it("refuses a root that is not a Git root, clearly, and says which repository holds it", async () => {
 		const base = await tempDir();
 		const repo = shop(join(base, "shop"));

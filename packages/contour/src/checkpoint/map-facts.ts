@@ -17,7 +17,7 @@ export async function projectFacts(
 	maps: CodeMaps,
 	root: string,
 	signal: AbortSignal | undefined,
-	parses: Pick<RefreshOptions, "offers" | "sharedParse">,
+	parses: Pick<RefreshOptions, "offers" | "sharedParse" | "onProgress">,
 ): Promise<{ map: CodeMap; project: ProjectFacts; finish(work: ReviewWork): void } | { error: string }> {
 	try {
 		const map = maps.use(root);

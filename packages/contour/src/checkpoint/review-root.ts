@@ -59,6 +59,11 @@ export interface ReviewRootOptions {
 	origin: ReviewOrigin;
 	/** Sides larger than this are a "too-large" gap (default 1 MiB). */
 	maxBytes?: number;
+	/**
+	 * Called as the root's code map finishes files it had to read or parse (a cold or changed map): `done` of
+	 * `total`, after every batch; for a progress line.
+	 */
+	onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -154,6 +159,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 			: projectFacts(options.maps, snapshot.root, signal, {
 					offers: measuring,
 					sharedParse: (file) => sharedParse?.(file),
+					...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
 				});
 	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
 	const sides = await measuring

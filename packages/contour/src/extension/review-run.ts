@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { pacedProgress } from "pi-fovea/engine";
 import type { Roaming } from "pi-fovea/roaming";
 import { canonicalPath, ProjectDiscovery } from "pi-fovea/workspace";
 import { parseReviewRequest } from "../checkpoint/review-request.ts";
@@ -30,7 +31,10 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 	const token = run.roaming.capture(root);
 	const state = await run.reviews.state();
 	const release = state.observer.checkpoint(root);
-	if (run.ctx.hasUI) run.ctx.ui.setStatus("contour", `contour: reviewing ${root}…`);
+	const status = (text: string) => {
+		if (run.ctx.hasUI) run.ctx.ui.setStatus("contour", text);
+	};
+	status(`contour: reviewing ${root}…`);
 	try {
 		const agent = process.env.PI_CREW_AGENT_ID;
 		const report = await reviewRoot({
@@ -41,6 +45,9 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 			cache: state.cache,
 			maps: state.maps,
 			rootPolicy: true,
+			onProgress: pacedProgress((done, total) =>
+				status(`contour: reviewing ${root}… (indexing ${done}/${total} files)`),
+			),
 			origin: {
 				kind: "checkpoint",
 				sessionId: run.ctx.sessionManager.getSessionId(),

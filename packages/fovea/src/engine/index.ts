@@ -36,6 +36,7 @@ export type { IndexSnapshot } from "./index-snapshot.ts";
 export { languageOf } from "./languages.ts";
 export { type Extractor, loadExtractor, withSyntaxTree } from "./parser.ts";
 export { type PartialFile, type PartialReason, partialFileCount } from "./partial-coverage.ts";
+export { PROGRESS_INTERVAL_MS, pacedProgress } from "./progress-pace.ts";
 export { terms } from "./query-terms.ts";
 export { coverageFooter } from "./render-coverage.ts";
 export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { partialFileCount } from "../engine/partial-coverage.ts";
+import { pacedProgress } from "../engine/progress-pace.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import type { Observer } from "./observer.ts";
@@ -189,15 +190,11 @@ export async function resolveRoot(
 
 /** Progress of a long index: the status bar and the tool's partial result. */
 function progress(ctx: ExtensionContext, onUpdate: Update, root: string): (done: number, total: number) => void {
-	let last = 0;
-	return (done, total) => {
-		const now = Date.now();
-		if (done < total && now - last < 250) return;
-		last = now;
+	return pacedProgress((done, total) => {
 		const text = `fovea: indexing ${root} ${done}/${total} files`;
 		if (ctx.hasUI) ctx.ui.setStatus("fovea", text);
 		onUpdate?.({ content: [{ type: "text", text }], details: { root, done, total } });
-	};
+	});
 }
 
 function clearProgress(ctx: ExtensionContext): void {
