@@ -107,7 +107,19 @@ async function main(argv: string[]): Promise<number> {
 				);
 				clearLine(progress);
 				print(
-					values.json ? JSON.stringify({ root, files: answer.files, symbols: answer.symbols }, null, 2) : answer.text,
+					values.json
+						? JSON.stringify(
+								{
+									root,
+									files: answer.files,
+									symbols: answer.symbols,
+									gaps: answer.snapshot.gaps,
+									partial: answer.snapshot.partial,
+								},
+								null,
+								2,
+							)
+						: answer.text,
 				);
 				return 0;
 			}
@@ -130,7 +142,15 @@ async function main(argv: string[]): Promise<number> {
 				print(
 					values.json
 						? JSON.stringify(
-								{ root, changed: [...files], symbols, files: answer.files, exposed: answer.symbols },
+								{
+									root,
+									changed: [...files],
+									symbols,
+									files: answer.files,
+									exposed: answer.symbols,
+									gaps: answer.snapshot.gaps,
+									partial: answer.snapshot.partial,
+								},
 								null,
 								2,
 							)

@@ -224,6 +224,14 @@ describe("fovea CLI", () => {
 		assert.ok((await ok(["sketch", "--root", rough], { cache })).endsWith(`\n${line}\n`));
 		assert.ok((await ok(["focus", "settle", "--root", rough], { cache })).endsWith(`\n${line}\n`));
 		const focus = JSON.parse(await ok(["focus", "settle", "--json", "--root", rough], { cache })) as FocusJson;
+		for (const args of [
+			["impact", "src/ok.ts"],
+			["dwell", "src/ok.ts"],
+		]) {
+			const answer = JSON.parse(await ok([...args, "--json", "--root", rough], { cache })) as FocusJson;
+			assert.deepEqual(answer.partial, focus.partial, `${args[0]} --json lists the best-effort files too`);
+			assert.deepEqual(answer.gaps, [], args[0]);
+		}
 		assert.deepEqual(focus.partial, [
 			{ path: "src/broken.ts", reason: "parse-errors" },
 			{ path: "src/latin.py", reason: "not-utf8" },

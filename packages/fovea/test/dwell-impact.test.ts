@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
 import { git, gitRepo, withHost } from "../../../test/e2e/support/workspaces.ts";
-import { POLYGLOT } from "./fixtures/polyglot.ts";
+import { POLYGLOT, POLYGLOT_GAPS } from "./fixtures/polyglot.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
 process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-dwell-cache-"));
@@ -48,6 +48,8 @@ describe("fovea_dwell and fovea_impact", () => {
 		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
 			const bySymbol = await call(host, "fovea_impact", { symbols: ["applyTax"] });
 			assert.match(bySymbol.text, /^fovea impact · root /);
+			const coverage = bySymbol.details as { gaps?: number; bestEffort?: number };
+			assert.deepEqual([coverage.gaps, coverage.bestEffort], [POLYGLOT_GAPS.length, 0], "the details count coverage");
 			const exposed = (bySymbol.details.files ?? []).map((f) => f.file);
 			assert.ok(!exposed.includes("src/billing/tax.ts"), "the changed file is not its own exposure");
 			assert.equal(exposed[0], "src/billing/invoice.ts", "the direct caller is the most exposed");

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { IndexSnapshot } from "../engine/index-snapshot.ts";
 import { partialFileCount } from "../engine/partial-coverage.ts";
 import { pacedProgress } from "../engine/progress-pace.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
@@ -49,8 +50,7 @@ export async function runFocus(
 				root,
 				files: answer.files.slice(0, 20),
 				symbols: answer.symbols.slice(0, 20),
-				gaps: answer.snapshot.gaps.length,
-				bestEffort: partialFileCount(answer.snapshot.partial),
+				...coverageCounts(answer.snapshot),
 			},
 		};
 	} finally {
@@ -81,7 +81,13 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 			.dwell(attention, factor, budget(params.maxTokens), refreshOptions(run, root));
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
-			details: { root, factor, files: answer.files.slice(0, 20), symbols: answer.symbols.slice(0, 20) },
+			details: {
+				root,
+				factor,
+				files: answer.files.slice(0, 20),
+				symbols: answer.symbols.slice(0, 20),
+				...coverageCounts(answer.snapshot),
+			},
 		};
 	} finally {
 		clearProgress(run.ctx);
@@ -126,6 +132,7 @@ export async function runImpact(
 				symbols,
 				files: answer.files.slice(0, 20),
 				exposed: answer.symbols.slice(0, 20),
+				...coverageCounts(answer.snapshot),
 			},
 		};
 	} finally {
@@ -141,12 +148,7 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 		run.observer.ensureBaseline(root, snapshot.files);
 		return {
 			content: [{ type: "text" as const, text }],
-			details: {
-				root,
-				files: snapshot.files.size,
-				gaps: snapshot.gaps.length,
-				bestEffort: partialFileCount(snapshot.partial),
-			},
+			details: { root, files: snapshot.files.size, ...coverageCounts(snapshot) },
 		};
 	} finally {
 		clearProgress(run.ctx);
@@ -186,6 +188,11 @@ export async function resolveRoot(
 	if (!info.isDirectory()) throw new Error(`root '${explicit}' is not a directory (resolved to ${root})`);
 	roaming.enrollExplicit(root, true);
 	return root;
+}
+
+/** What an answer's details say of coverage: files not mapped, and files mapped best effort. */
+function coverageCounts(snapshot: IndexSnapshot): { gaps: number; bestEffort: number } {
+	return { gaps: snapshot.gaps.length, bestEffort: partialFileCount(snapshot.partial) };
 }
 
 /** Progress of a long index: the status bar and the tool's partial result. */
