@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "./cli-failure.ts";
 import { CodeMap } from "./engine/code-map.ts";
 import { useBaselineCompilerEverywhere } from "./engine/grammar-compiler.ts";
+import type { IndexSnapshot } from "./engine/index-snapshot.ts";
 import { partialFileCount } from "./engine/partial-coverage.ts";
 import { coverageFooter } from "./engine/render-coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
@@ -77,20 +78,7 @@ async function main(argv: string[]): Promise<number> {
 				);
 				clearLine(progress);
 				print(
-					values.json
-						? JSON.stringify(
-								{
-									root,
-									query,
-									files: answer.files,
-									symbols: answer.symbols,
-									gaps: answer.snapshot.gaps,
-									partial: answer.snapshot.partial,
-								},
-								null,
-								2,
-							)
-						: answer.text,
+					values.json ? answerJson(answer, { root, query, files: answer.files, symbols: answer.symbols }) : answer.text,
 				);
 				return 0;
 			}
@@ -106,21 +94,7 @@ async function main(argv: string[]): Promise<number> {
 					refresh,
 				);
 				clearLine(progress);
-				print(
-					values.json
-						? JSON.stringify(
-								{
-									root,
-									files: answer.files,
-									symbols: answer.symbols,
-									gaps: answer.snapshot.gaps,
-									partial: answer.snapshot.partial,
-								},
-								null,
-								2,
-							)
-						: answer.text,
-				);
+				print(values.json ? answerJson(answer, { root, files: answer.files, symbols: answer.symbols }) : answer.text);
 				return 0;
 			}
 			case "impact": {
@@ -139,23 +113,8 @@ async function main(argv: string[]): Promise<number> {
 				}
 				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
 				clearLine(progress);
-				print(
-					values.json
-						? JSON.stringify(
-								{
-									root,
-									changed: [...files],
-									symbols,
-									files: answer.files,
-									exposed: answer.symbols,
-									gaps: answer.snapshot.gaps,
-									partial: answer.snapshot.partial,
-								},
-								null,
-								2,
-							)
-						: answer.text,
-				);
+				const fields = { root, changed: [...files], symbols, files: answer.files, exposed: answer.symbols };
+				print(values.json ? answerJson(answer, fields) : answer.text);
 				return 0;
 			}
 			case "sketch": {
@@ -210,6 +169,11 @@ async function resolveRoot(explicit: string | undefined): Promise<string> {
 	const info = await stat(root).catch(() => undefined);
 	if (info === undefined || !info.isDirectory()) throw new UsageError(`--root ${explicit}: not a directory`);
 	return root;
+}
+
+/** The JSON of an answer: `fields`, then the coverage of the snapshot it was ranked on (gaps, best-effort files). */
+function answerJson(answer: { snapshot: IndexSnapshot }, fields: Record<string, unknown>): string {
+	return JSON.stringify({ ...fields, gaps: answer.snapshot.gaps, partial: answer.snapshot.partial }, null, 2);
 }
 
 function clearLine(progress: unknown): void {
