@@ -150,11 +150,15 @@ async function chooseRoot(explicit: string | undefined): Promise<string> {
 	return found.root;
 }
 
-/** Which root a review would take and which policy it would apply, without running Git or reading sources. */
+/**
+ * Which root a review would take and which policy it would apply, without running Git or reading sources: the Git
+ * worktree around the current directory, or around `--root` (which must exist; a directory in no worktree is said
+ * so, since a review of it is refused).
+ */
 async function status(explicit: string | undefined, json: boolean): Promise<number> {
-	const discovered =
-		explicit === undefined ? await gitReviewRoot(process.cwd(), [], new ProjectDiscovery()) : undefined;
-	const root = explicit === undefined ? (discovered?.root ?? null) : resolve(explicit);
+	const asked = explicit === undefined ? undefined : await chooseRoot(explicit);
+	const discovered = await gitReviewRoot(asked ?? process.cwd(), [], new ProjectDiscovery());
+	const root = discovered?.root ?? null;
 	const policyPath = root === null ? null : join(root, ROOT_POLICY_PATH);
 	const hasPolicy =
 		policyPath !== null &&
@@ -164,7 +168,8 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 		));
 	const info = {
 		root,
-		from: explicit === undefined ? (root === null ? null : "cwd") : "explicit",
+		...(asked === undefined || asked === root ? {} : { requested: asked }),
+		from: root === null ? null : explicit === undefined ? "cwd" : "explicit",
 		policy: hasPolicy ? policyPath : null,
 		maxRoots: envInt("CONTOUR_MAX_ROOTS", 32, 1, 32),
 		cacheDir: contourCacheDir(),
@@ -172,7 +177,7 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 	const text = json
 		? JSON.stringify(info, null, 2)
 		: [
-				`contour status · root ${root ?? "none (the current directory is in no Git worktree)"}`,
+				`contour status · root ${root ?? `none (${asked ?? "the current directory"} is in no Git worktree: a review there is refused)`}${root !== null && asked !== undefined && asked !== root ? ` (asked for ${asked})` : ""}`,
 				`policy: ${info.policy ?? "none (findings are advisory)"}`,
 				`report retention: up to ${info.maxRoots} roots (CONTOUR_MAX_ROOTS)`,
 				`cache: ${info.cacheDir}`,

@@ -234,4 +234,28 @@ describe("contour status", () => {
 			cacheDir: join(cacheDir, "contour"),
 		});
 	});
+
+	it("takes --root to its worktree, says when it is in none, and refuses one that does not exist", async () => {
+		const dir = repo({ "src/a.ts": "export const a = 1;\n" }, { commit: true });
+		const inside = await contour(["status", "--json", "--root", join(dir, "src")], tempDir("contour-cli-cwd-"));
+		assert.equal(inside.code, 0, inside.stderr);
+		const json = JSON.parse(inside.stdout) as { root: string; requested?: string; from: string };
+		assert.deepEqual([json.root, json.requested, json.from], [dir, join(dir, "src"), "explicit"]);
+		assert.match(
+			(await contour(["status", "--root", join(dir, "src")], dir)).stdout,
+			new RegExp(`^contour status · root ${dir} \\(asked for ${dir}/src\\)\n`),
+		);
+
+		const plain = tempDir("contour-cli-plain-");
+		const outside = await contour(["status", "--root", plain], plain);
+		assert.equal(outside.code, 0, outside.stderr);
+		assert.match(
+			outside.stdout,
+			new RegExp(`^contour status · root none \\(${plain} is in no Git worktree: a review there is refused\\)`),
+		);
+
+		const missing = await contour(["status", "--root", join(plain, "gone")], plain);
+		assert.equal(missing.code, 2);
+		assert.match(missing.stderr, /gone does not exist \(was the root deleted or moved\?\)/);
+	});
 });
