@@ -14,7 +14,7 @@ export interface IndexSnapshot {
 	files: ReadonlyMap<string, FileFacts>;
 	/** Files seen but not mapped, sorted by path. */
 	gaps: CoverageGap[];
-	/** Files mapped best effort (syntax errors, bytes that are not UTF-8), sorted by path. */
+	/** Files mapped best effort (parse errors, bytes that are not UTF-8), sorted by path. */
 	partial: PartialFile[];
 	truncated: boolean;
 	/** Bumps only when some file's facts changed. */
