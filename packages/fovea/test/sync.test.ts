@@ -4,7 +4,7 @@
 // new observation boundary, and nothing crossing roots.
 
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -138,6 +138,30 @@ describe("fovea sync", () => {
 			const [message] = syncMessages(host);
 			assert.match(message ?? "", new RegExp(`In ${a}:\\n  src/helper\\.ts .*\\+ function here`));
 			assert.doesNotMatch(message ?? "", /elsewhere|beta/);
+		});
+	});
+
+	it("a root deleted while observed is told once as gone, and the other roots' drift is still told", async () => {
+		const a = await project("deleted");
+		const b = await project("kept");
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			// More attention on the root that will be deleted: it is probed first.
+			for (const path of ["src/main.ts", "src/helper.ts", "src/main.ts"])
+				await host.runTools([{ name: "read", arguments: { path: join(a, path) } }]);
+			await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
+			assert.equal((await counters(host)).baselines, 2);
+
+			rmSync(a, { recursive: true, force: true });
+			writeFileSync(join(b, "src/helper.ts"), `${HELPER}export function stillTold(): void {}\n`);
+			await host.prompt("go on");
+			const message = syncMessages(host).at(-1) ?? "";
+			assert.match(message, new RegExp(`Gone ${a}: the directory no longer exists \\(deleted or moved\\)`));
+			assert.match(message, new RegExp(`In ${b}:\\n  src/helper\\.ts .*\\+ function stillTold`));
+			assert.match(await commandText(host, "/fovea status"), /roots gone 1/);
+
+			await host.prompt("and on");
+			const toldAgain = syncMessages(host).slice(1).join("\n");
+			assert.doesNotMatch(toldAgain, new RegExp(`Gone ${a}`), "told once");
 		});
 	});
 

@@ -48,10 +48,14 @@ export class Observer {
 		watchedProbes: 0,
 		refreshes: 0,
 		sweeps: 0,
+		gone: 0,
+		failures: 0,
 		baselines: 0,
 	};
 	readonly #roots = new Map<string, RootObservation>();
 	readonly #retired: string[] = [];
+	/** Roots found deleted or moved, to be told once. */
+	readonly #gone: string[] = [];
 	readonly #maps: ResidentMaps;
 	readonly #writes = new Map<string, { root: string; path: string }>();
 	#probing: Promise<void> = Promise.resolve();
@@ -178,6 +182,10 @@ export class Observer {
 			observe: (root) => this.#state(root),
 			map: (root) => this.#maps.use(root),
 			ensureBaseline: (root, files) => this.ensureBaseline(root, files),
+			gone: (root) => {
+				// Its drift can no longer be told; nothing of it is probed again unless activity brings it back.
+				if (this.#roots.delete(root)) this.#gone.push(root);
+			},
 		});
 	}
 
@@ -224,6 +232,9 @@ export class Observer {
 		}
 		for (const root of this.#retired.splice(0)) {
 			if (add(`Retired ${root}: observation ended; a return starts a new baseline.`)) told++;
+		}
+		for (const root of this.#gone.splice(0)) {
+			if (add(`Gone ${root}: the directory no longer exists (deleted or moved); observation ended.`)) told++;
 		}
 		return told > 0 ? lines.join("\n") : undefined;
 	}

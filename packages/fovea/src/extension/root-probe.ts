@@ -11,6 +11,7 @@ import type { CodeMap } from "../engine/code-map.ts";
 import { repositoryGuard } from "../engine/git-hardening.ts";
 import { statusSignature } from "../engine/git-probe.ts";
 import type { Provenance } from "../engine/provenance.ts";
+import { RootGoneError } from "../engine/root-presence.ts";
 
 /**
  * How often a root without Git (or an explicit umbrella) is swept for changes at most. A sweep is a metadata walk
@@ -52,6 +53,10 @@ export interface ProbeStats {
 	watchedProbes: number;
 	refreshes: number;
 	sweeps: number;
+	/** Roots found deleted or moved (their observation ends, see `ProbeContext.gone`). */
+	gone: number;
+	/** Probes of a root that failed otherwise (the other roots of the round are probed all the same). */
+	failures: number;
 }
 
 /** The parts of a root's observation the probe reads and feeds. */
@@ -74,76 +79,96 @@ export interface ProbeContext {
 	map(root: string): CodeMap;
 	/** Establishes the root's baseline from its first indexed files, if it has none. */
 	ensureBaseline(root: string, files: Parameters<Baseline["establish"]>[0]): void;
+	/** `root` no longer exists: its observation ends, and the agent is told once. */
+	gone(root: string): void;
 }
 
 /**
  * Probes `roots` in order. A root never indexed is indexed once, which sets its baseline. `isCurrent(root)` is
- * checked after every wait: a root retired meanwhile ends the round.
+ * checked after every wait: a root retired meanwhile ends the round. A root that fails (deleted, unreadable) does not:
+ * the next one is probed all the same, so one dead root cannot silence the drift of the others.
  */
 export async function probeRoots(
 	roots: readonly string[],
 	isCurrent: (root: string) => boolean,
 	context: ProbeContext,
 ): Promise<void> {
-	const { stats } = context;
 	for (const root of roots) {
 		if (!isCurrent(root)) continue;
-		const observation = context.observe(root);
-		const state = observation.probe;
-		const map = context.map(root);
-		if (!observation.baseline.established) {
-			const reading = map.watch?.changes;
-			const { snapshot } = await map.refresh();
-			if (!isCurrent(root)) return;
-			context.ensureBaseline(root, snapshot.files);
-			await recordGitState(root, state);
-			checked(state, reading);
-			continue;
+		try {
+			if ((await probeRoot(root, isCurrent, context)) === "stop") return;
+		} catch (error) {
+			if (error instanceof RootGoneError) {
+				context.stats.gone++;
+				if (isCurrent(root)) context.gone(root);
+			} else context.stats.failures++;
 		}
-		const watch = map.watch;
-		if (
-			watch !== undefined &&
-			state.watchReading !== undefined &&
-			Date.now() - state.lastFullCheck < context.watchTrustMs &&
-			(await watch.unchangedSince(state.watchReading))
-		) {
-			stats.unchangedProbes++;
-			stats.watchedProbes++;
-			continue;
-		}
-		if (!isCurrent(root)) return;
-		const reading = watch?.changes;
-		let paths: string[] | undefined;
-		if (state.isGit !== false) {
-			const before = state.gitSignature;
-			const probe = await statusSignature(root).catch(() => undefined);
-			stats.probes++;
-			if (probe !== undefined) {
-				state.isGit = true;
-				checked(state, reading);
-				if (probe.signature === before) {
-					stats.unchangedProbes++;
-					continue;
-				}
-				const headMoved = state.gitHead !== probe.head;
-				paths = headMoved ? undefined : [...new Set([...state.gitDirty, ...probe.dirty])];
-				state.gitSignature = probe.signature;
-				state.gitHead = probe.head;
-				state.gitDirty = probe.dirty;
-			} else state.isGit = false;
-		}
-		if (state.isGit === false) {
-			if (Date.now() - state.lastSweep < SWEEP_INTERVAL_MS) continue;
-			state.lastSweep = Date.now();
-			stats.sweeps++;
-		}
-		const { snapshot } = await map.refresh(paths === undefined ? { fresh: true } : { paths });
-		stats.refreshes++;
-		if (state.isGit === false) checked(state, reading);
-		if (!isCurrent(root)) return;
-		const drift = observation.baseline.advance(snapshot.files, paths, (p, h) => observation.provenance.authored(p, h));
-		observation.pending.push(...drift);
 	}
+}
+
+/** Probes one root; "stop" when the root was retired meanwhile (the round ends). */
+async function probeRoot(
+	root: string,
+	isCurrent: (root: string) => boolean,
+	context: ProbeContext,
+): Promise<"next" | "stop"> {
+	const { stats } = context;
+	const observation = context.observe(root);
+	const state = observation.probe;
+	const map = context.map(root);
+	if (!observation.baseline.established) {
+		const reading = map.watch?.changes;
+		const { snapshot } = await map.refresh();
+		if (!isCurrent(root)) return "stop";
+		context.ensureBaseline(root, snapshot.files);
+		await recordGitState(root, state);
+		checked(state, reading);
+		return "next";
+	}
+	const watch = map.watch;
+	if (
+		watch !== undefined &&
+		state.watchReading !== undefined &&
+		Date.now() - state.lastFullCheck < context.watchTrustMs &&
+		(await watch.unchangedSince(state.watchReading))
+	) {
+		stats.unchangedProbes++;
+		stats.watchedProbes++;
+		return "next";
+	}
+	if (!isCurrent(root)) return "stop";
+	const reading = watch?.changes;
+	let paths: string[] | undefined;
+	if (state.isGit !== false) {
+		const before = state.gitSignature;
+		const probe = await statusSignature(root).catch(() => undefined);
+		stats.probes++;
+		if (probe !== undefined) {
+			state.isGit = true;
+			checked(state, reading);
+			if (probe.signature === before) {
+				stats.unchangedProbes++;
+				return "next";
+			}
+			const headMoved = state.gitHead !== probe.head;
+			paths = headMoved ? undefined : [...new Set([...state.gitDirty, ...probe.dirty])];
+			state.gitSignature = probe.signature;
+			state.gitHead = probe.head;
+			state.gitDirty = probe.dirty;
+		} else state.isGit = false;
+	}
+	if (state.isGit === false) {
+		if (Date.now() - state.lastSweep < SWEEP_INTERVAL_MS) return "next";
+		state.lastSweep = Date.now();
+		stats.sweeps++;
+	}
+	const { snapshot } = await map.refresh(paths === undefined ? { fresh: true } : { paths });
+	stats.refreshes++;
+	if (state.isGit === false) checked(state, reading);
+	if (!isCurrent(root)) return "stop";
+	const drift = observation.baseline.advance(snapshot.files, paths, (p, h) => observation.provenance.authored(p, h));
+	observation.pending.push(...drift);
+	return "next";
 }
 
 /** Records a full check that started at watch reading `reading`. */

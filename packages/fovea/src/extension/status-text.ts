@@ -21,7 +21,7 @@ export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps
 		...(await roaming.describe()),
 		stats === undefined
 			? "observation: nothing observed yet"
-			: `observation: ${observed.length} root${observed.length === 1 ? "" : "s"} with attention; probes ${stats.probes} (${stats.unchangedProbes} unchanged, ${stats.watchedProbes} answered by the change watch), refreshes ${stats.refreshes}, sweeps ${stats.sweeps}, baselines ${stats.baselines}`,
+			: `observation: ${observed.length} root${observed.length === 1 ? "" : "s"} with attention; probes ${stats.probes} (${stats.unchangedProbes} unchanged, ${stats.watchedProbes} answered by the change watch), refreshes ${stats.refreshes}, sweeps ${stats.sweeps}, baselines ${stats.baselines}${stats.gone > 0 ? `, roots gone ${stats.gone}` : ""}${stats.failures > 0 ? `, failed probes ${stats.failures}` : ""}`,
 		...observed.map((root) => {
 			const top = observer?.attention(root)?.top(3) ?? [];
 			return `  ${root}: ${top.map(([path, weight]) => `${path} ${weight.toFixed(2)}`).join(", ")}`;
