@@ -53,9 +53,8 @@ export class Observer {
 		baselines: 0,
 	};
 	readonly #roots = new Map<string, RootObservation>();
-	readonly #retired: string[] = [];
-	/** Roots found deleted or moved, to be told once. */
-	readonly #gone: string[] = [];
+	/** Why roots' observation ended (retired, deleted or moved), each to be told once, in the order it happened. */
+	readonly #notices: string[] = [];
 	readonly #maps: ResidentMaps;
 	readonly #writes = new Map<string, { root: string; path: string }>();
 	#probing: Promise<void> = Promise.resolve();
@@ -184,7 +183,8 @@ export class Observer {
 			ensureBaseline: (root, files) => this.ensureBaseline(root, files),
 			gone: (root) => {
 				// Its drift can no longer be told; nothing of it is probed again unless activity brings it back.
-				if (this.#roots.delete(root)) this.#gone.push(root);
+				if (this.#roots.delete(root))
+					this.#notices.push(`Gone ${root}: the directory no longer exists (deleted or moved); observation ended.`);
 			},
 		});
 	}
@@ -230,19 +230,15 @@ export class Observer {
 			if (ownEdits > 0)
 				add(`  (${ownEdits} file${ownEdits === 1 ? "" : "s"} changed by this session's own tools, not repeated)`);
 		}
-		for (const root of this.#retired.splice(0)) {
-			if (add(`Retired ${root}: observation ended; a return starts a new baseline.`)) told++;
-		}
-		for (const root of this.#gone.splice(0)) {
-			if (add(`Gone ${root}: the directory no longer exists (deleted or moved); observation ended.`)) told++;
-		}
+		for (const notice of this.#notices.splice(0)) if (add(notice)) told++;
 		return told > 0 ? lines.join("\n") : undefined;
 	}
 
 	/** Forgets retired roots (their next enrollment is a new observation boundary) and remembers to say so. */
 	retire(roots: readonly string[], notify: boolean): void {
 		for (const root of roots) {
-			if (this.#roots.delete(root) && notify) this.#retired.push(root);
+			if (this.#roots.delete(root) && notify)
+				this.#notices.push(`Retired ${root}: observation ended; a return starts a new baseline.`);
 		}
 	}
 }
