@@ -2,12 +2,13 @@
 // clear errors for the wrong one, reports that identify their snapshot and origin, reuse when nothing changed, and
 // a background observer that warms caches without ever showing anything.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { CONTOUR_WORKSPACE_ENTRY } from "pi-fovea/session-entries";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
-import { commandText, git, gitRepo, withHost, writeFiles } from "../../../test/e2e/support/workspaces.ts";
+import { commandText, git, gitRepo, newestRing, withHost, writeFiles } from "../../../test/e2e/support/workspaces.ts";
 
 const CONTOUR = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
 
@@ -150,6 +151,26 @@ describe("contour extension", () => {
 				assert.match(branch.text, /branch/);
 			}),
 		);
+	});
+
+	it("lets a root deleted since it enrolled leave the ring on its background turn, instead of failing every turn", async () => {
+		const base = await tempDir();
+		const repo = shop(join(base, "gone"));
+		await withHost({ cwd: base, extensions: [CONTOUR] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(repo, "src/pricing.ts") } }]);
+			assert.deepEqual(newestRing(host, CONTOUR_WORKSPACE_ENTRY), [repo]);
+			rmSync(repo, { recursive: true, force: true });
+			// Debounce (1.5 s) and one 5 s tick.
+			let status = "";
+			for (let waited = 0; waited < 15_000; waited += 500) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+				status = await commandText(host, "/contour status");
+				if (/passes [1-9]/.test(status) && !status.includes(repo)) break;
+			}
+			assert.match(status, /passes 1, warmed 0, aborted 1, errors 0/, status);
+			assert.ok(!status.includes(repo), `the ring no longer lists the gone root:\n${status}`);
+			assert.deepEqual(newestRing(host, CONTOUR_WORKSPACE_ENTRY), [], "and the session persisted that");
+		});
 	});
 
 	it("warms caches in the background without showing anything, so the next checkpoint parses nothing", async () => {

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
-import { commandText, git, gitRepo, withHost } from "../../../test/e2e/support/workspaces.ts";
+import { commandText, git, gitRepo, newestRing, withHost } from "../../../test/e2e/support/workspaces.ts";
+import { FOVEA_WORKSPACE_ENTRY } from "../src/workspace/session-entries.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
 process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-sync-cache-"));
@@ -158,6 +159,11 @@ describe("fovea sync", () => {
 			assert.match(message, new RegExp(`Gone ${a}: the directory no longer exists \\(deleted or moved\\)`));
 			assert.match(message, new RegExp(`In ${b}:\\n  src/helper\\.ts .*\\+ function stillTold`));
 			assert.match(await commandText(host, "/fovea status"), /roots gone 1/);
+			// The ring lets it go (and persists that); the kept root stays.
+			const roots = await commandText(host, "/fovea roots");
+			assert.doesNotMatch(roots, new RegExp(`${a}\\b`), "a gone root holds no place in the ring");
+			assert.match(roots, new RegExp(b));
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [b], "and persists that");
 
 			await host.prompt("and on");
 			const toldAgain = syncMessages(host).slice(1).join("\n");

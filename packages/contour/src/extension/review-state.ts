@@ -1,4 +1,4 @@
-import { ResidentMaps } from "pi-fovea/engine";
+import { ResidentMaps, rootPresent } from "pi-fovea/engine";
 import type { Roaming } from "pi-fovea/roaming";
 import { ReviewCache } from "../checkpoint/review-cache.ts";
 import { reviewRoot } from "../checkpoint/review-root.ts";
@@ -33,7 +33,14 @@ export function createReviewState(roaming: Roaming): ReviewState {
 	const lease = (root: string) => roaming.capture(root)?.lease;
 	const observer = new BackgroundObserver({
 		warm: async (root, signal) => {
-			await reviewRoot({ root, target: "staged", signal, cache, maps, origin: { kind: "background" } });
+			try {
+				await reviewRoot({ root, target: "staged", signal, cache, maps, origin: { kind: "background" } });
+			} catch (error) {
+				// A root deleted or moved since it enrolled leaves the ring here (which aborts this pass), rather than
+				// failing every time its turn comes.
+				if (!signal.aborted && !(await rootPresent(root))) roaming.retireGone(root);
+				throw error;
+			}
 		},
 		isCurrent: (root, held) => roaming.ring()?.holds(root, held) === true,
 	});

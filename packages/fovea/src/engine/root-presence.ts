@@ -17,8 +17,13 @@ export class RootGoneError extends Error {
 	}
 }
 
+/** Whether `root` is (still) a directory. */
+export async function rootPresent(root: string): Promise<boolean> {
+	const info = await stat(root).catch(() => undefined);
+	return info?.isDirectory() === true;
+}
+
 /** Resolves when `root` is a directory; rejects with {@link RootGoneError} otherwise. */
 export async function ensureRootPresent(root: string): Promise<void> {
-	const info = await stat(root).catch(() => undefined);
-	if (info === undefined || !info.isDirectory()) throw new RootGoneError(root);
+	if (!(await rootPresent(root))) throw new RootGoneError(root);
 }

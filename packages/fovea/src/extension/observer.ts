@@ -93,9 +93,7 @@ export class Observer {
 
 	/** After the turn (`agent_settled`): probe the roots the agent works in, off every blocking hook. */
 	backstop(roaming: Roaming): void {
-		const roots = this.relevant();
-		const isCurrent = leaseGuard(roots, roaming);
-		this.#probing = this.#probing.then(() => this.probe(roots, isCurrent)).catch(() => {});
+		this.#queueProbe(this.relevant(), roaming);
 	}
 
 	/**
@@ -105,11 +103,17 @@ export class Observer {
 	async beforeRun(roaming: Roaming, isResident: (root: string) => boolean): Promise<string | undefined> {
 		const warm = this.relevant().filter(isResident);
 		if (warm.length > 0) {
-			const isCurrent = leaseGuard(warm, roaming);
-			this.#probing = this.#probing.then(() => this.probe(warm, isCurrent)).catch(() => {});
+			this.#queueProbe(warm, roaming);
 			await Promise.race([this.#probing, new Promise((r) => setTimeout(r, this.#warmProbeMs))]);
 		}
 		return this.drain(this.#budget);
+	}
+
+	/** Probes `roots` after the probes queued before; a root found gone leaves the ring. */
+	#queueProbe(roots: readonly string[], roaming: Roaming): void {
+		const isCurrent = leaseGuard(roots, roaming);
+		const retireGone = (root: string) => roaming.retireGone(root);
+		this.#probing = this.#probing.then(() => this.probe(roots, isCurrent, retireGone)).catch(() => {});
 	}
 
 	/** Resolves when the probes started so far have finished. */
@@ -172,9 +176,14 @@ export class Observer {
 	/**
 	 * The post-turn backstop for the roots the agent works in: a Git root is probed with one status call and
 	 * rebuilt only when the probe differs; a root without Git is swept at most every 30 s. A root never indexed
-	 * is indexed once, which sets its baseline. `isCurrent(root)` is checked after every wait.
+	 * is indexed once, which sets its baseline. `isCurrent(root)` is checked after every wait. A root found gone ends
+	 * its observation, is told once, and is handed to `retireGone` (the ring lets it go: it holds no place there).
 	 */
-	probe(roots: readonly string[], isCurrent: (root: string) => boolean): Promise<void> {
+	probe(
+		roots: readonly string[],
+		isCurrent: (root: string) => boolean,
+		retireGone: (root: string) => void = () => {},
+	): Promise<void> {
 		return probeRoots(roots, isCurrent, {
 			stats: this.stats,
 			watchTrustMs: this.#watchTrustMs,
@@ -185,6 +194,7 @@ export class Observer {
 				// Its drift can no longer be told; nothing of it is probed again unless activity brings it back.
 				if (this.#roots.delete(root))
 					this.#notices.push(`Gone ${root}: the directory no longer exists (deleted or moved); observation ended.`);
+				retireGone(root);
 			},
 		});
 	}

@@ -38,8 +38,11 @@ export interface RoamingOptions {
 	onSession?: (sessionId: string, roots: string[]) => void;
 }
 
-/** Why roots left the ring: rotation past the limit, an explicit reset, or the end of the session or branch. */
-export type RetireReason = "rotation" | "reset" | "session";
+/**
+ * Why roots left the ring: rotation past the limit, an explicit reset, the end of the session or branch, or the
+ * root's directory found gone (deleted or moved) by the work that observes it.
+ */
+export type RetireReason = "rotation" | "reset" | "session" | "gone";
 
 /** What is known of an enrolled root beyond its place in the ring. */
 export interface RootInfo {
@@ -75,6 +78,12 @@ export interface Roaming {
 	enrollExplicit(root: string, explicit: boolean): void;
 	/** Clears the ring and persists the empty snapshot; returns the retired roots. */
 	reset(): string[];
+	/**
+	 * Retires `root` because its directory no longer exists (the caller found it gone), so it holds no place in the
+	 * ring and no observer visits it again; persists the ring. False when the root was not in the ring. A later
+	 * access to a directory at that path enrolls it afresh: a new observation boundary.
+	 */
+	retireGone(root: string): boolean;
 	/**
 	 * The root used when a command or tool names none: Fovea takes the cwd's own project (else the cwd itself);
 	 * a Git-only extension takes the cwd's Git project, else the most recent Git root in the ring.
@@ -249,6 +258,12 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			admit(root, explicit ? "explicit" : "cwd", true);
 			if (explicit) session.explicit.add(root);
 			persistIfChanged();
+		},
+		retireGone(root) {
+			if (session === undefined || !session.ring.retire(root)) return false;
+			retire([root], "gone");
+			persistIfChanged();
+			return true;
 		},
 		reset() {
 			if (session === undefined) return [];

@@ -1,7 +1,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { envInt } from "../workspace/env.ts";
-import type { Roaming } from "./roaming.ts";
+import type { RetireReason, Roaming } from "./roaming.ts";
 
 // The engine (parser, graph, heat) and the tool bodies load on the first tool call, never at startup.
 type Engine = typeof import("../engine/index.ts");
@@ -39,7 +39,7 @@ export interface FoveaMaps {
 	/** The observer if it is already loaded; hooks that must stay cheap use this. */
 	loadedObserver(): Observer | undefined;
 	isResident(root: string): boolean;
-	retire(roots: string[], reason: "rotation" | "reset" | "session"): void;
+	retire(roots: string[], reason: RetireReason): void;
 }
 
 /** Creates the lazily loaded registry; nothing is imported or allocated until a tool result or tool needs it. */
