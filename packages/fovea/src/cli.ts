@@ -167,7 +167,9 @@ async function resolveRoot(explicit: string | undefined): Promise<string> {
 	if (explicit === undefined) return (await cwdProject(process.cwd(), new ProjectDiscovery())).root;
 	const root = await canonicalPath(explicit);
 	const info = await stat(root).catch(() => undefined);
-	if (info === undefined || !info.isDirectory()) throw new UsageError(`--root ${explicit}: not a directory`);
+	// A wrong path, not a wrong command line: said as Contour's CLI says it, without the usage.
+	if (info === undefined) throw new Error(`--root ${explicit} does not exist (was the root deleted or moved?)`);
+	if (!info.isDirectory()) throw new Error(`--root ${explicit} is not a directory`);
 	return root;
 }
 

@@ -263,11 +263,6 @@ describe("fovea CLI", () => {
 			{ args: ["focus", "   "], message: /focus needs a query/ },
 			{ args: ["frobnicate"], message: /unknown command 'frobnicate'/ },
 			{ args: ["focus", "x", "--max-tokens", "abc"], message: /--max-tokens must be an integer/ },
-			{
-				args: ["focus", "x", "--root", "/nonexistent/fovea-root"],
-				message: /--root \/nonexistent\/fovea-root: not a directory/,
-			},
-			{ args: ["sketch", "--root", join(repo, "src/checkout.ts")], message: /not a directory/ },
 			{ args: ["status", "--bogus"], message: /Unknown option '--bogus'/ },
 		];
 		const runs = await Promise.all(cases.map(({ args }) => fovea(args)));
@@ -278,6 +273,24 @@ describe("fovea CLI", () => {
 			assert.match(run.stderr, /^usage:/m, `fovea ${args.join(" ")} shows the usage`);
 			assert.equal(run.stdout, "", `fovea ${args.join(" ")} prints no answer`);
 		});
+		// A root that is not there is a wrong path, not a wrong command line: no usage.
+		const roots: { args: string[]; message: RegExp }[] = [
+			{
+				args: ["focus", "x", "--root", "/nonexistent/fovea-root"],
+				message: /^fovea: --root \/nonexistent\/fovea-root does not exist \(was the root deleted or moved\?\)$/m,
+			},
+			{
+				args: ["sketch", "--root", join(repo, "src/checkout.ts")],
+				message: /--root .*checkout\.ts is not a directory/,
+			},
+		];
+		for (const { args, message } of roots) {
+			const run = await fovea(args);
+			assert.equal(run.code, 2, `fovea ${args.join(" ")} exits 2 (stderr: ${run.stderr})`);
+			assert.match(run.stderr, message);
+			assert.doesNotMatch(run.stderr, /usage:/, `fovea ${args.join(" ")} shows no usage`);
+			assert.equal(run.stdout, "");
+		}
 		const [bare, help] = await Promise.all([fovea([]), fovea(["--help"])]);
 		assert.equal(bare.code, 2, "no command is a usage error");
 		assert.match(bare.stdout + bare.stderr, /^usage:/m);
