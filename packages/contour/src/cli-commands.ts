@@ -6,6 +6,7 @@ import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
+import { terminalProgress } from "pi-fovea/cli-progress";
 import type { CodeMap } from "pi-fovea/engine";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
@@ -54,14 +55,7 @@ async function main(argv: string[]): Promise<number> {
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
 	const [
-		{
-			CodeMap,
-			pacedProgress,
-			useBaselineCompilerEverywhere,
-			useContentTerms,
-			useExtractWorkerScript,
-			useExtractWorkersFrom,
-		},
+		{ CodeMap, useBaselineCompilerEverywhere, useContentTerms, useExtractWorkerScript, useExtractWorkersFrom },
 		{ DiskCache },
 		{ ReviewCache },
 		{ reviewRoot },
@@ -90,13 +84,8 @@ async function main(argv: string[]): Promise<number> {
 	let map: CodeMap | undefined;
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
-	let progressShown = false;
-	const onProgress = process.stderr.isTTY
-		? pacedProgress((done: number, total: number) => {
-				progressShown = true;
-				process.stderr.write(`\rcontour: indexing ${done}/${total} files`);
-			})
-		: undefined;
+	const progress = terminalProgress("contour: indexing");
+	const onProgress = progress.onProgress;
 	try {
 		const report = await reviewRoot({
 			root,
@@ -108,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
 			origin: { kind: "cli" },
 			...(onProgress === undefined ? {} : { onProgress }),
 		});
-		if (progressShown) process.stderr.write("\r\x1b[K");
+		progress.clear();
 		const text = values.json
 			? JSON.stringify(
 					reportJson(report, {

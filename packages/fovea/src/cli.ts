@@ -12,6 +12,7 @@
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "./cli-failure.ts";
+import { terminalProgress } from "./cli-progress.ts";
 import { CodeMap } from "./engine/code-map.ts";
 import { useBaselineCompilerEverywhere } from "./engine/grammar-compiler.ts";
 import type { IndexSnapshot } from "./engine/index-snapshot.ts";
@@ -57,10 +58,8 @@ async function main(argv: string[]): Promise<number> {
 	}
 	const root = await resolveRoot(values.root);
 	const map = new CodeMap(root);
-	const progress = process.stderr.isTTY
-		? (done: number, total: number) => process.stderr.write(`\rindexing ${done}/${total} files`)
-		: undefined;
-	const refresh = progress === undefined ? {} : { onProgress: progress };
+	const progress = terminalProgress("indexing");
+	const refresh = progress.onProgress === undefined ? {} : { onProgress: progress.onProgress };
 	const print = (text: string) => process.stdout.write(`${text}\n`);
 	try {
 		switch (command) {
@@ -76,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
 					maxTokens,
 					refresh,
 				);
-				clearLine(progress);
+				progress.clear();
 				print(
 					values.json ? answerJson(answer, { root, query, files: answer.files, symbols: answer.symbols }) : answer.text,
 				);
@@ -93,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
 					maxTokens,
 					refresh,
 				);
-				clearLine(progress);
+				progress.clear();
 				print(values.json ? answerJson(answer, { root, files: answer.files, symbols: answer.symbols }) : answer.text);
 				return 0;
 			}
@@ -112,14 +111,14 @@ async function main(argv: string[]): Promise<number> {
 					throw new UsageError("impact needs files, --symbol, --uncommitted or --base (and found no changed file)");
 				}
 				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
-				clearLine(progress);
+				progress.clear();
 				const fields = { root, changed: [...files], symbols, files: answer.files, exposed: answer.symbols };
 				print(values.json ? answerJson(answer, fields) : answer.text);
 				return 0;
 			}
 			case "sketch": {
 				const { text, snapshot } = await map.sketch(maxTokens, refresh);
-				clearLine(progress);
+				progress.clear();
 				print(
 					values.json
 						? JSON.stringify(
@@ -133,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
 			}
 			case "status": {
 				const { snapshot } = await map.refresh(refresh);
-				clearLine(progress);
+				progress.clear();
 				const status = {
 					root,
 					files: snapshot.files.size,
@@ -176,10 +175,6 @@ async function resolveRoot(explicit: string | undefined): Promise<string> {
 /** The JSON of an answer: `fields`, then the coverage of the snapshot it was ranked on (gaps, best-effort files). */
 function answerJson(answer: { snapshot: IndexSnapshot }, fields: Record<string, unknown>): string {
 	return JSON.stringify({ ...fields, gaps: answer.snapshot.gaps, partial: answer.snapshot.partial }, null, 2);
-}
-
-function clearLine(progress: unknown): void {
-	if (progress !== undefined) process.stderr.write("\r\x1b[K");
 }
 
 // Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.
