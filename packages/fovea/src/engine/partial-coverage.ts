@@ -16,17 +16,20 @@ export interface PartialFile {
 	reason: PartialReason;
 }
 
+/** Each reason, and whether `facts` have it: the one place the reasons are stated. */
+const REASONS: readonly (readonly [PartialReason, (facts: FileFacts) => boolean])[] = [
+	["parse-errors", (facts) => facts.parseErrors > 0],
+	["not-utf8", (facts) => (facts.replacementCharacters ?? 0) > 0],
+];
+
 /** The reasons `facts` are best effort, as entries for `path`; none for a clean file. */
 export function partialEntries(path: string, facts: FileFacts): PartialFile[] {
-	const out: PartialFile[] = [];
-	if (facts.parseErrors > 0) out.push({ path, reason: "parse-errors" });
-	if ((facts.replacementCharacters ?? 0) > 0) out.push({ path, reason: "not-utf8" });
-	return out;
+	return REASONS.filter(([, has]) => has(facts)).map(([reason]) => ({ path, reason }));
 }
 
-/** Whether `facts` are best effort for any reason (`partialEntries` would give some). */
+/** Whether `facts` are best effort for any reason (`partialEntries` would give some), without building the entries. */
 export function isPartial(facts: FileFacts): boolean {
-	return facts.parseErrors > 0 || (facts.replacementCharacters ?? 0) > 0;
+	return REASONS.some(([, has]) => has(facts));
 }
 
 /** How many files `partial` names (a file with two reasons has two entries). */
