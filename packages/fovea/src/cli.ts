@@ -17,7 +17,7 @@ import { CodeMap } from "./engine/code-map.ts";
 import { useBaselineCompilerEverywhere } from "./engine/grammar-compiler.ts";
 import type { IndexSnapshot } from "./engine/index-snapshot.ts";
 import { partialFileCount } from "./engine/partial-coverage.ts";
-import { coverageFooter } from "./engine/render-coverage.ts";
+import { coverageFooter, mappedCounts } from "./engine/render-coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
@@ -147,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
 						? JSON.stringify(status, null, 2)
 						: [
 								`fovea status · root ${root}`,
-								`${status.files} files mapped (${status.partial} best effort), ${status.gaps} not mapped${status.truncated ? " (file limit reached)" : ""}`,
+								mappedCounts(snapshot),
 								...(coverage === "" ? [] : [coverage]),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
 							].join("\n"),

@@ -4,7 +4,8 @@
  * reasons, but the count stays, so nothing unmapped or half-read passes for "nothing relevant".
  */
 import type { CoverageGap } from "./facts.ts";
-import type { PartialFile } from "./partial-coverage.ts";
+import type { IndexSnapshot } from "./index-snapshot.ts";
+import { type PartialFile, partialFileCount } from "./partial-coverage.ts";
 
 /** Example paths a reason shows at most. */
 const EXAMPLES = 2;
@@ -62,4 +63,10 @@ export function coverageFooter(
 	const room = notMapped === "" ? maxChars : maxChars - notMapped.length - 1;
 	const bestEffort = coverageLine(BEST_EFFORT, partial, room);
 	return [notMapped, bestEffort].filter((line) => line !== "").join("\n");
+}
+
+/** The counts of a snapshot's coverage in one phrase: "120 files mapped (2 best effort), 3 not mapped". */
+export function mappedCounts(snapshot: Pick<IndexSnapshot, "files" | "gaps" | "partial" | "truncated">): string {
+	const limit = snapshot.truncated ? " (file limit reached)" : "";
+	return `${snapshot.files.size} files mapped (${partialFileCount(snapshot.partial)} best effort), ${snapshot.gaps.length} not mapped${limit}`;
 }

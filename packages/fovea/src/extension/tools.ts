@@ -1,5 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
+import type { IndexSnapshot } from "../engine/index-snapshot.ts";
 import { envInt } from "../workspace/env.ts";
 import type { RetireReason, Roaming } from "./roaming.ts";
 
@@ -39,6 +40,8 @@ export interface FoveaMaps {
 	/** The observer if it is already loaded; hooks that must stay cheap use this. */
 	loadedObserver(): Observer | undefined;
 	isResident(root: string): boolean;
+	/** The last published index snapshot of a resident root (nothing is refreshed); `undefined` for a cold root. */
+	residentSnapshot(root: string): IndexSnapshot | undefined;
 	retire(roots: string[], reason: RetireReason): void;
 }
 
@@ -63,6 +66,7 @@ export function foveaMaps(): FoveaMaps {
 		},
 		loadedObserver: () => observer,
 		isResident: (root) => registry?.isResident(root) === true,
+		residentSnapshot: (root) => (registry?.isResident(root) === true ? registry.get(root)?.index.snapshot : undefined),
 		retire: (roots, reason) => {
 			registry?.retire(roots);
 			observer?.retire(roots, reason === "rotation");
