@@ -283,7 +283,10 @@ describe("fovea_focus at its smallest budget", () => {
 			assert.match(text, /^Mapped best effort: 1 file/m, `and so is what was mapped only best effort:\n${text}`);
 			const status = await commandText(pi, "/fovea status");
 			assert.match(status, /^coverage of resident roots, as last mapped:$/m, status);
-			assert.ok(status.includes(`  ${root}: ${POLYGLOT_MAPPED + 1} files mapped (1 best effort), 8 not mapped`), status);
+			assert.ok(
+				status.includes(`  ${root}: ${POLYGLOT_MAPPED + 1} files mapped (1 best effort), 8 not mapped`),
+				status,
+			);
 		});
 	});
 });
