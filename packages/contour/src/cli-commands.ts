@@ -155,13 +155,26 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 			() => true,
 			() => false,
 		));
+	const cacheDir = contourCacheDir();
+	const { DiskCache } = await import("./checkpoint/disk-cache.ts");
+	const kept = root === null ? [] : await new DiskCache(cacheDir).listReports(root);
+	const reports = kept.map((report) => ({
+		id: report.id,
+		createdAt: report.createdAt,
+		target: report.target,
+		head: report.snapshot.head,
+		files: report.files.length,
+		findings: report.findings.length,
+		origin: report.origin.kind,
+	}));
 	const info = {
 		root,
 		...(asked === undefined || asked === root ? {} : { requested: asked }),
 		from: root === null ? null : explicit === undefined ? "cwd" : "explicit",
 		policy: hasPolicy ? policyPath : null,
 		maxRoots: envInt("CONTOUR_MAX_ROOTS", 32, 1, 32),
-		cacheDir: contourCacheDir(),
+		cacheDir,
+		reports,
 	};
 	const text = json
 		? JSON.stringify(info, null, 2)
@@ -170,9 +183,33 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 				`policy: ${info.policy ?? "none (findings are advisory)"}`,
 				`report retention: up to ${info.maxRoots} roots (CONTOUR_MAX_ROOTS)`,
 				`cache: ${info.cacheDir}`,
+				...(root === null ? [] : keptReportLines(reports)),
 			].join("\n");
 	process.stdout.write(`${text}\n`);
 	return 0;
+}
+
+/** The kept reports of a root, newest first: when, what, at which commit, how much was found, who asked. */
+function keptReportLines(
+	reports: readonly {
+		createdAt: string;
+		target: string;
+		head: string | null;
+		files: number;
+		findings: number;
+		origin: string;
+		id: string;
+	}[],
+): string[] {
+	if (reports.length === 0) return ["kept reports: none for this root"];
+	const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+	return [
+		`kept reports: ${reports.length}, newest first`,
+		...reports.map(
+			(r) =>
+				`  ${r.createdAt} ${r.target} at ${r.head === null ? "an unborn HEAD" : r.head.slice(0, 12)} · ${plural(r.files, "file")} · ${plural(r.findings, "finding")} · ${r.origin} · ${r.id}`,
+		),
+	];
 }
 
 function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {

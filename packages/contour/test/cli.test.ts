@@ -232,7 +232,37 @@ describe("contour status", () => {
 			policy: join(dir, ".pi/contour/policy.json"),
 			maxRoots: 32,
 			cacheDir: join(cacheDir, "contour"),
+			reports: [],
 		});
+	});
+
+	it("lists the root's kept reports, newest first, as text and JSON", async () => {
+		const dir = layered();
+		assert.match((await contour(["status"], dir)).stdout, /^kept reports: none for this root$/m);
+		assert.equal((await contour(["review"], dir)).code, 0);
+		assert.equal((await contour(["review", "--working-tree"], dir)).code, 0);
+		const run = await contour(["status", "--json"], dir);
+		assert.equal(run.code, 0, run.stderr);
+		const { reports } = JSON.parse(run.stdout) as {
+			reports: { target: string; head: string; files: number; findings: number; origin: string; id: string }[];
+		};
+		const head = git(dir, "rev-parse", "HEAD").trim();
+		assert.deepEqual(
+			reports.map((r) => [r.target, r.head, r.files, r.findings, r.origin]),
+			[
+				["working-tree", head, 2, 1, "cli"],
+				["staged", head, 2, 1, "cli"],
+			],
+		);
+		const text = (await contour(["status"], dir)).stdout;
+		assert.match(text, /^kept reports: 2, newest first$/m);
+		assert.match(
+			text,
+			new RegExp(
+				`^ {2}\\S+ working-tree at ${head.slice(0, 12)} · 2 files · 1 finding · cli · ${reports[0]?.id}$`,
+				"m",
+			),
+		);
 	});
 
 	it("takes --root to its worktree, says when it is in none, and refuses one that does not exist", async () => {

@@ -51,6 +51,16 @@ export class DiskCache {
 		return freezeReport(report);
 	}
 
+	/** The kept reports of `root`, newest first; a damaged or foreign file among them is left out, as `loadReport` would. */
+	async listReports(root: string): Promise<ReviewReport[]> {
+		const names = await readdir(join(this.#rootDir(root), "reports")).catch(() => [] as string[]);
+		const keys = names.flatMap((name) => (/^[0-9a-f]{64}\.json$/.test(name) ? [name.slice(0, -".json".length)] : []));
+		const reports = await Promise.all(keys.map((key) => this.loadReport(root, key)));
+		return reports
+			.filter((report): report is ReviewReport => report !== undefined)
+			.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+	}
+
 	/** Keeps `report`, dropping the root's oldest reports beyond `REPORTS_ON_DISK`. */
 	async saveReport(report: ReviewReport): Promise<void> {
 		const dir = join(this.#rootDir(report.root), "reports");

@@ -50,6 +50,24 @@ describe("disk cache", () => {
 		assert.equal(await disk.loadReport("/r", last.key), undefined, "a damaged file is a miss");
 	});
 
+	it("lists a root's kept reports newest first, leaving out damaged files and other files of the folder", async () => {
+		const disk = new DiskCache(tempDir("contour-disk-"));
+		assert.deepEqual(await disk.listReports("/r"), [], "none kept yet");
+		const made = [1, 2, 3].map((n) => ({
+			...makeReport("/r", { key: key(n) }),
+			createdAt: `2026-12-0${n}T10:00:00.000Z`,
+		}));
+		for (const report of [made[1], made[0], made[2]]) await disk.saveReport(report as (typeof made)[number]);
+		await disk.saveReport(makeReport("/other", { key: key(9) }));
+		const [dir] = readdirSync(disk.dir).filter((name) => readdirSync(join(disk.dir, name, "reports")).length === 3);
+		writeFileSync(join(disk.dir, dir as string, "reports", `${key(2)}.json`), "{ torn");
+		writeFileSync(join(disk.dir, dir as string, "reports", "notes.txt"), "not a report");
+		assert.deepEqual(
+			(await disk.listReports("/r")).map((report) => report.key),
+			[key(3), key(1)],
+		);
+	});
+
 	it("round-trips measures and skips entries of another shape or version", async () => {
 		const disk = new DiskCache(tempDir("contour-disk-"));
 		const cache = new MeasureCache();
