@@ -11,6 +11,7 @@ import type { CodeMap } from "pi-fovea/engine";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { loadPolicyFile, ROOT_POLICY_PATH } from "./checkpoint/policy-file.ts";
+import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
 
 const USAGE = `usage:
   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
@@ -158,15 +159,7 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 	const cacheDir = contourCacheDir();
 	const { DiskCache } = await import("./checkpoint/disk-cache.ts");
 	const kept = root === null ? [] : await new DiskCache(cacheDir).listReports(root);
-	const reports = kept.map((report) => ({
-		id: report.id,
-		createdAt: report.createdAt,
-		target: report.target,
-		head: report.snapshot.head,
-		files: report.files.length,
-		findings: report.findings.length,
-		origin: report.origin.kind,
-	}));
+	const reports = kept.map(summarizeReport);
 	const info = {
 		root,
 		...(asked === undefined || asked === root ? {} : { requested: asked }),
@@ -189,27 +182,10 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 	return 0;
 }
 
-/** The kept reports of a root, newest first: when, what, at which commit, how much was found, who asked. */
-function keptReportLines(
-	reports: readonly {
-		createdAt: string;
-		target: string;
-		head: string | null;
-		files: number;
-		findings: number;
-		origin: string;
-		id: string;
-	}[],
-): string[] {
+/** The kept reports of a root, newest first, a line each. */
+function keptReportLines(reports: readonly ReportSummary[]): string[] {
 	if (reports.length === 0) return ["kept reports: none for this root"];
-	const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-	return [
-		`kept reports: ${reports.length}, newest first`,
-		...reports.map(
-			(r) =>
-				`  ${r.createdAt} ${r.target} at ${r.head === null ? "an unborn HEAD" : r.head.slice(0, 12)} · ${plural(r.files, "file")} · ${plural(r.findings, "finding")} · ${r.origin} · ${r.id}`,
-		),
-	];
+	return [`kept reports: ${reports.length}, newest first`, ...reports.map((summary) => `  ${summaryLine(summary)}`)];
 }
 
 function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {

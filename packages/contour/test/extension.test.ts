@@ -94,7 +94,15 @@ describe("contour extension", () => {
 				const worktree = await commandText(host, "/contour review --working-tree --max-tokens 600");
 				assert.match(worktree, /working tree \(HEAD→worktree\)/);
 				const status = await commandText(host, "/contour status");
-				assert.match(status, /reports: \d+ kept for 1 root/);
+				assert.match(status, /^reports: 2 kept for 1 root$/m, "one report per analysis: the reuse replaced the first");
+				assert.match(
+					status,
+					new RegExp(
+						`^ {2}${repo}: newest \\S+ working-tree at [0-9a-f]{12} · 1 file · \\d+ findings? · checkpoint · `,
+						"m",
+					),
+					"each root with its newest report",
+				);
 				assert.match(status, /background: off \(CONTOUR_BACKGROUND=0\)/);
 			}),
 		);

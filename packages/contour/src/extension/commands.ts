@@ -1,6 +1,8 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "pi-fovea/roaming";
 import { registerSubcommands } from "pi-fovea/subcommands";
+import type { ReportStore } from "../report/report-store.ts";
+import { summarizeReport, summaryLine } from "../report/report-summary.ts";
 import type { ContourReviews } from "./reviews.ts";
 
 /** `/contour review|status|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
@@ -32,9 +34,7 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 							: `${target.root} [${target.marker}, ${target.from === "cwd" ? "session cwd's Git project" : "most recent Git root in the ring"}]`;
 					const state = reviews.loaded();
 					const kept =
-						state === undefined
-							? "reports: none yet (the review engine is not loaded)"
-							: `reports: ${state.reports.roots().reduce((n, root) => n + state.reports.list(root).length, 0)} kept for ${state.reports.roots().length} root(s)`;
+						state === undefined ? ["reports: none yet (the review engine is not loaded)"] : keptReports(state.reports);
 					const stats = state?.observer.stats();
 					const background =
 						state === undefined
@@ -43,7 +43,7 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 					return [
 						"pi-contour status",
 						`review root (no root given): ${review}`,
-						kept,
+						...kept,
 						background,
 						...(await roaming.describe()),
 					].join("\n");
@@ -59,4 +59,16 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 		},
 		"status",
 	);
+}
+
+/** How many reports are kept, then each root with its newest report (the most recently used root first). */
+function keptReports(reports: ReportStore): string[] {
+	const roots = reports.roots();
+	const count = roots.reduce((n, root) => n + reports.list(root).length, 0);
+	const lines = [`reports: ${count} kept for ${roots.length} root${roots.length === 1 ? "" : "s"}`];
+	for (const root of roots) {
+		const [newest] = reports.list(root);
+		if (newest !== undefined) lines.push(`  ${root}: newest ${summaryLine(summarizeReport(newest))}`);
+	}
+	return lines;
 }

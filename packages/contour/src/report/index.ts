@@ -22,3 +22,4 @@ export {
 } from "./report.ts";
 export { type RankedFinding, type ReportJson, type ReportJsonOptions, reportJson } from "./report-json.ts";
 export { DEFAULT_REPORTS_PER_ROOT, ReportStore, type ReportStoreOptions } from "./report-store.ts";
+export { type ReportSummary, summarizeReport, summaryLine } from "./report-summary.ts";
