@@ -168,6 +168,22 @@ describe("fovea sync", () => {
 			await host.prompt("and on");
 			const toldAgain = syncMessages(host).slice(1).join("\n");
 			assert.doesNotMatch(toldAgain, new RegExp(`Gone ${a}`), "told once");
+
+			// A project made again at that path enrolls afresh: a new boundary, with no delta invented against the old.
+			gitRepo(
+				a,
+				{ "src/main.ts": MAIN, "src/helper.ts": `${HELPER}export function reborn(): void {}\n` },
+				{ commit: true },
+			);
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [a, b]);
+			const told = syncMessages(host).length;
+			await host.prompt("back again");
+			assert.doesNotMatch(
+				syncMessages(host).slice(told).join("\n"),
+				/reborn|Gone/,
+				"nothing invented, nothing repeated",
+			);
 		});
 	});
 
