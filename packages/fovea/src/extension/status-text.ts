@@ -6,7 +6,8 @@ import type { FoveaMaps } from "./tools.ts";
 
 /**
  * The text of `/fovea status`: the ring, the root used when none is named, cache residency, the coverage of the
- * resident roots as last mapped, and what the observer has done. Waits for post-turn probes already started, so what it shows is settled.
+ * resident roots as last mapped, and what the observer has done. Waits for post-turn probes already started, so
+ * what it shows is settled.
  */
 export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps, sync: Sync): Promise<string> {
 	const scope = await roaming.manualRoot(cwd);
