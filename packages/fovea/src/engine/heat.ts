@@ -162,7 +162,7 @@ export function diffuse(
 	for (let k = 1; k < terms; k++) {
 		coefficientsAt(k);
 		// T1 = (L - I) s; Tk = 2 (L - I) Tk-1 - Tk-2, with (L - I) v = -D^-1/2 A D^-1/2 v.
-		nextTerm(graph, { previous, scaledCurrent, next: previous, scaledNext }, k === 1 ? -1 : -2, k > 1, out, at);
+		nextTerm(graph, { previous, scaledCurrent, scaledNext }, k === 1 ? -1 : -2, k > 1, out, at);
 		if (stats) stats.products++;
 		[previous, current] = [current, previous];
 		[scaledCurrent, scaledNext] = [scaledNext, scaledCurrent];
@@ -193,25 +193,24 @@ function firstTerm(
 }
 
 /**
- * The recurrence vectors one term of the series reads and writes. `next` may be `previous`: row `i` of `previous` is
- * read only to compute row `i` of `next`, before it is written.
+ * The recurrence vectors one term of the series reads and writes. The new term is written over `previous` (the term
+ * before the last): row `i` of it is read only to compute row `i` of the new term, just before that row is written.
  */
 interface TermVectors {
 	previous: Float64Array;
 	scaledCurrent: Float64Array;
-	next: Float64Array;
 	scaledNext: Float64Array;
 }
 
 /**
- * One term, in one pass over the rows: the product of the current term, the recurrence into `next`, the next
+ * One term, in one pass over the rows: the product of the current term, the recurrence over `previous`, the next
  * product's scaled input and every timescale's accumulation with its coefficient `at[s]`. The first three
  * timescales (all a focus uses) accumulate through locals: looked up per row, the results and coefficients cost as
  * much as the product itself at ~5 entries a row. A coefficient of 0 (a series that has ended) writes nothing.
  */
 function nextTerm(
 	graph: NormalizedGraph,
-	{ previous, scaledCurrent, next, scaledNext }: TermVectors,
+	{ previous, scaledCurrent, scaledNext }: TermVectors,
 	factor: number,
 	recurrent: boolean,
 	out: readonly Float64Array[],
@@ -233,7 +232,7 @@ function nextTerm(
 		const si = scale[i] as number;
 		let x = factor * si * sum;
 		if (recurrent) x -= previous[i] as number;
-		next[i] = x;
+		previous[i] = x;
 		scaledNext[i] = si * x;
 		if (c0 !== 0) h0[i] = (h0[i] as number) + c0 * x;
 		if (c1 !== 0) h1[i] = (h1[i] as number) + c1 * x;
