@@ -181,6 +181,26 @@ describe("contour extension", () => {
 		});
 	});
 
+	it("lets a root whose .git was removed leave the ring, instead of warming the repository around it", async () => {
+		const outer = gitRepo(join(await tempDir(), "outer"), { "README.md": "outer\n" }, { commit: true });
+		const repo = shop(join(outer, "inner"));
+		await withHost({ cwd: outer, extensions: [CONTOUR] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(repo, "src/pricing.ts") } }]);
+			assert.deepEqual(newestRing(host, CONTOUR_WORKSPACE_ENTRY), [repo]);
+			// The directory stays; only its Git marker goes. Git run there now finds the outer repository.
+			rmSync(join(repo, ".git"), { recursive: true, force: true });
+			let status = "";
+			for (let waited = 0; waited < 15_000; waited += 500) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+				status = await commandText(host, "/contour status");
+				if (/(warmed|aborted|errors) [1-9]/.test(status)) break;
+			}
+			assert.match(status, /passes 1, warmed 0, aborted 1, errors 0/, status);
+			assert.match(status, /reports: 0 kept/, `nothing of the outer repository was reviewed:\n${status}`);
+			assert.deepEqual(newestRing(host, CONTOUR_WORKSPACE_ENTRY), [], "the root left the persisted ring");
+		});
+	});
+
 	it("warms caches in the background without showing anything, so the next checkpoint parses nothing", async () => {
 		const repo = shop(join(await tempDir(), "shop"));
 		writeFiles(repo, { "src/pricing.ts": BRANCHY });

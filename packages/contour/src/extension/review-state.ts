@@ -1,5 +1,6 @@
-import { ResidentMaps, rootPresent } from "pi-fovea/engine";
+import { ResidentMaps } from "pi-fovea/engine";
 import type { Roaming } from "pi-fovea/roaming";
+import { ProjectDiscovery } from "pi-fovea/workspace";
 import { ReviewCache } from "../checkpoint/review-cache.ts";
 import { reviewRoot } from "../checkpoint/review-root.ts";
 import { BackgroundObserver } from "../observer/background-observer.ts";
@@ -33,12 +34,19 @@ export function createReviewState(roaming: Roaming): ReviewState {
 	const lease = (root: string) => roaming.capture(root)?.lease;
 	const observer = new BackgroundObserver({
 		warm: async (root, signal) => {
+			// A root that is no longer the top of a Git worktree (deleted, moved, or its .git removed) leaves the ring
+			// here, which aborts this pass. Reviewed anyway, it would fail every time its turn came, or worse, Git would
+			// find the repository around its directory and the pass would review a repository nobody enrolled.
+			if (!(await stillGitRoot(root))) {
+				roaming.retireGone(root);
+				signal.throwIfAborted();
+				throw new Error(`${root} is no longer the top of a Git worktree`);
+			}
 			try {
 				await reviewRoot({ root, target: "staged", signal, cache, maps, origin: { kind: "background" } });
 			} catch (error) {
-				// A root deleted or moved since it enrolled leaves the ring here (which aborts this pass), rather than
-				// failing every time its turn comes.
-				if (!signal.aborted && !(await rootPresent(root))) roaming.retireGone(root);
+				// Gone while it was reviewed: the same retirement, now rather than on its next turn.
+				if (!signal.aborted && !(await stillGitRoot(root))) roaming.retireGone(root);
 				throw error;
 			}
 		},
@@ -67,4 +75,9 @@ export function createReviewState(roaming: Roaming): ReviewState {
 			for (const root of roots) reports.forget(root);
 		},
 	};
+}
+
+/** Whether `root` still holds its own Git marker (a `.git` directory or file), looked at afresh (no cached answer). */
+async function stillGitRoot(root: string): Promise<boolean> {
+	return (await new ProjectDiscovery().gitMarkerOf(root)) !== undefined;
 }
