@@ -42,6 +42,7 @@ interface Counters {
 	unchanged: number;
 	watched: number;
 	refreshes: number;
+	sweeps: number;
 	baselines: number;
 }
 
@@ -55,6 +56,7 @@ async function counters(host: PiHost): Promise<Counters> {
 		unchanged,
 		watched,
 		refreshes: number("refreshes"),
+		sweeps: number("sweeps"),
 		baselines: number("baselines"),
 	};
 }
@@ -121,6 +123,32 @@ describe("fovea sync", () => {
 				assert.equal(idle.unchanged, before.unchanged + 2, "each found nothing changed");
 				assert.equal(idle.watched, 0, "no watch answered");
 				assert.equal(idle.refreshes, before.refreshes, "and no refresh");
+			});
+		} finally {
+			delete process.env.FOVEA_WATCH;
+		}
+	});
+
+	it("an explicit directory inside a worktree is swept, never probed with the status of the repository around it", async () => {
+		const repo = await project("mono");
+		const narrow = join(repo, "src");
+		process.env.FOVEA_WATCH = "0";
+		try {
+			await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+				const run = await host.runTools([{ name: "fovea_focus", arguments: { query: "helper", root: narrow } }]);
+				const [focus] = run.toolResults;
+				assert.equal(focus?.isError, false, JSON.stringify(focus));
+				assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [narrow]);
+				await host.prompt("nothing changed");
+				const first = await counters(host);
+				assert.equal(first.baselines, 1, "the directory is observed");
+				assert.equal(first.sweeps, 1, "and swept, as a directory without Git is");
+				await host.prompt("still nothing");
+				const then = await counters(host);
+				// Git run there would speak of the whole repository, with its paths. One probe found that out (Git
+				// refused); no status probe is made since.
+				assert.ok(first.probes <= 1, `one status probe at most: ${first.probes}`);
+				assert.equal(then.probes, first.probes, "no status probe of the repository around it");
 			});
 		} finally {
 			delete process.env.FOVEA_WATCH;

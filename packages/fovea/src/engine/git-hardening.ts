@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /**
  * How every package runs Git on a repository it analyses, without running anything of that repository: no
@@ -66,14 +66,26 @@ const LOCATING_ENV = [
 /** Config forced onto one call (through GIT_CONFIG_COUNT, so keys with any subsection name survive intact). */
 export type ForcedConfig = readonly (readonly [string, string])[];
 
+/** How far Git may look for the repository of a call. */
+export interface GitScope {
+	/**
+	 * `root` must hold its own repository (a `.git` directory or file): Git is not let look above it. Without this, a
+	 * root whose `.git` was removed, or a directory inside a worktree, would be answered for the repository around it,
+	 * with that repository's paths.
+	 */
+	ownRepository?: boolean;
+}
+
 /** The argument list and environment of a hardened `git -C root …` call, for callers that spawn it themselves. */
 export function hardenedGit(
 	root: string,
 	args: readonly string[],
 	forced: ForcedConfig = [],
+	scope: GitScope = {},
 ): { args: string[]; env: NodeJS.ProcessEnv } {
 	const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV };
 	for (const name of LOCATING_ENV) delete env[name];
+	if (scope.ownRepository === true) env.GIT_CEILING_DIRECTORIES = dirname(resolve(root));
 	for (const name of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name)) delete env[name];
 	if (forced.length > 0) {
 		env.GIT_CONFIG_COUNT = String(forced.length);
@@ -89,9 +101,14 @@ export function hardenedGit(
 export function runGit(
 	root: string,
 	args: readonly string[],
-	options: { timeoutMs?: number; maxBuffer?: number; forced?: ForcedConfig; okCodes?: readonly number[] } = {},
+	options: GitScope & {
+		timeoutMs?: number;
+		maxBuffer?: number;
+		forced?: ForcedConfig;
+		okCodes?: readonly number[];
+	} = {},
 ): Promise<string> {
-	const command = hardenedGit(root, args, options.forced);
+	const command = hardenedGit(root, args, options.forced, options);
 	return new Promise((resolvePromise, reject) => {
 		execFile(
 			"git",

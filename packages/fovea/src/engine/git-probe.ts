@@ -1,6 +1,6 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { repositoryGuard, runGit } from "./git-hardening.ts";
+import { type ForcedConfig, repositoryGuard, runGit } from "./git-hardening.ts";
 
 /**
  * Fovea's read-only Git questions about a root: its status, and which files a change covers. Every call goes
@@ -13,11 +13,16 @@ export interface GitState {
 	dirty: string[];
 }
 
-/** One hardened `git status --porcelain=v2 --branch -z` probe, parsed. */
+const STATUS_ARGS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"];
+
+/**
+ * One hardened `git status --porcelain=v2 --branch -z` probe of a root that holds its own repository, parsed. A root
+ * without its own `.git` (a directory inside a worktree, or a root whose `.git` was removed) is refused by Git, never
+ * answered with the status of the repository around it.
+ */
 export async function gitState(root: string): Promise<GitState> {
 	const forced = await repositoryGuard(root);
-	const out = await runGit(root, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"], { forced });
-	return parseStatusV2(out);
+	return parseStatusV2(await runGit(root, STATUS_ARGS, { forced, ownRepository: true }));
 }
 
 /** Parses porcelain v2 `-z` output: headers, ordinary, renamed (followed by the original path), unmerged, untracked. */
@@ -80,23 +85,42 @@ export async function changedSince(root: string, base: string): Promise<string[]
 	});
 	const oid = resolved.trim();
 	if (oid === "") throw new Error(`unknown base ${JSON.stringify(base)} in ${root}: it names no commit`);
+	// `--relative`: paths relative to the root, and only those under it, when the root is a directory inside a worktree.
 	const out = await runGit(
 		root,
-		["diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", `${oid}...HEAD`, "--"],
+		["diff", "--name-only", "--relative", "--no-ext-diff", "--no-textconv", "-z", `${oid}...HEAD`, "--"],
 		{ forced },
 	);
 	return out.split("\0").filter((p) => p.length > 0);
 }
 
 /**
+ * Where `root` sits in its Git worktree: "" at its top, "dir/sub/" for a directory inside it. Git prints a status's
+ * paths relative to the worktree's top, so this is what to take off them. A root in no worktree is a clear error.
+ */
+async function worktreePrefix(root: string, forced: ForcedConfig): Promise<string> {
+	const out = await runGit(root, ["rev-parse", "--show-prefix"], { forced }).catch((error: Error) => {
+		if (/not a git repository/i.test(error.message))
+			throw new Error(`${root} is in no Git worktree, so it has no uncommitted files and no base to compare with`);
+		throw error;
+	});
+	return out.replace(/\n$/, "");
+}
+
+/**
  * The files a change covers, for an impact question: the uncommitted and untracked files, and/or those changed
- * since the merge base with `base`, root-relative and deduplicated. A partial clone is refused.
+ * since the merge base with `base`, root-relative (only those under the root when it is a directory inside a
+ * worktree) and deduplicated. A partial clone is refused.
  */
 export async function changedFiles(root: string, options: { uncommitted?: boolean; base?: string }): Promise<string[]> {
 	if (options.uncommitted !== true && options.base === undefined) return [];
-	await repositoryGuard(root);
+	const forced = await repositoryGuard(root);
+	const prefix = await worktreePrefix(root, forced);
 	const files = new Set<string>();
-	if (options.uncommitted === true) for (const path of (await gitState(root)).dirty) files.add(path);
+	if (options.uncommitted === true) {
+		const status = parseStatusV2(await runGit(root, [...STATUS_ARGS, "--", "."], { forced }));
+		for (const path of status.dirty) if (path.startsWith(prefix)) files.add(path.slice(prefix.length));
+	}
 	if (options.base !== undefined) for (const path of await changedSince(root, options.base)) files.add(path);
 	return [...files];
 }

@@ -43,7 +43,7 @@ export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";
 export { ResidentMaps } from "./residency.ts";
 export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
-export { RootGoneError, rootPresent } from "./root-presence.ts";
+export { RootGoneError } from "./root-presence.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
 export { isTestPath, testSubjects } from "./test-links.ts";
 export { TimeSlice } from "./time-slice.ts";
