@@ -4,8 +4,8 @@
  * since a silently ignored rule would pass a change it should stop.
  */
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
-import { join } from "node:path";
+import { open, realpath } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
 import { parsePolicy, type ReviewPolicy } from "../review/policy.ts";
 
 /** Where a root keeps its policy, relative to the root. */
@@ -26,9 +26,20 @@ export async function loadPolicyFile(path: string): Promise<PolicySource> {
 	return { policy: parsePolicy(text, `policy ${path}`), source: path };
 }
 
-/** The root's own policy (`.pi/contour/policy.json`), or undefined when it has none. Invalid ones throw. */
+/**
+ * The root's own policy (`.pi/contour/policy.json`), or undefined when it has none. Invalid ones throw, and so does
+ * one whose directory a symlink puts outside the root: the root's policy is read only from inside it. `root` must be
+ * canonical (a realpath).
+ */
 export async function rootPolicy(root: string): Promise<PolicySource | undefined> {
 	const path = join(root, ROOT_POLICY_PATH);
+	const directory = await realpath(dirname(path)).catch(() => undefined);
+	if (directory === undefined) return undefined;
+	if (!directory.startsWith(`${root}${sep}`)) {
+		throw new Error(
+			`policy file ${path} is outside the root: its directory resolves to ${directory} (through a symlink); a root's policy is read only from inside it`,
+		);
+	}
 	const text = await readSmallFile(path, false);
 	return text === undefined ? undefined : { policy: parsePolicy(text, `policy ${path}`), source: path };
 }

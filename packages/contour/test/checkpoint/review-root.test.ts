@@ -6,6 +6,7 @@
  * already-analysed bytes reuses the model."
  */
 import assert from "node:assert/strict";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ResidentMaps } from "pi-fovea/engine";
@@ -323,6 +324,21 @@ describe("policy", () => {
 			["forbidden-import", "src/ui/view.ts", 1, true],
 		);
 		assert.notEqual(report.key, advisory.key, "the policy is part of what was analysed");
+	});
+
+	it("a root's policy directory that a symlink puts outside the root is refused, not read", async () => {
+		const elsewhere = repo({ "contour/policy.json": policyJson });
+		const dir = repo({ "src/ui/view.ts": "export const v = 1;\n" }, { commit: true });
+		symlinkSync(elsewhere, join(dir, ".pi"));
+		write(dir, { "src/ui/view.ts": "export const v = 2;\n" });
+		git(dir, "add", "src/ui/view.ts");
+		await assert.rejects(
+			reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, rootPolicy: true }),
+			/policy file .* is outside the root: its directory resolves to .*\(through a symlink\)/,
+		);
+		// Without the root's policy asked for, the review runs as before.
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" } });
+		assert.equal(report.policy, null);
 	});
 
 	it("without a code map the policy sees imports among changed files only, and the report says so", async () => {
