@@ -12,7 +12,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
-import { join, sep } from "node:path";
+import { basename, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultCacheDir } from "../src/cache-dir.js";
 
@@ -109,7 +109,7 @@ async function importBundle(bundle) {
 export async function launchCli(packageDir) {
 	if (isInstalled(packageDir)) {
 		if (readRecord(packageDir) === undefined) {
-			throw new Error(
+			return refuse(
 				`the package at ${fileURLToPath(packageDir)} has no bundled CLI (dist/cli.js and dist/cli.inputs.json), and Node cannot run TypeScript under node_modules: reinstall the package`,
 			);
 		}
@@ -117,5 +117,31 @@ export async function launchCli(packageDir) {
 		return;
 	}
 	if (bundleIsCurrent(packageDir)) await importBundle(new URL("dist/cli.js", packageDir));
-	else await import(new URL("src/cli.ts", packageDir).href);
+	else {
+		const unable = sourcesUnrunnable();
+		if (unable !== undefined) return refuse(unable);
+		await import(new URL("src/cli.ts", packageDir).href);
+	}
+}
+
+/**
+ * Says why the CLI cannot start, as the CLIs say their errors (`name: message`, exit code 1), instead of a stack.
+ * @param {string} message
+ */
+function refuse(message) {
+	const name = basename(process.argv[1] ?? "cli").replace(/\.js$/, "");
+	process.stderr.write(`${name}: ${message}\n`);
+	process.exitCode = 1;
+}
+
+/**
+ * Why this Node cannot run the TypeScript sources, or undefined when it can. Node strips types by default from 22.18
+ * (`process.features.typescript`); an older one, met with sources newer than the bundle, would fail with a bare
+ * "Unknown file extension" stack instead of saying what to do.
+ * @param {{ version: string; features: { typescript?: unknown } }} [node]
+ * @returns {string | undefined}
+ */
+export function sourcesUnrunnable(node = process) {
+	if (node.features.typescript) return undefined;
+	return `the sources changed since the bundled CLI was built, and Node ${node.version} cannot run TypeScript: rebuild the bundle (npm run build, with the repository's Node) or run with Node 22.18 or later`;
 }

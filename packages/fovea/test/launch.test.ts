@@ -9,7 +9,13 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { bundleIsCurrent, bundleStandsForSources, compileCacheDir, isInstalled } from "../bin/launch.js";
+import {
+	bundleIsCurrent,
+	bundleStandsForSources,
+	compileCacheDir,
+	isInstalled,
+	sourcesUnrunnable,
+} from "../bin/launch.js";
 
 const LAUNCH = new URL("../bin/launch.js", import.meta.url).href;
 const base = mkdtempSync(join(tmpdir(), "fovea-launch-"));
@@ -116,7 +122,23 @@ describe("launchCli", () => {
 		assert.equal(bundleStandsForSources(dir), false);
 		const run = spawnSync(process.execPath, [join(pkg, "bin/tool.js")], { encoding: "utf8" });
 		assert.notEqual(run.status, 0);
-		assert.match(run.stderr, /has no bundled CLI .*Node cannot run TypeScript under node_modules: reinstall/);
+		assert.match(
+			run.stderr,
+			/^tool: the package at .* has no bundled CLI .*Node cannot run TypeScript under node_modules: reinstall/,
+		);
+		assert.doesNotMatch(run.stderr, /\n\s+at /, "said in one line, not as a stack");
+		assert.equal(run.status, 1);
+	});
+});
+
+describe("sourcesUnrunnable", () => {
+	it("says what to do when sources newer than the bundle meet a Node that cannot strip types", () => {
+		assert.match(
+			sourcesUnrunnable({ version: "v20.20.2", features: {} }) ?? "",
+			/sources changed since the bundled CLI was built, and Node v20\.20\.2 cannot run TypeScript: rebuild the bundle \(npm run build/,
+		);
+		assert.equal(sourcesUnrunnable({ version: "v22.23.3", features: { typescript: "strip" } }), undefined);
+		assert.equal(sourcesUnrunnable(), undefined, "this test's Node runs TypeScript");
 	});
 });
 
