@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join, sep } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ExtractPool } from "../../packages/fovea/src/engine/extract-pool.ts";
@@ -115,4 +115,27 @@ describe("bundled CLIs", () => {
 		const status = JSON.parse(run(bundle("fovea"), ["status", "--json", "--root", dir], caches));
 		assert.equal(status.work.filesParsed, 0, JSON.stringify(status));
 	});
+
+	it("both bundles start under the machine's own Node, older than Pi's (Node 20 on this kind of machine)", () => {
+		const node = machineNode();
+		const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
+		const dir = changedRepo();
+		for (const pkg of ["fovea", "contour"] as const) {
+			const result = spawnSync(node, [bundle(pkg), "status", "--root", dir], {
+				encoding: "utf8",
+				env: { ...process.env, FOVEA_CACHE_DIR: join(base, `own-node-${pkg}`), NODE_OPTIONS: "" },
+			});
+			assert.equal(result.status, 0, `${pkg} under ${node} ${version}: ${result.stderr}`);
+			assert.match(result.stdout, new RegExp(`^${pkg} status · root ${dir}`), `${pkg} under ${version}`);
+		}
+	});
 });
+
+/** The first `node` on PATH outside any `node_modules`: the machine's own, not the one `npm install` brought. */
+function machineNode(): string {
+	for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+		if (dir === "" || dir.split(sep).includes("node_modules")) continue;
+		if (existsSync(join(dir, "node"))) return join(dir, "node");
+	}
+	return process.execPath;
+}

@@ -10,7 +10,10 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { type LoadHookContext, registerHooks, stripTypeScriptTypes } from "node:module";
+import type { LoadHookContext } from "node:module";
+// By namespace, not by name: the bundled CLI carries this module too, and Node 20 (which this kind of machine ships,
+// and which runs the bundle) has neither export, so a named import would stop the bundle from loading at all.
+import * as nodeModule from "node:module";
 import { join } from "node:path";
 
 /** Bump when the form of an entry changes. */
@@ -28,7 +31,8 @@ export interface ModuleCacheStats {
  * every module itself, as without the cache.
  */
 export function cacheStrippedModules(dir: string): ModuleCacheStats | undefined {
-	if (!privateDirectory(dir)) return undefined;
+	const { registerHooks } = nodeModule;
+	if (typeof registerHooks !== "function" || !privateDirectory(dir)) return undefined;
 	const stats: ModuleCacheStats = { hits: 0, stripped: 0 };
 	const salt = `${ENTRY_VERSION}\0${process.version}\0`;
 	registerHooks({
@@ -94,7 +98,7 @@ function strip(source: string): string | undefined {
 		(emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
 	}) as typeof process.emitWarning;
 	try {
-		return stripTypeScriptTypes(source, { mode: "strip" });
+		return nodeModule.stripTypeScriptTypes(source, { mode: "strip" });
 	} catch {
 		return undefined;
 	} finally {
