@@ -235,6 +235,8 @@ async function gitDirOf(root: string): Promise<string | undefined> {
 	const info = await stat(marker).catch(() => undefined);
 	if (info === undefined) return undefined;
 	if (info.isDirectory()) return marker;
+	// Only a regular `.git` file names a git dir; reading anything else (a FIFO) could block.
+	if (!info.isFile() || info.size > 64 * 1024) return undefined;
 	const text = await readFile(marker, "utf8").catch(() => "");
 	const target = text.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
 	if (target === undefined) return undefined;

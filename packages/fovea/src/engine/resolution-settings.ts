@@ -3,9 +3,13 @@
  * `go.mod`), read into a {@link ResolutionContext}, and a cheap stamp of those files so a graph patch can tell they
  * did not change without reading them. Files of the root are only read here, never run.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { readBounded } from "./file-content.ts";
 import type { ResolutionContext } from "./resolve-imports.ts";
+
+/** Larger settings files are not read: no real `tsconfig.json` or `go.mod` comes near it. */
+const MAX_SETTINGS_BYTES = 1_000_000;
 
 /** Files whose content changes how imports resolve; a change to either means a full graph build. */
 const SETTINGS_FILES = ["tsconfig.json", "go.mod"];
@@ -41,7 +45,7 @@ export async function readResolutionSettings(
 		if (typeof options.baseUrl === "string") context.tsconfig.baseUrl = options.baseUrl;
 		if (isPathMap(options.paths)) context.tsconfig.paths = options.paths;
 	}
-	const goMod = await readFile(join(root, "go.mod"), "utf8").catch(() => undefined);
+	const goMod = await readSettingsText(join(root, "go.mod"));
 	const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
 	if (module !== undefined) context.goModule = module;
 	return { value: context, stamp };
@@ -55,10 +59,19 @@ function isPathMap(value: unknown): value is Record<string, string[]> {
 	);
 }
 
+/**
+ * A settings file's text, or `undefined` when it is missing, too large or not a regular file: read as the index reads
+ * source files (`readBounded`), so a FIFO in its place cannot block the index and a symlink is not followed out.
+ */
+async function readSettingsText(path: string): Promise<string | undefined> {
+	const outcome = await readBounded(path, MAX_SETTINGS_BYTES);
+	return outcome.kind === "content" ? outcome.bytes.toString("utf8") : undefined;
+}
+
 /** Reads a JSON-with-comments file (tsconfig), or `undefined` when it is missing or not parseable. */
 async function readJsonc(path: string): Promise<unknown> {
-	const text = await readFile(path, "utf8").catch(() => undefined);
-	if (text === undefined || text.length > 1_000_000) return undefined;
+	const text = await readSettingsText(path);
+	if (text === undefined) return undefined;
 	const stripped = text
 		.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ""))
 		.replace(/,(\s*[}\]])/g, "$1");

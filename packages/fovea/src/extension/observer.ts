@@ -1,11 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { Attention } from "../engine/attention.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
 import { estimateTokens } from "../engine/budget.ts";
+import { readBounded } from "../engine/file-content.ts";
 import { hashOf } from "../engine/parser.ts";
 import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
+import { DEFAULT_MAX_FILE_BYTES } from "../engine/scan.ts";
 import { envInt } from "../workspace/env.ts";
 import type { Roaming } from "./roaming.ts";
 import { newProbeState, type ProbeState, type ProbeStats, probeRoots } from "./root-probe.ts";
@@ -259,9 +260,10 @@ function inside(root: string, path: string): string | undefined {
 	return rel.split(sep).join("/");
 }
 
+/** The content hash the index would record for `path`, read as the index reads (bounded, no FIFO, no symlink). */
 async function contentHash(path: string): Promise<string | undefined> {
-	const bytes = await readFile(path).catch(() => undefined);
-	return bytes === undefined ? undefined : hashOf(new TextDecoder().decode(bytes));
+	const read = await readBounded(path, DEFAULT_MAX_FILE_BYTES);
+	return read.kind === "content" ? hashOf(new TextDecoder().decode(read.bytes)) : undefined;
 }
 
 /** The enrolled root owning a tool's `path` argument, resolved like Pi resolves it, and the absolute path. */

@@ -1,0 +1,56 @@
+// A root's resolution settings (`tsconfig.json`, `go.mod`) are untrusted files like its sources: read bounded, never
+// through a symlink, and never blocking on a FIFO put in their place.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { repositoryGuard } from "../../src/engine/git-hardening.ts";
+import { readResolutionSettings } from "../../src/engine/resolution-settings.ts";
+import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+
+const dirs: string[] = [];
+after(async () => {
+	for (const dir of dirs) await removeTempDir(dir);
+});
+
+async function root(entries: Record<string, string>): Promise<string> {
+	const dir = await makeTempDir();
+	dirs.push(dir);
+	await writeTree(dir, entries);
+	return dir;
+}
+
+describe("resolution settings", () => {
+	it("reads the aliases of tsconfig.json (comments and trailing commas allowed) and go.mod's module", async () => {
+		const dir = await root({
+			"tsconfig.json":
+				'{\n\t// aliases\n\t"compilerOptions": { "baseUrl": ".", "paths": { "@app/*": ["src/*"], }, },\n}\n',
+			"go.mod": "module example.com/shop\n\ngo 1.22\n",
+		});
+		const { value } = await readResolutionSettings(dir, new Set());
+		assert.deepEqual(value.tsconfig, { baseDir: "", baseUrl: ".", paths: { "@app/*": ["src/*"] } });
+		assert.equal(value.goModule, "example.com/shop");
+	});
+
+	it("a FIFO in place of a settings file or of .git is passed over, not waited on", { timeout: 10_000 }, async () => {
+		const dir = await root({ "src/a.ts": "export const a = 1;\n" });
+		for (const name of ["tsconfig.json", "go.mod", ".git"]) execFileSync("mkfifo", [join(dir, name)]);
+		const { value } = await readResolutionSettings(dir, new Set(["src/a.ts"]));
+		assert.deepEqual([value.tsconfig, value.goModule], [undefined, undefined]);
+		// Git questions about the root start with its guard, which looks for the git dir a `.git` file names.
+		assert.deepEqual(await repositoryGuard(dir), []);
+	});
+
+	it("a settings file that is a symlink is not followed (it could lead out of the root)", async () => {
+		const outside = await root({
+			"tsconfig.json": '{ "compilerOptions": { "baseUrl": "." } }',
+			"go.mod": "module x\n",
+		});
+		const dir = await root({});
+		symlinkSync(join(outside, "tsconfig.json"), join(dir, "tsconfig.json"));
+		symlinkSync(join(outside, "go.mod"), join(dir, "go.mod"));
+		const { value } = await readResolutionSettings(dir, new Set());
+		assert.deepEqual([value.tsconfig, value.goModule], [undefined, undefined]);
+	});
+});
