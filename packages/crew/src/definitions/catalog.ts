@@ -55,7 +55,10 @@ async function parseFile<T>(
 ): Promise<Parsed<T>> {
 	let text: string;
 	try {
-		if ((await stat(file)).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES} bytes`);
+		const info = await stat(file);
+		// A symlink may lead to anything; reading a FIFO would wait for a writer forever.
+		if (!info.isFile()) throw new Error("not a regular file");
+		if (info.size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES} bytes`);
 		text = await readFile(file, "utf8");
 	} catch (error) {
 		const message = `${file}: cannot be read (${(error as Error).message})`;

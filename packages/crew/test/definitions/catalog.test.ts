@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type TestContext, test } from "node:test";
@@ -203,6 +204,22 @@ test("teams: unknown agent, unknown role, forward dependency and bad mode are er
 	const good = catalog.team("good");
 	assert.equal(good.workspaceMode, "worktree");
 	assert.equal(good.concurrency, 2);
+});
+
+test("a definition linked to something that is not a file (a FIFO) is a problem, never waited on", {
+	timeout: 10_000,
+}, async (t) => {
+	const { load, write, root } = await layers(t);
+	await write("project", "agents/fine.md", agent("fine"));
+	const fifo = join(root, "pipe");
+	execFileSync("mkfifo", [fifo]);
+	await symlink(fifo, join(root, ".pi", "crew", "agents", "pipe.md"));
+	const catalog = await load();
+	assert.ok(catalog.agents.has("fine"), "the other definitions load");
+	assert.deepEqual(
+		catalog.problems.map((p) => [p.kind, p.name, /not a regular file/.test(p.message)]),
+		[["unreadable", "pipe", true]],
+	);
 });
 
 test("unknown agents and teams list the known names", async (t) => {
