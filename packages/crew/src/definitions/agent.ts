@@ -1,4 +1,5 @@
 import { FieldReader } from "../state/field-reader.ts";
+import { NAME_HINT, NAME_PATTERN } from "../state/run-id.ts";
 import { DefinitionError } from "./errors.ts";
 import { readFrontMatter } from "./front-matter.ts";
 
@@ -11,11 +12,11 @@ export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhi
 /** Every thinking level. */
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
-/** Agent and team names: lower-case letters, digits, `-` and `_`. */
-export const DEFINITION_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Agent and team names: lower-case letters, digits, `-` and `_` (they name files, see {@link NAME_PATTERN}). */
+export const DEFINITION_NAME_PATTERN = NAME_PATTERN;
 
 /** Words for errors about a bad name. */
-export const DEFINITION_NAME_HINT = "use 1-64 lower-case letters, digits, '-' or '_', starting with a letter or digit";
+export const DEFINITION_NAME_HINT = NAME_HINT;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
 

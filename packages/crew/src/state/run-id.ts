@@ -8,13 +8,20 @@ import { randomBytes } from "node:crypto";
 export const RUN_ID_PATTERN = /^\d{8}-\d{6}-\d{3}-[0-9a-f]{8}$/;
 
 /**
- * Task ids double as worktree folder names and branch name parts (`crew/<runId>-<taskId>`), so they are kept to
+ * Names that become file names, folder names or parts of a branch name: task ids (session files, worktree folders,
+ * `crew/<runId>-<taskId>`) and agent and team names (a task's system prompt file is named after its agent). Kept to
  * lower-case letters, digits, `-` and `_`, starting with a letter or digit.
  */
-export const TASK_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Words for error messages about a bad name. */
+export const NAME_HINT = "use 1-64 lower-case letters, digits, '-' or '_', starting with a letter or digit";
+
+/** Task ids follow {@link NAME_PATTERN}. */
+export const TASK_ID_PATTERN = NAME_PATTERN;
 
 /** Words for error messages about a bad task id. */
-export const TASK_ID_HINT = "use 1-64 lower-case letters, digits, '-' or '_', starting with a letter or digit";
+export const TASK_ID_HINT = NAME_HINT;
 
 /** A new run id for `now`. */
 export function newRunId(now: Date = new Date()): string {

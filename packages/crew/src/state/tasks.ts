@@ -1,7 +1,7 @@
 import { RunStateError } from "./errors.ts";
 import { FieldReader } from "./field-reader.ts";
 import { mergeMeta, type RunMeta } from "./manifest.ts";
-import { TASK_ID_HINT, TASK_ID_PATTERN } from "./run-id.ts";
+import { NAME_HINT, NAME_PATTERN, TASK_ID_HINT, TASK_ID_PATTERN } from "./run-id.ts";
 import { checkSchemaVersion, type SCHEMA_VERSION } from "./schema-version.ts";
 import { assertTaskTransition, STATUSES, type TaskStatus } from "./status.ts";
 
@@ -109,7 +109,8 @@ function parseTask(r: FieldReader): RunTask {
 	const task: RunTask = {
 		id: r.string("id", { pattern: TASK_ID_PATTERN, hint: TASK_ID_HINT }),
 		role: r.string("role"),
-		agent: r.string("agent"),
+		// The agent names its system prompt file in the run directory: a name shaped like a path is damage.
+		agent: r.string("agent", { pattern: NAME_PATTERN, hint: NAME_HINT }),
 		dependsOn: r.stringList("dependsOn"),
 		status: r.oneOf("status", STATUSES),
 		attempts: r.integer("attempts", 0, Number.MAX_SAFE_INTEGER),

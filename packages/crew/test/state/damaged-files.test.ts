@@ -65,6 +65,21 @@ test("a garbage manifest and a wrongly typed field are reported by file and fiel
 	await assert.rejects(store2.readRun(runId2), /tasks\.json: field "tasks\[1\]\.dependsOn\[0\]": unknown task "ghost"/);
 });
 
+test("an agent name shaped like a path in tasks.json is damage, never a file name", async (t) => {
+	const { store, runId, files } = await storeWithRun(t);
+	const tasks = JSON.parse(await readFile(files.tasks, "utf8"));
+	tasks.tasks[0].agent = "../../../../outside";
+	const forged = JSON.stringify(tasks);
+	await writeFile(files.tasks, forged);
+	await assert.rejects(store.readRun(runId), (error: unknown) => {
+		assert.ok(error instanceof RunStateError);
+		assert.equal(error.field, "tasks[0].agent");
+		assert.match(error.message, /field "tasks\[0\]\.agent": .*use 1-64 lower-case letters/);
+		return true;
+	});
+	assert.equal(await readFile(files.tasks, "utf8"), forged, "left as it was");
+});
+
 test("a missing manifest and a directory not named like a run are listed with an error", async (t) => {
 	const { store, runId, files } = await storeWithRun(t);
 	await writeFile(files.manifest, "");
