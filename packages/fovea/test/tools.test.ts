@@ -14,6 +14,7 @@ import { cleanupTempDirs, type PiHost, type ToolOutcome, tempDir } from "../../.
 import {
 	commandText,
 	FOVEA_ENTRY,
+	git,
 	gitRepo,
 	listedRoots,
 	newestRing,
@@ -413,6 +414,30 @@ describe("roots of fovea_focus", () => {
 			const overview = await sketch(pi, { root: "umbrella" });
 			assert.equal(overview.details.files, 1, `the umbrella maps one file of its own:\n${overview.text}`);
 			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [{ root: umbrella, marker: "explicit" }]);
+
+			// Access opens a nested repository as the project it is; the umbrella keeps its own files.
+			await call(pi, "read", { path: "umbrella/svc-a/src/config.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [join(umbrella, "svc-a"), umbrella]);
+			await call(pi, "read", { path: "umbrella/shared/config.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [umbrella, join(umbrella, "svc-a")]);
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [
+				{ root: umbrella, marker: "explicit" },
+				{ root: join(umbrella, "svc-a"), marker: "git" },
+			]);
+		});
+	});
+
+	it("an explicit Git root leaves a linked worktree inside it (a crew task's) to enroll as its own root", async () => {
+		const base = await tempDir();
+		const repo = gitRepo(join(base, "repo"), bFiles, { commit: true });
+		const worktree = join(repo, ".worktrees", "run1", "task1");
+		git(repo, "worktree", "add", "-q", "-b", "crew/run1-task1", worktree);
+		await host(base, async (pi) => {
+			await focus(pi, { query: "tokenize", root: "repo" });
+			await call(pi, "read", { path: "repo/.worktrees/run1/task1/lib/lexer.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [worktree, repo], "linked worktrees remain distinct");
+			await call(pi, "read", { path: "repo/lib/lexer.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [repo, worktree]);
 		});
 	});
 

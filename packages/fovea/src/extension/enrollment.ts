@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { sep } from "node:path";
 import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "../workspace/accessed-paths.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import { ProjectDiscovery, type ProjectRoot } from "../workspace/discovery.ts";
@@ -17,7 +18,9 @@ export const discovery = new ProjectDiscovery();
 
 /**
  * The distinct owning projects of every path a successful tool result proves was accessed. A path inside a root
- * that was chosen explicitly (`narrowOwner`) belongs to that root as named, without discovery widening it.
+ * that was chosen explicitly (`narrowOwner`) belongs to that root as named, without discovery widening it, unless
+ * it lies in a project of its own strictly inside that root (a nested repository, a linked worktree, a manifest
+ * project in an umbrella folder): that one is another project, closed until access like this enrolls it.
  */
 export async function ownersOf(
 	event: ToolAccessEvent,
@@ -29,16 +32,21 @@ export async function ownersOf(
 	const owners = new Map<string, { root: string; marker: ProjectRoot["marker"] | "explicit" }>();
 	for (const accessed of paths) {
 		const narrow = narrowOwner?.(await canonicalPath(accessed.path));
-		if (narrow !== undefined) {
+		const found = await discovery.discover(accessed.path, accessed.kind);
+		if (narrow !== undefined && (found === undefined || !projectInside(found, narrow))) {
 			owners.set(narrow, { root: narrow, marker: "explicit" });
 			continue;
 		}
-		const found = await discovery.discover(accessed.path, accessed.kind);
 		if (found === undefined || owners.has(found.root)) continue;
 		if (gitOnly && found.marker !== "git" && found.marker !== "git-file") continue;
 		owners.set(found.root, found);
 	}
 	return [...owners.values()];
+}
+
+/** Whether `found` is a project of its own (a Git marker or a manifest, not a source file's folder) below `root`. */
+function projectInside(found: ProjectRoot, root: string): boolean {
+	return found.marker !== "source" && found.root.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 /** Whether a root hinted by the peer may enroll: never an excluded path, and a Git worktree where one is required. */
