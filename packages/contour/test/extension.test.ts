@@ -154,9 +154,15 @@ describe("contour extension", () => {
 				const badTarget = await review(host, { root: repo, target: "branch" });
 				assert.equal(badTarget.isError, true, "a branch review needs a base");
 
+				const unknownBase = await review(host, { root: repo, base: "no-such-branch" });
+				assert.equal(unknownBase.isError, true);
+				assert.match(unknownBase.text, /unknown base "no-such-branch"/);
+				assert.equal(newestRing(host, CONTOUR_WORKSPACE_ENTRY), undefined, "no failed checkpoint enrolled a root");
+
 				const branch = await review(host, { root: repo, base: "HEAD" });
 				assert.equal(branch.isError, false, branch.text);
 				assert.match(branch.text, /branch/);
+				assert.deepEqual(newestRing(host, CONTOUR_WORKSPACE_ENTRY), [repo], "a successful one did");
 			}),
 		);
 	});

@@ -10,7 +10,11 @@ import { fileURLToPath } from "node:url";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
 import { gitRepo as makeRepo, newestRing, withHost as withHostOptions } from "../../../test/e2e/support/workspaces.ts";
+import type { FocusAnswer } from "../src/engine/code-map.ts";
+import type { ResidentMaps } from "../src/engine/residency.ts";
+import type { Observer } from "../src/extension/observer.ts";
 import { attachRoaming } from "../src/extension/roaming.ts";
+import { type RunContext, runFocus } from "../src/extension/tool-runs.ts";
 import { WORKSPACE_ACCESS_EVENT } from "../src/workspace/index.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
@@ -217,5 +221,49 @@ describe("leases", () => {
 
 		const current = roaming.capture(one);
 		assert.equal(current, undefined, "the new session restored nothing from an empty branch");
+	});
+
+	it("a tool answer that outlives its root's retirement is refused, feeds no observation and re-enrolls nothing", async () => {
+		const base = await tempDir();
+		const one = gitRepo(join(base, "one"));
+		const { pi, fire } = recordingPi();
+		const roaming = attachRoaming(pi, { source: "fovea", customType: ENTRY, limitEnv: "TEST_ROAMING_LIMIT" });
+		const ctx = { cwd: base, hasUI: false, sessionManager: { getBranch: () => [], getSessionId: () => "s1" } };
+		await fire("session_start", { reason: "startup" }, ctx);
+		await fire(
+			"tool_result",
+			{ type: "tool_result", toolName: "read", input: { path: join(one, "src/main.ts") }, isError: false },
+			ctx,
+		);
+		assert.deepEqual(roaming.ring()?.list(), [one]);
+		// The map's answer is held until the root was retired: the tool's work outlives the root's lease.
+		const reached = deferred<void>();
+		const release = deferred<FocusAnswer>();
+		const maps = {
+			use: () => ({
+				focus: () => {
+					reached.resolve();
+					return release.promise;
+				},
+			}),
+		} as unknown as ResidentMaps;
+		const fed: string[] = [];
+		const observer = {
+			ensureBaseline: (root: string) => fed.push(`baseline ${root}`),
+			attend: (root: string) => fed.push(`attend ${root}`),
+		} as unknown as Observer;
+		const run = { signal: undefined, onUpdate: undefined, ctx, roaming, maps, observer } as unknown as RunContext;
+		const answer = runFocus({ query: "main", root: one }, run);
+		await reached.promise;
+		assert.deepEqual(roaming.reset(), [one]);
+		release.resolve({
+			text: "stale",
+			files: [{ file: "src/main.ts" }],
+			symbols: [],
+			snapshot: { files: new Map(), gaps: [], partial: [] },
+		} as unknown as FocusAnswer);
+		await assert.rejects(answer, /the answer for .*one is stale: the root was retired or the session changed/);
+		assert.deepEqual(fed, [], "nothing reached the root's observation");
+		assert.deepEqual(roaming.ring()?.list(), [], "and the root did not enroll again");
 	});
 });

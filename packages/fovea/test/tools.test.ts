@@ -458,6 +458,22 @@ describe("roots of fovea_focus", () => {
 			assert.equal(newestRing(pi, FOVEA_ENTRY), undefined, "a failed call enrolls no root");
 		});
 	});
+
+	it("a call on a valid root that fails (nothing to measure, an unknown base) enrolls nothing either", async () => {
+		const base = await tempDir();
+		polyglotRepo(base, "a");
+		await host(base, async (pi) => {
+			const nothing = await call(pi, "fovea_impact", { root: "a" });
+			assert.equal(nothing.isError, true, nothing.text);
+			const unknown = await call(pi, "fovea_impact", { root: "a", base: "no-such-branch" });
+			assert.equal(unknown.isError, true, unknown.text);
+			assert.match(unknown.text, /unknown base "no-such-branch"/);
+			assert.equal(newestRing(pi, FOVEA_ENTRY), undefined, "no failed call enrolled its root");
+			const answer = await sketch(pi, { root: "a" });
+			assert.ok(answer.details.files > 0);
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [join(base, "a")], "a successful one does");
+		});
+	});
 });
 
 const DISCOUNT_SIGNATURE = "export function applyDiscount(amount: number, percent: number): number";

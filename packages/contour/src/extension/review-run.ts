@@ -27,8 +27,8 @@ export interface ReviewRunContext {
 export async function runReview(input: unknown, run: ReviewRunContext) {
 	const request = parseReviewRequest(input);
 	const root = await chooseRoot(request.root, run);
-	run.roaming.enrollExplicit(root, request.root !== undefined);
-	const token = run.roaming.capture(root);
+	// The root enrolls once the review succeeded: a failed checkpoint enrolls nothing.
+	const current = run.roaming.guard(root);
 	const state = await run.reviews.state();
 	const release = state.observer.checkpoint(root);
 	const status = (text: string) => {
@@ -54,9 +54,10 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 				...(agent === undefined || agent === "" ? {} : { agent }),
 			},
 		});
-		if (token !== undefined && !run.roaming.isCurrent(token)) {
+		if (!current()) {
 			throw new Error(`the review of ${root} is stale: the root was retired or the session changed while it ran`);
 		}
+		run.roaming.enrollExplicit(root, request.root !== undefined);
 		const limits = {
 			maxTokens: request.maxTokens,
 			...(request.maxFindings === undefined ? {} : { maxFindings: request.maxFindings }),

@@ -71,6 +71,11 @@ export interface Roaming {
 	/** Runs `job` for `root` and hands its result to `publish` only if the lease survived the wait. */
 	runLeased<T>(root: string, job: () => Promise<T>, publish: (value: T) => void): Promise<boolean>;
 	/**
+	 * A check for work on `root` that may begin before `root` is enrolled (a tool's root enrolls once its work
+	 * succeeded): true while the session lasts and, when `root` held a lease as the work began, while it holds it.
+	 */
+	guard(root: string): () => boolean;
+	/**
 	 * Enrolls a root a tool or command chose (an explicit `root` argument, or the cwd's project for an omitted one).
 	 * An explicit root is honoured as named: later activity under it refreshes it instead of enrolling a wider
 	 * project around it.
@@ -247,6 +252,11 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			if (!isCurrent(token)) return false;
 			publish(value);
 			return true;
+		},
+		guard(root) {
+			const token = capture(root);
+			const started = epoch;
+			return () => started === epoch && session !== undefined && (token === undefined || isCurrent(token));
 		},
 		async manualRoot(cwd) {
 			const { discovery, cwdProject, gitReviewRoot } = await loadEnrollment();

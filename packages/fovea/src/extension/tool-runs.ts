@@ -34,7 +34,8 @@ export async function runFocus(
 	params: { query: string; path?: string; kind?: string; fresh?: boolean; root?: string; maxTokens?: number },
 	run: RunContext,
 ) {
-	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
+	const { root } = chosen;
 	const query: { text: string; paths?: string[]; kinds?: Set<string> } = { text: params.query };
 	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
 	if (params.kind !== undefined) query.kinds = new Set([params.kind]);
@@ -42,6 +43,7 @@ export async function runFocus(
 		const answer = await run.maps
 			.use(root)
 			.focus(query, budget(params.maxTokens), { ...refreshOptions(run, root), fresh: params.fresh === true });
+		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		return {
@@ -60,9 +62,11 @@ export async function runFocus(
 
 /** `fovea_dwell`: heat from this root's attention, spread `factor` times further than a focus. */
 export async function runDwell(params: { factor?: number; root?: string; maxTokens?: number }, run: RunContext) {
-	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
+	const { root } = chosen;
 	const attention = run.observer.attention(root)?.top(20) ?? [];
 	if (attention.length === 0) {
+		settle(chosen, run.roaming);
 		return {
 			content: [
 				{
@@ -79,6 +83,7 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 		const answer = await run.maps
 			.use(root)
 			.dwell(attention, factor, budget(params.maxTokens), refreshOptions(run, root));
+		settle(chosen, run.roaming);
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
 			details: {
@@ -106,7 +111,8 @@ export async function runImpact(
 	},
 	run: RunContext,
 ) {
-	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
+	const { root } = chosen;
 	const files = new Set((params.files ?? []).map((f) => f.replace(/^\.\//, "")));
 	if (params.includeUncommitted === true || params.base !== undefined) {
 		const { changedFiles } = await import("../engine/git-probe.ts");
@@ -124,6 +130,7 @@ export async function runImpact(
 		const answer = await run.maps
 			.use(root)
 			.impact({ files: [...files], symbols }, budget(params.maxTokens), refreshOptions(run, root));
+		settle(chosen, run.roaming);
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
 			details: {
@@ -142,9 +149,11 @@ export async function runImpact(
 
 /** `fovea_sketch`. */
 export async function runSketch(params: { root?: string; maxTokens?: number }, run: RunContext) {
-	const root = await resolveRoot(params.root, run.ctx, run.roaming);
+	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
+	const { root } = chosen;
 	try {
 		const { text, snapshot } = await run.maps.use(root).sketch(budget(params.maxTokens), refreshOptions(run, root));
+		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, snapshot.files);
 		return {
 			content: [{ type: "text" as const, text }],
@@ -167,27 +176,46 @@ function budget(maxTokens: number | undefined): number {
 	return Math.min(MAX_MAX_TOKENS, Math.max(MIN_MAX_TOKENS, Math.floor(maxTokens)));
 }
 
+/** The root a tool works on, whether it was named, and the check its answer must pass to publish. */
+interface ChosenRoot {
+	root: string;
+	explicit: boolean;
+	current: () => boolean;
+}
+
 /**
  * The root a tool works on: an explicit root exactly as named (a narrow directory stays narrow), or the session
- * cwd's own project. Either way it enrolls, so the ring and the peer extension learn of it.
+ * cwd's own project. It enrolls only when the tool's work succeeded (`settle`): a failed call enrolls nothing.
  */
-export async function resolveRoot(
+export async function chooseRoot(
 	explicit: string | undefined,
 	ctx: ExtensionContext,
 	roaming: Roaming,
-): Promise<string> {
+): Promise<ChosenRoot> {
 	if (explicit === undefined || explicit.trim() === "") {
 		const scope = await roaming.manualRoot(ctx.cwd);
 		const root = scope?.root ?? ctx.cwd;
-		roaming.enrollExplicit(root, false);
-		return root;
+		return { root, explicit: false, current: roaming.guard(root) };
 	}
 	const root = await canonicalPath(explicit.trim(), ctx.cwd);
 	const info = await stat(root).catch(() => undefined);
 	if (info === undefined) throw new Error(`root '${explicit}' does not exist (resolved to ${root})`);
 	if (!info.isDirectory()) throw new Error(`root '${explicit}' is not a directory (resolved to ${root})`);
-	roaming.enrollExplicit(root, true);
-	return root;
+	return { root, explicit: true, current: roaming.guard(root) };
+}
+
+/**
+ * After a tool's work succeeded: refuses an answer made stale meanwhile (its root retired, or the session replaced:
+ * nothing of it may publish or feed the root's observation), then enrolls the root, so the ring and the peer
+ * extension learn of it.
+ */
+function settle(chosen: ChosenRoot, roaming: Roaming): void {
+	if (!chosen.current()) {
+		throw new Error(
+			`the answer for ${chosen.root} is stale: the root was retired or the session changed while it was computed`,
+		);
+	}
+	roaming.enrollExplicit(chosen.root, chosen.explicit);
 }
 
 /** What an answer's details say of coverage: files not mapped, and files mapped best effort. */
