@@ -215,6 +215,52 @@ describe("fovea sync", () => {
 		});
 	});
 
+	it("drift that does not fit the shared budget waits for the next message instead of being lost", async () => {
+		const names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
+		const repo = gitRepo(
+			join(await tempDir(), "many"),
+			Object.fromEntries(names.map((n) => [`src/${n}.ts`, `export function ${n}(): number {\n\treturn 1;\n}\n`])),
+			{ commit: true },
+		);
+		process.env.FOVEA_SYNC_TOKENS = "100";
+		try {
+			await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+				await host.runTools([{ name: "read", arguments: { path: "src/alpha.ts" } }]);
+				await counters(host);
+				for (const n of names) appendFileSync(join(repo, `src/${n}.ts`), `export function ${n}Later(): void {}\n`);
+				await host.prompt("first");
+				const first = syncMessages(host).at(-1) ?? "";
+				assert.match(first, /… \d+ more, told in a later message/, first);
+				await host.prompt("second");
+				await host.prompt("third");
+				const told = syncMessages(host).join("\n");
+				for (const n of names) assert.match(told, new RegExp(`\\+ function ${n}Later`), `${n} was told:\n${told}`);
+			});
+		} finally {
+			delete process.env.FOVEA_SYNC_TOKENS;
+		}
+	});
+
+	it("a retirement notice left untold belongs to its branch: tree navigation to another does not tell it", async () => {
+		const a = await project("first");
+		const b = await project("second");
+		process.env.FOVEA_MAX_ROOTS = "1";
+		try {
+			await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }], { prompt: "in a" });
+				await counters(host);
+				await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }], { prompt: "in b" });
+				// Back to the branch where `a` is the ring's root: "Retired a" would be false there.
+				await host.navigateTree(host.lastUserEntryId("in b"));
+				assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [a]);
+				await host.prompt("on the first branch");
+				assert.doesNotMatch(syncMessages(host).join("\n"), /Retired/, "nothing of the other branch is told");
+			});
+		} finally {
+			delete process.env.FOVEA_MAX_ROOTS;
+		}
+	});
+
 	it("notices retirement, and re-entry starts a new boundary without inventing a prior delta", async () => {
 		const a = await project("first");
 		const b = await project("second");

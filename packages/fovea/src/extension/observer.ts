@@ -211,7 +211,8 @@ export class Observer {
 	/**
 	 * One message about meaningful drift in the relevant roots, within one shared `maxTokens` spent on roots that
 	 * have something to say (quiet roots cost nothing); root labels and retirement notices count toward it.
-	 * Told drift and notices are cleared. `undefined` when there is nothing to say.
+	 * Told drift and notices are cleared; what does not fit waits for the next message. `undefined` when there is
+	 * nothing to say.
 	 */
 	drain(maxTokens: number): string | undefined {
 		const lines: string[] = [];
@@ -225,24 +226,50 @@ export class Observer {
 		};
 		add("Fovea: files changed since you last looked (meaningful changes only):");
 		let told = 0;
+		let full = false;
 		for (const [root, state] of this.#roots) {
-			const elsewhere = state.pending.filter((d) => !d.authored);
-			const ownEdits = state.pending.length - elsewhere.length;
-			state.pending = [];
+			if (full || state.pending.length === 0) continue;
+			const elsewhere = latestPerPath(state.pending.filter((d) => !d.authored));
+			const ownEdits = state.pending.length - state.pending.filter((d) => !d.authored).length;
+			// Own edits are only counted, never repeated; drift from elsewhere that does not fit waits for a later
+			// message rather than being lost.
+			state.pending = elsewhere;
 			if (elsewhere.length === 0) continue;
-			if (!add(`In ${root}:`)) break;
-			for (const drift of elsewhere) {
-				if (!add(`  ${drift.path} (${drift.kind}, not by this session): ${drift.details.join("; ")}`)) {
-					add("  … more changes not shown");
-					break;
-				}
-				told++;
+			if (!add(`In ${root}:`)) {
+				full = true;
+				continue;
 			}
-			if (ownEdits > 0)
+			let shown = 0;
+			while (shown < elsewhere.length) {
+				const drift = elsewhere[shown] as Drift;
+				if (!add(`  ${drift.path} (${drift.kind}, not by this session): ${drift.details.join("; ")}`)) break;
+				shown++;
+			}
+			told += shown;
+			state.pending = elsewhere.slice(shown);
+			if (shown < elsewhere.length) {
+				add(`  … ${elsewhere.length - shown} more, told in a later message`);
+				full = true;
+			} else if (ownEdits > 0)
 				add(`  (${ownEdits} file${ownEdits === 1 ? "" : "s"} changed by this session's own tools, not repeated)`);
 		}
-		for (const notice of this.#notices.splice(0)) if (add(notice)) told++;
+		// A notice that does not fit stays queued for a later message too.
+		let untold = 0;
+		for (const notice of this.#notices) {
+			if (!full && add(notice)) told++;
+			else {
+				full = true;
+				this.#notices[untold++] = notice;
+			}
+		}
+		this.#notices.length = untold;
 		return told > 0 ? lines.join("\n") : undefined;
+	}
+
+	/** A new session starts: what was waiting to be told belongs to the session that ended. */
+	endSession(): void {
+		this.#notices.length = 0;
+		for (const state of this.#roots.values()) state.pending = [];
 	}
 
 	/** Forgets retired roots (their next enrollment is a new observation boundary) and remembers to say so. */
@@ -252,6 +279,16 @@ export class Observer {
 				this.#notices.push(`Retired ${root}: observation ended; a return starts a new baseline.`);
 		}
 	}
+}
+
+/** One drift per path, the latest: a file changed twice before it was told is told once, as it is now. */
+function latestPerPath(drift: readonly Drift[]): Drift[] {
+	const byPath = new Map<string, Drift>();
+	for (const item of drift) {
+		byPath.delete(item.path);
+		byPath.set(item.path, item);
+	}
+	return [...byPath.values()];
 }
 
 function inside(root: string, path: string): string | undefined {

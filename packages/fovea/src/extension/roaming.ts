@@ -119,7 +119,8 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		| undefined;
 
 	const retire = (roots: string[], reason: RetireReason) => {
-		if (roots.length === 0) return;
+		// A session's end is told even with an empty ring: what the session left to say ends with it.
+		if (roots.length === 0 && reason !== "session") return;
 		for (const root of roots) {
 			session?.info.delete(root);
 			session?.explicit.delete(root);
@@ -164,8 +165,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			persisted: ring.revision,
 			stopHints,
 		};
-		// Restoring starts a new observation boundary: whatever engines held for the old roots is stale now.
-		if (previous.length > 0) options.onRetire?.(previous, "session");
+		// Restoring starts a new observation boundary: whatever engines held for the old roots, or had left to tell, is
+		// stale now.
+		options.onRetire?.(previous, "session");
 		options.onSession?.(session.sessionId, ring.list());
 	};
 

@@ -70,6 +70,7 @@ export function foveaMaps(): FoveaMaps {
 		retire: (roots, reason) => {
 			registry?.retire(roots);
 			observer?.retire(roots, reason === "rotation");
+			if (reason === "session") observer?.endSession();
 		},
 	};
 }
