@@ -232,6 +232,9 @@ describe("accessedPaths: literal shell cwd hints (bash)", () => {
 			"git -C $D status",
 			'git -C "$D" status',
 			"git -C `pwd` status",
+			// An option's value split by the shell could carry a -C of its own.
+			"git -c $OPT -C sub status",
+			'git --git-dir "$G" -C sub status',
 			"cd ~user && ls",
 			"cd /x\nls",
 			"cd /x && ls &",

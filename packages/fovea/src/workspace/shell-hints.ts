@@ -130,7 +130,8 @@ function gitDirectory(args: Word[], cwd: string, home: string): string | undefin
 			if (value === undefined || !value.literal || value.text === "") return undefined;
 			dir = resolveWord(value, dir ?? cwd, home);
 		} else if (GIT_OPTIONS_WITH_VALUE.has(arg.text)) {
-			i++;
+			// The value must be literal too: `-c $OPT` could split into `-c a=b -C elsewhere`.
+			if (args[++i]?.literal !== true) return undefined;
 		} else if (!arg.text.startsWith("-")) {
 			break;
 		}
