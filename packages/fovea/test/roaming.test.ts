@@ -529,6 +529,17 @@ before(async () => {
 		"work/gen/.git/": "",
 		"work/gen/src/a.ts": "",
 		"work/gen/dist/x.js": "",
+		// build output with manifests of its own, in projects without Git
+		"work/npmpkg/package.json": "{}",
+		"work/npmpkg/src/index.ts": "",
+		"work/npmpkg/dist/package.json": "{}",
+		"work/npmpkg/dist/index.js": "",
+		"work/rs/Cargo.toml": "",
+		"work/rs/target/package/crate-0.1/Cargo.toml": "",
+		"work/rs/target/package/crate-0.1/src/lib.rs": "",
+		// a project that merely lives in a folder named like build output
+		"work/build/tool/package.json": "{}",
+		"work/build/tool/index.ts": "",
 		// deep tree with .git only at the top
 		"work/deep/.git/": "",
 		// unreadable directories
@@ -736,6 +747,23 @@ describe("ProjectDiscovery: exclusions", () => {
 		assert.equal(await d.discover(join(work, "gen/dist/x.js"), "file"), undefined);
 		assert.equal(await d.discover(join(work, "gen/dist"), "directory"), undefined);
 		assert.deepEqual(await d.discover(join(work, "gen/src/a.ts"), "file"), { root: join(work, "gen"), marker: "git" });
+	});
+
+	it("a manifest inside a project's build output is no project of its own, without Git too", async () => {
+		const d = discovery();
+		assert.equal(await d.discover(join(work, "npmpkg/dist/index.js"), "file"), undefined);
+		assert.equal(await d.discover(join(work, "rs/target/package/crate-0.1/src/lib.rs"), "file"), undefined);
+		assert.deepEqual(await d.discover(join(work, "npmpkg/src/index.ts"), "file"), {
+			root: join(work, "npmpkg"),
+			marker: "manifest",
+			manifest: "package.json",
+		});
+		// No enclosing project: a folder named `build` is just where this one lives.
+		assert.deepEqual(await d.discover(join(work, "build/tool/index.ts"), "file"), {
+			root: join(work, "build/tool"),
+			marker: "manifest",
+			manifest: "package.json",
+		});
 	});
 
 	it("system paths are excluded", async () => {

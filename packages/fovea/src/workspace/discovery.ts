@@ -1,10 +1,10 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { AccessedPath } from "./accessed-paths.ts";
 import { BoundedCache } from "./bounded-cache.ts";
 import { canonicalPath } from "./canonical-path.ts";
-import { excludedPathReason, excludedRootReason } from "./exclusions.ts";
+import { excludedPathReason, excludedRootReason, GENERATED_DIRS } from "./exclusions.ts";
 import { isSourceFile, MANIFEST_NAMES } from "./project-markers.ts";
 
 /** The project that owns an accessed path, and what identified it. */
@@ -157,12 +157,29 @@ export class ProjectDiscovery {
 		return undefined;
 	}
 
+	/**
+	 * The nearest manifest project. A manifest inside build output (`dist/package.json`, a crate unpacked under
+	 * `target/package/`) is a generated copy when a project with a manifest of its own encloses that output: then the
+	 * enclosing project is the owner, and the caller's exclusion of generated directories inside a root applies.
+	 * Without an enclosing project, a folder merely named like build output is a project like any other.
+	 */
 	async #nearestManifest(dirs: string[]): Promise<ProjectRoot | undefined> {
+		let inner: ProjectRoot | undefined;
 		for (const dir of dirs) {
 			const manifest = await this.#probe(this.#manifestProbes, dir, () => this.#manifestIn(dir));
-			if (manifest !== undefined) return { root: dir, marker: "manifest", manifest };
+			if (manifest === undefined) continue;
+			const found: ProjectRoot = { root: dir, marker: "manifest", manifest };
+			if (inner === undefined) {
+				if (!dir.split(sep).some((segment) => GENERATED_DIRS.has(segment))) return found;
+				inner = found;
+			} else if (
+				relative(dir, inner.root)
+					.split(sep)
+					.some((segment) => GENERATED_DIRS.has(segment))
+			)
+				return found;
 		}
-		return undefined;
+		return inner;
 	}
 
 	#probe<T>(cache: BoundedCache<string, Promise<T>>, dir: string, run: () => Promise<T>): Promise<T> {
