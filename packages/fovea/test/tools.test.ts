@@ -387,6 +387,19 @@ describe("roots of fovea_focus", () => {
 
 			await call(pi, "read", { path: "b/lib/parser.ts" });
 			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib, b], "the narrow root still owns its files: it is refreshed");
+
+			// The session branch remembers which roots were chosen explicitly: a reload keeps the narrow root narrow.
+			await call(pi, "read", { path: "b/other/cli.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [b, lib]);
+			await pi.reload();
+			await call(pi, "read", { path: "b/lib/lexer.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib, b], "after a reload, still the narrow root's file");
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [
+				{ root: lib, marker: "explicit" },
+				{ root: b, marker: "restored" },
+			]);
+			// `/fovea status` waits for the post-turn probes, which index the roots again after the reload.
+			await commandText(pi, "/fovea status");
 		});
 	});
 

@@ -128,10 +128,17 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		options.onRetire?.(roots, reason);
 	};
 
+	/** The ring as persisted: its snapshot, and which of its roots were chosen explicitly. */
+	const entry = (live: { ring: ExecutionRoots; explicit: Set<string> }) => {
+		const snapshot = live.ring.snapshot();
+		const explicit = snapshot.roots.filter((root) => live.explicit.has(root));
+		return explicit.length === 0 ? snapshot : { ...snapshot, explicit };
+	};
+
 	const persistIfChanged = () => {
 		if (session === undefined || session.ring.revision === session.persisted) return;
 		session.persisted = session.ring.revision;
-		pi.appendEntry(options.customType, session.ring.snapshot());
+		pi.appendEntry(options.customType, entry(session));
 	};
 
 	const admit = (root: string, marker: RootInfo["marker"], publish: boolean, origin?: AgentOrigin) => {
@@ -154,13 +161,16 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		const previous = session?.ring.list() ?? [];
 		const snapshot = latestWorkspaceEntry(ctx.sessionManager.getBranch(), options.customType, limit);
 		const ring = ExecutionRoots.restore(snapshot, limit);
+		const explicit = new Set(snapshot?.explicit ?? []);
 		const info = new Map<string, RootInfo>();
-		for (const root of ring.list()) info.set(root, { marker: "restored", admittedAt: Date.now() });
+		for (const root of ring.list()) {
+			info.set(root, { marker: explicit.has(root) ? "explicit" : "restored", admittedAt: Date.now() });
+		}
 		const stopHints = session?.stopHints ?? listenForPeers();
 		session = {
 			ring,
 			info,
-			explicit: new Set(),
+			explicit,
 			sessionId: ctx.sessionManager.getSessionId(),
 			persisted: ring.revision,
 			stopHints,
@@ -200,7 +210,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	pi.on("session_compact", () => {
 		if (session === undefined) return;
 		session.persisted = session.ring.revision;
-		pi.appendEntry(options.customType, session.ring.snapshot());
+		pi.appendEntry(options.customType, entry(session));
 	});
 
 	pi.on("session_shutdown", () => {
@@ -267,8 +277,11 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		},
 		enrollExplicit(root, explicit) {
 			if (session === undefined) return;
+			const newlyExplicit = explicit && !session.explicit.has(root);
 			admit(root, explicit ? "explicit" : "cwd", true);
 			if (explicit) session.explicit.add(root);
+			// A root already first in the ring does not move it, but becoming explicit is news to persist.
+			if (newlyExplicit) session.persisted = -1;
 			persistIfChanged();
 		},
 		retireGone(root) {
