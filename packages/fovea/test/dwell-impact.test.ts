@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
-import { git, gitRepo, withHost } from "../../../test/e2e/support/workspaces.ts";
+import { commandText, git, gitRepo, withHost } from "../../../test/e2e/support/workspaces.ts";
 import { POLYGLOT, POLYGLOT_GAPS } from "./fixtures/polyglot.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
@@ -41,6 +41,29 @@ describe("fovea_dwell and fovea_impact", () => {
 			assert.equal(files[0], "src/billing/tax.ts", "the dwelt-on file is the hottest");
 			assert.ok(files.includes("src/billing/invoice.ts"), "its importer and caller is in the neighbourhood");
 		});
+	});
+
+	it("a dwell on a root whose graph was paged out (FOVEA_CACHE_ROOTS=1) rebuilds it for the retained attention", async () => {
+		const base = await tempDir();
+		const shop = gitRepo(join(base, "shop"), { ...POLYGLOT }, { commit: true });
+		const other = gitRepo(join(base, "other"), { "src/x.ts": "export const x = 1;\n" }, { commit: true });
+		process.env.FOVEA_CACHE_ROOTS = "1";
+		try {
+			await withHost({ cwd: base, extensions: [FOVEA] }, async (host) => {
+				await host.runTools([{ name: "read", arguments: { path: join(shop, "src/billing/tax.ts") } }]);
+				assert.equal((await call(host, "fovea_sketch", { root: shop })).isError, false);
+				assert.equal((await call(host, "fovea_sketch", { root: other })).isError, false);
+				const roots = (await commandText(host, "/fovea roots")).split("\n");
+				const shopLine = roots.find((line) => line.includes(` ${shop} `)) ?? "";
+				assert.match(shopLine, /cold$/, `the shop's graph is paged out:\n${roots.join("\n")}`);
+				const dwell = await call(host, "fovea_dwell", { root: shop, factor: 3 });
+				assert.equal(dwell.isError, false, dwell.text);
+				assert.match(dwell.text, /"around src\/billing\/tax\.ts"/, "the attention outlived the paging");
+				assert.equal(dwell.details.files?.[0]?.file, "src/billing/tax.ts");
+			});
+		} finally {
+			delete process.env.FOVEA_CACHE_ROOTS;
+		}
 	});
 
 	it("impact ranks what a change exposes, not the change itself, from files, symbols, uncommitted work or a base", async () => {
