@@ -56,6 +56,8 @@ export class Observer {
 	readonly #roots = new Map<string, RootObservation>();
 	/** Why roots' observation ended (retired, deleted or moved), each to be told once, in the order it happened. */
 	readonly #notices: string[] = [];
+	/** The session whose probes run now; replaced (and aborted) when it ends. */
+	#session = new AbortController();
 	readonly #maps: ResidentMaps;
 	readonly #writes = new Map<string, { root: string; path: string }>();
 	#probing: Promise<void> = Promise.resolve();
@@ -191,6 +193,7 @@ export class Observer {
 			observe: (root) => this.#state(root),
 			map: (root) => this.#maps.use(root),
 			ensureBaseline: (root, files) => this.ensureBaseline(root, files),
+			signal: this.#session.signal,
 			gone: (root) => {
 				// Its drift can no longer be told; nothing of it is probed again unless activity brings it back.
 				if (this.#roots.delete(root))
@@ -266,8 +269,13 @@ export class Observer {
 		return told > 0 ? lines.join("\n") : undefined;
 	}
 
-	/** A new session starts: what was waiting to be told belongs to the session that ended. */
+	/**
+	 * A new session starts: what was waiting to be told belongs to the session that ended, and so does a probe in
+	 * flight (its index or walk stops).
+	 */
 	endSession(): void {
+		this.#session.abort();
+		this.#session = new AbortController();
 		this.#notices.length = 0;
 		for (const state of this.#roots.values()) state.pending = [];
 	}

@@ -81,6 +81,8 @@ export interface ProbeContext {
 	ensureBaseline(root: string, files: Parameters<Baseline["establish"]>[0]): void;
 	/** `root` no longer exists: its observation ends, and the agent is told once. */
 	gone(root: string): void;
+	/** Aborted when the session that queued the round ends: an index or walk in flight stops there. */
+	signal?: AbortSignal;
 }
 
 /**
@@ -98,6 +100,8 @@ export async function probeRoots(
 		try {
 			if ((await probeRoot(root, isCurrent, context)) === "stop") return;
 		} catch (error) {
+			// The session ended: the round's work is obsolete, not failed.
+			if (context.signal?.aborted === true) return;
 			if (error instanceof RootGoneError) {
 				context.stats.gone++;
 				if (isCurrent(root)) context.gone(root);
@@ -118,7 +122,7 @@ async function probeRoot(
 	const map = context.map(root);
 	if (!observation.baseline.established) {
 		const reading = map.watch?.changes;
-		const { snapshot } = await map.refresh();
+		const { snapshot } = await map.refresh(signalOf(context));
 		if (!isCurrent(root)) return "stop";
 		context.ensureBaseline(root, snapshot.files);
 		await recordGitState(root, state);
@@ -162,13 +166,20 @@ async function probeRoot(
 		state.lastSweep = Date.now();
 		stats.sweeps++;
 	}
-	const { snapshot } = await map.refresh(paths === undefined ? { fresh: true } : { paths });
+	const { snapshot } = await map.refresh(
+		paths === undefined ? { fresh: true, ...signalOf(context) } : { paths, ...signalOf(context) },
+	);
 	stats.refreshes++;
 	if (state.isGit === false) checked(state, reading);
 	if (!isCurrent(root)) return "stop";
 	const drift = observation.baseline.advance(snapshot.files, paths, (p, h) => observation.provenance.authored(p, h));
 	observation.pending.push(...drift);
 	return "next";
+}
+
+/** The refresh option that stops a probe's index when its session ends. */
+function signalOf(context: ProbeContext): { signal?: AbortSignal } {
+	return context.signal === undefined ? {} : { signal: context.signal };
 }
 
 /** Records a full check that started at watch reading `reading`. */
