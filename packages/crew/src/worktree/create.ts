@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { WorktreeError } from "./errors.ts";
-import { ensureExcluded, prepareWorktreesFolder } from "./exclude.ts";
+import { ensureExcluded, prepareWorktreesFolder, refuseLinkedTaskFolder, requireWorktreeInPlace } from "./exclude.ts";
 import { type GitOptions, gitOptionsOf, gitOut, runCrewGit } from "./git.ts";
 import { checkIdSegment, checkRevision, parseTaskWorktreePath, taskBranchName, taskWorktreePath } from "./layout.ts";
 import type { WorktreeRecord } from "./porcelain.ts";
@@ -81,6 +81,7 @@ async function create(
 	const path = taskWorktreePath(repo.root, runId, taskId);
 	const who = `run ${runId}, task ${taskId}`;
 	await prepareWorktreesFolder(repo, runId, options);
+	await refuseLinkedTaskFolder(path);
 	const excludeAdded = await ensureExcluded(repo);
 	const { reattach, records } = await pruneStale(repo, path, branch, options);
 	const result = (origin: TaskWorktree["origin"], head: string, warnings: string[] = []): TaskWorktree => ({
@@ -150,6 +151,15 @@ async function create(
 		throw new WorktreeError("git-failed", `${who}: could not add worktree ${path}: ${(error as Error).message}`, {
 			cause: error,
 		});
+	}
+	try {
+		await requireWorktreeInPlace(repo, path);
+	} catch (error) {
+		// Not `discardFreshWorktree`: it would delete the checkout wherever the link led, outside the repository.
+		if (!existed && (await resolveCommit(repo.root, branch, options)) === baseCommit) {
+			await deleteBranch(repo.root, branch, options).catch(() => undefined);
+		}
+		throw error;
 	}
 	try {
 		const warnings = await initSubmodules(path, options);

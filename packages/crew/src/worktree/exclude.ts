@@ -1,4 +1,4 @@
-import { lstat, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WorktreeError } from "./errors.ts";
 import { type GitOptions, gitOut } from "./git.ts";
@@ -59,5 +59,45 @@ export async function prepareWorktreesFolder(repo: Repository, runId: string, op
 		if ((await realpath(dir)) !== dir) {
 			throw new WorktreeError("unsafe-layout", `${dir} resolves to ${await realpath(dir)}, outside its repository`);
 		}
+	}
+}
+
+/**
+ * Refuses a task folder (`<root>/.worktrees/<runId>/<taskId>`) that is a symbolic link. `git worktree add` follows
+ * such a link, so a link planted there (a checked-in one, or one an agent made) would put the task's checkout, and
+ * every write of its agent, wherever it points. A missing folder is fine: Git creates it.
+ */
+export async function refuseLinkedTaskFolder(path: string): Promise<void> {
+	const info = await lstat(path).catch(() => undefined);
+	if (info?.isSymbolicLink()) {
+		throw new WorktreeError(
+			"unsafe-layout",
+			`${path} is a symbolic link; pi-crew only creates task worktrees in a real folder inside .worktrees, remove the link first`,
+		);
+	}
+}
+
+/**
+ * Proves that a just-added task worktree really is at `path`: its canonical path must be `path` itself, not
+ * somewhere a symbolic link made between the check and `git worktree add` pointed it. When it is not, the
+ * registration Git wrote (in the common Git directory) is dropped and the call throws; the folder the link led to is
+ * left exactly as Git left it, since pi-crew never deletes anything outside the repository.
+ */
+export async function requireWorktreeInPlace(repo: Repository, path: string): Promise<void> {
+	const real = await realpath(path).catch(() => path);
+	if (real === path) return;
+	await forgetRegistration(repo, join(real, ".git"));
+	throw new WorktreeError(
+		"unsafe-layout",
+		`${path} resolves to ${real} (a symbolic link was put there while the worktree was added), not to a real folder inside ${join(repo.root, WORKTREES_DIR)}; the worktree registration was dropped and ${real} was left as it is`,
+	);
+}
+
+/** Deletes the admin folders under `<commonDir>/worktrees/` whose `gitdir` names `dotGit` (all inside the repository). */
+async function forgetRegistration(repo: Repository, dotGit: string): Promise<void> {
+	const admin = join(repo.commonDir, "worktrees");
+	for (const name of await readdir(admin).catch(() => [] as string[])) {
+		const back = await readFile(join(admin, name, "gitdir"), "utf8").catch(() => "");
+		if (back.trim() === dotGit) await rm(join(admin, name), { recursive: true, force: true });
 	}
 }

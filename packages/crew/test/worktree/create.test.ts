@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cleanupTaskWorktree, createTaskWorktree, isWorktreeError, taskBranchName } from "../../src/worktree/index.ts";
@@ -220,6 +230,48 @@ test("create: a .worktrees symlink or tracked files there are refused", async (t
 	const tracked = repo(t, { ".worktrees/keep.txt": "mine\n" });
 	await assert.rejects(createTaskWorktree({ cwd: tracked, runId: RUN, taskId: "t" }), /tracks files under \.worktrees/);
 	assert.equal(readFileSync(join(tracked, ".worktrees/keep.txt"), "utf8"), "mine\n");
+});
+
+test("create: a symlink at the task folder is refused and nothing is checked out where it points", async (t) => {
+	const root = repo(t);
+	const outside = tempDir(t);
+	mkdirSync(join(root, ".worktrees", RUN), { recursive: true });
+	const leaf = join(root, ".worktrees", RUN, "t2");
+	symlinkSync(outside, leaf);
+	await assert.rejects(createTaskWorktree({ cwd: root, runId: RUN, taskId: "t2" }), (e: Error) => {
+		assert.ok(isWorktreeError(e, "unsafe-layout"));
+		assert.match(e.message, /symbolic link/);
+		assert.ok(e.message.includes(leaf), "the error names the task folder");
+		return true;
+	});
+	assert.deepEqual(readdirSync(outside), [], "nothing was written where the link points");
+	assert.doesNotMatch(git(root, "worktree", "list"), /outside|\.worktrees/);
+	assert.equal(git(root, "branch", "--list", "crew/*"), "");
+});
+
+test("create: a task folder turned into a symlink just before git worktree add is refused after it, leaving the target alone", async (t) => {
+	const root = repo(t);
+	const outside = tempDir(t);
+	writeFileSync(join(outside, "mine.txt"), "user data\n");
+	const target = join(outside, "target");
+	const leaf = join(root, ".worktrees", RUN, "t3");
+	// A git that plants the link at the last moment, as a racing process could after the lstat check.
+	const racing = join(tempDir(t), "racing-git");
+	const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+	writeFileSync(
+		racing,
+		`#!/bin/sh\ncase " $* " in *" worktree add "*) mkdir -p "${target}" && ln -s "${target}" "${leaf}";; esac\nexec "${realGit}" "$@"\n`,
+		{ mode: 0o755 },
+	);
+	await assert.rejects(createTaskWorktree({ cwd: root, runId: RUN, taskId: "t3", gitBinary: racing }), (e: Error) => {
+		assert.ok(isWorktreeError(e, "unsafe-layout"));
+		assert.ok(e.message.includes(leaf) && e.message.includes(target), e.message);
+		return true;
+	});
+	assert.equal(readFileSync(join(outside, "mine.txt"), "utf8"), "user data\n");
+	assert.ok(existsSync(join(target, "README.md")), "what git checked out outside was not deleted");
+	assert.equal(git(root, "worktree", "list").trim().split("\n").length, 1, "the registration was dropped");
+	assert.equal(git(root, "branch", "--list", "crew/*"), "", "the new task branch was deleted");
 });
 
 test("create: an inherited GIT_DIR cannot send worktree commands to another repository", async (t) => {
