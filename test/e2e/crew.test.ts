@@ -6,8 +6,8 @@
  * agent gets the first one's report); steer and follow-up reaching a live agent (the next model requests carry
  * them); stop and resume (the resumed process continues the agent's session); a cross-workspace steer refused with
  * the seed's exact message, even with force; a root given as a symlink alias of the workspace accepted; two
- * sessions of one workspace isolated (no run, agent, event, run-end message or widget line of one reaches the
- * other without force); worktree mode creating a verified worktree, the agent working in it, the coordinator's
+ * live sessions of one workspace isolated (no run, agent, event, run-end message or widget line of one reaches the
+ * other, and force does not reach a live session either); worktree mode creating a verified worktree, the agent working in it, the coordinator's
  * Fovea and Contour enrolling it as its own root, a task whose branch already exists failing clearly, and cleanup
  * keeping, then committing, a dirty change; an ad-hoc run awaited with `wait`, and by default in print mode; a
  * killed coordinator recovered by a new session on its session file (whose children run the coordinator's own Pi
@@ -107,8 +107,18 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		assert.match((await team(b, { action: "list" })).text, /^No runs of this session/);
 		assert.match((await team(b, { action: "status", runId: pairRun })).text, /belongs to another session/);
 		assert.match(await commandText(b, "/team list"), /No runs of this session/);
+		// Nor with force: A is a live session, and force only takes over the runs of a session that has ended.
 		const forced = await team(b, { action: "list-active-live-agents", force: true });
-		assert.ok(forced.text.includes(first) && forced.text.includes(solo), forced.text);
+		assert.equal(forced.text, `No active live agents in workspace ${ws}.`);
+		const forcedSteer = await team(b, { action: "steer-agent", agentId: first, message: "from B", force: true });
+		assert.equal(forcedSteer.isError, true);
+		assert.equal(
+			forcedSteer.text,
+			`Live agent '${first}' belongs to another live session of workspace ${ws}; force only takes over agents whose session has ended.`,
+		);
+		assert.match((await team(b, { action: "list", force: true })).text, /No runs/);
+		const forcedCancel = await team(b, { action: "cancel", runId: soloRun, force: true });
+		assert.match(forcedCancel.text, /belongs to another live session/);
 
 		// Session C, another workspace: refused with the seed's exact words, force or not.
 		for (const force of [false, true]) {

@@ -5,19 +5,20 @@ import type { TeamCommand } from "./team-command.ts";
 /**
  * `/team cleanup [runId] [--commit|--discard] [--unlock] [--force]`: the task worktrees of this session's finished
  * runs (or of the named run) are removed when clean; uncommitted work is kept and reported, committed to the task
- * branch with `--commit`, or thrown away only with `--discard`. `--force` reaches other sessions' runs of this
- * workspace and worktrees whose run is gone.
+ * branch with `--commit`, or thrown away only with `--discard`. `--force` reaches the runs of ended sessions of
+ * this workspace (never a live session's) and worktrees whose run is gone.
  */
 export async function cleanupCommand(session: CrewSession, command: TeamCommand): Promise<string> {
 	const { flags, words } = command;
 	const force = flags.has("--force");
 	const { workspace } = session.identity;
 	const runs = await session.runtime.list(session.scope(force));
-	const every = force ? runs : await session.runtime.list(session.scope(true));
+	// Every run directory, a live session's too: its worktrees are never taken for a deleted run's.
+	const knownRunIds = await session.runtime.runIds(session.scope());
 	const outcomes = await cleanupRunWorktrees({
 		workspace,
 		runs,
-		knownRunIds: new Set(every.map((l) => l.runId)),
+		knownRunIds,
 		...(words[0] === undefined ? {} : { runId: words[0] }),
 		orphans: force,
 		commit: flags.has("--commit"),

@@ -31,7 +31,7 @@ export const RUN_ENDED_MESSAGE = "pi-crew-run";
  * pi-crew in one Pi session: its runtime (agents run in this process's children), the widget of this workspace's
  * and session's runs, the access reports that make the coordinator's Fovea and Contour enroll the roots agents
  * touch, and a message to the coordinator when a run it left running ends. Every operation is scoped to the
- * session's workspace and id; `force` reaches other sessions of the same workspace only.
+ * session's workspace and id; `force` reaches only ended sessions of the same workspace, never a live one.
  */
 export class CrewSession {
 	readonly identity: SessionIdentity;

@@ -15,8 +15,8 @@ const TOOL_DESCRIPTION =
 	"worktree mode (one Git worktree per task); it returns at once with the run id and agent ids unless wait is true. " +
 	"list, status, cancel and resume act on this session's runs; steer-agent sends a message a working agent reads " +
 	"before its next model call, follow-up-agent one it reads when it would stop, stop-agent ends it and resume-agent " +
-	"continues it from its session. Only this session's runs and agents are visible; force reaches other sessions of " +
-	"the same workspace, never another workspace.";
+	"continues it from its session. Only this session's runs and agents are visible; force takes over the runs of " +
+	"an ended session of the same workspace, never a live session's and never another workspace's.";
 
 /**
  * The pi-crew extension with explicit settings (tests and embedders); the default export reads them from the

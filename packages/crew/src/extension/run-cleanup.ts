@@ -10,7 +10,7 @@ import { listTaskWorktrees, type TaskWorktreeEntry } from "../worktree/list.ts";
 export interface CleanupRequest {
 	/** The canonical workspace (in a Git repository). */
 	workspace: string;
-	/** The runs the caller may clean (its session's, or every run with force). */
+	/** The runs the caller may clean (its session's; with force also those of ended sessions). */
 	runs: readonly RunListing[];
 	/** Only this run's worktrees (default: those of finished runs). */
 	runId?: string;
@@ -57,9 +57,11 @@ export async function cleanupRunWorktrees(request: CleanupRequest): Promise<Clea
 	const isActive = request.isActive ?? runIsActive;
 	if (runId !== undefined && !byId.has(runId) && (request.knownRunIds.has(runId) || !request.orphans)) {
 		throw new Error(
-			request.knownRunIds.has(runId)
-				? `Run ${runId} belongs to another session of workspace ${workspace}; pass force to clean it up.`
-				: `No run ${runId} in workspace ${workspace}.`,
+			!request.knownRunIds.has(runId)
+				? `No run ${runId} in workspace ${workspace}.`
+				: request.orphans
+					? `Run ${runId} belongs to another live session of workspace ${workspace}; force only takes over a run whose session has ended.`
+					: `Run ${runId} belongs to another session of workspace ${workspace}; pass force to clean it up.`,
 		);
 	}
 	const entries = await listTaskWorktrees(workspace, {

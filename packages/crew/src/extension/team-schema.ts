@@ -55,7 +55,7 @@ export const teamParameters = Type.Object({
 	force: Type.Optional(
 		Type.Boolean({
 			description:
-				"See and control the runs and agents of other sessions of this workspace. Never reaches another workspace.",
+				"Take over the runs and agents of another session of this workspace whose session has ended (its process died or it shut down). Never reaches a live session, nor another workspace.",
 		}),
 	),
 	root: Type.Optional(

@@ -1,8 +1,8 @@
 import type { RunSnapshot, RunStore } from "../state/run-store.ts";
 import { agentIdOf, parseAgentId } from "./crew-events.ts";
-import { foreignSessionMessage, type LiveAgentResult } from "./live-agent-api.ts";
+import { foreignSessionMessage, type LiveAgentResult, liveSessionAgentMessage } from "./live-agent-api.ts";
 import type { LiveAgentRegistry } from "./live-agents.ts";
-import { CrewAccessError, endOrphanedAgents, ownedElsewhere, readOwnedRun } from "./run-access.ts";
+import { CrewAccessError, endOrphanedAgents, LiveSessionError, ownedElsewhere, readOwnedRun } from "./run-access.ts";
 import type { RunExecution } from "./scheduler.ts";
 
 /** A resume-agent request, already validated and with the canonical workspace. */
@@ -17,13 +17,19 @@ export interface AgentResumeRequest {
 /**
  * resume-agent for an agent that this process holds no handle for, typically after its coordinator restarted:
  * finds the agent's run in the caller's workspace (another workspace's run is simply not there, so undefined is
- * returned), refuses another session's run unless `force` and a run that a live process still owns, ends agent
+ * returned), refuses another session's run unless `force` (and even then a live session's), a run that a live
+ * process still owns and one another runtime of this process works on, ends agent
  * processes the dead coordinator left, and starts the agent again on its session file.
  */
 export async function resumeAgentFromRunState(
 	store: RunStore,
 	request: AgentResumeRequest,
-	context: { registry: LiveAgentRegistry; execution: (run: RunSnapshot) => RunExecution },
+	context: {
+		registry: LiveAgentRegistry;
+		execution: (run: RunSnapshot) => RunExecution;
+		/** True when another runtime of this process works on the run (its agents are that runtime's children). */
+		heldElsewhere?: (runId: string) => boolean;
+	},
 ): Promise<LiveAgentResult | undefined> {
 	const parsed = parseAgentId(request.agentId);
 	if (!parsed) return undefined;
@@ -37,11 +43,15 @@ export async function resumeAgentFromRunState(
 		run = await readOwnedRun(store, request, parsed.runId, "resume");
 	} catch (error) {
 		if (!(error instanceof CrewAccessError) || error.message.startsWith("No run")) return undefined;
+		if (error instanceof LiveSessionError) return fail(liveSessionAgentMessage(request.agentId, request.cwd));
 		return fail(foreignSessionMessage(request.agentId, request.cwd));
 	}
 	if (!run.tasks.some((task) => task.id === parsed.taskId)) return undefined;
 	if (await ownedElsewhere(run)) {
 		return fail(`Live agent '${request.agentId}' is run by process ${run.manifest.ownerPid}; resume it there.`);
+	}
+	if (context.heldElsewhere?.(parsed.runId)) {
+		return fail(`Live agent '${request.agentId}' is run by another session of this process; resume it there.`);
 	}
 	try {
 		await endOrphanedAgents(store, parsed.runId);
@@ -49,7 +59,7 @@ export async function resumeAgentFromRunState(
 	} catch (error) {
 		return fail(`resume-agent '${request.agentId}' failed: ${(error as Error).message}`);
 	}
-	const agent = context.registry.get(agentIdOf(parsed.runId, parsed.taskId));
+	const agent = context.registry.get(agentIdOf(parsed.runId, parsed.taskId), store.root);
 	return {
 		text: `Resumed agent '${request.agentId}' from its session.`,
 		isError: false,

@@ -10,7 +10,7 @@ export type CrewEventType =
 
 /**
  * One change in a run. Every event names the run's workspace and owner session, so a subscriber sees only its
- * own workspace's (and, without force, its own session's) events.
+ * own workspace's and its own session's events (with force also those of an ended session's run it took over).
  */
 export interface CrewEvent {
 	type: CrewEventType;

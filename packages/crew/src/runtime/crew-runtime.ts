@@ -16,9 +16,11 @@ import {
 	checkScope,
 	endOrphanedAgents,
 	ownedElsewhere,
+	ownerSessionLive,
 	readOwnedRun,
 	type SessionScope,
 } from "./run-access.ts";
+import { heldByOtherRuntime, heldFor, heldForOtherSession, holdRun, releaseRuns } from "./run-holds.ts";
 import { planRun, type StartRunInput } from "./run-plan.ts";
 import { assertDepthAllowed, type CrewLimits, crewLimits } from "./runtime-config.ts";
 import { RunExecution } from "./scheduler.ts";
@@ -53,6 +55,11 @@ export interface CrewRuntimeOptions {
 	onAccess?: (agentId: string, path: string, event: CrewEvent) => void;
 }
 
+/** The key of a run among a runtime's executions: its workspace and id (a copied run directory repeats the id). */
+function runKey(workspaceId: string, runId: string): string {
+	return `${workspaceId}\0${runId}`;
+}
+
 /** A run as `status` shows it. */
 export interface RunReport extends RunSnapshot {
 	agents: LiveAgentHandle[];
@@ -64,8 +71,9 @@ export interface RunReport extends RunSnapshot {
 
 /**
  * The pi-crew runtime: the one object the extension and the CLI use. Every call names its caller (`cwd`,
- * `sessionId`): runs live in the caller's workspace, and a session sees and controls only its own runs and agents
- * unless it passes `force` (which never crosses workspaces). One runtime per process is the intended use.
+ * `sessionId`): runs live in the caller's workspace, and a session sees and controls only its own runs and agents.
+ * `force` lets it take over the runs of a session that has ended (see `ownerSessionLive`); it never reaches a live
+ * session's runs, nor another workspace. Each Pi session has its own runtime, shut down when the session ends.
  */
 export class CrewRuntime {
 	readonly registry: LiveAgentRegistry;
@@ -106,7 +114,10 @@ export class CrewRuntime {
 			}
 		}
 		for (const { workspace, sessionId, force, listener } of this.#listeners) {
-			if (event.workspaceId !== workspace || (!force && event.ownerSessionId !== sessionId)) continue;
+			if (event.workspaceId !== workspace) continue;
+			// A forced subscriber also gets the events of an orphaned run it took over, never a live session's.
+			const taken = force && heldFor(this, event.workspaceId, event.runId, sessionId);
+			if (event.ownerSessionId !== sessionId && !taken) continue;
 			try {
 				listener(event);
 			} catch {
@@ -115,8 +126,27 @@ export class CrewRuntime {
 		}
 	};
 
-	#execution(store: RunStore, snapshot: RunSnapshot): RunExecution {
-		let execution = this.#executions.get(snapshot.manifest.runId);
+	/**
+	 * The execution of run `runId` of the store's workspace, if this runtime has one. Keyed by workspace and run id,
+	 * and its workspace checked again: a run directory copied into another workspace repeats the run id, and must
+	 * never reach (wait for, cancel, report on) the original's execution.
+	 */
+	#executionOf(store: RunStore, runId: string): RunExecution | undefined {
+		const execution = this.#executions.get(runKey(store.root, runId));
+		return execution?.workspaceId === store.root ? execution : undefined;
+	}
+
+	/**
+	 * The execution of the run, made if needed, and held for `sessionId` so that other sessions of the process see
+	 * the run as live (a forced request of theirs is refused) until this runtime shuts down.
+	 */
+	#execution(store: RunStore, snapshot: RunSnapshot, sessionId: string): RunExecution {
+		if (snapshot.manifest.cwd !== store.root) {
+			throw new CrewAccessError(
+				`Run ${snapshot.manifest.runId} belongs to workspace ${snapshot.manifest.cwd}, not ${store.root}.`,
+			);
+		}
+		let execution = this.#executionOf(store, snapshot.manifest.runId);
 		if (!execution) {
 			this.#pi ??= resolvePiCommand(this.#env);
 			const o = this.#options;
@@ -134,9 +164,20 @@ export class CrewRuntime {
 				...(o.finishWorkspace ? { finishWorkspace: o.finishWorkspace } : {}),
 			};
 			execution = new RunExecution(deps, snapshot.manifest);
-			this.#executions.set(snapshot.manifest.runId, execution);
+			this.#executions.set(runKey(store.root, snapshot.manifest.runId), execution);
 		}
+		holdRun(this, store.root, snapshot.manifest.runId, sessionId);
 		return execution;
+	}
+
+	/**
+	 * Refuses to act on a run that another runtime of this process works on: its agents are that runtime's children,
+	 * and ending them "as orphans" from here would pull them from under a live session.
+	 */
+	#refuseHeldElsewhere(store: RunStore, runId: string | undefined, action: string): void {
+		if (runId !== undefined && heldByOtherRuntime(this, store.root, runId)) {
+			throw new CrewAccessError(`Run ${runId} is being run by another session of this process; ${action} it there.`);
+		}
 	}
 
 	/**
@@ -155,7 +196,7 @@ export class CrewRuntime {
 			hasWorktreeHook: !!this.#options.prepareWorkspace,
 		});
 		const snapshot = await store.createRun(plan);
-		this.#execution(store, snapshot).start();
+		this.#execution(store, snapshot, input.sessionId).start();
 		return snapshot;
 	}
 
@@ -164,7 +205,7 @@ export class CrewRuntime {
 		checkScope(scope, "waitForRun");
 		const store = await this.#store(scope.cwd);
 		const run = await readOwnedRun(store, scope, scope.runId, "wait for");
-		return (await this.#executions.get(scope.runId)?.whenIdle()) ?? run;
+		return (await this.#executionOf(store, scope.runId)?.whenIdle()) ?? run;
 	}
 
 	/** The run, its agents and latest events. */
@@ -174,25 +215,66 @@ export class CrewRuntime {
 		const run = await readOwnedRun(store, scope, scope.runId, "see");
 		const events = (await store.readEvents(scope.runId)).events.slice(-50);
 		const agents = this.registry.list().filter((a) => a.runId === scope.runId && a.workspaceId === store.root);
-		return { ...run, agents, events, active: this.#executions.get(scope.runId)?.busy ?? false };
+		return { ...run, agents, events, active: this.#executionOf(store, scope.runId)?.busy ?? false };
 	}
 
-	/** The runs of the caller's session (all sessions' with `force`; damaged runs, whose owner is unknown, only then). */
+	/**
+	 * The runs of the caller's session; with `force` also those of ended sessions (see `ownerSessionLive`) and damaged
+	 * runs, whose owner is unknown, unless a runtime of this process works on them for another session.
+	 */
 	async list(scope: SessionScope & { status?: readonly RunStatus[] }): Promise<RunListing[]> {
 		checkScope(scope, "list");
 		const store = await this.#store(scope.cwd);
 		const listings = await store.listRuns(scope.status ? { status: scope.status } : {});
-		return listings.filter((l) =>
-			l.manifest ? scope.force || l.manifest.ownerSessionId === scope.sessionId : scope.force,
-		);
+		const visible: RunListing[] = [];
+		for (const l of listings) {
+			if (l.manifest?.ownerSessionId === scope.sessionId) visible.push(l);
+			else if (scope.force && !(await this.#liveElsewhere(store, l, scope.sessionId))) visible.push(l);
+		}
+		return visible;
+	}
+
+	/**
+	 * The id of every run directory of the caller's workspace, whichever session owns it (ids only, nothing of the
+	 * runs): cleanup uses it to tell a worktree whose run is gone from one of a run it may not see.
+	 */
+	async runIds(scope: SessionScope): Promise<Set<string>> {
+		checkScope(scope, "runIds");
+		const store = await this.#store(scope.cwd);
+		return new Set((await store.listRuns()).map((l) => l.runId));
+	}
+
+	/** True when the run (or the damaged run directory) belongs to a live session other than `sessionId`. */
+	async #liveElsewhere(store: RunStore, run: Pick<RunListing, "runId" | "manifest">, sessionId: string) {
+		if (run.manifest) return ownerSessionLive(run.manifest, sessionId);
+		return heldForOtherSession(store.root, run.runId, sessionId);
+	}
+
+	/** The run's manifest, or undefined when it cannot be read. */
+	async #manifestOf(store: RunStore, runId: string): Promise<RunListing["manifest"]> {
+		try {
+			return await store.readManifest(runId);
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** True when agent `agent` may be seen and controlled by `sessionId`: its own, or, forced, an ended session's. */
+	async #mayReach(store: RunStore, agent: LiveAgentHandle, sessionId: string, force: boolean): Promise<boolean> {
+		if (agent.ownerSessionId === sessionId) return true;
+		if (!force) return false;
+		const manifest = await this.#manifestOf(store, agent.runId);
+		return manifest !== undefined && !(await ownerSessionLive(manifest, sessionId));
 	}
 
 	/** What a widget shows: the caller's unfinished runs and active agents. */
 	async overview(scope: SessionScope): Promise<{ runs: RunListing[]; agents: LiveAgentHandle[] }> {
 		const runs = await this.list({ ...scope, status: ["pending", "running", "interrupted"] });
-		const agents = (await this.registry.listByWorkspace(scope.cwd))
-			.filter(isActiveAgent)
-			.filter((a) => scope.force || a.ownerSessionId === scope.sessionId);
+		const store = await this.#store(scope.cwd);
+		const agents: LiveAgentHandle[] = [];
+		for (const agent of this.registry.listByWorkspace(store.root).filter(isActiveAgent)) {
+			if (await this.#mayReach(store, agent, scope.sessionId, scope.force === true)) agents.push(agent);
+		}
 		return { runs, agents };
 	}
 
@@ -201,7 +283,8 @@ export class CrewRuntime {
 		checkScope(scope, "cancel");
 		const store = await this.#store(scope.cwd);
 		const run = await readOwnedRun(store, scope, scope.runId, "cancel");
-		const execution = this.#executions.get(scope.runId);
+		this.#refuseHeldElsewhere(store, scope.runId, "cancel");
+		const execution = this.#executionOf(store, scope.runId);
 		if (!execution?.busy) {
 			if (run.manifest.status === "done" || run.manifest.status === "failed" || run.manifest.status === "cancelled") {
 				throw new Error(`Run ${scope.runId} is already ${run.manifest.status}.`);
@@ -212,7 +295,7 @@ export class CrewRuntime {
 				);
 			await endOrphanedAgents(store, scope.runId);
 		}
-		return (execution ?? this.#execution(store, run)).cancel();
+		return this.#execution(store, run, scope.sessionId).cancel();
 	}
 
 	/**
@@ -224,19 +307,21 @@ export class CrewRuntime {
 		checkScope(scope, "resume");
 		const store = await this.#store(scope.cwd);
 		const run = await readOwnedRun(store, scope, scope.runId, "resume");
-		if (this.#executions.get(scope.runId)?.busy) throw new Error(`Run ${scope.runId} is running here already.`);
+		this.#refuseHeldElsewhere(store, scope.runId, "resume");
+		if (this.#executionOf(store, scope.runId)?.busy) throw new Error(`Run ${scope.runId} is running here already.`);
 		if (run.manifest.status !== "interrupted") {
 			throw new Error(`Run ${scope.runId} is ${run.manifest.status}; only an interrupted run can be resumed.`);
 		}
 		await endOrphanedAgents(store, scope.runId);
 		const resumed = await resumeRun(store, scope.runId, { ownerSessionId: scope.sessionId });
-		this.#execution(store, resumed).start("running");
+		this.#execution(store, resumed, scope.sessionId).start("running");
 		return resumed;
 	}
 
 	/**
 	 * For session_start: marks the workspace's runs whose owner process died as interrupted and ends the agent
-	 * processes they left. Returns the caller's session's marked runs (all with `force`).
+	 * processes they left. Returns the caller's session's marked runs (with `force` also other sessions': their owner
+	 * process died, so those sessions have ended).
 	 */
 	async recoverInterrupted(scope: SessionScope): Promise<InterruptedRun[]> {
 		checkScope(scope, "recoverInterrupted");
@@ -250,15 +335,23 @@ export class CrewRuntime {
 	agentOperation(operation: string, request: unknown): Promise<LiveAgentResult> {
 		return runLiveAgentOperation(operation, request, {
 			registry: this.registry,
+			mayReach: async (agent, caller) => {
+				const store = await this.#store(caller.cwd);
+				return this.#mayReach(store, agent, caller.sessionId, caller.force);
+			},
 			resumeUnknown: async (request) => {
 				const store = await this.#store(request.cwd);
-				const execution = (run: RunSnapshot) => this.#execution(store, run);
-				return resumeAgentFromRunState(store, request, { registry: this.registry, execution });
+				const execution = (run: RunSnapshot) => this.#execution(store, run, request.sessionId);
+				const heldElsewhere = (runId: string) => heldByOtherRuntime(this, store.root, runId);
+				return resumeAgentFromRunState(store, request, { registry: this.registry, execution, heldElsewhere });
 			},
 		});
 	}
 
-	/** Calls `listener` with the events of the caller's workspace (and session, unless `force`). Returns unsubscribe. */
+	/**
+	 * Calls `listener` with the events of the caller's workspace and session (with `force`, also of the runs of ended
+	 * sessions that this runtime took over for the caller; never a live session's). Returns unsubscribe.
+	 */
 	async subscribe(scope: SessionScope, listener: CrewListener): Promise<() => void> {
 		checkScope(scope, "subscribe");
 		const entry = {
@@ -275,5 +368,7 @@ export class CrewRuntime {
 	async shutdown(): Promise<void> {
 		await Promise.all([...this.#executions.values()].map((execution) => execution.shutdown()));
 		this.#listeners.clear();
+		// The session has ended: its runs are orphaned now, and another session may take them over with force.
+		releaseRuns(this);
 	}
 }

@@ -1,8 +1,8 @@
 /**
  * `pi-crew/runtime`: sub-agents as real `pi --mode rpc` child processes, one per task, each on its own session
  * file in the run directory; a scheduler that honours dependencies and worker limits; live agent handles that
- * carry their workspace; and the live-agent operations, refused across workspaces (and across sessions unless
- * forced). `CrewRuntime` is the facade for the extension and the CLI.
+ * carry their workspace; and the live-agent operations, refused across workspaces and across live sessions
+ * (force takes over only an ended session's runs and agents). `CrewRuntime` is the facade for the extension and the CLI.
  *
  * @module
  */
@@ -40,12 +40,15 @@ export {
 	type LiveAgentOperation,
 	type LiveAgentRequest,
 	type LiveAgentResult,
+	liveSessionAgentMessage,
 	runLiveAgentOperation,
 } from "./live-agent-api.ts";
 export {
 	ACTIVE_AGENT_STATUSES,
+	canonicalWorkspaceSync,
 	getLiveAgent,
 	isActiveAgent,
+	LiveAgentConflictError,
 	type LiveAgentControl,
 	type LiveAgentHandle,
 	LiveAgentRegistry,
@@ -63,7 +66,10 @@ export {
 	CrewAccessError,
 	checkScope,
 	endOrphanedAgents,
+	LiveSessionError,
+	liveSessionRunMessage,
 	ownedElsewhere,
+	ownerSessionLive,
 	readOwnedRun,
 	type SessionScope,
 } from "./run-access.ts";

@@ -22,7 +22,10 @@ export interface LiveAgentRequest {
 	agentId?: string;
 	/** The text of a steer or follow-up (required), or of a resume (optional). */
 	message?: string;
-	/** Lets a session see and control the agents of another session of the same workspace (never another workspace). */
+	/**
+	 * Lets a session take over the agents of another session of the same workspace whose session has ended; never
+	 * a live session's, never another workspace's.
+	 */
 	force?: boolean;
 }
 
@@ -36,6 +39,11 @@ export interface LiveAgentResult {
 /** What the operations need besides the registry. */
 export interface LiveAgentApiOptions {
 	registry?: LiveAgentRegistry;
+	/**
+	 * Whether the caller may see and control `agent` of another session: only when forced and the agent's session
+	 * has ended (the runtime knows which sessions of the process are live). Default: never, force or not.
+	 */
+	mayReach?: (agent: LiveAgentHandle, caller: { cwd: string; sessionId: string; force: boolean }) => Promise<boolean>;
 	/**
 	 * resume-agent for an agent this process holds no handle for (its coordinator restarted): resumes it from the
 	 * run state of workspace `cwd` (canonical), or returns undefined when that workspace has no such agent.
@@ -57,6 +65,11 @@ export function foreignWorkspaceMessage(agentId: string, cwd: string): string {
 /** The refusal for an agent of another session of the same workspace. */
 export function foreignSessionMessage(agentId: string, cwd: string): string {
 	return `Live agent '${agentId}' belongs to another session of workspace ${cwd}; pass force to control it.`;
+}
+
+/** The refusal, even with force, for an agent of another session that is still live. */
+export function liveSessionAgentMessage(agentId: string, cwd: string): string {
+	return `Live agent '${agentId}' belongs to another live session of workspace ${cwd}; force only takes over agents whose session has ended.`;
 }
 
 function error(text: string, details: Record<string, unknown> = {}): LiveAgentResult {
@@ -110,8 +123,9 @@ function describe(agent: LiveAgentHandle): string {
 /**
  * Runs one live-agent operation for a caller in workspace `cwd` and session `sessionId`. Only agents whose
  * workspaceId is the caller's canonical workspace are listed or controlled; an agent of another workspace is
- * refused with the seed's message, and one of another session of this workspace unless `force`. A refused
- * request sends nothing to the agent.
+ * refused with the seed's message, and one of another session of this workspace unless `force` takes over an
+ * ended session's agent (`options.mayReach`); a live session's agent is refused even then. A refused request sends
+ * nothing to the agent.
  */
 export async function runLiveAgentOperation(
 	operation: string,
@@ -127,10 +141,14 @@ export async function runLiveAgentOperation(
 	if (typeof checked === "string") return error(`${operation}: ${checked}`);
 	const cwd = await canonicalPath(checked.cwd);
 	const { sessionId, force, message } = checked;
+	const caller = { cwd, sessionId, force };
+	const mayReach = async (agent: LiveAgentHandle): Promise<boolean> =>
+		agent.ownerSessionId === sessionId || (force && ((await options.mayReach?.(agent, caller)) ?? false));
 	if (op === "list-active-live-agents") {
-		const agents = (await registry.listByWorkspace(cwd))
-			.filter(isActiveAgent)
-			.filter((agent) => force || agent.ownerSessionId === sessionId);
+		const agents: LiveAgentHandle[] = [];
+		for (const agent of registry.listByWorkspace(cwd).filter(isActiveAgent)) {
+			if (await mayReach(agent)) agents.push(agent);
+		}
 		const text =
 			agents.length === 0
 				? `No active live agents in workspace ${cwd}.`
@@ -138,8 +156,9 @@ export async function runLiveAgentOperation(
 		return ok(text, { operation, workspace: cwd, agents });
 	}
 	const agentId = checked.agentId as string;
-	const live = registry.get(agentId);
-	if (live && live.workspaceId !== cwd)
+	// Looked up by workspace and id: an agent of another workspace with the same id is never the one acted on.
+	const live = registry.get(agentId, cwd);
+	if (!live && registry.get(agentId) !== undefined)
 		return error(foreignWorkspaceMessage(agentId, cwd), { agentId, workspace: cwd });
 	if (!live) {
 		if (op === "resume-agent" && options.resumeUnknown) {
@@ -151,7 +170,18 @@ export async function runLiveAgentOperation(
 	if (live.ownerSessionId !== sessionId && !force) {
 		return error(foreignSessionMessage(agentId, cwd), { agentId, workspace: cwd });
 	}
-	const control = registry.control(agentId);
+	if (!(await mayReach(live))) return error(liveSessionAgentMessage(agentId, cwd), { agentId, workspace: cwd });
+	if (
+		op === "resume-agent" &&
+		live.ownerSessionId !== sessionId &&
+		live.status === "stopped" &&
+		options.resumeUnknown
+	) {
+		// Taking over an ended session's agent: resumed by the caller's runtime, not by the ended one's execution.
+		const resumed = await options.resumeUnknown({ cwd, sessionId, agentId, message, force });
+		if (resumed) return resumed;
+	}
+	const control = registry.control(cwd, agentId);
 	const active = isActiveAgent(live);
 	if (
 		op === "resume-agent" ? live.status !== "stopped" : !active || (op !== "stop-agent" && live.status === "stopping")
@@ -177,5 +207,5 @@ export async function runLiveAgentOperation(
 		"stop-agent": `Stopped live agent '${agentId}'; resume-agent continues it from its session.`,
 		"resume-agent": `Resumed live agent '${agentId}' from its session.`,
 	};
-	return ok(done[op], { operation, agentId, agent: registry.get(agentId) });
+	return ok(done[op], { operation, agentId, agent: registry.get(agentId, cwd) });
 }

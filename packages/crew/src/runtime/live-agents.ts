@@ -1,4 +1,5 @@
-import { canonicalPath } from "pi-fovea/workspace";
+import { realpathSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 /**
  * Where a live agent stands: `starting` and `running` while its process works, `stopping` while it is being
@@ -57,47 +58,112 @@ export function isActiveAgent(handle: Pick<LiveAgentHandle, "status">): boolean 
 }
 
 /**
- * The agents this process started, by id. Handles stay after their process ends, so a stopped agent can still be
- * found and resumed; readers get copies, so only the runner of an agent changes its handle.
+ * The key of an agent: its workspace and its id. Agent ids come from run ids, which a run directory copied (or
+ * forged) into another workspace repeats, so an id alone would let one workspace's run reach another's agent.
+ */
+function keyOf(workspaceId: string, agentId: string): string {
+	return `${workspaceId}\0${agentId}`;
+}
+
+/**
+ * `path` as a canonical absolute path, synchronously: the real path of its longest existing prefix with the
+ * missing rest appended (as `canonicalPath` of pi-fovea does), so a symlink alias of a workspace and the workspace
+ * itself give the same string, and a path that does not exist is still compared as written.
+ */
+export function canonicalWorkspaceSync(path: string): string {
+	let existing = resolve(path);
+	const missing: string[] = [];
+	for (;;) {
+		try {
+			const physical = realpathSync(existing);
+			return missing.length === 0 ? physical : join(physical, ...missing.reverse());
+		} catch {
+			const parent = dirname(existing);
+			if (parent === existing) return resolve(path);
+			missing.push(basename(existing));
+			existing = parent;
+		}
+	}
+}
+
+/** A refused `register`: the agent id is held by an agent of another workspace. */
+export class LiveAgentConflictError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "LiveAgentConflictError";
+	}
+}
+
+/**
+ * The agents this process started, by workspace and id. Handles stay after their process ends, so a stopped agent
+ * can still be found and resumed; readers get copies, so only the runner of an agent changes its handle. An agent
+ * id belongs to one workspace for the life of the process: `register` refuses an id that another workspace holds,
+ * so `get(agentId)` is never ambiguous and a run of one workspace never replaces or reaches another's agent.
  */
 export class LiveAgentRegistry {
 	readonly #entries = new Map<string, Entry>();
 
-	/** Adds or replaces the agent `handle.agentId`. */
+	/**
+	 * Adds the agent `handle.agentId` of workspace `handle.workspaceId`, or replaces that same agent (a resumed
+	 * one). Throws a LiveAgentConflictError when another workspace already holds the id.
+	 */
 	register(handle: LiveAgentHandle, control: LiveAgentControl): void {
-		this.#entries.set(handle.agentId, { handle: { ...handle, accessedPaths: [...handle.accessedPaths] }, control });
+		this.assertRegistrable(handle);
+		const copy = { ...handle, accessedPaths: [...handle.accessedPaths] };
+		this.#entries.set(keyOf(handle.workspaceId, handle.agentId), { handle: copy, control });
 	}
 
-	/** Changes fields of a registered handle (identity and workspace stay as registered). */
-	update(agentId: string, patch: Partial<Omit<LiveAgentHandle, "agentId" | "runId" | "taskId" | "workspaceId">>): void {
-		const entry = this.#entries.get(agentId);
+	/** Throws what `register` would throw for `handle`, so a caller can refuse before starting a process. */
+	assertRegistrable(handle: Pick<LiveAgentHandle, "agentId" | "workspaceId">): void {
+		const holder = this.#byId(handle.agentId).find((entry) => entry.handle.workspaceId !== handle.workspaceId);
+		if (holder) {
+			throw new LiveAgentConflictError(
+				`Live agent '${handle.agentId}' already belongs to workspace ${holder.handle.workspaceId}; it cannot be registered for workspace ${handle.workspaceId} (was a run directory copied between workspaces?)`,
+			);
+		}
+	}
+
+	#byId(agentId: string): Entry[] {
+		return [...this.#entries.values()].filter((entry) => entry.handle.agentId === agentId);
+	}
+
+	/** Changes fields of the agent of `workspaceId` (identity and workspace stay as registered). */
+	update(
+		workspaceId: string,
+		agentId: string,
+		patch: Partial<Omit<LiveAgentHandle, "agentId" | "runId" | "taskId" | "workspaceId">>,
+	): void {
+		const entry = this.#entries.get(keyOf(workspaceId, agentId));
 		if (entry) entry.handle = { ...entry.handle, ...patch };
 	}
 
-	/** Adds a path to the agent's accessed paths (no duplicates). */
-	addAccessedPath(agentId: string, path: string): void {
-		const entry = this.#entries.get(agentId);
+	/** Adds a path to the accessed paths of the agent of `workspaceId` (no duplicates). */
+	addAccessedPath(workspaceId: string, agentId: string, path: string): void {
+		const entry = this.#entries.get(keyOf(workspaceId, agentId));
 		if (entry && !entry.handle.accessedPaths.includes(path)) entry.handle.accessedPaths.push(path);
 	}
 
-	/** Forgets an agent. */
-	remove(agentId: string): boolean {
-		return this.#entries.delete(agentId);
+	/** Forgets the agent of `workspaceId`. */
+	remove(workspaceId: string, agentId: string): boolean {
+		return this.#entries.delete(keyOf(workspaceId, agentId));
 	}
 
 	#copy(entry: Entry): LiveAgentHandle {
 		return { ...entry.handle, accessedPaths: [...entry.handle.accessedPaths], sends: entry.control.sends() };
 	}
 
-	/** A copy of the handle of `agentId`. */
-	get(agentId: string): LiveAgentHandle | undefined {
-		const entry = this.#entries.get(agentId);
+	/**
+	 * A copy of the handle of `agentId`: of workspace `workspaceId` (canonical) when given, else of whichever
+	 * workspace holds the id (at most one does). Callers that act on the agent compare its workspaceId first.
+	 */
+	get(agentId: string, workspaceId?: string): LiveAgentHandle | undefined {
+		const entry = workspaceId === undefined ? this.#byId(agentId)[0] : this.#entries.get(keyOf(workspaceId, agentId));
 		return entry && this.#copy(entry);
 	}
 
-	/** The control of `agentId`. Callers check workspace and owner first (see `runLiveAgentOperation`). */
-	control(agentId: string): LiveAgentControl | undefined {
-		return this.#entries.get(agentId)?.control;
+	/** The control of the agent of `workspaceId`. Callers check owner first (see `runLiveAgentOperation`). */
+	control(workspaceId: string, agentId: string): LiveAgentControl | undefined {
+		return this.#entries.get(keyOf(workspaceId, agentId))?.control;
 	}
 
 	/** Every agent, oldest first. */
@@ -109,13 +175,14 @@ export class LiveAgentRegistry {
 	 * The agents of one workspace. `workspaceId` is canonicalized first, so a symlink alias of the folder finds
 	 * the same agents, while a look-alike path (a prefix, a sibling) finds none.
 	 */
-	async listByWorkspace(workspaceId: string): Promise<LiveAgentHandle[]> {
-		const canonical = await canonicalPath(workspaceId);
+	listByWorkspace(workspaceId: string): LiveAgentHandle[] {
+		const canonical = canonicalWorkspaceSync(workspaceId);
 		return this.list().filter((agent) => agent.workspaceId === canonical);
 	}
 }
 
-const REGISTRY_KEY = Symbol.for("pi-crew:live-agents:v1");
+// v2: keyed by workspace and id (v1 was keyed by id alone and has other method signatures).
+const REGISTRY_KEY = Symbol.for("pi-crew:live-agents:v2");
 
 /**
  * The registry of this process: every runtime in it shares one view of live agents. Pi loads each extension
@@ -137,17 +204,20 @@ export function listLiveAgents(): LiveAgentHandle[] {
 	return liveAgents.list();
 }
 
-/** The agents whose workspace is `workspaceId` (compared as canonical paths). */
-export function listLiveAgentsByWorkspace(workspaceId: string): Promise<LiveAgentHandle[]> {
+/** The agents whose workspace is `workspaceId` (compared as canonical paths; see the isolation seed). */
+export function listLiveAgentsByWorkspace(workspaceId: string): LiveAgentHandle[] {
 	return liveAgents.listByWorkspace(workspaceId);
 }
 
 /** The agents of `workspaceId` whose process is still there. */
-export async function listActiveLiveAgentsByWorkspace(workspaceId: string): Promise<LiveAgentHandle[]> {
-	return (await liveAgents.listByWorkspace(workspaceId)).filter(isActiveAgent);
+export function listActiveLiveAgentsByWorkspace(workspaceId: string): LiveAgentHandle[] {
+	return liveAgents.listByWorkspace(workspaceId).filter(isActiveAgent);
 }
 
-/** The handle of `agentId`, if this process started it. */
-export function getLiveAgent(agentId: string): LiveAgentHandle | undefined {
-	return liveAgents.get(agentId);
+/**
+ * The handle of `agentId`, if this process started it: of workspace `workspaceId` when given, else of the one
+ * workspace that holds the id. The seed's callers compare `workspaceId` with theirs and refuse another's.
+ */
+export function getLiveAgent(agentId: string, workspaceId?: string): LiveAgentHandle | undefined {
+	return liveAgents.get(agentId, workspaceId);
 }

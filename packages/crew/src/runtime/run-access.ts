@@ -1,15 +1,21 @@
 import { existsSync } from "node:fs";
-import { manifestOwner } from "../state/manifest.ts";
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { manifestOwner, type RunManifest } from "../state/manifest.ts";
 import { isOwnerAlive, processStartMarker } from "../state/owner.ts";
 import type { RunSnapshot, RunStore } from "../state/run-store.ts";
 import { killProcessTree } from "./process-tree.ts";
+import { heldForOtherSession } from "./run-holds.ts";
 
 /** Who asks: the caller's workspace and Pi session, and whether it overrides the session boundary. */
 export interface SessionScope {
 	/** The caller's workspace folder (any alias of it). */
 	cwd: string;
 	sessionId: string;
-	/** See and control the runs of other sessions of the same workspace. Never crosses workspaces. */
+	/**
+	 * Take over the runs of other sessions of the same workspace whose session has ended (owner process dead, or
+	 * no runtime of this process holds the run any more). Never reaches a live session, nor another workspace.
+	 */
 	force?: boolean;
 }
 
@@ -19,6 +25,34 @@ export class CrewAccessError extends Error {
 		super(message);
 		this.name = "CrewAccessError";
 	}
+}
+
+/**
+ * The refusal of a forced request for a run whose owning session is still live (a live process of its own, or a
+ * runtime of this process that works on it for another session).
+ */
+export class LiveSessionError extends CrewAccessError {
+	constructor(message: string) {
+		super(message);
+		this.name = "LiveSessionError";
+	}
+}
+
+/** The refusal of a forced request for another live session's run. */
+export function liveSessionRunMessage(runId: string, workspace: string, action: string): string {
+	return `Run ${runId} belongs to another live session of workspace ${workspace}; force only takes over a run whose session has ended, so it cannot ${action} it.`;
+}
+
+/**
+ * True while the session that owns the run may still work on it, as `sessionId` sees it: a runtime of this process
+ * holds the run for another session, or the owner is another process that is alive (one on another host counts as
+ * alive). A run owned by this process that no runtime holds for another session is orphaned: its session ended.
+ */
+export async function ownerSessionLive(manifest: RunManifest, sessionId: string): Promise<boolean> {
+	if (heldForOtherSession(manifest.cwd, manifest.runId, sessionId)) return true;
+	const owner = manifestOwner(manifest);
+	if (owner.pid === process.pid && owner.host === hostname()) return false;
+	return isOwnerAlive(owner);
 }
 
 /** Throws unless `scope` names a workspace folder and a session as nonempty strings. */
@@ -35,7 +69,8 @@ export function checkScope(scope: unknown, what: string): asserts scope is Sessi
 
 /**
  * Run `runId` of the store's workspace, for a caller allowed to `action` it: it must live in this workspace (a
- * run of another workspace is simply not found here) and belong to the caller's session unless `force`.
+ * run of another workspace is simply not found here) and belong to the caller's session, or, with `force`, to a
+ * session that has ended (a live session's run is refused with a LiveSessionError even then).
  */
 export async function readOwnedRun(
 	store: RunStore,
@@ -47,10 +82,14 @@ export async function readOwnedRun(
 		throw new CrewAccessError(`No run ${runId} in workspace ${store.root}.`);
 	}
 	const run = await store.readRun(runId);
-	if (run.manifest.ownerSessionId !== scope.sessionId && scope.force !== true) {
+	if (run.manifest.ownerSessionId === scope.sessionId) return run;
+	if (scope.force !== true) {
 		throw new CrewAccessError(
 			`Run ${runId} belongs to another session of workspace ${store.root}; pass force to ${action} it.`,
 		);
+	}
+	if (await ownerSessionLive(run.manifest, scope.sessionId)) {
+		throw new LiveSessionError(liveSessionRunMessage(runId, store.root, action));
 	}
 	return run;
 }
@@ -62,9 +101,22 @@ export async function ownedElsewhere(run: RunSnapshot): Promise<boolean> {
 }
 
 /**
+ * True when process `pid` was started as an agent of `runId` in workspace `workspace`, as its environment
+ * (`PI_CREW_WORKSPACE`, `PI_CREW_RUN_ID`, set by `agentEnv`) says. tasks.json is only a file in the workspace: a
+ * copy of another workspace's run directory carries that workspace's agent pids and start markers, and must not
+ * end its agents.
+ */
+async function startedAsAgentOf(pid: number, workspace: string, runId: string): Promise<boolean> {
+	const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
+	const vars = new Set(environ.split("\0"));
+	return vars.has(`PI_CREW_WORKSPACE=${workspace}`) && vars.has(`PI_CREW_RUN_ID=${runId}`);
+}
+
+/**
  * Ends agent processes that a dead coordinator left behind (recorded per task as `meta.agentPid` and
  * `meta.agentStart`), so a resumed agent never shares its session file with the old one. A pid whose start
- * marker differs belongs to another process now and is left alone. Returns the pids it ended.
+ * marker differs belongs to another process now and is left alone, and so is one that was not started as an
+ * agent of this run of this workspace. Returns the pids it ended.
  */
 export async function endOrphanedAgents(store: RunStore, runId: string): Promise<number[]> {
 	const ended: number[] = [];
@@ -73,7 +125,8 @@ export async function endOrphanedAgents(store: RunStore, runId: string): Promise
 		const pid = task.meta?.agentPid;
 		const start = task.meta?.agentStart;
 		if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) continue;
-		if (typeof start === "string" && (await processStartMarker(pid)) === start) {
+		const same = typeof start === "string" && (await processStartMarker(pid)) === start;
+		if (same && (await startedAsAgentOf(pid, store.root, runId))) {
 			await killProcessTree(pid, { group: true });
 			ended.push(pid);
 			await store.appendEvent(runId, { type: "agent.orphan-ended", taskId: task.id, data: { pid } });

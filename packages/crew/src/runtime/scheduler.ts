@@ -187,7 +187,7 @@ export class RunExecution {
 				await slot.child?.stop();
 				const message = error instanceof Error ? error.message : String(error);
 				await this.#setTask(taskId, "failed", `the runtime could not run the agent: ${message}`).catch(() => {});
-				this.#deps.registry.update(agentIdOf(this.runId, taskId), { status: "failed" });
+				this.#deps.registry.update(this.workspaceId, agentIdOf(this.runId, taskId), { status: "failed" });
 			})
 			.finally(() => {
 				this.#active.delete(taskId);
@@ -200,7 +200,7 @@ export class RunExecution {
 		const slot = this.#active.get(taskId);
 		if (!slot) throw new Error(`task ${taskId} of run ${this.runId} is not running here`);
 		slot.stop ??= "stopped";
-		this.#deps.registry.update(agentIdOf(this.runId, taskId), { status: "stopping" });
+		this.#deps.registry.update(this.workspaceId, agentIdOf(this.runId, taskId), { status: "stopping" });
 		slot.abort.abort(new Error("stopped"));
 		await slot.child?.stop();
 		await slot.finished;
@@ -239,7 +239,7 @@ export class RunExecution {
 		for (const slot of slots) {
 			slot.stop ??= reason;
 			slot.abort.abort(new Error(reason));
-			this.#deps.registry.update(agentIdOf(this.runId, slot.taskId), { status: "stopping" });
+			this.#deps.registry.update(this.workspaceId, agentIdOf(this.runId, slot.taskId), { status: "stopping" });
 		}
 		await Promise.all(slots.map((slot) => slot.child?.stop()));
 		await Promise.all(slots.map((slot) => slot.finished));

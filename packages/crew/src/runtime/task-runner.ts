@@ -102,6 +102,8 @@ export async function runTaskAgent(
 			taskId: task.id,
 			agentId,
 		};
+		// Before anything starts: an id another workspace's agent holds is refused, never taken over.
+		registry.assertRegistrable({ agentId, workspaceId: manifest.cwd });
 		const agent = readAgentSnapshot(manifest.meta, task.agent, store.files(runId).manifest);
 		const cwd = deps.prepareWorkspace ? await deps.prepareWorkspace({ manifest, task }) : manifest.cwd;
 		const { sessionFile, systemPromptFile } = agentFiles(store.files(runId).dir, task);
@@ -130,12 +132,13 @@ export async function runTaskAgent(
 			noOutputTimeoutMs: deps.limits.noOutputTimeoutMs,
 			onRecord: (record) => {
 				if (record.type === "tool_execution_start" && typeof record.toolName === "string") {
-					registry.update(agentId, { currentTool: record.toolName });
+					registry.update(manifest.cwd, agentId, { currentTool: record.toolName });
 					deps.emit({ ...base, type: "agent.tool", data: { toolName: record.toolName } });
-				} else if (record.type === "tool_execution_end") registry.update(agentId, { currentTool: undefined });
+				} else if (record.type === "tool_execution_end")
+					registry.update(manifest.cwd, agentId, { currentTool: undefined });
 			},
 			onAccess: (access) => {
-				registry.addAccessedPath(agentId, access.path);
+				registry.addAccessedPath(manifest.cwd, agentId, access.path);
 				deps.emit({ ...base, type: "agent.access", data: { path: access.path, kind: access.kind, via: access.via } });
 			},
 		});
@@ -151,7 +154,7 @@ export async function runTaskAgent(
 		registry.register({ ...handle, ...where, status: "starting" }, control);
 		// The prompt goes first, so a steer can never reach Pi before the task it steers.
 		const running = child.run(prompt);
-		registry.update(agentId, { status: "running" });
+		registry.update(manifest.cwd, agentId, { status: "running" });
 		if (slot.stop) void child.stop();
 		const pid = child.pid;
 		const agentStart = pid === undefined ? null : await processStartMarker(pid);
@@ -172,7 +175,7 @@ export async function runTaskAgent(
 			taskId: task.id,
 			data: { agentId, end: outcome.end, status: agentStatus },
 		});
-		registry.update(agentId, { status: agentStatus, endedAt: store.now(), currentTool: undefined });
+		registry.update(manifest.cwd, agentId, { status: agentStatus, endedAt: store.now(), currentTool: undefined });
 		deps.emit({ ...base, type: "task.status", data: { status: patch.status, error: patch.error ?? undefined } });
 		deps.emit({ ...base, type: "agent.exited", data: { end: outcome.end, status: agentStatus } });
 	} finally {

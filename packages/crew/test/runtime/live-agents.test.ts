@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { mkdir, symlink } from "node:fs/promises";
+import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
 	CrewAccessError,
 	type CrewEvent,
 	foreignSessionMessage,
 	foreignWorkspaceMessage,
 	isProcessRunning,
+	liveSessionAgentMessage,
 } from "../../src/runtime/index.ts";
+import { runsDirOf } from "../../src/state/index.ts";
 import { busy, CATALOG, crewFixture, eventWaiter, team, treeRunning } from "./support/crew-fixture.ts";
 
 describe("live agents with real pi children", { concurrency: true }, () => {
@@ -139,7 +142,68 @@ describe("live agents with real pi children", { concurrency: true }, () => {
 		assert.equal(again.isError, true);
 	});
 
-	it("keeps two sessions of one workspace apart unless force is passed", async (t) => {
+	it("a run directory copied into another workspace reaches neither the original's execution nor its agent", async (t) => {
+		const fx = await crewFixture(t);
+		await fx.script({ ORIGINAL: [busy(30)] });
+		const runtime = fx.runtime();
+		const a = { cwd: fx.ws, sessionId: "sA" };
+		const tool = await eventWaiter(runtime, a, (e) => e.type === "agent.tool");
+		const { manifest } = await runtime.startRun({
+			...a,
+			team: team("original", [{ id: "t1", instructions: "ORIGINAL" }]),
+			goal: "A's goal",
+			catalog: CATALOG,
+		});
+		const runId = manifest.runId;
+		const agentId = (await tool.event).agentId as string;
+		const pid = runtime.registry.get(agentId)?.pid as number;
+		const tree = [pid, ...(await treeRunning(pid, "sleep 30"))];
+		/** Workspace `name` gets a copy of A's run directory, made its own (cwd, owner) and marked interrupted. */
+		const forge = async (name: string) => {
+			const ws = join(fx.root, name);
+			const from = join(runsDirOf(fx.ws), runId);
+			const to = join(runsDirOf(ws), runId);
+			await mkdir(to, { recursive: true });
+			for (const file of ["manifest.json", "tasks.json", "events.jsonl"]) await cp(join(from, file), join(to, file));
+			const m = JSON.parse(await readFile(join(to, "manifest.json"), "utf8"));
+			await writeFile(
+				join(to, "manifest.json"),
+				JSON.stringify({ ...m, cwd: ws, ownerSessionId: "sB", status: "interrupted" }),
+			);
+			const tf = JSON.parse(await readFile(join(to, "tasks.json"), "utf8"));
+			// The task keeps its meta: the pid and start marker of A's live agent.
+			tf.tasks = tf.tasks.map((task: object) => ({ ...task, status: "interrupted" }));
+			await writeFile(join(to, "tasks.json"), JSON.stringify(tf));
+			return { cwd: ws, sessionId: "sB" };
+		};
+
+		const b = await forge("wsB");
+		assert.equal((await runtime.status({ ...b, runId })).active, false, "A's busy execution is not B's");
+		const waited = await Promise.race([runtime.waitForRun({ ...b, runId }), sleep(2000).then(() => undefined)]);
+		assert.equal(waited?.manifest.cwd, b.cwd, "B waits for its own run, not for A's execution");
+		const cancelled = await runtime.cancel({ ...b, runId });
+		assert.deepEqual([cancelled.manifest.cwd, cancelled.manifest.status], [b.cwd, "cancelled"]);
+
+		const c = await forge("wsC");
+		await runtime.resume({ ...c, runId });
+		const failed = await runtime.waitForRun({ ...c, runId });
+		assert.equal(failed.tasks[0]?.status, "failed");
+		assert.match(
+			failed.tasks[0]?.error ?? "",
+			new RegExp(`Live agent '${agentId}' already belongs to workspace ${fx.ws}`),
+		);
+
+		const handle = runtime.registry.get(agentId, fx.ws);
+		assert.deepEqual([handle?.workspaceId, handle?.ownerSessionId, handle?.status], [fx.ws, "sA", "running"]);
+		assert.equal(runtime.registry.get(agentId, c.cwd), undefined);
+		const steer = await runtime.agentOperation("steer-agent", { ...a, agentId, message: "still mine" });
+		assert.equal(steer.isError, false, steer.text);
+		for (const p of tree) assert.equal(await isProcessRunning(p), true, `A's agent process ${p} still runs`);
+		assert.equal((await runtime.status({ ...a, runId })).manifest.status, "running");
+		await runtime.cancel({ ...a, runId });
+	});
+
+	it("keeps two live sessions of one workspace apart, even when force is passed", async (t) => {
 		const fx = await crewFixture(t);
 		await fx.script({ ISOLATED: [busy(30)] });
 		const runtime = fx.runtime();
@@ -181,23 +245,35 @@ describe("live agents with real pi children", { concurrency: true }, () => {
 			mine.agents.map((x) => x.agentId),
 			[agentId],
 		);
+		// Force takes over only runs whose session has ended; session a is live, so b is refused even with force,
+		// from the same runtime and from another runtime of this process (another Pi session, sharing the registry).
 		const forced = { ...b, force: true };
-		assert.deepEqual(
-			(await runtime.list(forced)).map((r) => r.runId),
-			[runId],
-		);
-		assert.equal((await runtime.status({ ...forced, runId })).manifest.ownerSessionId, "session-a");
-		const seen = await runtime.agentOperation("list-active-live-agents", forced);
-		assert.deepEqual(
-			(seen.details.agents as { agentId: string }[]).map((x) => x.agentId),
-			[agentId],
-		);
-		const steer = await runtime.agentOperation("steer-agent", { ...forced, agentId, message: "forced steer" });
-		assert.equal(steer.isError, false, steer.text);
-		assert.equal(runtime.registry.get(agentId)?.sends, (sends ?? 0) + 1);
-
+		const elsewhere = fx.runtime({ registry: runtime.registry });
 		const pid = runtime.registry.get(agentId)?.pid as number;
 		const tree = [pid, ...(await treeRunning(pid, "sleep 30"))];
+		for (const rt of [runtime, elsewhere]) {
+			assert.deepEqual(await rt.list(forced), []);
+			assert.deepEqual(await rt.overview(forced), { runs: [], agents: [] });
+			const seen = await rt.agentOperation("list-active-live-agents", forced);
+			assert.deepEqual(seen.details.agents, []);
+			for (const op of ["steer-agent", "follow-up-agent", "stop-agent", "resume-agent"]) {
+				const refused = await rt.agentOperation(op, { ...forced, agentId, message: "forced" });
+				assert.equal(refused.isError, true);
+				assert.equal(refused.text, liveSessionAgentMessage(agentId, fx.ws));
+			}
+			for (const call of [rt.status, rt.cancel, rt.resume, rt.waitForRun]) {
+				await assert.rejects(call.call(rt, { ...forced, runId }), (error: Error) => {
+					assert.ok(error instanceof CrewAccessError);
+					assert.match(error.message, /belongs to another live session of workspace .*force only takes over/);
+					return true;
+				});
+			}
+		}
+		assert.equal(runtime.registry.get(agentId)?.sends, sends, "nothing was sent");
+		for (const p of tree) assert.equal(await isProcessRunning(p), true, `process ${p} was left running`);
+		assert.equal(runtime.registry.get(agentId)?.status, "running");
+		assert.equal((await runtime.status({ ...a, runId })).manifest.status, "running");
+
 		const cancelled = await runtime.cancel({ ...a, runId });
 		assert.equal(cancelled.manifest.status, "cancelled");
 		assert.equal(cancelled.tasks[0]?.status, "cancelled");
