@@ -48,6 +48,39 @@ describe("startup import graph", () => {
 	});
 });
 
+describe("pi-fovea/workspace, the light kernel", () => {
+	const kernel = join(repoRoot, "packages/fovea/src/workspace/index.ts");
+	/** The exports the seed's "Lightweight shared API" names. */
+	const SEED_EXPORTS = [
+		"ExecutionRoots",
+		"ProjectDiscovery",
+		"canonicalPath",
+		"accessedPaths",
+		"WORKSPACE_ACCESS_EVENT",
+		"peerWorkspaceRoot",
+		"latestWorkspaceEntry",
+		"OBSERVED_ROOT_LIMIT",
+		"envInt",
+	];
+
+	it("exports the seed's names, imports no parser, graph, analysis or Git module, and nothing third-party", () => {
+		const { modules, external } = staticImportGraph(kernel, repoRoot);
+		const offending = modules
+			.map((m) => relative(repoRoot, m.path))
+			.filter((p) => /\/(engine|review|git|runtime|worktree|extension)\//.test(p) || !p.includes("/workspace/"));
+		assert.deepEqual(offending, []);
+		assert.deepEqual(external, []);
+		const { exports } = probeLoad(kernel);
+		for (const name of SEED_EXPORTS) assert.ok(exports.includes(name), `exports ${name}`);
+	});
+
+	it("loading it touches no file and spawns nothing", () => {
+		const report = probeLoad(kernel);
+		assert.deepEqual(report.fsCalls, []);
+		assert.deepEqual(report.spawns, []);
+	});
+});
+
 describe("module load and factory are free of side effects", () => {
 	it("importing both entries and running their factories touches no file, spawns nothing and reads no env limit eagerly beyond the ring", () => {
 		const report = probeLoad(entries.fovea, entries.contour);

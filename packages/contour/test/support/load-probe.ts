@@ -1,5 +1,5 @@
-// Run as a child process: records every fs and child_process call made while extension entries are imported and
-// their factories run against a recording ExtensionAPI, then prints a JSON report. Loading is done by Node's own
+// Run as a child process: records every fs and child_process call made while extension entries (or plain modules) are
+// imported and their factories run against a recording ExtensionAPI, then prints a JSON report. Loading is done by Node's own
 // module loader, which reads sources through the same fs functions, so only calls made from the extensions' own
 // code (a stack frame under packages/*/src/) count.
 import childProcess from "node:child_process";
@@ -38,8 +38,11 @@ patch(fs.promises as unknown as Record<string, unknown>, "fs.promises", fsCalls)
 patch(childProcess as unknown as Record<string, unknown>, "child_process", spawns);
 syncBuiltinESMExports();
 
+const exports: string[] = [];
 for (const entry of entries) {
-	const mod = (await import(entry)) as { default: (api: typeof pi) => void };
-	mod.default(pi);
+	const mod = (await import(entry)) as { default?: unknown };
+	exports.push(...Object.keys(mod));
+	// An extension's factory runs too; a plain module (pi-fovea/workspace) is only imported.
+	if (typeof mod.default === "function") (mod.default as (api: typeof pi) => void)(pi);
 }
-process.stdout.write(JSON.stringify({ fsCalls, spawns, handlers, commands }));
+process.stdout.write(JSON.stringify({ fsCalls, spawns, handlers, commands, exports }));

@@ -9,6 +9,8 @@ export interface LoadReport {
 	spawns: string[];
 	handlers: string[];
 	commands: string[];
+	/** The names the entries export. */
+	exports: string[];
 }
 
 const PROBE = fileURLToPath(new URL("./load-probe.ts", import.meta.url));
