@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
-import { commandText, git, gitRepo, newestRing, withHost } from "../../../test/e2e/support/workspaces.ts";
+import { commandText, git, gitRepo, newestRing, withHost, writeFiles } from "../../../test/e2e/support/workspaces.ts";
 import { FOVEA_WORKSPACE_ENTRY } from "../src/workspace/session-entries.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
@@ -153,6 +153,21 @@ describe("fovea sync", () => {
 		} finally {
 			delete process.env.FOVEA_WATCH;
 		}
+	});
+
+	it("a project without Git is swept at once when its change watch saw a change, not 30 s later", async () => {
+		const dir = join(await tempDir(), "plain-project");
+		writeFiles(dir, { "package.json": "{}\n", "src/main.ts": MAIN, "src/helper.ts": HELPER });
+		await withHost({ cwd: dir, extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: "src/main.ts" } }]);
+			const before = await counters(host);
+			assert.equal(before.baselines, 1);
+			writeFileSync(join(dir, "src/helper.ts"), `${HELPER}export function fromElsewhere(): void {}\n`);
+			await host.prompt("go on");
+			const [message] = syncMessages(host);
+			assert.match(message ?? "", /src\/helper\.ts .*\+ function fromElsewhere/, `told at once:\n${message}`);
+			assert.equal((await counters(host)).sweeps, before.sweeps + 1, "by one sweep");
+		});
 	});
 
 	it("keeps observation per root: a change in an untouched root is never reported, labels name the root", async () => {

@@ -2,9 +2,10 @@
  * The post-turn probe of observed roots: the cheapest evidence that a root did or did not change, before any walk.
  * A root's change watch vouches alone for a while after a full check; a Git root costs one status call, and is
  * refreshed (just the dirty paths, or a walk when HEAD moved) only when that call's signature differs; a root
- * without Git is swept at most every 30 s. Drift found is queued on the root's observation for the observer to tell.
- * Kept apart from the observer so the trust rules (when a watch, a status signature or a sweep may answer) read in
- * one place. Loaded with the observer, on first use: never on the extension's startup path.
+ * without Git is swept at most every 30 s, or at once when its change watch saw a change. Drift found is queued on
+ * the root's observation for the observer to tell. Kept apart from the observer so the trust rules (when a watch,
+ * a status signature or a sweep may answer) read in one place. Loaded with the observer, on first use: never on the
+ * extension's startup path.
  */
 import type { Baseline, Drift } from "../engine/baseline.ts";
 import type { CodeMap } from "../engine/code-map.ts";
@@ -130,15 +131,19 @@ async function probeRoot(
 		return "next";
 	}
 	const watch = map.watch;
+	/** The change watch, still trusted, saw something change since the last full check. */
+	let watchSawChange = false;
 	if (
 		watch !== undefined &&
 		state.watchReading !== undefined &&
-		Date.now() - state.lastFullCheck < context.watchTrustMs &&
-		(await watch.unchangedSince(state.watchReading))
+		Date.now() - state.lastFullCheck < context.watchTrustMs
 	) {
-		stats.unchangedProbes++;
-		stats.watchedProbes++;
-		return "next";
+		if (await watch.unchangedSince(state.watchReading)) {
+			stats.unchangedProbes++;
+			stats.watchedProbes++;
+			return "next";
+		}
+		watchSawChange = true;
 	}
 	if (!isCurrent(root)) return "stop";
 	const reading = watch?.changes;
@@ -162,7 +167,8 @@ async function probeRoot(
 		} else state.isGit = false;
 	}
 	if (state.isGit === false) {
-		if (Date.now() - state.lastSweep < SWEEP_INTERVAL_MS) return "next";
+		// Sweeps are paced, unless the change watch saw a change: then the sweep has something to find.
+		if (!watchSawChange && Date.now() - state.lastSweep < SWEEP_INTERVAL_MS) return "next";
 		state.lastSweep = Date.now();
 		stats.sweeps++;
 	}
