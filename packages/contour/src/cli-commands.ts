@@ -3,14 +3,14 @@
  * engine loads only once the arguments are known to be usable, so a usage error answers at once.
  */
 import { access } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
 import { terminalProgress } from "pi-fovea/cli-progress";
 import type { CodeMap } from "pi-fovea/engine";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
-import { loadPolicyFile, ROOT_POLICY_PATH } from "./checkpoint/policy-file.ts";
+import { loadPolicyFile, rootPolicy } from "./checkpoint/policy-file.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
 
 const USAGE = `usage:
@@ -149,13 +149,14 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 	const asked = explicit === undefined ? undefined : await chooseRoot(explicit);
 	const discovered = await gitReviewRoot(asked ?? process.cwd(), [], new ProjectDiscovery());
 	const root = discovered?.root ?? null;
-	const policyPath = root === null ? null : join(root, ROOT_POLICY_PATH);
-	const hasPolicy =
-		policyPath !== null &&
-		(await access(policyPath).then(
-			() => true,
-			() => false,
-		));
+	// Read as a review reads it, so status and review never disagree about it.
+	const policy =
+		root === null
+			? null
+			: await rootPolicy(root).then(
+					(found) => found?.source ?? null,
+					(error: Error) => `invalid: ${error.message}`,
+				);
 	const cacheDir = contourCacheDir();
 	const { DiskCache } = await import("./checkpoint/disk-cache.ts");
 	const kept = root === null ? [] : await new DiskCache(cacheDir).listReports(root);
@@ -164,7 +165,7 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 		root,
 		...(asked === undefined || asked === root ? {} : { requested: asked }),
 		from: root === null ? null : explicit === undefined ? "cwd" : "explicit",
-		policy: hasPolicy ? policyPath : null,
+		policy,
 		maxRoots: envInt("CONTOUR_MAX_ROOTS", 32, 1, 32),
 		cacheDir,
 		reports,

@@ -4,8 +4,8 @@
  * since a silently ignored rule would pass a change it should stop.
  */
 import { constants } from "node:fs";
-import { open, realpath } from "node:fs/promises";
-import { dirname, join, sep } from "node:path";
+import { lstat, open, realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
 import { parsePolicy, type ReviewPolicy } from "../review/policy.ts";
 
 /** Where a root keeps its policy, relative to the root. */
@@ -27,21 +27,24 @@ export async function loadPolicyFile(path: string): Promise<PolicySource> {
 }
 
 /**
- * The root's own policy (`.pi/contour/policy.json`), or undefined when it has none. Invalid ones throw, and so does
- * one whose directory a symlink puts outside the root: the root's policy is read only from inside it. `root` must be
- * canonical (a realpath).
+ * The root's own policy (`.pi/contour/policy.json`), or undefined when it has none. It is read only from inside the
+ * root: a symlink (of the file or of a directory on its way) is followed while it stays inside, and one that leads
+ * out, or nowhere, is an error, as are an invalid policy and something other than a regular file there; a policy
+ * silently passed over would pass a change it should stop. `root` must be canonical (a realpath).
  */
 export async function rootPolicy(root: string): Promise<PolicySource | undefined> {
 	const path = join(root, ROOT_POLICY_PATH);
-	const directory = await realpath(dirname(path)).catch(() => undefined);
-	if (directory === undefined) return undefined;
-	if (!directory.startsWith(`${root}${sep}`)) {
+	if ((await lstat(path).catch(() => undefined)) === undefined) return undefined;
+	const resolved = await realpath(path).catch(() => undefined);
+	if (resolved === undefined) throw new Error(`policy file ${path} is a symbolic link that leads nowhere`);
+	if (!resolved.startsWith(`${root}${sep}`)) {
 		throw new Error(
-			`policy file ${path} is outside the root: its directory resolves to ${directory} (through a symlink); a root's policy is read only from inside it`,
+			`policy file ${path} resolves to ${resolved}, outside the root (through a symlink); a root's policy is read only from inside it`,
 		);
 	}
-	const text = await readSmallFile(path, false);
-	return text === undefined ? undefined : { policy: parsePolicy(text, `policy ${path}`), source: path };
+	const text = await readSmallFile(resolved, false);
+	if (text === undefined) throw new Error(`policy file ${path} is not a regular file`);
+	return { policy: parsePolicy(text, `policy ${path}`), source: path };
 }
 
 /** A regular file's text (through a final symlink only when `follow`); undefined when there is none. */

@@ -6,7 +6,8 @@
  * already-analysed bytes reuses the model."
  */
 import assert from "node:assert/strict";
-import { symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ResidentMaps } from "pi-fovea/engine";
@@ -334,11 +335,27 @@ describe("policy", () => {
 		git(dir, "add", "src/ui/view.ts");
 		await assert.rejects(
 			reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, rootPolicy: true }),
-			/policy file .* is outside the root: its directory resolves to .*\(through a symlink\)/,
+			/policy file .* resolves to .*, outside the root \(through a symlink\)/,
 		);
 		// Without the root's policy asked for, the review runs as before.
 		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" } });
 		assert.equal(report.policy, null);
+	});
+
+	it("a policy file linked within the root is followed; one leading nowhere, or not a file, is an error", async () => {
+		const dir = repo({ "src/ui/view.ts": "export const v = 1;\n", ".pi/real.json": policyJson }, { commit: true });
+		mkdirSync(join(dir, ".pi/contour"), { recursive: true });
+		symlinkSync("../real.json", join(dir, ".pi/contour/policy.json"));
+		write(dir, { "src/ui/view.ts": "export const v = 2;\n" });
+		git(dir, "add", "src/ui/view.ts");
+		const review = () => reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, rootPolicy: true });
+		const report = await review();
+		assert.deepEqual(report.policy, { source: join(dir, ".pi/contour/policy.json"), rules: 1 });
+		rmSync(join(dir, ".pi/real.json"));
+		await assert.rejects(review(), /policy file .* is a symbolic link that leads nowhere/);
+		rmSync(join(dir, ".pi/contour/policy.json"));
+		execFileSync("mkfifo", [join(dir, ".pi/contour/policy.json")]);
+		await assert.rejects(review(), /policy file .* is not a regular file/);
 	});
 
 	it("without a code map the policy sees imports among changed files only, and the report says so", async () => {
