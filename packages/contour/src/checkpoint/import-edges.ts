@@ -5,7 +5,9 @@
  * with the map's resolution settings (tsconfig paths, Go module) against the file list of that side: the project's
  * files with the change's added files present only after and its deleted files present only before. Changed files
  * contribute the imports of each side's own content, so a staged import that the worktree no longer has still
- * counts for a staged review. Without a map, only imports among the changed files are seen.
+ * counts for a staged review. Files outside the change whose working copy is not the reviewed state (`leftOut`:
+ * edited after staging, untracked, or uncommitted in a branch review) are left out of both graphs. Without a map,
+ * only imports among the changed files are seen.
  */
 import { type FileFacts, type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
@@ -24,6 +26,7 @@ export function importGraphs(
 	changes: readonly ChangedFile[],
 	measured: readonly MeasuredChange[],
 	project: ProjectFacts | undefined,
+	leftOut: ReadonlySet<string> = new Set(),
 ): { before: ImportEdges; after: ImportEdges } {
 	const changedPaths = new Set<string>();
 	for (const change of changes) {
@@ -31,8 +34,8 @@ export function importGraphs(
 		if (change.oldPath !== undefined) changedPaths.add(change.oldPath);
 	}
 	return {
-		before: sideGraph("before", changes, measured, changedPaths, project),
-		after: sideGraph("after", changes, measured, changedPaths, project),
+		before: sideGraph("before", changes, measured, changedPaths, project, leftOut),
+		after: sideGraph("after", changes, measured, changedPaths, project, leftOut),
 	};
 }
 
@@ -42,9 +45,13 @@ function sideGraph(
 	measured: readonly MeasuredChange[],
 	changedPaths: ReadonlySet<string>,
 	project: ProjectFacts | undefined,
+	leftOut: ReadonlySet<string>,
 ): ImportEdges {
+	// The map's facts are the working copy's: a file outside the change whose working copy is not the reviewed one
+	// is left out, neither importing nor imported, rather than standing for content the review does not analyse.
+	const unchanged = (path: string) => !changedPaths.has(path) && !leftOut.has(path);
 	const files = new Set<string>();
-	if (project !== undefined) for (const path of project.context.files) if (!changedPaths.has(path)) files.add(path);
+	if (project !== undefined) for (const path of project.context.files) if (unchanged(path)) files.add(path);
 	for (const change of changes) {
 		if (change[side] === undefined) continue;
 		const path = side === "before" ? (change.oldPath ?? change.path) : change.path;
@@ -67,7 +74,7 @@ function sideGraph(
 	};
 	if (project !== undefined) {
 		for (const [path, facts] of project.files) {
-			if (!changedPaths.has(path)) add(path, facts.language, facts.imports);
+			if (unchanged(path)) add(path, facts.language, facts.imports);
 		}
 	}
 	for (const file of measured) {

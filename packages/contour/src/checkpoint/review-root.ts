@@ -182,7 +182,13 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 				? "imports resolved among the changed files only (no code map): cycles through unchanged files are not seen"
 				: "policy checked on imports among the changed files only (no code map): imports of unchanged files are not seen",
 		);
-	const edges = importGraphs(text, sides.measured, map?.project);
+	const leftOut = new Set((snapshot.workingCopyDiffers ?? []).filter((path) => !changedPaths.has(path)));
+	const unseen = map === undefined ? 0 : [...leftOut].filter((path) => map.project.files.has(path)).length;
+	if (unseen > 0)
+		notes.push(
+			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and ${unseen === 1 ? "was" : "were"} left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
+		);
+	const edges = importGraphs(text, sides.measured, map?.project, leftOut);
 	signal?.throwIfAborted();
 	const clones = await cloneCandidates(
 		{

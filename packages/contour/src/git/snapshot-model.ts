@@ -84,4 +84,10 @@ export interface Snapshot {
 	objectFormat: "sha1" | "sha256";
 	/** Changed paths, sorted by path. */
 	changes: ChangedFile[];
+	/**
+	 * Paths whose working copy is not what this snapshot reviews (a staged review: files edited after staging and
+	 * untracked files; a branch review: those and the staged ones), sorted. The root's code map reads the working
+	 * copy, so its facts for these paths describe another state than the reviewed one. Empty for the working tree.
+	 */
+	workingCopyDiffers?: string[];
 }

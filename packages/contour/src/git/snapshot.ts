@@ -16,7 +16,7 @@ import {
 	type SnapshotTarget,
 } from "./snapshot-model.ts";
 import { type RepositoryState, readState, resolveHead, sameState } from "./state.ts";
-import { parseStatusV2, STATUS_ARGS } from "./status-v2.ts";
+import { parseStatusV2, STATUS_ARGS, type StatusListing } from "./status-v2.ts";
 import { gitBlobOid, type WorktreeEntry, WorktreeReader } from "./worktree.ts";
 
 /** Options of one snapshot. */
@@ -145,7 +145,20 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 		worktreeDigest,
 		objectFormat: repo.objectFormat,
 		changes,
+		...(target === "working-tree" ? {} : { workingCopyDiffers: workingCopyDiffers(target, listing) }),
 	};
+}
+
+/** The paths whose working copy differs from what a staged or branch review analyses (see `Snapshot`). */
+function workingCopyDiffers(target: SnapshotTarget, listing: StatusListing): string[] {
+	const paths = new Set<string>();
+	const entries = target === "branch" ? [...listing.dirty, ...listing.staged] : listing.dirty;
+	for (const entry of entries) {
+		paths.add(entry.path);
+		if (entry.oldPath !== undefined) paths.add(entry.oldPath);
+	}
+	for (const untracked of listing.untracked) paths.add(untracked.path);
+	return [...paths].sort();
 }
 
 /** A base must read as a revision, never as an option or as several lines of batch input. */

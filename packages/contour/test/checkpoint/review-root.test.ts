@@ -358,6 +358,49 @@ describe("policy", () => {
 		await assert.rejects(review(), /policy file .* is not a regular file/);
 	});
 
+	it("a staged review does not take unstaged imports of other files for the commit's", async () => {
+		const dir = repo(
+			{
+				"src/db/q.ts": "export const q = 1;\n",
+				"src/ui/v.ts": "export const v = 1;\n",
+				"src/a.ts": "export const a = 1;\n",
+				"src/b.ts": "export const b = 1;\n",
+			},
+			{ commit: true },
+		);
+		// Staged: a new file, and `a` importing `b`. Only in the working copy: `v` importing the database, `b`
+		// importing `a` (a cycle the commit would not have).
+		write(dir, {
+			"src/db/x.ts": "export const x = 1;\n",
+			"src/a.ts": 'import { b } from "./b";\nexport const a = b;\n',
+		});
+		git(dir, "add", "src/db/x.ts", "src/a.ts");
+		write(dir, {
+			"src/ui/v.ts": 'import { x } from "../db/x";\nexport const v = x;\n',
+			"src/b.ts": 'import { a } from "./a";\nexport const b = a;\n',
+		});
+		const policy = { policy: parsePolicy(policyJson), source: "test" };
+		const maps = new ResidentMaps(2, { cache: false });
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, policy, maps });
+		assert.deepEqual(
+			report.findings.map((f) => f.kind).filter((k) => k === "forbidden-import" || k === "import-cycle"),
+			[],
+			"neither the unstaged import of the database nor the unstaged half of a cycle is the commit's",
+		);
+		assert.match(report.notes.join("\n"), /import graph: 2 files outside the change differ in the working copy/);
+		// The working tree's review sees both.
+		const worktree = await reviewRoot({
+			root: dir,
+			cache: new ReviewCache(),
+			origin: { kind: "cli" },
+			policy,
+			maps,
+			target: "working-tree",
+		});
+		const kinds = worktree.findings.map((f) => f.kind);
+		assert.ok(kinds.includes("forbidden-import") && kinds.includes("import-cycle"), kinds.join(", "));
+	});
+
 	it("without a code map the policy sees imports among changed files only, and the report says so", async () => {
 		const dir = repo({ "src/ui/view.ts": "export const v = 1;\n" }, { commit: true });
 		write(dir, {
