@@ -103,7 +103,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	for (let i = 0; i < callees.length; i++) {
 		const candidates = resolveName(callees[i] as string);
 		if (candidates.length === 0 || candidates.length > MAX_CALL_CANDIDATES) continue;
-		const caller = callerNode(callers[i] as string, local) ?? fileId;
+		const caller = callerNode(callers[i] as string, local, context.nodes) ?? fileId;
 		for (const callee of candidates) link(caller, callee, "calls", EDGE_WEIGHTS.calls / candidates.length);
 	}
 	for (const inherit of file.inherits) {
@@ -138,9 +138,19 @@ function packedEdges(a: readonly number[], b: readonly number[], w: readonly num
 	return packed;
 }
 
-/** The enclosing symbol of a call: `caller` may be `name` or `Container.name`, or `""` at file level. */
-function callerNode(caller: string, local: ReadonlyMap<string, Ids>): number | undefined {
+/**
+ * The enclosing symbol of a call: `caller` may be `name` or `Container.name`, or `""` at file level. Of a file's
+ * symbols of that name (`Alpha.run` and `Beta.run`), the one in the named container, else the first.
+ */
+function callerNode(
+	caller: string,
+	local: ReadonlyMap<string, Ids>,
+	nodes: ReadonlyArray<{ container?: string | undefined } | undefined>,
+): number | undefined {
 	if (caller === "") return undefined;
-	const simple = caller.slice(caller.lastIndexOf(".") + 1);
-	return firstOf(local.get(simple));
+	const dot = caller.lastIndexOf(".");
+	const ids = local.get(caller.slice(dot + 1));
+	if (dot === -1) return firstOf(ids);
+	const container = caller.slice(0, dot);
+	return manyOf(ids).find((id) => nodes[id]?.container === container) ?? firstOf(ids);
 }

@@ -92,6 +92,30 @@ describe("code graph", () => {
 		assert.ok(neighbours(parserClass).includes(next), "a class contains its methods");
 	});
 
+	it("a call is the calling method's, in its own container, when two classes of a file share the method's name", () => {
+		const two = buildGraph(
+			[
+				file("two.ts", {
+					symbols: [
+						{ ...fn("Alpha", 1), kind: "class" },
+						{ ...fn("run", 2), kind: "method", container: "Alpha" },
+						{ ...fn("Beta", 6), kind: "class" },
+						{ ...fn("run", 7), kind: "method", container: "Beta" },
+						fn("onlyBetaCalls", 12),
+					],
+					calls: callSitesOf([{ callee: "onlyBetaCalls", line: 8, caller: "Beta.run" }]),
+				}),
+			],
+			links,
+		);
+		const callee = firstOf(two.byName.get("onlyBetaCalls")) as number;
+		const callers = [...two.targets.slice(two.offsets[callee], two.offsets[callee + 1])]
+			.map((id) => two.nodes[id])
+			.filter((node) => node?.kind === "method")
+			.map((node) => `${node?.container}.${node?.name}`);
+		assert.deepEqual(callers, ["Beta.run"]);
+	});
+
 	it("adjacency is symmetric", () => {
 		for (let i = 0; i < graph.size; i++) {
 			for (let e = graph.offsets[i] as number; e < (graph.offsets[i + 1] as number); e++) {
