@@ -10,10 +10,12 @@
  *   fovea status [--root DIR] [--json]
  */
 import { stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "./cli-failure.ts";
 import { terminalProgress } from "./cli-progress.ts";
 import { CodeMap } from "./engine/code-map.ts";
+import { symbolKind } from "./engine/facts.ts";
 import { useBaselineCompilerEverywhere } from "./engine/grammar-compiler.ts";
 import type { IndexSnapshot } from "./engine/index-snapshot.ts";
 import { partialFileCount } from "./engine/partial-coverage.ts";
@@ -70,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
 					{
 						text: query,
 						...(values.path === undefined ? {} : { paths: [values.path] }),
-						...(values.kind === undefined ? {} : { kinds: new Set([values.kind]) }),
+						...(values.kind === undefined ? {} : { kinds: new Set([kindOption(values.kind)]) }),
 					},
 					maxTokens,
 					refresh,
@@ -87,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
 				if (!(factor >= 0.5 && factor <= 20))
 					throw new UsageError(`--factor must be a number from 0.5 to 20, got ${values.factor}`);
 				const answer = await map.dwell(
-					rest.map((path) => [path.replace(/^\.\//, ""), 1]),
+					rest.map((path) => [rootRelative(root, path), 1]),
 					factor,
 					maxTokens,
 					refresh,
@@ -97,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
 				return 0;
 			}
 			case "impact": {
-				const files = new Set(rest.map((path) => path.replace(/^\.\//, "")));
+				const files = new Set(rest.map((path) => rootRelative(root, path)));
 				if (values.uncommitted || values.base !== undefined) {
 					const { changedFiles } = await import("./engine/git-probe.ts");
 					const options = {
@@ -193,3 +195,25 @@ main(process.argv.slice(2)).then(
 	},
 	(error: unknown) => reportCliFailure("fovea", USAGE, error),
 );
+
+/** A `--kind` value, or a usage error naming the kinds. */
+function kindOption(kind: string): string {
+	try {
+		return symbolKind(kind);
+	} catch (error) {
+		throw new UsageError(`--kind: ${(error as Error).message}`);
+	}
+}
+
+/**
+ * A file argument as the map names it: relative to the root. An absolute path inside the root is taken relative to
+ * it; one outside is a usage error (it would only answer "not in this root's map").
+ */
+function rootRelative(root: string, path: string): string {
+	if (!isAbsolute(path)) return path.replace(/^\.\//, "");
+	const inside = relative(root, resolve(path));
+	if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
+		throw new UsageError(`${path} is not a file inside the root ${root}`);
+	}
+	return inside.split(sep).join("/");
+}

@@ -257,6 +257,12 @@ describe("fovea CLI", () => {
 		assert.equal(relative.symbols[0]?.file, "billing/tax.ts");
 	});
 
+	it("a file argument may be an absolute path inside the root", async () => {
+		const run = await fovea(["dwell", join(repo, "src/billing/tax.ts"), "--root", repo]);
+		assert.equal(run.code, 0, run.stderr);
+		assert.match(run.stdout, /"around src\/billing\/tax\.ts"/);
+	});
+
 	it("usage and input errors exit 2 with a message on stderr and nothing on stdout", async () => {
 		const cases: { args: string[]; message: RegExp }[] = [
 			{ args: ["focus"], message: /focus needs a query/ },
@@ -264,6 +270,8 @@ describe("fovea CLI", () => {
 			{ args: ["frobnicate"], message: /unknown command 'frobnicate'/ },
 			{ args: ["focus", "x", "--max-tokens", "abc"], message: /--max-tokens must be an integer/ },
 			{ args: ["status", "--bogus"], message: /Unknown option '--bogus'/ },
+			{ args: ["focus", "x", "--kind", "klass"], message: /--kind: unknown symbol kind "klass": use function, method/ },
+			{ args: ["dwell", "/etc/hosts"], message: /\/etc\/hosts is not a file inside the root/ },
 		];
 		const runs = await Promise.all(cases.map(({ args }) => fovea(args)));
 		cases.forEach(({ args, message }, i) => {

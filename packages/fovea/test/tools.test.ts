@@ -468,6 +468,10 @@ describe("roots of fovea_focus", () => {
 			assert.match(file.text, /root 'a\/src\/checkout\.ts' is not a directory/);
 			assert.ok(file.text.includes(join(a, "src/checkout.ts")), file.text);
 
+			const kind = await call(pi, "fovea_focus", { query: "x", root: "a", kind: "klass" });
+			assert.equal(kind.isError, true);
+			assert.match(kind.text, /unknown symbol kind "klass": use function, method, class/);
+
 			assert.equal(newestRing(pi, FOVEA_ENTRY), undefined, "a failed call enrolls no root");
 		});
 	});

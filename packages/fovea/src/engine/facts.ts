@@ -21,6 +21,28 @@ export type SymbolKind =
 	| "module"
 	| "constant";
 
+/** Every symbol kind, in the order they are named to a caller. */
+export const SYMBOL_KINDS: readonly SymbolKind[] = [
+	"function",
+	"method",
+	"class",
+	"interface",
+	"type",
+	"enum",
+	"struct",
+	"trait",
+	"module",
+	"constant",
+];
+
+/** `kind` as a symbol kind; an Error naming the kinds otherwise (a misspelt kind would silently rank nothing). */
+export function symbolKind(kind: string): SymbolKind {
+	const found = SYMBOL_KINDS.find((known) => known === kind);
+	if (found === undefined)
+		throw new Error(`unknown symbol kind ${JSON.stringify(kind)}: use ${SYMBOL_KINDS.join(", ")}`);
+	return found;
+}
+
 /** A named definition. `container` is the enclosing class/struct/trait/impl/module name, for methods. */
 export interface SymbolFact {
 	name: string;

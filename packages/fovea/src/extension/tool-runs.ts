@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { symbolKind } from "../engine/facts.ts";
 import type { IndexSnapshot } from "../engine/index-snapshot.ts";
 import { partialFileCount } from "../engine/partial-coverage.ts";
 import { pacedProgress } from "../engine/progress-pace.ts";
@@ -38,7 +39,7 @@ export async function runFocus(
 	const { root } = chosen;
 	const query: { text: string; paths?: string[]; kinds?: Set<string> } = { text: params.query };
 	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
-	if (params.kind !== undefined) query.kinds = new Set([params.kind]);
+	if (params.kind !== undefined) query.kinds = new Set([symbolKind(params.kind)]);
 	try {
 		const answer = await run.maps
 			.use(root)

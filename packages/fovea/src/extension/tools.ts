@@ -96,7 +96,8 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			path: Type.Optional(Type.String({ description: "A file (relative to the root) to seed the search from." })),
 			kind: Type.Optional(
 				Type.String({
-					description: "Only rank symbols of this kind: function, method, class, interface, type, enum, struct, trait.",
+					description:
+						"Only rank symbols of this kind: function, method, class, interface, type, enum, struct, trait, module, constant.",
 				}),
 			),
 			fresh: Type.Optional(Type.Boolean({ description: "Re-check every file for changes before answering." })),
