@@ -12,8 +12,9 @@
  * miss, never an error. Nothing is written inside the reviewed root.
  */
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { appendFile, mkdir, readdir, readFile, realpath, stat, unlink } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { isInside } from "pi-fovea/engine";
 import writeFileAtomic from "write-file-atomic";
 import { freezeReport, type ReportDraft, type ReviewReport } from "../report/report.ts";
 import { contourCacheDir } from "./cache-dir.ts";
@@ -61,8 +62,12 @@ export class DiskCache {
 			.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 	}
 
-	/** Keeps `report`, dropping the root's oldest reports beyond `REPORTS_ON_DISK`. */
+	/**
+	 * Keeps `report`, dropping the root's oldest reports beyond `REPORTS_ON_DISK`. Nothing is kept for a root that
+	 * holds the cache directory itself (a home directory under Git): a review never writes inside its root.
+	 */
 	async saveReport(report: ReviewReport): Promise<void> {
+		if (await this.#insideRoot(report.root)) return;
 		const dir = join(this.#rootDir(report.root), "reports");
 		await writeAtomic(join(dir, `${report.key}.json`), JSON.stringify({ format: FORMAT, report }));
 		const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
@@ -97,7 +102,7 @@ export class DiskCache {
 	 */
 	async saveMeasures(root: string, cache: MeasureCache): Promise<void> {
 		const added = cache.takeAdded();
-		if (added.length === 0) return;
+		if (added.length === 0 || (await this.#insideRoot(root))) return;
 		const path = join(this.#rootDir(root), MEASURES_FILE);
 		const lines = this.#logLines.get(root);
 		if (lines !== undefined && lines + added.length <= 2 * MEASURES_ON_DISK) {
@@ -108,6 +113,13 @@ export class DiskCache {
 		const kept = cache.export(MEASURES_ON_DISK).reverse();
 		await writeAtomic(path, `${MEASURES_HEADER}\n${entryLines(kept)}`);
 		this.#logLines.set(root, kept.length);
+	}
+
+	/** Whether this cache's directory lies inside `root` (canonical), as written or through links. */
+	async #insideRoot(root: string): Promise<boolean> {
+		if (isInside(root, resolve(this.dir))) return true;
+		const real = await realpath(this.dir).catch(() => undefined);
+		return real !== undefined && isInside(root, real);
 	}
 
 	#rootDir(root: string): string {

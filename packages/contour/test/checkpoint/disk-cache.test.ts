@@ -3,7 +3,7 @@
  * or foreign treated as a miss rather than trusted.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { EXTRACTOR_VERSION } from "pi-fovea/engine";
@@ -48,6 +48,18 @@ describe("disk cache", () => {
 		assert.equal(await disk.loadReport("/r", "../../escape"), undefined);
 		writeFileSync(join(disk.dir, dir as string, "reports", `${last.key}.json`), "{ not json");
 		assert.equal(await disk.loadReport("/r", last.key), undefined, "a damaged file is a miss");
+	});
+
+	it("keeps nothing for a root that holds the cache directory (a home directory under Git)", async () => {
+		const home = tempDir("contour-home-");
+		const disk = new DiskCache(join(home, ".cache", "pi-contour"));
+		await disk.saveReport(makeReport(home, { key: key(1) }));
+		const measures = new MeasureCache();
+		measures.putMeasure("abc", "a.ts", 100, measureOf("a.ts"));
+		await disk.saveMeasures(home, measures);
+		assert.equal(existsSync(join(home, ".cache")), false, "nothing was written inside the root");
+		await disk.saveReport(makeReport("/elsewhere", { key: key(2) }));
+		assert.equal((await disk.listReports("/elsewhere")).length, 1, "other roots keep theirs");
 	});
 
 	it("lists a root's kept reports newest first, leaving out damaged files and other files of the folder", async () => {

@@ -6,6 +6,7 @@
  */
 
 export { BudgetedText, estimateTokens } from "./budget.ts";
+export { isInside } from "./cache-location.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
 export { countsContentTerms, useContentTerms } from "./content-terms.ts";
