@@ -56,7 +56,14 @@ async function main(argv: string[]): Promise<number> {
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
 	const [
-		{ CodeMap, useBaselineCompilerEverywhere, useContentTerms, useExtractWorkerScript, useExtractWorkersFrom },
+		{
+			CodeMap,
+			estimateTokens,
+			useBaselineCompilerEverywhere,
+			useContentTerms,
+			useExtractWorkerScript,
+			useExtractWorkersFrom,
+		},
 		{ DiskCache },
 		{ ReviewCache },
 		{ reviewRoot },
@@ -112,6 +119,14 @@ async function main(argv: string[]): Promise<number> {
 					maxTokens: maxTokens ?? DEFAULT_MAX_TOKENS,
 					...(maxFindings === undefined ? {} : { maxFindings }),
 				});
+		// The JSON report's lists shrink to the budget, but its identity (snapshot, origin, counts) does not: a budget
+		// below that is refused rather than exceeded.
+		const needed = estimateTokens(text);
+		if (values.json && maxTokens !== undefined && needed > maxTokens) {
+			throw new UsageError(
+				`--max-tokens ${maxTokens} is too small for this review's JSON report: with every list shortened it still takes about ${needed} tokens (ask for at least that, or for the text report)`,
+			);
+		}
 		process.stdout.write(`${text}\n`);
 		return report.policy !== null && report.policyViolations > 0 ? 1 : 0;
 	} finally {

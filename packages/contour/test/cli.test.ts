@@ -11,6 +11,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { estimateTokens } from "pi-fovea/engine";
 import type { ReportJson } from "../src/report/report-json.ts";
 import { LANGUAGES } from "./checkpoint/fixtures.ts";
 import { cleanup, git, repo, tempDir, write } from "./git/support.ts";
@@ -104,6 +105,17 @@ describe("contour review", { concurrency: true }, () => {
 		);
 		assert.equal(json.origin.kind, "cli");
 		assert.ok(json.work.parses > 0);
+
+		// The JSON fits --max-tokens, or the budget is refused: never exceeded.
+		const budget = 700;
+		const fitted = await contour(["review", "--root", dir, "--json", "--max-tokens", String(budget)], "/");
+		if (fitted.code === 0)
+			assert.ok(estimateTokens(fitted.stdout) <= budget, `${estimateTokens(fitted.stdout)} tokens`);
+		else assert.match(fitted.stderr, /too small for this review's JSON report/);
+		const tiny = await contour(["review", "--root", dir, "--json", "--max-tokens", "100"], "/");
+		assert.equal(tiny.code, 2);
+		assert.match(tiny.stderr, /--max-tokens 100 is too small for this review's JSON report: .* about \d+ tokens/);
+		assert.equal(tiny.stdout, "");
 	});
 
 	it("a second process answers an unchanged root from its report on disk; a further edit parses one side", async () => {
