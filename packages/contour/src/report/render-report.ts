@@ -5,7 +5,7 @@
  * coverage line (what the review could not cover) and a count of what did not fit are reserved first, so they are
  * always there however small the budget.
  */
-import { BudgetedText } from "pi-fovea/engine";
+import { BudgetedText, budgetChars } from "pi-fovea/engine";
 import type { Finding } from "../review/index.ts";
 import type { ReviewReport } from "./report.ts";
 
@@ -40,7 +40,7 @@ export function renderReport(report: ReviewReport, options: RenderOptions): stri
 	const out = new BudgetedText(options.maxTokens);
 	const limit = Math.max(0, out.remaining);
 	const coverage = clip(coverageLine(report), Math.floor(limit / 3));
-	const reserve = coverage.length + 1 + OMITTED_ROOM + 1;
+	const reserve = budgetChars(coverage) + 1 + OMITTED_ROOM + 1;
 	out.add(clip(reportHeader(report), Math.max(40, limit - reserve - 1)));
 	out.add(clip(originLine(report), out.remaining - reserve - 1), reserve);
 	out.add(summaryLine(report), reserve);
@@ -53,7 +53,7 @@ export function renderReport(report: ReviewReport, options: RenderOptions): stri
 		out.add("findings (rank order; exposure is modelled reach through the code graph, not severity):", reserve);
 		for (const finding of report.findings.slice(0, maxFindings)) {
 			const lines = findingLines(finding, shown + 1);
-			const chars = lines.reduce((sum, line) => sum + line.length, 0);
+			const chars = lines.reduce((sum, line) => sum + budgetChars(line), 0);
 			if (!out.fits(chars, lines.length, reserve)) break;
 			for (const line of lines) out.add(line, reserve);
 			shown++;

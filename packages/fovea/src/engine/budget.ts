@@ -3,7 +3,18 @@
  * token; code and paths tokenize worse than prose), so text that fits by this measure fits any common tokenizer.
  */
 export function estimateTokens(text: string): number {
-	return Math.ceil(text.length / 3);
+	return Math.ceil(budgetChars(text) / 3);
+}
+
+/**
+ * The characters a text costs against a budget: a UTF-16 unit outside ASCII counts as three (a token of its own),
+ * since tokenizers split such text (CJK identifiers, accented words, arrows) far finer than three characters a
+ * token.
+ */
+export function budgetChars(text: string): number {
+	let wide = 0;
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) wide++;
+	return text.length + 2 * wide;
 }
 
 /** How a section's lines give way to a small budget; see {@link BudgetedText.addSection}. */
@@ -25,7 +36,7 @@ export class BudgetedText {
 
 	/** Adds `line` if it fits with `reserve` characters left over; returns whether it was added. */
 	add(line: string, reserve = 0): boolean {
-		const cost = line.length + (this.#lines.length > 0 ? 1 : 0);
+		const cost = budgetChars(line) + (this.#lines.length > 0 ? 1 : 0);
 		if (this.#chars + cost + reserve > this.#maxChars) {
 			this.#dropped++;
 			return false;

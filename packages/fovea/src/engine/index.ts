@@ -5,7 +5,7 @@
  * @module
  */
 
-export { BudgetedText, estimateTokens } from "./budget.ts";
+export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
 export { isInside } from "./cache-location.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";

@@ -3,6 +3,7 @@
  * only best effort. Each is one line by reason with a few examples; a small budget drops the examples first, then the
  * reasons, but the count stays, so nothing unmapped or half-read passes for "nothing relevant".
  */
+import { budgetChars } from "./budget.ts";
 import type { CoverageGap } from "./facts.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type PartialFile, partialFileCount } from "./partial-coverage.ts";
@@ -34,11 +35,11 @@ export function coverageLine(
 			`${paths.length} ${reason} (${paths.slice(0, EXAMPLES).join(", ")}${paths.length > EXAMPLES ? ", …" : ""})`,
 	);
 	const full = `${start}: ${withExamples.join("; ")}.`;
-	if (full.length <= maxChars) return full;
+	if (budgetChars(full) <= maxChars) return full;
 	const counts = `${start}: ${[...byReason].map(([reason, paths]) => `${paths.length} ${reason}`).join("; ")}.`;
-	if (counts.length <= maxChars) return counts;
+	if (budgetChars(counts) <= maxChars) return counts;
 	const minimal = `${start}.`;
-	return minimal.length <= maxChars ? minimal : "";
+	return budgetChars(minimal) <= maxChars ? minimal : "";
 }
 
 /** `heading: N files`, counting each path once. */
@@ -57,10 +58,10 @@ export function coverageFooter(
 	partial: readonly PartialFile[],
 	maxChars = Number.POSITIVE_INFINITY,
 ): string {
-	const kept = partial.length === 0 ? 0 : countOf(BEST_EFFORT, partial).length + 2;
+	const kept = partial.length === 0 ? 0 : budgetChars(countOf(BEST_EFFORT, partial)) + 2;
 	let notMapped = coverageLine(NOT_MAPPED, gaps, maxChars - kept);
 	if (notMapped === "") notMapped = coverageLine(NOT_MAPPED, gaps, maxChars);
-	const room = notMapped === "" ? maxChars : maxChars - notMapped.length - 1;
+	const room = notMapped === "" ? maxChars : maxChars - budgetChars(notMapped) - 1;
 	const bestEffort = coverageLine(BEST_EFFORT, partial, room);
 	return [notMapped, bestEffort].filter((line) => line !== "").join("\n");
 }

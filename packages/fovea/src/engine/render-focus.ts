@@ -1,4 +1,4 @@
-import { BudgetedText } from "./budget.ts";
+import { BudgetedText, budgetChars } from "./budget.ts";
 import type { CoverageGap } from "./facts.ts";
 import type { FocusResult } from "./focus.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
@@ -61,7 +61,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
 	);
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
-	const reserve = footer.length === 0 ? 0 : footer.length + 1;
+	const reserve = footer.length === 0 ? 0 : budgetChars(footer) + 1;
 	if (result.files.length === 0) {
 		out.add(emptyAnswer(result, context.title ?? "focus"), reserve);
 		if (footer) out.add(footer);
@@ -118,7 +118,7 @@ function emptyAnswer(result: FocusResult, title: NonNullable<FocusContext["title
 
 /** Characters `lines` take, each with its separator. */
 function roomFor(lines: readonly string[]): number {
-	return lines.reduce((n, line) => n + line.length + 1, 0);
+	return lines.reduce((n, line) => n + budgetChars(line) + 1, 0);
 }
 
 /** Room kept for the "Beyond this" line while items are added. */

@@ -1,4 +1,4 @@
-import { BudgetedText } from "./budget.ts";
+import { BudgetedText, budgetChars } from "./budget.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
 import type { PartialFile } from "./partial-coverage.ts";
@@ -47,7 +47,7 @@ export function renderSketch(context: SketchContext): string {
 		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.symbolCount} symbols, ${graph.targets.length / 2} edges`,
 	);
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
-	const reserve = (footer.length === 0 ? 0 : footer.length + 1) + 80;
+	const reserve = (footer.length === 0 ? 0 : budgetChars(footer) + 1) + 80;
 	const central = centralFiles(graph).slice(0, 25);
 	const centralLines = central.map((id) => {
 		const path = (graph.nodes[id] as GraphNode).path;

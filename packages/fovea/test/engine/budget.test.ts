@@ -1,7 +1,7 @@
 /** Budgeted text: sections written while they fit, shorter forms of lines, and room held for what follows. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BudgetedText } from "../../src/engine/budget.ts";
+import { BudgetedText, estimateTokens } from "../../src/engine/budget.ts";
 
 /** A writer of exactly `chars` characters (a token is three). */
 const writer = (chars: number) => new BudgetedText(chars / 3);
@@ -35,5 +35,14 @@ describe("budgeted text", () => {
 		const kept = writer(33);
 		assert.equal(kept.addSection("H:", lines, 0, { shorter, held }), 2);
 		assert.equal(kept.toString(), "H:\nfirst.ts\nsecond.ts");
+	});
+
+	it("counts text outside ASCII as tokenizers split it: finer than three characters a token", () => {
+		assert.equal(estimateTokens("parse"), 2);
+		assert.equal(estimateTokens("数据处理"), 4, "a token a character");
+		const out = new BudgetedText(6);
+		assert.equal(out.add("数据处理"), true);
+		assert.equal(out.add("数据"), false, "4 + 2 CJK characters and a newline cost more than 6 tokens");
+		assert.ok(estimateTokens(out.toString()) <= 6);
 	});
 });
