@@ -10,7 +10,7 @@
  *   fovea status [--root DIR] [--json]
  */
 import { stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "./cli-failure.ts";
 import { terminalProgress } from "./cli-progress.ts";
@@ -24,6 +24,7 @@ import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-e
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
+import { relativeInside } from "./workspace/path-inside.ts";
 
 const USAGE = `usage:
   fovea sketch [--root DIR] [--max-tokens N] [--json]
@@ -211,9 +212,7 @@ function kindOption(kind: string): string {
  */
 function rootRelative(root: string, path: string): string {
 	if (!isAbsolute(path)) return path.replace(/^\.\//, "");
-	const inside = relative(root, resolve(path));
-	if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
-		throw new UsageError(`${path} is not a file inside the root ${root}`);
-	}
-	return inside.split(sep).join("/");
+	const inside = relativeInside(root, resolve(path));
+	if (inside === undefined || inside === "") throw new UsageError(`${path} is not a file inside the root ${root}`);
+	return inside;
 }

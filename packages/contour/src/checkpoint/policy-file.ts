@@ -5,7 +5,8 @@
  */
 import { constants } from "node:fs";
 import { lstat, open, realpath } from "node:fs/promises";
-import { join, sep } from "node:path";
+import { join } from "node:path";
+import { relativeInside } from "pi-fovea/workspace";
 import { parsePolicy, type ReviewPolicy } from "../review/policy.ts";
 
 /** Where a root keeps its policy, relative to the root. */
@@ -37,7 +38,7 @@ export async function rootPolicy(root: string): Promise<PolicySource | undefined
 	if ((await lstat(path).catch(() => undefined)) === undefined) return undefined;
 	const resolved = await realpath(path).catch(() => undefined);
 	if (resolved === undefined) throw new Error(`policy file ${path} is a symbolic link that leads nowhere`);
-	if (!resolved.startsWith(`${root}${sep}`)) {
+	if (resolved === root || relativeInside(root, resolved) === undefined) {
 		throw new Error(
 			`policy file ${path} resolves to ${resolved}, outside the root (through a symlink); a root's policy is read only from inside it`,
 		);

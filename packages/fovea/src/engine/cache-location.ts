@@ -4,7 +4,8 @@
  * and because "never inside the analysed root" is a rule about locations that the cache checks twice.
  */
 import { createHash } from "node:crypto";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
+import { relativeInside } from "../workspace/path-inside.ts";
 import { countsContentTerms } from "./content-terms.ts";
 import type { LanguageId } from "./facts.ts";
 
@@ -30,6 +31,5 @@ export function rootCacheDir(cacheDir: string, root: string): string {
 
 /** Whether `child` is `parent` or lies below it (lexically; resolve links first where they matter). */
 export function isInside(parent: string, child: string): boolean {
-	const rel = relative(parent, child);
-	return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+	return relativeInside(parent, child) !== undefined;
 }

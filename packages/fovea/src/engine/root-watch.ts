@@ -1,5 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
+import { relativeInside } from "../workspace/path-inside.ts";
 import { watchBarrier } from "./watch-barrier.ts";
 
 /** Directories watched at most across every root of the process: beyond it a root is not watched (probes fall back). */
@@ -127,8 +128,8 @@ export class RootWatch {
 	}
 
 	#relative(path: string): string | undefined {
-		const rel = relative(this.root, path);
-		return rel === "" || rel.startsWith("..") ? undefined : rel.split(sep).join("/");
+		const rel = relativeInside(this.root, path);
+		return rel === "" ? undefined : rel;
 	}
 
 	#closeAll(): void {

@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
-import { sep } from "node:path";
 import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "../workspace/accessed-paths.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import { ProjectDiscovery, type ProjectRoot } from "../workspace/discovery.ts";
 import { excludedRootReason } from "../workspace/exclusions.ts";
+import { relativeInside } from "../workspace/path-inside.ts";
 
 export { cwdProject, gitReviewRoot } from "../workspace/manual-root.ts";
 export { peerWorkspaceHint } from "../workspace/peer-hint-check.ts";
@@ -46,7 +46,7 @@ export async function ownersOf(
 
 /** Whether `found` is a project of its own (a Git marker or a manifest, not a source file's folder) below `root`. */
 function projectInside(found: ProjectRoot, root: string): boolean {
-	return found.marker !== "source" && found.root.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+	return found.marker !== "source" && found.root !== root && relativeInside(root, found.root) !== undefined;
 }
 
 /** Whether a root hinted by the peer may enroll: never an excluded path, and a Git worktree where one is required. */

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { Attention } from "../engine/attention.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
 import { estimateTokens } from "../engine/budget.ts";
@@ -8,6 +8,7 @@ import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../engine/scan.ts";
 import { envInt } from "../workspace/env.ts";
+import { relativeInside } from "../workspace/path-inside.ts";
 import type { Roaming } from "./roaming.ts";
 import { newProbeState, type ProbeState, type ProbeStats, probeRoots } from "./root-probe.ts";
 
@@ -141,7 +142,7 @@ export class Observer {
 
 	/** A successful tool touched `path` inside `root`. */
 	attend(root: string, path: string, toolName: string): void {
-		const rel = inside(root, path);
+		const rel = relativeInside(root, path);
 		if (rel !== undefined) this.#state(root).attention.touch(rel === "" ? "." : rel, ATTENTION[toolName] ?? 0.3);
 	}
 
@@ -156,14 +157,14 @@ export class Observer {
 
 	/** This session's tool is about to write `path`. */
 	async beginWrite(root: string, toolCallId: string, path: string): Promise<void> {
-		const rel = inside(root, path);
+		const rel = relativeInside(root, path);
 		if (rel === undefined) return;
 		this.#state(root).provenance.begin(toolCallId, rel, await contentHash(path));
 	}
 
 	/** The write finished (`ok`) or failed. */
 	async endWrite(root: string, toolCallId: string, path: string, ok: boolean): Promise<void> {
-		const rel = inside(root, path);
+		const rel = relativeInside(root, path);
 		if (rel !== undefined) this.#maps.get(root)?.markDirty([rel]);
 		this.#roots.get(root)?.provenance.end(toolCallId, ok ? await contentHash(path) : undefined, ok);
 	}
@@ -297,12 +298,6 @@ function latestPerPath(drift: readonly Drift[]): Drift[] {
 		byPath.set(item.path, item);
 	}
 	return [...byPath.values()];
-}
-
-function inside(root: string, path: string): string | undefined {
-	const rel = relative(root, path);
-	if (rel.startsWith("..") || rel.startsWith(sep)) return undefined;
-	return rel.split(sep).join("/");
 }
 
 /** The content hash the index would record for `path`, read as the index reads (bounded, no FIFO, no symlink). */

@@ -11,6 +11,7 @@ export { type DiscoveryOptions, type DiscoveryStats, ProjectDiscovery, type Proj
 export { envInt } from "./env.ts";
 export { excludedPathReason, excludedRootReason } from "./exclusions.ts";
 export { cwdProject, gitReviewRoot, type ManualRoot } from "./manual-root.ts";
+export { relativeInside } from "./path-inside.ts";
 export { peerWorkspaceHint, peerWorkspaceRoot } from "./peer-hint-check.ts";
 export {
 	type AgentOrigin,
