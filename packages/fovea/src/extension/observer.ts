@@ -233,8 +233,9 @@ export class Observer {
 		let full = false;
 		for (const [root, state] of this.#roots) {
 			if (full || state.pending.length === 0) continue;
-			const elsewhere = latestPerPath(state.pending.filter((d) => !d.authored));
-			const ownEdits = state.pending.length - state.pending.filter((d) => !d.authored).length;
+			const fromElsewhere = state.pending.filter((d) => !d.authored);
+			const ownEdits = state.pending.length - fromElsewhere.length;
+			const elsewhere = latestPerPath(fromElsewhere);
 			// Own edits are only counted, never repeated; drift from elsewhere that does not fit waits for a later
 			// message rather than being lost.
 			state.pending = elsewhere;
