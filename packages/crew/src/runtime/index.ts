@@ -45,7 +45,6 @@ export {
 } from "./live-agent-api.ts";
 export {
 	ACTIVE_AGENT_STATUSES,
-	canonicalWorkspaceSync,
 	getLiveAgent,
 	isActiveAgent,
 	LiveAgentConflictError,

@@ -1,5 +1,4 @@
-import { realpathSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { canonicalPathSync } from "pi-fovea/workspace";
 
 /**
  * Where a live agent stands: `starting` and `running` while its process works, `stopping` while it is being
@@ -63,27 +62,6 @@ export function isActiveAgent(handle: Pick<LiveAgentHandle, "status">): boolean 
  */
 function keyOf(workspaceId: string, agentId: string): string {
 	return `${workspaceId}\0${agentId}`;
-}
-
-/**
- * `path` as a canonical absolute path, synchronously: the real path of its longest existing prefix with the
- * missing rest appended (as `canonicalPath` of pi-fovea does), so a symlink alias of a workspace and the workspace
- * itself give the same string, and a path that does not exist is still compared as written.
- */
-export function canonicalWorkspaceSync(path: string): string {
-	let existing = resolve(path);
-	const missing: string[] = [];
-	for (;;) {
-		try {
-			const physical = realpathSync(existing);
-			return missing.length === 0 ? physical : join(physical, ...missing.reverse());
-		} catch {
-			const parent = dirname(existing);
-			if (parent === existing) return resolve(path);
-			missing.push(basename(existing));
-			existing = parent;
-		}
-	}
 }
 
 /** A refused `register`: the agent id is held by an agent of another workspace. */
@@ -176,7 +154,9 @@ export class LiveAgentRegistry {
 	 * the same agents, while a look-alike path (a prefix, a sibling) finds none.
 	 */
 	listByWorkspace(workspaceId: string): LiveAgentHandle[] {
-		const canonical = canonicalWorkspaceSync(workspaceId);
+		// No agent has an empty workspace.
+		if (workspaceId === "") return [];
+		const canonical = canonicalPathSync(workspaceId);
 		return this.list().filter((agent) => agent.workspaceId === canonical);
 	}
 }

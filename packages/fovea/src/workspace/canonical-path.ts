@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
@@ -10,20 +11,48 @@ import { basename, dirname, join, resolve } from "node:path";
  * this never throws for a well-formed path and never walks further than the path's own depth.
  */
 export async function canonicalPath(path: string, cwd: string = process.cwd()): Promise<string> {
-	if (typeof path !== "string" || path.length === 0 || path.includes("\0")) {
-		throw new TypeError(`canonicalPath: expected a nonempty path string, got ${JSON.stringify(path)}`);
+	const steps = resolving(checkedStart(path, cwd, "canonicalPath"));
+	for (let step = steps.next(); ; ) {
+		if (step.done === true) return step.value;
+		step = steps.next(await realpath(step.value).catch(() => undefined));
 	}
-	let existing = resolve(cwd, path);
+}
+
+/** {@link canonicalPath} with synchronous calls, for callers that must answer synchronously. */
+export function canonicalPathSync(path: string, cwd: string = process.cwd()): string {
+	const steps = resolving(checkedStart(path, cwd, "canonicalPathSync"));
+	for (let step = steps.next(); ; ) {
+		if (step.done === true) return step.value;
+		let physical: string | undefined;
+		try {
+			physical = realpathSync(step.value);
+		} catch {
+			physical = undefined;
+		}
+		step = steps.next(physical);
+	}
+}
+
+function checkedStart(path: string, cwd: string, name: string): string {
+	if (typeof path !== "string" || path.length === 0 || path.includes("\0")) {
+		throw new TypeError(`${name}: expected a nonempty path string, got ${JSON.stringify(path)}`);
+	}
+	return resolve(cwd, path);
+}
+
+/**
+ * The walk both variants share: yields the next prefix to resolve and receives its real path (`undefined` when it
+ * cannot be resolved); returns the canonical path.
+ */
+function* resolving(start: string): Generator<string, string, string | undefined> {
+	let existing = start;
 	const missing: string[] = [];
 	for (;;) {
-		try {
-			const physical = await realpath(existing);
-			return missing.length === 0 ? physical : join(physical, ...missing.reverse());
-		} catch {
-			const parent = dirname(existing);
-			if (parent === existing) return resolve(existing, ...missing.reverse());
-			missing.push(basename(existing));
-			existing = parent;
-		}
+		const physical = yield existing;
+		if (physical !== undefined) return missing.length === 0 ? physical : join(physical, ...missing.reverse());
+		const parent = dirname(existing);
+		if (parent === existing) return resolve(existing, ...missing.reverse());
+		missing.push(basename(existing));
+		existing = parent;
 	}
 }

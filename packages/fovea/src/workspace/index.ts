@@ -6,7 +6,7 @@
  * @module
  */
 export { type AccessedPath, accessedPaths, type ToolAccessEvent } from "./accessed-paths.ts";
-export { canonicalPath } from "./canonical-path.ts";
+export { canonicalPath, canonicalPathSync } from "./canonical-path.ts";
 export { type DiscoveryOptions, type DiscoveryStats, ProjectDiscovery, type ProjectRoot } from "./discovery.ts";
 export { envInt } from "./env.ts";
 export { excludedPathReason, excludedRootReason } from "./exclusions.ts";
