@@ -156,9 +156,9 @@ export async function parseBatch(
 	}
 	if (misses.length === 0) return states;
 
-	const jobs: ExtractJob[] = misses.map(({ i, source }) => {
+	const jobs: ExtractJob[] = misses.map(({ i, source, hash }) => {
 		const file = batch[i] as ScannedFile;
-		return { path: file.path, language: file.language, source, contentTerms: countsContentTerms() };
+		return { path: file.path, language: file.language, source, hash, contentTerms: countsContentTerms() };
 	});
 	const extractor = await context.extractor();
 	await extractor.ensureLanguages(new Set(jobs.map((j) => j.language)));

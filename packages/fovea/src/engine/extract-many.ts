@@ -5,7 +5,7 @@
  */
 import type { ExtractOptions } from "./extract-pool.ts";
 import type { FileFacts, LanguageId } from "./facts.ts";
-import type { Extractor } from "./parser.ts";
+import { type Extractor, isEngineExtractor } from "./parser.ts";
 import { sharedExtractPool } from "./shared-extract-pool.ts";
 
 /** One file to extract: what crosses to a worker thread. */
@@ -15,6 +15,8 @@ export interface ExtractJob {
 	source: string;
 	/** Count its content terms; default the extracting thread's setting (a worker's is not the caller's: set it). */
 	contentTerms?: boolean;
+	/** The source's content hash (`hashOf(source)`) when the caller has it already: extraction then skips hashing. */
+	hash?: string;
 }
 
 /**
@@ -37,4 +39,26 @@ export function extractMany(
  */
 export function extractsWithWorkers(jobs: number, expected: number): boolean {
 	return sharedExtractPool().sharesWithWorkers(jobs, expected);
+}
+
+/**
+ * Gets ready for a run of `extractMany` calls bringing `expected` jobs in the given `languages`, before the caller
+ * reads its first files: when that total would start worker threads (a large cold index) and the extractor `load`
+ * gives is the engine's, the workers start now and load those grammars, and so does this thread, all while the
+ * caller reads. Returns at once; `load` is called only then. A failure here is met again, and handled, by the calls.
+ */
+export function prepareExtraction(
+	load: () => Promise<Extractor>,
+	expected: number,
+	languages: ReadonlySet<LanguageId>,
+): void {
+	const pool = sharedExtractPool();
+	if (!pool.startsWorkersFor(expected)) return;
+	load()
+		.then((extractor) => {
+			if (!isEngineExtractor(extractor)) return;
+			void pool.warm(languages);
+			return extractor.ensureLanguages(languages);
+		})
+		.catch(() => {});
 }

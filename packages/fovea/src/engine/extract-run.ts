@@ -15,7 +15,7 @@ export type ExtractResult = FileFacts | Error;
 /** Extracts one job on this thread; an error thrown by the extractor becomes the job's result. */
 export function extractOne(extractor: Extractor, job: ExtractJob): ExtractResult {
 	try {
-		return extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms });
+		return extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms, hash: job.hash });
 	} catch (error) {
 		return error instanceof Error ? error : new Error(String(error));
 	}

@@ -97,7 +97,10 @@ async function work(extractor: Extractor, { run, jobs, claims }: RunMessage): Pr
 		try {
 			outcomes.push({
 				index,
-				facts: extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms }),
+				facts: extractor.extract(job.path, job.source, job.language, {
+					contentTerms: job.contentTerms,
+					hash: job.hash,
+				}),
 			});
 		} catch (error) {
 			outcomes.push({ index, error: error instanceof Error ? error.message : String(error) });

@@ -37,6 +37,11 @@ import { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 export interface FileExtractOptions {
 	/** Count the file's content terms (`FileFacts.contentTerms`). Default: the process's setting (`useContentTerms`). */
 	contentTerms?: boolean | undefined;
+	/**
+	 * `hashOf(source)` when the caller computed it already (the index hashes every file it reads, to look it up):
+	 * the facts take it instead of hashing the source a second time. The caller vouches for it.
+	 */
+	hash?: string | undefined;
 }
 
 export interface Extractor {
@@ -161,25 +166,26 @@ function extract(path: string, source: string, language?: LanguageId, options: F
 		throw new Error(`Fovea cannot extract ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
 	}
 	const withContentTerms = options.contentTerms ?? countsContentTerms();
+	const hash = options.hash ?? hashOf(source);
 	const tree = grammar.parser.parse(source);
 	if (tree === null) {
 		// Only a cancelled parse returns null; none is requested, but stay total.
-		const base = baseFacts(path, id, source, withContentTerms);
+		const base = baseFacts(path, id, source, hash, withContentTerms);
 		return { ...base, symbols: [], imports: [], calls: noCalls(), inherits: [], parseErrors: 1 };
 	}
 	try {
-		return factsOf(grammar, tree.rootNode, path, id, source, withContentTerms);
+		return factsOf(grammar, tree.rootNode, path, id, source, hash, withContentTerms);
 	} finally {
 		tree.delete();
 	}
 }
 
-/** The content-derived fields of a file's facts; its content terms when `withContentTerms`. */
-function baseFacts(path: string, language: LanguageId, source: string, withContentTerms: boolean) {
+/** The content-derived fields of a file's facts (`hash` is `hashOf(source)`); its content terms when `withContentTerms`. */
+function baseFacts(path: string, language: LanguageId, source: string, hash: string, withContentTerms: boolean) {
 	return {
 		path,
 		language,
-		hash: hashOf(source),
+		hash,
 		bytes: Buffer.byteLength(source, "utf8"),
 		lines: countLines(source),
 		...(withContentTerms ? { contentTerms: contentTerms(source) } : {}),
@@ -205,6 +211,7 @@ function factsOf(
 	path: string,
 	language: LanguageId,
 	source: string,
+	hash: string,
 	withContentTerms: boolean,
 ): FileFacts {
 	const matches: CaptureMatch[] = grammar.facts.matches(root);
@@ -216,7 +223,7 @@ function factsOf(
 	const extracted = grammar.rules.collect({ matches, source, path, language });
 	const parseErrors = root.hasError ? syntaxErrors(grammar, root) : 0;
 	const facts: FileFacts = {
-		...baseFacts(path, language, source, withContentTerms),
+		...baseFacts(path, language, source, hash, withContentTerms),
 		symbols: extracted.symbols,
 		imports: extracted.imports,
 		calls: extracted.calls,
@@ -257,7 +264,7 @@ export function withSyntaxTree<T>(
 		const root = tree.rootNode;
 		let facts: FileFacts | undefined;
 		return visit(root, () => {
-			facts ??= factsOf(grammar, root, path, id, source, countsContentTerms());
+			facts ??= factsOf(grammar, root, path, id, source, hashOf(source), countsContentTerms());
 			return facts;
 		});
 	} finally {

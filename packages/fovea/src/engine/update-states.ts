@@ -6,6 +6,7 @@
  */
 import { factKey } from "./cache-location.ts";
 import { type ExamineContext, parseBatch, type ReadBatch, readBatch } from "./examine-files.ts";
+import { prepareExtraction } from "./extract-many.ts";
 import type { ManifestEntry } from "./fact-manifest.ts";
 import type { FileFacts } from "./facts.ts";
 import { type FileState, PENDING, unchanged } from "./file-state.ts";
@@ -75,6 +76,7 @@ export async function updateStates(
 	}
 
 	const total = toRead.length;
+	prepareExtraction(context.extractor, total, new Set(toRead.map((file) => file.language)));
 	let done = 0;
 	let unflushed = 0;
 	const batches: ScannedFile[][] = [];

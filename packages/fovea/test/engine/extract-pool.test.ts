@@ -419,6 +419,39 @@ process.on("exit", () => {
 		assert.deepEqual([stats.threads, stats.workersStarted, stats.jobsByMain], [0, 0, supported]);
 	});
 
+	it("a refresh starts its workers right after its walk, before any file is parsed", async () => {
+		// Every file touched after a first index: the second refresh reads all 2,100 again, finds each unchanged and
+		// parses none, so only its early start (prepareExtraction, before the first batch) can start a worker.
+		const prepareScript = join(cache, "prepared-index.mjs");
+		await writeFile(
+			prepareScript,
+			`
+import { utimes } from "node:fs/promises";
+import { join } from "node:path";
+import { CodeIndex } from ${JSON.stringify(engine("code-index.ts"))};
+import { FactCache } from ${JSON.stringify(engine("fact-cache.ts"))};
+import { sharedExtractPool } from ${JSON.stringify(engine("shared-extract-pool.ts"))};
+const [root, cacheDir] = process.argv.slice(-2);
+const index = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }) });
+const { files } = await index.refresh();
+const pool = sharedExtractPool();
+const first = { parsed: index.stats.filesParsed, read: index.stats.filesRead, started: pool.stats.workersStarted, live: pool.liveWorkers };
+const later = new Date(Date.now() + 60_000);
+for (const path of files.keys()) await utimes(join(root, path), later, later);
+await index.refresh();
+const second = { parsed: index.stats.filesParsed - first.parsed, read: index.stats.filesRead - first.read, started: pool.stats.workersStarted - first.started };
+console.log(JSON.stringify({ first, second }));
+`,
+		);
+		const preparedCache = await mkdtemp(join(tmpdir(), "fovea-pool-prepared-"));
+		temps.push(preparedCache);
+		const { code, stdout, stderr } = await run([prepareScript, root, preparedCache], { FOVEA_EXTRACT_THREADS: "1" });
+		assert.equal(code, 0, stderr);
+		const { first, second } = JSON.parse(stdout);
+		assert.deepEqual([first.parsed, first.started, first.live], [supported, 1, 0], stdout);
+		assert.deepEqual([second.parsed, second.read, second.started], [0, supported, 1], stdout);
+	});
+
 	it("the fovea CLI indexes 2,100 files with the pool and exits", async () => {
 		const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 		const { code, stdout, stderr } = await run([cli, "status", "--root", root, "--json"], {

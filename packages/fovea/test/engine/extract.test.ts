@@ -790,6 +790,10 @@ describe("engine", () => {
 		const expected = createHash("sha256").update(`${EXTRACTOR_VERSION}\0${source}`).digest("hex");
 		assert.equal(extractor.extract("f.py", source).hash, expected);
 		assert.equal(hashOf(source), expected);
+		// A caller that hashed the source already (the index, to look it up) hands the hash in; it is not recomputed.
+		const given = extractor.extract("f.py", source, undefined, { hash: "given" });
+		assert.equal(given.hash, "given");
+		assert.deepEqual({ ...given, hash: expected }, extractor.extract("f.py", source));
 	});
 
 	it("maps extensions to languages", () => {
