@@ -90,16 +90,53 @@ export function termSet(text: string): Set<string> {
 	return new Set(terms(text));
 }
 
-/** A light suffix stemmer: enough to meet `parsing`/`parser`/`parses` at `pars`, cheap and predictable. */
+/**
+ * A light suffix stemmer, cheap and predictable, that brings a word's inflections to one stem: a plural or third
+ * person (`-s`, `-es` after a sibilant, `-ies`), then one of `-ing`, `-ed`, `-er`, `-ly` or `-ation` (kept as `at`),
+ * then a final `e`, each only while three letters or more remain. So `service`/`services`, `name`/`names`/`naming`,
+ * `parse`/`parser`/`parses`/`parsing`, `cache`/`caches`/`cached`, `create`/`creation`, `entry`/`entries` and
+ * `map`/`maps` meet (the stemmer it replaced cut `services` to `servic` but left `service` whole, so a query for
+ * services missed every `*Service`).
+ */
 export function stem(word: string): string {
-	if (word.length <= 4) return word;
-	for (const suffix of ["ations", "ation", "ings", "ing", "ers", "er", "ies", "ied", "es", "ed", "ly", "s"]) {
-		if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
-			const base = word.slice(0, -suffix.length);
-			return suffix === "ies" || suffix === "ied" ? `${base}y` : base;
+	if (word.length <= 3) return word;
+	let base = withoutPlural(word);
+	for (const [suffix, replacement] of DERIVATIONS) {
+		if (base.endsWith(suffix) && base.length - suffix.length + replacement.length >= MIN_STEM) {
+			base = base.slice(0, -suffix.length) + replacement;
+			break;
 		}
 	}
-	return word;
+	return base.length > MIN_STEM && base.endsWith("e") ? base.slice(0, -1) : base;
+}
+
+/** A stem keeps at least this many letters. */
+const MIN_STEM = 3;
+
+/** Suffixes taken off after the plural, the first that fits, and what replaces each. */
+const DERIVATIONS: readonly (readonly [string, string])[] = [
+	["ation", "at"],
+	["ing", ""],
+	["ed", ""],
+	["er", ""],
+	["ly", ""],
+];
+
+/** `word` without a plural or third-person ending: `-ies` → `y`, `-es` after s, x, z, ch or sh, else `-s`. */
+function withoutPlural(word: string): string {
+	const n = word.length;
+	if (word.endsWith("ies") || word.endsWith("ied")) return n - 2 >= MIN_STEM ? `${word.slice(0, -3)}y` : word;
+	if (!word.endsWith("s")) return word;
+	if (word.endsWith("es") && n - 2 >= MIN_STEM) {
+		const before = word.charCodeAt(n - 3);
+		// s, x, z, or an h after c or s
+		if (before === 115 || before === 120 || before === 122) return word.slice(0, -2);
+		if (before === 104 && (word.charCodeAt(n - 4) === 99 || word.charCodeAt(n - 4) === 115)) return word.slice(0, -2);
+	}
+	// `ss`, `us` and `is` end singular words (class, status, analysis).
+	const last = word.charCodeAt(n - 2);
+	if (last === 115 || last === 117 || last === 105 || n - 1 < MIN_STEM) return word;
+	return word.slice(0, -1);
 }
 
 const STOP_WORDS = new Set([

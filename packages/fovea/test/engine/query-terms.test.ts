@@ -29,8 +29,8 @@ const isStopWord = (word: string) => /^[a-z]{2,}$/.test(word) && terms(word).len
 
 describe("terms", () => {
 	it("splits identifiers, paths and prose", () => {
-		assert.deepEqual(terms("parseHTTPRequest2"), ["parse", "http", "request"]);
-		assert.deepEqual(terms("src/engine/heat-kernel.ts"), ["engine", "heat", "kernel"]);
+		assert.deepEqual(terms("parseHTTPRequest2"), ["pars", "http", "request"]);
+		assert.deepEqual(terms("src/engine/heat-kernel.ts"), ["engin", "heat", "kernel"]);
 		assert.deepEqual(terms("the sha256Sum of IOError"), ["sha", "sum", "io", "error"]);
 		assert.deepEqual(terms("ABC"), ["abc"]);
 		assert.deepEqual(terms(""), []);
@@ -53,5 +53,40 @@ describe("terms", () => {
 			}),
 			{ numRuns: 3000 },
 		);
+	});
+});
+
+describe("stem", () => {
+	it("brings a word's plural, inflections and derivations to one stem", () => {
+		const families = [
+			["service", "services"],
+			["name", "names", "naming", "named"],
+			["parse", "parser", "parsers", "parses", "parsing", "parsed"],
+			["cache", "caches", "cached", "caching"],
+			["create", "creates", "created", "creation"],
+			["entry", "entries"],
+			["copy", "copies", "copied"],
+			["map", "maps"],
+			["file", "files"],
+			["class", "classes"],
+			["box", "boxes"],
+			["match", "matches", "matched", "matching"],
+			["push", "pushes"],
+			["index", "indexes", "indexed", "indexer"],
+			["user", "users"],
+			["string", "strings"],
+		];
+		for (const family of families) {
+			const stems = new Set(family.map(stem));
+			assert.equal(stems.size, 1, `${family.join(", ")} give ${[...stems].join(", ")}`);
+		}
+		// What a query for services meets: the last word of every *Service.
+		assert.deepEqual(terms("ProfileService"), terms("profile services"));
+	});
+
+	it("keeps short words and singulars that end in s", () => {
+		for (const word of ["map", "use", "go", "status", "analysis", "class", "bus"]) assert.equal(stem(word), word);
+		assert.equal(stem("uses"), "use");
+		assert.notEqual(stem("service"), stem("serve"), "a stem keeps what tells words apart");
 	});
 });
