@@ -184,8 +184,20 @@ export interface FileFacts {
 	contentTerms?: string;
 }
 
-/** A file Fovea saw but could not map, and why: never silently treated as clean. */
+/**
+ * A file Fovea saw but could not map, and why: never silently treated as clean. A directory the walk did not enter
+ * for its build-output name (`build`, `dist`, `target`…) although no ignore file leaves it out is a gap too
+ * (`generated-dir`), its path ending in `/`.
+ */
 export interface CoverageGap {
 	path: string;
-	reason: "unsupported-language" | "generated" | "minified" | "too-large" | "binary" | "unreadable" | "parse-error";
+	reason:
+		| "unsupported-language"
+		| "generated"
+		| "minified"
+		| "too-large"
+		| "binary"
+		| "unreadable"
+		| "parse-error"
+		| "generated-dir";
 }

@@ -42,10 +42,16 @@ export function coverageLine(
 	return budgetChars(minimal) <= maxChars ? minimal : "";
 }
 
-/** `heading: N files`, counting each path once. */
+/** `heading: N files`, counting each path once; `and M directories` for paths ending in `/` (directories not walked). */
 function countOf(heading: string, entries: readonly { path: string }[]): string {
-	const files = new Set(entries.map((entry) => entry.path)).size;
-	return `${heading}: ${files} ${files === 1 ? "file" : "files"}`;
+	const paths = new Set(entries.map((entry) => entry.path));
+	let directories = 0;
+	for (const path of paths) if (path.endsWith("/")) directories++;
+	const files = paths.size - directories;
+	const counts: string[] = [];
+	if (files > 0 || directories === 0) counts.push(`${files} ${files === 1 ? "file" : "files"}`);
+	if (directories > 0) counts.push(`${directories} ${directories === 1 ? "directory" : "directories"}`);
+	return `${heading}: ${counts.join(" and ")}`;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { CoverageGap, LanguageId } from "./facts.ts";
 import { classifyName, classifyStat } from "./file-classification.ts";
 import { asRecorded, type RecordedFile } from "./file-state.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
-import { isSkippedDirName } from "./skip-dirs.ts";
+import { skippedDirGap } from "./skip-dirs.ts";
 import { type Pace, syncWhileFast } from "./sync-while-fast.ts";
 import { TimeSlice } from "./time-slice.ts";
 
@@ -214,7 +214,14 @@ async function walkRoot(
 				continue;
 			}
 			if (entry.isDirectory()) {
-				if (isSkippedDirName(entry.name) || isIgnored(levels, `${rel}/`)) continue;
+				if (isIgnored(levels, `${rel}/`)) continue;
+				const skipped = skippedDirGap(entry.name);
+				if (skipped !== undefined) {
+					if (skipped === "silent") continue;
+					if (gaps.length >= maxFiles) truncated = true;
+					else gaps.push({ path: `${rel}/`, reason: skipped });
+					continue;
+				}
 				if (frame.depth + 1 > maxDepth) {
 					truncated = true;
 					continue;

@@ -38,6 +38,18 @@ describe("coverageLine", () => {
 		assert.equal(coverageLine("Not mapped", []), "");
 	});
 
+	it("counts directories the walk did not enter apart from files", () => {
+		const dirs = [
+			{ path: "src/build/", reason: "generated-dir" },
+			{ path: "out/", reason: "generated-dir" },
+		];
+		assert.equal(
+			coverageLine("Not mapped", [...GAPS, ...dirs]),
+			"Not mapped: 4 files and 2 directories: 3 binary (assets/a.ts, assets/b.ts, …); 1 too-large (big.ts); 2 generated-dir (src/build/, out/).",
+		);
+		assert.equal(coverageLine("Not mapped", dirs.slice(1)), "Not mapped: 1 directory: 1 generated-dir (out/).");
+	});
+
 	it("drops examples, then reasons, then everything, never exceeding the room", () => {
 		const full = coverageLine("Not mapped", GAPS);
 		assert.equal(coverageLine("Not mapped", GAPS, full.length - 1), "Not mapped: 4 files: 3 binary; 1 too-large.");

@@ -113,10 +113,40 @@ describe("scanRoot", () => {
 			scan.files.map((f) => f.path),
 			["src/keep.ts"],
 		);
+		// Build-output names can hold real code: skipped, but listed; dependency trees and metadata say nothing.
+		assert.deepEqual(
+			scan.gaps.map((g) => [g.path, g.reason]),
+			[
+				[".next/", "generated-dir"],
+				["build/", "generated-dir"],
+				["coverage/", "generated-dir"],
+				["dist/", "generated-dir"],
+				["target/", "generated-dir"],
+			],
+		);
 		for (const name of [".git", "node_modules", "dist", "build", "target", "vendor", ".venv", "coverage"]) {
 			assert.equal(isSkippedDirName(name), true, name);
 		}
 		for (const name of ["src", "lib", "pkg", "internal", "app"]) assert.equal(isSkippedDirName(name), false, name);
+	});
+
+	it("lists a build-output directory holding code as a gap unless an ignore file leaves it out", async () => {
+		const root = await tree({
+			"src/main.ts": "export {};\n",
+			"src/build/compiler.ts": "export function compile() {}\n",
+			"lib/out/x.ts": "export {};\n",
+			"web/.gitignore": "dist/\n",
+			"web/dist/app.js": "x",
+		});
+		const scan = await scanRoot(root);
+		assert.deepEqual(
+			scan.files.map((f) => f.path),
+			["src/main.ts"],
+		);
+		assert.deepEqual(scan.gaps, [
+			{ path: "lib/out/", reason: "generated-dir" },
+			{ path: "src/build/", reason: "generated-dir" },
+		]);
 	});
 
 	it("honors .gitignore at every level, negations in deeper files, and .git/info/exclude", async () => {
