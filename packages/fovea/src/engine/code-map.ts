@@ -272,6 +272,7 @@ export class CodeMap {
 			graph: graph.graph,
 			gaps: snapshot.gaps,
 			partial: snapshot.partial,
+			truncated: snapshot.truncated,
 			maxTokens,
 		});
 		return { text, ...items, result, snapshot };
@@ -287,6 +288,7 @@ export class CodeMap {
 				files: snapshot.files,
 				gaps: snapshot.gaps,
 				partial: snapshot.partial,
+				truncated: snapshot.truncated,
 				maxTokens,
 			}),
 			snapshot,

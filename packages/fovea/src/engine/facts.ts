@@ -186,8 +186,9 @@ export interface FileFacts {
 
 /**
  * A file Fovea saw but could not map, and why: never silently treated as clean. A directory the walk did not enter
- * for its build-output name (`build`, `dist`, `target`…) although no ignore file leaves it out is a gap too
- * (`generated-dir`), its path ending in `/`.
+ * is a gap too, its path ending in `/`: one with a build-output name (`build`, `dist`, `target`…) that no ignore file
+ * leaves out (`generated-dir`), a nested repository (closed until access enrolls it) or one it could not list
+ * (`unreadable`). A symbolic link named like source is never followed (`symlink`).
  */
 export interface CoverageGap {
 	path: string;
@@ -199,5 +200,7 @@ export interface CoverageGap {
 		| "binary"
 		| "unreadable"
 		| "parse-error"
-		| "generated-dir";
+		| "generated-dir"
+		| "nested-repository"
+		| "symlink";
 }

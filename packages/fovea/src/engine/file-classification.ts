@@ -92,6 +92,14 @@ export type NameVerdict =
 	| { kind: "gap"; gap: CoverageGap }
 	| { kind: "not-code" };
 
+/**
+ * Whether a symbolic link called `rel` is listed as a coverage gap (`symlink`): the index never follows one (it could
+ * lead out of the root, or loop), and one named like code would otherwise vanish from the map unsaid.
+ */
+export function isListedSymlink(rel: string): boolean {
+	return classifyName(rel).kind !== "not-code";
+}
+
 /** What the file at root-relative `rel` is by its name alone. */
 export function classifyName(rel: string): NameVerdict {
 	const name = rel.slice(rel.lastIndexOf("/") + 1);

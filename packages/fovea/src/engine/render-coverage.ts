@@ -55,25 +55,32 @@ function countOf(heading: string, entries: readonly { path: string }[]): string 
 }
 
 /**
- * The coverage footer of a rendering within `maxChars`: the gaps' line, then the best-effort files' line in the room
- * the first leaves, after room for the second's count was kept (when only one count fits, the gaps'); lines joined
- * by a newline, "" when there is nothing to say or no room.
+ * The coverage footer of a rendering within `maxChars`: {@link LIMIT_REACHED} when the walk was `truncated`, the gaps'
+ * line, then the best-effort files' line in the room the first leaves, after room for the second's count was kept
+ * (when only one count fits, the gaps'); lines joined by a newline, "" when there is nothing to say or no room.
  */
 export function coverageFooter(
 	gaps: readonly CoverageGap[],
 	partial: readonly PartialFile[],
 	maxChars = Number.POSITIVE_INFINITY,
+	truncated = false,
 ): string {
+	// A walk cut short by its bounds leaves every answer partial: said first, before what it did map.
+	const limit = truncated && budgetChars(LIMIT_REACHED) <= maxChars ? LIMIT_REACHED : "";
+	if (limit !== "") maxChars -= budgetChars(limit) + 1;
 	const kept = partial.length === 0 ? 0 : budgetChars(countOf(BEST_EFFORT, partial)) + 2;
 	let notMapped = coverageLine(NOT_MAPPED, gaps, maxChars - kept);
 	if (notMapped === "") notMapped = coverageLine(NOT_MAPPED, gaps, maxChars);
 	const room = notMapped === "" ? maxChars : maxChars - budgetChars(notMapped) - 1;
 	const bestEffort = coverageLine(BEST_EFFORT, partial, room);
-	return [notMapped, bestEffort].filter((line) => line !== "").join("\n");
+	return [limit, notMapped, bestEffort].filter((line) => line !== "").join("\n");
 }
+
+/** The first line of a footer when the walk stopped at a bound (files, entries or depth). */
+export const LIMIT_REACHED = "Walk limit reached: only part of the root is mapped.";
 
 /** The counts of a snapshot's coverage in one phrase: "120 files mapped (2 best effort), 3 not mapped". */
 export function mappedCounts(snapshot: Pick<IndexSnapshot, "files" | "gaps" | "partial" | "truncated">): string {
-	const limit = snapshot.truncated ? " (file limit reached)" : "";
+	const limit = snapshot.truncated ? " (walk limit reached)" : "";
 	return `${snapshot.files.size} files mapped (${partialFileCount(snapshot.partial)} best effort), ${snapshot.gaps.length} not mapped${limit}`;
 }

@@ -25,6 +25,8 @@ export interface FocusContext {
 	gaps: readonly CoverageGap[];
 	/** Files mapped best effort (`IndexSnapshot.partial`). */
 	partial: readonly PartialFile[];
+	/** The walk stopped at a bound (`IndexSnapshot.truncated`): the footer says the map is partial. */
+	truncated?: boolean;
 	maxTokens: number;
 }
 
@@ -60,7 +62,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	out.add(
 		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
 	);
-	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
+	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1), context.truncated);
 	const reserve = footer.length === 0 ? 0 : budgetChars(footer) + 1;
 	if (result.files.length === 0) {
 		out.add(emptyAnswer(result, context.title ?? "focus"), reserve);

@@ -12,6 +12,8 @@ export interface SketchContext {
 	gaps: readonly CoverageGap[];
 	/** Files mapped best effort (`IndexSnapshot.partial`). */
 	partial: readonly PartialFile[];
+	/** The walk stopped at a bound (`IndexSnapshot.truncated`): the footer says the map is partial. */
+	truncated?: boolean;
 	maxTokens: number;
 }
 
@@ -46,7 +48,7 @@ export function renderSketch(context: SketchContext): string {
 	out.add(
 		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.symbolCount} symbols, ${graph.targets.length / 2} edges`,
 	);
-	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1));
+	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1), context.truncated);
 	const reserve = (footer.length === 0 ? 0 : budgetChars(footer) + 1) + 80;
 	const central = centralFiles(graph).slice(0, 25);
 	const centralLines = central.map((id) => {

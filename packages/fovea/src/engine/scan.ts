@@ -8,7 +8,7 @@ import { type Dirent, lstat as lstatCallback, lstatSync, readdirSync, type Stats
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import type { CoverageGap, LanguageId } from "./facts.ts";
-import { classifyName, classifyStat } from "./file-classification.ts";
+import { classifyName, classifyStat, isListedSymlink } from "./file-classification.ts";
 import { asRecorded, type RecordedFile } from "./file-state.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
 import { skippedDirGap } from "./skip-dirs.ts";
@@ -158,6 +158,11 @@ async function walkRoot(
 	const gaps: CoverageGap[] = [];
 	const directories: string[] = [];
 	let truncated = false;
+	/** Gaps are bounded like files: past `maxFiles` of them the walk is marked cut short instead. */
+	const addGap = (gap: CoverageGap): void => {
+		if (gaps.length >= maxFiles) truncated = true;
+		else gaps.push(gap);
+	};
 
 	interface Frame {
 		rel: string;
@@ -181,12 +186,20 @@ async function walkRoot(
 			() => readdir(dir, { withFileTypes: true }).catch(() => undefined),
 			{ pace, concurrency: 1, slice, signal },
 		);
-		if (entries === undefined) continue;
+		if (entries === undefined) {
+			// A directory that vanished has nothing to say; one that stays but cannot be listed is a hole in the map.
+			if (frame.rel !== "" && (await lstatOrUndefined(dir))?.isDirectory() === true) {
+				addGap({ path: `${frame.rel}/`, reason: "unreadable" });
+			}
+			continue;
+		}
 		stats.dirsRead++;
 		// A nested repository (its own `.git` directory or worktree file) is another project: diffusion never
-		// crosses into it merely because it sits below this root. It stays closed until access enrolls it.
+		// crosses into it merely because it sits below this root. It stays closed until access enrolls it, and is
+		// listed meanwhile, so an answer about this root does not pass its files for absent.
 		if (frame.rel !== "" && entries.some((e) => e.name === ".git")) {
 			stats.nestedRepositories++;
+			addGap({ path: `${frame.rel}/`, reason: "nested-repository" });
 			continue;
 		}
 		directories.push(frame.rel);
@@ -211,15 +224,15 @@ async function walkRoot(
 			const rel = frame.rel === "" ? entry.name : `${frame.rel}/${entry.name}`;
 			if (entry.isSymbolicLink()) {
 				stats.symlinksSkipped++;
+				// Never followed (it could lead out of the root, or loop); one named like source is listed.
+				if (isListedSymlink(rel) && !isIgnored(levels, rel)) addGap({ path: rel, reason: "symlink" });
 				continue;
 			}
 			if (entry.isDirectory()) {
 				if (isIgnored(levels, `${rel}/`)) continue;
 				const skipped = skippedDirGap(entry.name);
 				if (skipped !== undefined) {
-					if (skipped === "silent") continue;
-					if (gaps.length >= maxFiles) truncated = true;
-					else gaps.push({ path: `${rel}/`, reason: skipped });
+					if (skipped !== "silent") addGap({ path: `${rel}/`, reason: skipped });
 					continue;
 				}
 				if (frame.depth + 1 > maxDepth) {
@@ -233,8 +246,7 @@ async function walkRoot(
 			const verdict = classifyName(rel);
 			if (verdict.kind === "not-code" || isIgnored(levels, rel)) continue;
 			if (verdict.kind === "gap") {
-				if (gaps.length >= maxFiles) truncated = true;
-				else gaps.push(verdict.gap);
+				addGap(verdict.gap);
 				continue;
 			}
 			toStat.push({ rel, path: prefix + entry.name, language: verdict.language });
@@ -254,10 +266,8 @@ async function walkRoot(
 			if (item === undefined || info === undefined) continue;
 			const verdict = classifyStat(item.rel, item.language, info, maxFileBytes);
 			if (verdict === undefined) continue;
-			if (verdict.kind === "gap") {
-				if (gaps.length >= maxFiles) truncated = true;
-				else gaps.push(verdict.gap);
-			} else if (found >= maxFiles) {
+			if (verdict.kind === "gap") addGap(verdict.gap);
+			else if (found >= maxFiles) {
 				truncated = true;
 				break walk;
 			} else if (recorded === undefined) {

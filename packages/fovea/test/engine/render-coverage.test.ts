@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { CoverageGap } from "../../src/engine/facts.ts";
 import type { PartialFile } from "../../src/engine/partial-coverage.ts";
-import { coverageFooter, coverageLine } from "../../src/engine/render-coverage.ts";
+import { coverageFooter, coverageLine, LIMIT_REACHED } from "../../src/engine/render-coverage.ts";
 
 const GAPS: CoverageGap[] = [
 	{ path: "assets/a.ts", reason: "binary" },
@@ -59,6 +59,18 @@ describe("coverageLine", () => {
 });
 
 describe("coverageFooter", () => {
+	it("says first that a walk stopped at its limit, when there is room", () => {
+		assert.equal(coverageFooter([], [], Number.POSITIVE_INFINITY, true), LIMIT_REACHED);
+		assert.equal(
+			coverageFooter(GAPS, PARTIAL, Number.POSITIVE_INFINITY, true),
+			`${LIMIT_REACHED}\n${coverageFooter(GAPS, PARTIAL)}`,
+		);
+		const room = LIMIT_REACHED.length + 1 + 30;
+		const footer = coverageFooter(GAPS, PARTIAL, room, true);
+		assert.ok(footer.startsWith(LIMIT_REACHED) && footer.length <= room, footer);
+		assert.equal(coverageFooter(GAPS, [], 10, true), "", "no room, nothing");
+	});
+
 	it("puts the gaps first and the best-effort files in the room left", () => {
 		assert.equal(
 			coverageFooter(GAPS, PARTIAL),

@@ -205,6 +205,16 @@ describe("scanRoot", () => {
 			["src/real.ts"],
 		);
 		assert.equal(scan.stats.symlinksSkipped, 3);
+		// The one named like source is listed; links named like directories (or ignored ones) are not.
+		assert.deepEqual(scan.gaps, [{ path: "file-link.ts", reason: "symlink" }]);
+		const { verdicts } = await scanPaths(root, ["file-link.ts", "link-in"]);
+		assert.deepEqual(verdicts, [
+			{ path: "file-link.ts", kind: "gap", gap: { path: "file-link.ts", reason: "symlink" } },
+			{ path: "link-in", kind: "absent" },
+		]);
+		await writeFile(join(root, ".gitignore"), "file-link.ts\n");
+		assert.deepEqual((await scanRoot(root)).gaps, []);
+		assert.deepEqual((await scanPaths(root, ["file-link.ts"])).verdicts, [{ path: "file-link.ts", kind: "absent" }]);
 	});
 
 	it("stops at maxFiles and maxDepth with truncated set, deterministically", async () => {
@@ -354,6 +364,10 @@ describe("nested repositories", () => {
 				["own/a.ts"],
 			);
 			assert.equal(scan.stats.nestedRepositories, 2);
+			assert.deepEqual(scan.gaps, [
+				{ path: "vendor-repo/", reason: "nested-repository" },
+				{ path: "worktree/", reason: "nested-repository" },
+			]);
 			const paths = await scanPaths(root, ["vendor-repo/b.ts", "worktree/c.ts", "own/a.ts"]);
 			assert.deepEqual(
 				paths.verdicts.map((v) => v.kind),
