@@ -58,7 +58,7 @@ export class CodeMap {
 	readonly #indexOptions: CodeIndexOptions;
 	#prepared: { generation: number; store: GraphStore; graph: PreparedGraph } | undefined;
 	/** How imports resolve (files, tsconfig paths, Go module), and a stamp of the settings files it was read from. */
-	#context: { value: ResolutionContext; stamp: string } | undefined;
+	#context: { value: ResolutionContext; stamp: string; files: string[] } | undefined;
 	/** When the last full walk finished, and paths known to have changed since (this session's own writes). */
 	#lastWalk = 0;
 	readonly #dirty = new Set<string>();
@@ -102,7 +102,9 @@ export class CodeMap {
 	async refresh(options: MapRefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
 		const snapshot = await this.#refreshIndex(options);
 		const prepared = this.#prepared;
-		if (prepared !== undefined && prepared.generation === snapshot.generation)
+		// The same files with the same facts: the graph stands, unless a settings file (tsconfig.json, a configuration
+		// it extends, go.mod) changed how their imports resolve, which no source edit announces.
+		if (prepared !== undefined && prepared.generation === snapshot.generation && !(await this.#settingsChanged()))
 			return { snapshot, graph: prepared.graph };
 		const patched = prepared === undefined ? undefined : await this.#patch(prepared, snapshot);
 		if (prepared !== undefined && patched !== undefined) {
@@ -130,7 +132,7 @@ export class CodeMap {
 	): Promise<PreparedGraph | undefined> {
 		if (snapshot.generation !== prepared.generation + 1 || this.#context === undefined) return undefined;
 		if (snapshot.files.size !== this.#context.value.files.size) return undefined;
-		if ((await settingsStamp(this.root)) !== this.#context.stamp) return undefined;
+		if (await this.#settingsChanged()) return undefined;
 		const delta = prepared.store.update(snapshot.generationChanged, snapshot.files);
 		if (delta === undefined) return undefined;
 		return patchPreparedGraph(
@@ -305,6 +307,12 @@ export class CodeMap {
 		this.#context = undefined;
 		this.#index = new CodeIndex(this.root, this.#indexOptions);
 		await index.flush().catch(() => {});
+	}
+
+	/** Whether the settings files the graph's imports were resolved with changed since (stat only, no read). */
+	async #settingsChanged(): Promise<boolean> {
+		const context = this.#context;
+		return context !== undefined && (await settingsStamp(this.root, context.files)) !== context.stamp;
 	}
 
 	async #resolutionContext(snapshot: IndexSnapshot): Promise<{ value: ResolutionContext; stamp: string }> {

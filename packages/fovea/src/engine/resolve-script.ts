@@ -69,6 +69,8 @@ function probeScript(base: string | undefined, files: ReadonlySet<string>): stri
 	const sources = SOURCE_FOR_OUTPUT[ext];
 	if (sources !== undefined) for (const source of sources) candidates.push(base.slice(0, dot) + source);
 	candidates.push(base);
+	// TypeScript with `allowJs` takes `./view.js` for `view.jsx` too, as it takes it for `view.tsx`.
+	if (ext === ".js") candidates.push(`${base.slice(0, dot)}.jsx`);
 	for (const extension of SCRIPT_EXTENSIONS) candidates.push(base + extension);
 	const dir = base === "" ? "index" : `${base}/index`;
 	for (const extension of SCRIPT_EXTENSIONS) candidates.push(dir + extension);

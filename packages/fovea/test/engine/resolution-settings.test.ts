@@ -53,4 +53,44 @@ describe("resolution settings", () => {
 		const { value } = await readResolutionSettings(dir, new Set());
 		assert.deepEqual([value.tsconfig, value.goModule], [undefined, undefined]);
 	});
+
+	it("follows relative extends inside the root, nearest setting first, and stamps each file it read", async () => {
+		const dir = await root({
+			"tsconfig.json": '{ "extends": ["./configs/paths", "./tsconfig.strict.json"], "compilerOptions": {} }',
+			"tsconfig.strict.json": '{ "compilerOptions": { "strict": true } }',
+			// paths without a baseUrl are relative to the file that sets them
+			"configs/paths.json":
+				'{ "extends": "../configs/base.json", "compilerOptions": { "paths": { "@lib/*": ["../lib/*"] } } }',
+			"configs/base.json": '{ "extends": "./paths.json", "compilerOptions": { "paths": { "@old/*": ["old/*"] } } }',
+		});
+		const settings = await readResolutionSettings(dir, new Set());
+		assert.deepEqual(settings.value.tsconfig, { baseDir: "configs", paths: { "@lib/*": ["../lib/*"] } });
+		assert.deepEqual(settings.files, [
+			"tsconfig.json",
+			"go.mod",
+			"tsconfig.strict.json",
+			"configs/paths.json",
+			"configs/base.json",
+		]);
+		// A baseUrl anywhere nearer wins over the file that sets paths, and anchors them.
+		const withBase = await root({
+			"tsconfig.json": '{ "extends": "./base.json", "compilerOptions": { "baseUrl": "src" } }',
+			"base.json": '{ "compilerOptions": { "paths": { "@a/*": ["a/*"] } } }',
+		});
+		assert.deepEqual((await readResolutionSettings(withBase, new Set())).value.tsconfig, {
+			baseDir: "",
+			baseUrl: "src",
+			paths: { "@a/*": ["a/*"] },
+		});
+	});
+
+	it("does not follow extends out of the root or into a package", async () => {
+		const outside = await root({ "base.json": '{ "compilerOptions": { "baseUrl": "." } }' });
+		const dir = await root({
+			"tsconfig.json": `{ "extends": ["@tsconfig/node22/tsconfig.json", "../${outside.split("/").at(-1)}/base.json"] }`,
+		});
+		const settings = await readResolutionSettings(dir, new Set());
+		assert.equal(settings.value.tsconfig, undefined);
+		assert.deepEqual(settings.files, ["tsconfig.json", "go.mod"]);
+	});
 });

@@ -25,6 +25,7 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		"src/view.tsx",
 		"src/types.d.ts",
 		"src/legacy.js",
+		"src/widget.jsx",
 		"src/both.ts",
 		"src/both.js",
 		"src/esm.mts",
@@ -58,6 +59,9 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		assert.deepEqual(resolve("src/app.ts", "typescript", "./esm.mjs"), ["src/esm.mts"]);
 		assert.deepEqual(resolve("src/app.ts", "typescript", "./legacy.js"), ["src/legacy.js"]);
 		assert.deepEqual(resolve("src/legacy.js", "javascript", "./config.js"), ["src/config.ts"]);
+		// `allowJs`: a .js specifier names the .jsx beside it when no .js or TypeScript source is there.
+		assert.deepEqual(resolve("src/app.ts", "typescript", "./widget.js"), ["src/widget.jsx"]);
+		assert.deepEqual(resolve("src/legacy.js", "javascript", "./widget.js"), ["src/widget.jsx"]);
 	});
 
 	it("resolves tsconfig paths (exact, wildcard, longest prefix, target order) and baseUrl", () => {
