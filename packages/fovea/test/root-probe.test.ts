@@ -1,10 +1,19 @@
-// The post-turn probe's round: a session's end stops the index in flight, and that is no failure.
+// The post-turn probe's round: a session's end stops the index in flight, and that is no failure; a file that stops
+// being mapped is told as such, not as deleted.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
 import { Baseline } from "../src/engine/baseline.ts";
-import type { CodeMap } from "../src/engine/code-map.ts";
+import { CodeMap } from "../src/engine/code-map.ts";
 import { Provenance } from "../src/engine/provenance.ts";
 import { newProbeState, type ProbedRoot, type ProbeStats, probeRoots } from "../src/extension/root-probe.ts";
+import { makeTempDir, removeTempDir, writeTree } from "./support/temp-tree.ts";
+
+const temps: string[] = [];
+after(async () => {
+	for (const dir of temps) await removeTempDir(dir);
+});
 
 function stats(): ProbeStats {
 	return { probes: 0, unchangedProbes: 0, watchedProbes: 0, refreshes: 0, sweeps: 0, gone: 0, failures: 0 };
@@ -46,5 +55,39 @@ describe("probeRoots", () => {
 		assert.deepEqual(signals, [session.signal], "the index ran with the session's signal");
 		assert.deepEqual(refreshed, ["/a"], "the round ended there: /b is not probed for an ended session");
 		assert.equal(counted.failures, 0, "an obsolete round is not a failed probe");
+	});
+
+	it("a file grown past the size limit is drift told as no longer mapped, not as deleted", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"src/a.ts": "export function a() {\n\treturn 1;\n}\n",
+			"src/b.ts": "export const b = 1;\n",
+		});
+		const map = new CodeMap(root, { cache: false, maxFileBytes: 400 });
+		const observation = { baseline: new Baseline(), provenance: new Provenance(), pending: [], probe: newProbeState() };
+		const context = {
+			stats: stats(),
+			watchTrustMs: 0,
+			observe: () => observation,
+			map: () => map,
+			ensureBaseline: (_root: string, files: Parameters<Baseline["establish"]>[0]) => {
+				if (!observation.baseline.established) observation.baseline.establish(files);
+			},
+			gone: () => assert.fail("the root is there"),
+		};
+		await probeRoots([root], () => true, context); // the first index sets the baseline
+		assert.equal(observation.baseline.size, 2);
+		await writeFile(join(root, "src/a.ts"), `export const big = "${"x".repeat(500)}";\n`);
+		await writeFile(join(root, "src/b.ts"), "export const b = 2;\nexport const c = 3;\n");
+		observation.probe.lastSweep = 0; // a root without Git is swept at most every 30 s
+		await probeRoots([root], () => true, context);
+		assert.deepEqual(
+			observation.pending.map((d: { path: string; kind: string; details: string[] }) => [d.path, d.kind, d.details]),
+			[
+				["src/a.ts", "changed", ["no longer mapped (too-large)"]],
+				["src/b.ts", "changed", ["~ constant b: export const b = 2", "+ constant c (line 2)"]],
+			],
+		);
 	});
 });

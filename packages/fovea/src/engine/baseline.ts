@@ -14,6 +14,8 @@ interface Remembered {
 	hash: string;
 	fingerprint: string;
 	facts: FileFacts;
+	/** The gap reason already told for the file since it stopped being mapped (it is still there, not deleted). */
+	unmapped?: string;
 }
 
 /**
@@ -38,22 +40,36 @@ export class Baseline {
 	}
 
 	/**
-	 * The drift of `paths` (all known paths when omitted) in `files` against the baseline; each drifting path is then acknowledged (the baseline
-	 * advances), so the same change is reported once. `authored(path, hash)` tells this session's own edits.
+	 * The drift of `paths` (all known paths when omitted) in `files` against the baseline; each drifting path is then
+	 * acknowledged (the baseline advances), so the same change is reported once. `authored(path, hash)` tells this
+	 * session's own edits. A known file that is now a coverage gap (`gaps`: path → reason; grown too large, turned
+	 * binary or generated) is told once as no longer mapped, not as deleted, and keeps its baseline: if it comes back
+	 * unchanged there is nothing to tell.
 	 */
 	advance(
 		files: ReadonlyMap<string, FileFacts>,
 		paths: Iterable<string> | undefined,
 		authored: (path: string, hash: string | undefined) => boolean,
+		gaps: ReadonlyMap<string, string> = new Map(),
 	): Drift[] {
 		if (!this.#established) return [];
 		const drift: Drift[] = [];
 		for (const path of new Set(paths ?? [...files.keys(), ...this.#files.keys()])) {
 			const before = this.#files.get(path);
 			const after = files.get(path);
-			if (before !== undefined && after !== undefined && before.hash === after.hash) continue;
+			if (before !== undefined && after !== undefined && before.hash === after.hash) {
+				delete before.unmapped;
+				continue;
+			}
 			if (after === undefined) {
 				if (before === undefined) continue;
+				const gap = gaps.get(path);
+				if (gap !== undefined) {
+					if (before.unmapped === gap) continue;
+					before.unmapped = gap;
+					drift.push({ path, kind: "changed", details: [`no longer mapped (${gap})`], authored: false });
+					continue;
+				}
 				this.#files.delete(path);
 				drift.push({ path, kind: "deleted", details: ["deleted"], authored: false });
 				continue;

@@ -45,6 +45,7 @@ function qualified(symbol: SymbolFact): string {
 	return symbol.container === undefined ? symbol.name : `${symbol.container}.${symbol.name}`;
 }
 
+/** A signature without whitespace and without a trailing comma before a closing bracket (a formatter adds those). */
 function squash(text: string): string {
-	return text.replace(/\s+/g, "");
+	return text.replace(/\s+/g, "").replace(/,(?=[)\]}>])/g, "");
 }

@@ -178,7 +178,13 @@ async function probeRoot(
 	stats.refreshes++;
 	if (state.isGit === false) checked(state, reading);
 	if (!isCurrent(root)) return "stop";
-	const drift = observation.baseline.advance(snapshot.files, paths, (p, h) => observation.provenance.authored(p, h));
+	const gaps = new Map(snapshot.gaps.map((gap) => [gap.path, gap.reason]));
+	const drift = observation.baseline.advance(
+		snapshot.files,
+		paths,
+		(p, h) => observation.provenance.authored(p, h),
+		gaps,
+	);
 	observation.pending.push(...drift);
 	return "next";
 }

@@ -1,0 +1,56 @@
+/**
+ * The semantic baseline (`engine/baseline.ts`, `fingerprint.ts`) over facts the real extractor gives: formatting is
+ * not drift (a trailing comma a formatter adds included), a file that stops being mapped is told once as such and not
+ * as deleted, and a deletion is told as one.
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { Baseline } from "../../src/engine/baseline.ts";
+import type { FileFacts } from "../../src/engine/facts.ts";
+import { type Extractor, loadExtractor } from "../../src/engine/parser.ts";
+
+let extractor: Extractor;
+before(async () => {
+	extractor = await loadExtractor(["typescript"]);
+});
+
+const facts = (source: string): Map<string, FileFacts> =>
+	new Map([["src/a.ts", extractor.extract("src/a.ts", source)]]);
+const notAuthored = () => false;
+
+const ORIGINAL = "export function pay(amount: number, currency: string): number {\n\treturn amount;\n}\n";
+
+describe("Baseline", () => {
+	it("does not take formatting for drift, a trailing comma included", () => {
+		const baseline = new Baseline();
+		baseline.establish(facts(ORIGINAL));
+		const formatted =
+			"// pays\nexport function pay(\n\tamount: number,\n\tcurrency: string,\n): number {\n\treturn amount;\n}\n";
+		assert.deepEqual(baseline.advance(facts(formatted), undefined, notAuthored), []);
+		const renamed = formatted.replace("currency", "unit");
+		assert.deepEqual(
+			baseline.advance(facts(renamed), undefined, notAuthored).map((d) => [d.kind, d.details]),
+			[["changed", ["~ function pay: export function pay( amount: number, unit: string, ): number"]]],
+		);
+	});
+
+	it("tells a file that became a gap once, as no longer mapped; coming back unchanged is no drift", () => {
+		const baseline = new Baseline();
+		baseline.establish(facts(ORIGINAL));
+		const gaps = new Map([["src/a.ts", "too-large"]]);
+		const unmapped = baseline.advance(new Map(), undefined, notAuthored, gaps);
+		assert.deepEqual(
+			unmapped.map((d) => [d.path, d.kind, d.details]),
+			[["src/a.ts", "changed", ["no longer mapped (too-large)"]]],
+		);
+		assert.deepEqual(baseline.advance(new Map(), undefined, notAuthored, gaps), [], "told once");
+		assert.equal(baseline.size, 1, "the file keeps its baseline while it is a gap");
+		assert.deepEqual(baseline.advance(facts(ORIGINAL), undefined, notAuthored), [], "back as it was");
+		const deleted = baseline.advance(new Map(), undefined, notAuthored);
+		assert.deepEqual(
+			deleted.map((d) => [d.kind, d.details]),
+			[["deleted", ["deleted"]]],
+		);
+		assert.equal(baseline.size, 0);
+	});
+});
