@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
 import { terminalProgress } from "pi-fovea/cli-progress";
 import type { CodeMap } from "pi-fovea/engine";
+import { printable } from "pi-fovea/printable";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { loadPolicyFile, rootPolicy } from "./checkpoint/policy-file.ts";
@@ -193,7 +194,9 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 				`report retention: up to ${info.maxRoots} roots (CONTOUR_MAX_ROOTS)`,
 				`cache: ${info.cacheDir}`,
 				...(root === null ? [] : keptReportLines(reports)),
-			].join("\n");
+			]
+				.map(printable)
+				.join("\n");
 	process.stdout.write(`${text}\n`);
 	return 0;
 }

@@ -170,6 +170,21 @@ describe("fovea sync", () => {
 		});
 	});
 
+	it("a file whose name holds an escape sequence is told with the sequence written out", async () => {
+		const dir = join(await tempDir(), "plain-escapes");
+		writeFiles(dir, { "package.json": "{}\n", "src/main.ts": MAIN, "src/helper.ts": HELPER });
+		await withHost({ cwd: dir, extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: "src/main.ts" } }]);
+			await commandText(host, "/fovea status"); // the baseline is set by the index after the turn
+			writeFileSync(join(dir, "src/evil\u001b[2J.ts"), "export function wipe(): void {}\n");
+			await host.prompt("go on");
+			const [message] = syncMessages(host);
+			assert.ok(message?.includes("src/evil\\u001b[2J.ts (added, not by this session)"), `told:\n${message}`);
+			assert.ok(!message?.includes("\u001b"), "no raw escape reaches the model");
+			assert.ok(!(await commandText(host, "/fovea status")).includes("\u001b"));
+		});
+	});
+
 	it("keeps observation per root: a change in an untouched root is never reported, labels name the root", async () => {
 		const a = await project("alpha");
 		const b = await project("beta");

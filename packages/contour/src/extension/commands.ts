@@ -1,4 +1,5 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { printable } from "pi-fovea/printable";
 import type { Roaming } from "pi-fovea/roaming";
 import { registerSubcommands } from "pi-fovea/subcommands";
 import type { ReportStore } from "../report/report-store.ts";
@@ -46,7 +47,9 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						...kept,
 						background,
 						...(await roaming.describe()),
-					].join("\n");
+					]
+						.map(printable)
+						.join("\n");
 				},
 			},
 			reset: {

@@ -23,6 +23,15 @@ describe("text", () => {
 		});
 	}
 
+	it("writes out control characters a root or path carries instead of printing them", () => {
+		const root = "/work/evil\u001b]0;pwned\u0007\nfake: line";
+		const text = renderReport(makeReport(root, { findings: 2 }), { maxTokens: 2000 });
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: no control character but the line breaks
+		assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f]/);
+		assert.match(text, /^contour review · root \/work\/evil\\u001b\]0;pwned\\u0007\\u000afake: line · /);
+		assert.doesNotMatch(text, /^fake: line/m, "a newline in the root forges no line");
+	});
+
 	it("findings appear in rank order with question, witnesses and exposure; maxFindings caps them", () => {
 		const report = makeReport("/r", { findings: 3 });
 		const text = renderReport(report, { maxTokens: 2000, maxFindings: 2 });

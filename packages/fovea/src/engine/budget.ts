@@ -1,3 +1,5 @@
+import { printable } from "../printable.ts";
+
 /**
  * Token budgets for text handed to the model. The estimate is deliberately conservative (three characters per
  * token; code and paths tokenize worse than prose), so text that fits by this measure fits any common tokenizer.
@@ -34,8 +36,12 @@ export class BudgetedText {
 		this.#maxChars = Math.max(0, Math.floor(maxTokens) * 3);
 	}
 
-	/** Adds `line` if it fits with `reserve` characters left over; returns whether it was added. */
-	add(line: string, reserve = 0): boolean {
+	/**
+	 * Adds `line` if it fits with `reserve` characters left over; returns whether it was added. The line is made
+	 * {@link printable} first (control characters a path could carry are written out), and measured as written.
+	 */
+	add(text: string, reserve = 0): boolean {
+		const line = printable(text);
 		const cost = budgetChars(line) + (this.#lines.length > 0 ? 1 : 0);
 		if (this.#chars + cost + reserve > this.#maxChars) {
 			this.#dropped++;

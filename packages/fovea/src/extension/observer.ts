@@ -7,6 +7,7 @@ import { hashOf } from "../engine/parser.ts";
 import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../engine/scan.ts";
+import { printable } from "../printable.ts";
 import { envInt } from "../workspace/env.ts";
 import { relativeInside } from "../workspace/path-inside.ts";
 import type { Roaming } from "./roaming.ts";
@@ -222,9 +223,10 @@ export class Observer {
 		const lines: string[] = [];
 		let used = 0;
 		const add = (line: string): boolean => {
-			const cost = estimateTokens(`${line}\n`);
+			const shown = printable(line);
+			const cost = estimateTokens(`${shown}\n`);
 			if (used + cost > maxTokens) return false;
-			lines.push(line);
+			lines.push(shown);
 			used += cost;
 			return true;
 		};

@@ -1,3 +1,4 @@
+import { printable } from "../printable.ts";
 import type { ExecutionRoots } from "../workspace/roots.ts";
 import type { RootInfo } from "./roaming.ts";
 
@@ -20,7 +21,7 @@ export function ringText(
 		const resident = isResident(root) ? "resident" : "cold";
 		return `${String(i + 1).padStart(2)}. ${root}  [${known?.marker ?? "?"}${known?.origin === undefined ? "" : ` · agent ${known.origin.agentId}`}] lease #${ring.lease(root)} ${age}  ${resident}`;
 	});
-	return [`${head}:`, ...rows];
+	return [`${head}:`, ...rows.map(printable)];
 }
 
 function formatAge(ms: number): string {

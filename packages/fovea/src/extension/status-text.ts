@@ -1,4 +1,5 @@
 import { mappedCounts } from "../engine/render-coverage.ts";
+import { printable } from "../printable.ts";
 import { envInt } from "../workspace/env.ts";
 import type { Roaming } from "./roaming.ts";
 import type { Sync } from "./sync.ts";
@@ -29,7 +30,9 @@ export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps
 			const top = observer?.attention(root)?.top(3) ?? [];
 			return `  ${root}: ${top.map(([path, weight]) => `${path} ${weight.toFixed(2)}`).join(", ")}`;
 		}),
-	].join("\n");
+	]
+		.map(printable)
+		.join("\n");
 }
 
 /** One line per resident root: files mapped (best effort among them) and not mapped, as its map last published. */
