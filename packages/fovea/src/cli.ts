@@ -21,6 +21,7 @@ import type { IndexSnapshot } from "./engine/index-snapshot.ts";
 import { partialFileCount } from "./engine/partial-coverage.ts";
 import { coverageFooter, mappedCounts } from "./engine/render-coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
+import { printable, printableLines } from "./printable.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -151,9 +152,11 @@ async function main(argv: string[]): Promise<number> {
 						: [
 								`fovea status · root ${root}`,
 								mappedCounts(snapshot),
-								...(coverage === "" ? [] : [coverage]),
+								...(coverage === "" ? [] : [printableLines(coverage)]),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
-							].join("\n"),
+							]
+								.map((line, i) => (i === 0 ? printable(line) : line))
+								.join("\n"),
 				);
 				return 0;
 			}

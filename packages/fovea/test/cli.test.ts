@@ -200,6 +200,18 @@ describe("fovea CLI", () => {
 		assert.match(text, /0 parsed/);
 	});
 
+	it("status and focus write out an escape sequence a file name holds", async () => {
+		const odd = await temp("fovea-cli-odd-");
+		await writeFile(join(odd, "main.ts"), "export function main() {}\n");
+		await writeFile(join(odd, "bell\u0007\u001b[2J.rb"), "puts 1\n");
+		for (const args of [["status"], ["focus", "main"]]) {
+			const text = await ok([...args, "--root", odd]);
+			assert.ok(text.includes("bell\\u0007\\u001b[2J.rb"), text);
+			// biome-ignore lint/suspicious/noControlCharactersInRegex: no control character but the line breaks
+			assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f]/);
+		}
+	});
+
 	it("status, sketch and focus name the files mapped only best effort: syntax errors, bytes that are not UTF-8", async () => {
 		const rough = gitRepo(
 			join(base, "rough"),
