@@ -52,6 +52,7 @@ describe("answers", () => {
 		try {
 			await writeFile(join(root, "evil\u001b[2J.ts"), "export function wipe() {\n\treturn 1;\n}\n");
 			await writeFile(join(root, "bad\u0007.rb"), "puts 1\n");
+			await writeFile(join(root, "two\nlines.rb"), "puts 2\n");
 			const map = new CodeMap(root, { cache: false });
 			const focus = await map.focus({ text: "wipe" }, 1500);
 			const sketch = await map.sketch(1500);
@@ -60,6 +61,7 @@ describe("answers", () => {
 				assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f]/);
 				assert.ok(text.includes("evil\\u001b[2J.ts"), text);
 				assert.ok(text.includes("bad\\u0007.rb"), text);
+				assert.match(text, /^Not mapped: 2 files: 2 unsupported-language \(bad\\u0007\.rb, two\\u000alines\.rb\)\.$/m);
 			}
 		} finally {
 			await rm(root, { recursive: true, force: true });

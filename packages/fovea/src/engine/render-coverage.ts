@@ -3,6 +3,7 @@
  * only best effort. Each is one line by reason with a few examples; a small budget drops the examples first, then the
  * reasons, but the count stays, so nothing unmapped or half-read passes for "nothing relevant".
  */
+import { printable } from "../printable.ts";
 import { budgetChars } from "./budget.ts";
 import type { CoverageGap } from "./facts.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
@@ -25,9 +26,11 @@ export function coverageLine(
 	if (entries.length === 0) return "";
 	const byReason = new Map<string, string[]>();
 	for (const entry of entries) {
+		// Written out here, not by the writer the footer goes to: a newline in a path must not end the line.
+		const path = printable(entry.path);
 		const paths = byReason.get(entry.reason);
-		if (paths === undefined) byReason.set(entry.reason, [entry.path]);
-		else paths.push(entry.path);
+		if (paths === undefined) byReason.set(entry.reason, [path]);
+		else paths.push(path);
 	}
 	const start = countOf(heading, entries);
 	const withExamples = [...byReason].map(
