@@ -80,7 +80,7 @@ export interface KillTreeOptions {
 
 /**
  * Ends `pid` and every process below it: SIGTERM to all of them (and to the group when `group`), then SIGKILL to
- * whatever still runs after the grace period. Descendants are collected before the first signal because an
+ * whatever still runs after the grace period, and returns once they are gone (or {@link KILL_WAIT_MS} after SIGKILL). Descendants are collected before the first signal because an
  * orphan is re-parented and could no longer be found; tools such as Pi's `bash` start their commands in process
  * groups of their own, so signalling the group alone would leave them running.
  */
@@ -102,4 +102,16 @@ export async function killProcessTree(pid: number, options: KillTreeOptions = {}
 	for (const member of tree) for (const child of await descendantPids(member)) tree.add(child);
 	if (options.group) signal(-pid, "SIGKILL");
 	for (const member of tree) signal(member, "SIGKILL");
+	// SIGKILL is delivered, and the process torn down, after `kill` returns: on a loaded machine a check right after
+	// found a killed agent still running. Wait (briefly) until the tree is really gone.
+	const killed = Date.now() + KILL_WAIT_MS;
+	while (Date.now() < killed) {
+		let alive = false;
+		for (const member of tree) if (await isProcessRunning(member)) alive = true;
+		if (!alive) return;
+		await sleep(20);
+	}
 }
+
+/** How long `killProcessTree` waits for SIGKILLed processes to be gone before it returns anyway. */
+const KILL_WAIT_MS = 2000;

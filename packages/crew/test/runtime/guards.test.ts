@@ -62,6 +62,19 @@ test("killing a process tree ends every descendant, including ones in other proc
 	for (const p of [pid, ...tree]) assert.equal(await isProcessRunning(p), false, `process ${p} ended`);
 });
 
+test("a tree that ignores SIGTERM is gone when killing it returns", async (t) => {
+	const child = spawn("sh", ["-c", "trap '' TERM; sleep 30 & wait; sleep 30"], { detached: true, stdio: "ignore" });
+	const pid = child.pid as number;
+	t.after(() => killProcessTree(pid, { group: true, graceMs: 0 }));
+	let tree: number[] = [];
+	for (let i = 0; i < 100 && tree.length === 0; i++) {
+		tree = await descendantPids(pid);
+		if (tree.length === 0) await new Promise((r) => setTimeout(r, 20));
+	}
+	await killProcessTree(pid, { group: true, graceMs: 100 });
+	for (const p of [pid, ...tree]) assert.equal(await isProcessRunning(p), false, `process ${p} ended`);
+});
+
 test("left-over agents of a dead coordinator are ended; a pid now owned by another process or workspace is left alone", async (t) => {
 	const ws = await tempDir(t);
 	const store = await RunStore.open(ws);
