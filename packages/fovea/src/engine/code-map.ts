@@ -12,6 +12,7 @@ import {
 } from "./focus.ts";
 import { dwellQuery, impactQuery } from "./focus-seeds.ts";
 import { gitStateDirectories } from "./git-hardening.ts";
+import { importersOf } from "./gone-importers.ts";
 import { GraphStore } from "./graph-store.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
@@ -253,23 +254,37 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	) {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		return this.#answer("impact", `exposure of ${subject}`, (graph) => impactQuery(graph, changed), maxTokens, refresh);
+		let importers: string[] = [];
+		return this.#answer(
+			"impact",
+			() => {
+				const n = importers.length;
+				return `exposure of ${subject}${n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : ""}`;
+			},
+			(graph, snapshot) => {
+				const context = this.#context?.value;
+				importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
+				return impactQuery(graph, changed, importers);
+			},
+			maxTokens,
+			refresh,
+		);
 	}
 
 	async #answer(
 		title: "focus" | "dwell" | "impact",
-		label: string,
-		build: (graph: PreparedGraph) => FocusQuery,
+		label: string | (() => string),
+		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => FocusQuery,
 		maxTokens: number,
 		refresh: MapRefreshOptions,
 	): Promise<FocusAnswer> {
 		const { snapshot, graph } = await this.refresh(refresh);
 		this.stats.queries++;
-		const result = focus(graph, build(graph));
+		const result = focus(graph, build(graph, snapshot));
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,
-			query: label,
+			query: typeof label === "string" ? label : label(),
 			title,
 			graph: graph.graph,
 			gaps: snapshot.gaps,

@@ -28,16 +28,29 @@ export function dwellQuery(
 	return { text: "", attention: fileSeeds(graph, attention), timeScale: factor };
 }
 
-/** Heat seeded from changed files and symbols, reported for the nodes it reaches beyond them. */
+/**
+ * Heat seeded from changed files and symbols, reported for the nodes it reaches beyond them. `importersOfGone` are
+ * the files importing changed files that have no node any more (deleted, or no longer mapped): they are seeded too,
+ * and ranked rather than left out, since a deletion exposes them first of all.
+ */
 export function impactQuery(
 	graph: PreparedGraph,
 	changed: { files: readonly string[]; symbols: readonly string[] },
+	importersOfGone: readonly string[] = [],
 ): FocusQuery {
-	const seeds = fileSeeds(
-		graph,
-		changed.files.map((path) => [path, 1]),
-	);
+	const seeds = fileSeeds(graph, [
+		...changed.files.map((path) => [path, 1] as const),
+		...importersOfGone.map((path) => [path, 1] as const),
+	]);
 	for (const name of changed.symbols)
 		for (const id of manyOf(graph.graph.byName.get(name))) seeds.set(id, (seeds.get(id) ?? 0) + 1);
-	return { text: "", attention: seeds, excludeSeeds: true, timeScale: 2 };
+	const changedFiles = new Set(changed.files);
+	const ranked = importersOfGone.filter((path) => !changedFiles.has(path));
+	return {
+		text: "",
+		attention: seeds,
+		excludeSeeds: true,
+		...(ranked.length > 0 ? { rankedSeeds: new Set(ranked) } : {}),
+		timeScale: 2,
+	};
 }

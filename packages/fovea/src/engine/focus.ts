@@ -197,6 +197,8 @@ export interface FocusQuery {
 	timeScale?: number;
 	/** Rank only nodes that heat reached, not the seeds themselves (impact: what a change exposes). */
 	excludeSeeds?: boolean;
+	/** With `excludeSeeds`: seeded files ranked all the same (the importers of a deleted file). */
+	rankedSeeds?: ReadonlySet<string>;
 }
 
 export type { RankedNode } from "./focus-ranking.ts";
@@ -254,6 +256,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
 	const seededFiles = query.excludeSeeds === true ? seededPaths(seeds, graph.nodes) : new Set<string>();
+	for (const path of query.rankedSeeds ?? []) seededFiles.delete(path);
 	const unseeded = (id: number) =>
 		query.excludeSeeds !== true || !seededFiles.has((graph.nodes[id] as { path: string }).path);
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds, unseeded);
