@@ -188,7 +188,8 @@ export interface FileFacts {
  * A file Fovea saw but could not map, and why: never silently treated as clean. A directory the walk did not enter
  * is a gap too, its path ending in `/`: one with a build-output name (`build`, `dist`, `target`…) that no ignore file
  * leaves out (`generated-dir`), a nested repository (closed until access enrolls it) or one it could not list
- * (`unreadable`). A symbolic link named like source is never followed (`symlink`).
+ * (`unreadable`, as is a name whose bytes are not UTF-8). A symbolic link named like source is never followed
+ * (`symlink`).
  */
 export interface CoverageGap {
 	path: string;

@@ -67,6 +67,9 @@ export interface ScanResult {
 	stats: ScanStats;
 }
 
+/** What a name's bytes that are not UTF-8 read as: such a path cannot be opened by the name Node gives it. */
+const NOT_UTF8 = "\uFFFD";
+
 export const DEFAULT_MAX_FILES = 20_000;
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 40;
@@ -188,7 +191,7 @@ async function walkRoot(
 		);
 		if (entries === undefined) {
 			// A directory that vanished has nothing to say; one that stays but cannot be listed is a hole in the map.
-			if (frame.rel !== "" && (await lstatOrUndefined(dir))?.isDirectory() === true) {
+			if (frame.rel.includes(NOT_UTF8) || (frame.rel !== "" && (await lstatOrUndefined(dir))?.isDirectory() === true)) {
 				addGap({ path: `${frame.rel}/`, reason: "unreadable" });
 			}
 			continue;
@@ -263,7 +266,12 @@ async function walkRoot(
 		for (let j = 0; j < toStat.length; j++) {
 			const item = toStat[j];
 			const info = infos[j];
-			if (item === undefined || info === undefined) continue;
+			if (item === undefined) continue;
+			if (info === undefined) {
+				// Gone since it was listed, or named in bytes that are not UTF-8 (read as U+FFFD, a name no call finds).
+				if (item.rel.includes(NOT_UTF8)) addGap({ path: item.rel, reason: "unreadable" });
+				continue;
+			}
 			const verdict = classifyStat(item.rel, item.language, info, maxFileBytes);
 			if (verdict === undefined) continue;
 			if (verdict.kind === "gap") addGap(verdict.gap);

@@ -130,6 +130,23 @@ describe("scanRoot", () => {
 		for (const name of ["src", "lib", "pkg", "internal", "app"]) assert.equal(isSkippedDirName(name), false, name);
 	});
 
+	it("lists files and directories named in bytes that are not UTF-8 as unreadable gaps", async () => {
+		const root = await tree({ "ok.ts": "export {};\n" });
+		const latin1 = (name: string) => Buffer.concat([Buffer.from(`${root}/`), Buffer.from(name, "latin1")]);
+		await writeFile(latin1("caf\xe9.ts"), "export const x = 1;\n");
+		await mkdir(latin1("d\xe9j\xe0"));
+		await writeFile(Buffer.concat([latin1("d\xe9j\xe0"), Buffer.from("/inner.ts")]), "export {};\n");
+		const scan = await scanRoot(root);
+		assert.deepEqual(
+			scan.files.map((f) => f.path),
+			["ok.ts"],
+		);
+		assert.deepEqual(scan.gaps.map((g) => [g.path, g.reason]).sort(), [
+			["caf\uFFFD.ts", "unreadable"],
+			["d\uFFFDj\uFFFD/", "unreadable"],
+		]);
+	});
+
 	it("lists a build-output directory holding code as a gap unless an ignore file leaves it out", async () => {
 		const root = await tree({
 			"src/main.ts": "export {};\n",
