@@ -13,8 +13,14 @@ import type { TsconfigPaths } from "./resolve-script.ts";
 /** Larger settings files are not read: no real `tsconfig.json` or `go.mod` comes near it. */
 const MAX_SETTINGS_BYTES = 1_000_000;
 
-/** Files whose content changes how imports resolve, besides the configurations `tsconfig.json` extends. */
-const SETTINGS_FILES = ["tsconfig.json", "go.mod"];
+/**
+ * Files whose content changes how imports resolve, besides the configurations the first extends: `jsconfig.json`
+ * is a JavaScript project's `tsconfig.json`, read when there is no `tsconfig.json`.
+ */
+const SETTINGS_FILES = ["tsconfig.json", "go.mod", "jsconfig.json"];
+
+/** The root's own configurations, the first that is there wins. */
+const ROOT_CONFIGS = ["tsconfig.json", "jsconfig.json"];
 
 /** `extends` links followed from the root's `tsconfig.json` at most (a chain longer than this, or a loop, ends). */
 const MAX_EXTENDS = 8;
@@ -66,7 +72,7 @@ interface TsconfigLayer {
 }
 
 /**
- * The root `tsconfig.json`'s `baseUrl` and `paths`, taken from the nearest configuration in its `extends` chain that
+ * The root `tsconfig.json`'s (else `jsconfig.json`'s) `baseUrl` and `paths`, taken from the nearest configuration in its `extends` chain that
  * sets each, as TypeScript does: a `baseUrl` is relative to the file that sets it, and so are `paths` when no
  * `baseUrl` is set. Only relative `extends` inside the root are followed (a package's configuration lies in
  * `node_modules`, which the index never reads); `onExtended` is told each one before it is read.
@@ -81,7 +87,7 @@ async function readTsconfig(
 	const visit = async (path: string): Promise<void> => {
 		if (seen.has(path) || seen.size >= MAX_EXTENDS) return;
 		seen.add(path);
-		if (path !== "tsconfig.json") await onExtended(path);
+		if (!ROOT_CONFIGS.includes(path)) await onExtended(path);
 		const json = await readJsonc(join(root, path));
 		if (json === null || typeof json !== "object") return;
 		const dir = dirnameOf(path);
@@ -99,7 +105,10 @@ async function readTsconfig(
 			if (next !== undefined) await visit(next);
 		}
 	};
-	await visit("tsconfig.json");
+	for (const config of ROOT_CONFIGS) {
+		await visit(config);
+		if (layers.length > 0) break;
+	}
 	const withBaseUrl = layers.find((layer) => layer.baseUrl !== undefined);
 	const withPaths = layers.find((layer) => layer.paths !== undefined);
 	const anchor = withBaseUrl ?? withPaths;

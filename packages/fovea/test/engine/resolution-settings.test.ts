@@ -68,6 +68,7 @@ describe("resolution settings", () => {
 		assert.deepEqual(settings.files, [
 			"tsconfig.json",
 			"go.mod",
+			"jsconfig.json",
 			"tsconfig.strict.json",
 			"configs/paths.json",
 			"configs/base.json",
@@ -84,6 +85,16 @@ describe("resolution settings", () => {
 		});
 	});
 
+	it("takes a JavaScript project's jsconfig.json when there is no tsconfig.json", async () => {
+		const js = await root({ "jsconfig.json": '{ "compilerOptions": { "baseUrl": "src" } }' });
+		assert.deepEqual((await readResolutionSettings(js, new Set())).value.tsconfig, { baseDir: "", baseUrl: "src" });
+		const both = await root({
+			"jsconfig.json": '{ "compilerOptions": { "baseUrl": "src" } }',
+			"tsconfig.json": '{ "compilerOptions": { "baseUrl": "lib" } }',
+		});
+		assert.deepEqual((await readResolutionSettings(both, new Set())).value.tsconfig, { baseDir: "", baseUrl: "lib" });
+	});
+
 	it("does not follow extends out of the root or into a package", async () => {
 		const outside = await root({ "base.json": '{ "compilerOptions": { "baseUrl": "." } }' });
 		const dir = await root({
@@ -91,6 +102,6 @@ describe("resolution settings", () => {
 		});
 		const settings = await readResolutionSettings(dir, new Set());
 		assert.equal(settings.value.tsconfig, undefined);
-		assert.deepEqual(settings.files, ["tsconfig.json", "go.mod"]);
+		assert.deepEqual(settings.files, ["tsconfig.json", "go.mod", "jsconfig.json"]);
 	});
 });
