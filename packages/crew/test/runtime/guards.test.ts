@@ -39,9 +39,10 @@ async function tempDir(t: TestContext): Promise<string> {
 async function processTree(
 	t: TestContext,
 	agentOf?: { workspace: string; runId: string },
+	script = { sh: "setsid sleep 30 & sleep 30 & wait", children: 2 },
 ): Promise<{ pid: number; tree: number[] }> {
 	const env = agentOf && { ...process.env, PI_CREW_WORKSPACE: agentOf.workspace, PI_CREW_RUN_ID: agentOf.runId };
-	const child = spawn("sh", ["-c", "setsid sleep 30 & sleep 30 & wait"], {
+	const child = spawn("sh", ["-c", script.sh], {
 		detached: true,
 		stdio: "ignore",
 		...(env ? { env } : {}),
@@ -50,7 +51,7 @@ async function processTree(
 	t.after(() => killProcessTree(pid, { group: true, graceMs: 0 }));
 	for (let i = 0; i < 100; i++) {
 		const tree = await descendantPids(pid);
-		if (tree.length >= 2) return { pid, tree };
+		if (tree.length >= script.children) return { pid, tree };
 		await new Promise((r) => setTimeout(r, 20));
 	}
 	throw new Error("the test tree did not start");
@@ -63,14 +64,7 @@ test("killing a process tree ends every descendant, including ones in other proc
 });
 
 test("a tree that ignores SIGTERM is gone when killing it returns", async (t) => {
-	const child = spawn("sh", ["-c", "trap '' TERM; sleep 30 & wait; sleep 30"], { detached: true, stdio: "ignore" });
-	const pid = child.pid as number;
-	t.after(() => killProcessTree(pid, { group: true, graceMs: 0 }));
-	let tree: number[] = [];
-	for (let i = 0; i < 100 && tree.length === 0; i++) {
-		tree = await descendantPids(pid);
-		if (tree.length === 0) await new Promise((r) => setTimeout(r, 20));
-	}
+	const { pid, tree } = await processTree(t, undefined, { sh: "trap '' TERM; sleep 30 & wait; sleep 30", children: 1 });
 	await killProcessTree(pid, { group: true, graceMs: 100 });
 	for (const p of [pid, ...tree]) assert.equal(await isProcessRunning(p), false, `process ${p} ended`);
 });
@@ -171,28 +165,7 @@ test("listing by workspace compares canonical paths: an alias matches, a look-al
 	await mkdir(`${ws}-2`);
 	await symlink(ws, join(root, "alias"));
 	const registry = new LiveAgentRegistry();
-	const calls: string[] = [];
-	const control: LiveAgentControl = {
-		steer: async (m) => void calls.push(`steer ${m}`),
-		followUp: async (m) => void calls.push(`follow ${m}`),
-		stop: async () => void calls.push("stop"),
-		resume: async () => void calls.push("resume"),
-		sends: () => calls.length,
-	};
-	const handle: LiveAgentHandle = {
-		agentId: "20250131-123456-789-0a1b2c3d:a",
-		runId: "20250131-123456-789-0a1b2c3d",
-		taskId: "a",
-		workspaceId: ws,
-		ownerSessionId: "s1",
-		status: "running",
-		pid: 1234,
-		sessionFile: join(ws, "s.jsonl"),
-		cwd: ws,
-		startedAt: "2025-01-31T12:34:56.789Z",
-		accessedPaths: [],
-		sends: 0,
-	};
+	const { handle, control, calls } = fakeAgent(ws);
 	registry.register(handle, control);
 	assert.equal(registry.listByWorkspace(join(root, "alias")).length, 1);
 	assert.equal(registry.listByWorkspace(`${ws}/`).length, 1);
