@@ -5,6 +5,7 @@
  */
 import type { Stats } from "node:fs";
 import type { CoverageGap, LanguageId } from "./facts.ts";
+import { type IgnoreLevel, isIgnored } from "./ignore-rules.ts";
 import { languageOf } from "./languages.ts";
 import type { ScannedFile } from "./scan.ts";
 
@@ -93,11 +94,13 @@ export type NameVerdict =
 	| { kind: "not-code" };
 
 /**
- * Whether a symbolic link called `rel` is listed as a coverage gap (`symlink`): the index never follows one (it could
- * lead out of the root, or loop), and one named like code would otherwise vanish from the map unsaid.
+ * The coverage gap of a symbolic link called `rel` (the walk's and the path check's verdict alike), or `undefined`
+ * when it is not listed: the index never follows one (it could lead out of the root, or loop), and one named like
+ * code would otherwise vanish from the map unsaid. An ignored link, or one not named like code, says nothing.
  */
-export function isListedSymlink(rel: string): boolean {
-	return classifyName(rel).kind !== "not-code";
+export function symlinkGap(rel: string, levels: readonly IgnoreLevel[]): CoverageGap | undefined {
+	if (classifyName(rel).kind === "not-code" || isIgnored(levels, rel)) return undefined;
+	return { path: rel, reason: "symlink" };
 }
 
 /** What the file at root-relative `rel` is by its name alone. */

@@ -7,7 +7,7 @@ import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { CoverageGap } from "./facts.ts";
-import { classifyName, classifyStat, isListedSymlink } from "./file-classification.ts";
+import { classifyName, classifyStat, symlinkGap } from "./file-classification.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
 import { bounds, newStats, type ScannedFile, type ScanOptions, type ScanStats } from "./scan.ts";
 import { isSkippedDirName } from "./skip-dirs.ts";
@@ -114,10 +114,8 @@ export async function scanPaths(
 		}
 		const name = segments[segments.length - 1] as string;
 		if (info.isSymbolicLink()) {
-			const listed = isListedSymlink(rel) && !isIgnored(levels, rel);
-			verdicts.push(
-				listed ? { path: rel, kind: "gap", gap: { path: rel, reason: "symlink" } } : { path: rel, kind: "absent" },
-			);
+			const gap = symlinkGap(rel, levels);
+			verdicts.push(gap === undefined ? { path: rel, kind: "absent" } : { path: rel, kind: "gap", gap });
 			continue;
 		}
 		const verdict = classifyName(rel);

@@ -8,7 +8,7 @@ import { type Dirent, lstat as lstatCallback, lstatSync, readdirSync, type Stats
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import type { CoverageGap, LanguageId } from "./facts.ts";
-import { classifyName, classifyStat, isListedSymlink } from "./file-classification.ts";
+import { classifyName, classifyStat, symlinkGap } from "./file-classification.ts";
 import { asRecorded, type RecordedFile } from "./file-state.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
 import { skippedDirGap } from "./skip-dirs.ts";
@@ -228,7 +228,8 @@ async function walkRoot(
 			if (entry.isSymbolicLink()) {
 				stats.symlinksSkipped++;
 				// Never followed (it could lead out of the root, or loop); one named like source is listed.
-				if (isListedSymlink(rel) && !isIgnored(levels, rel)) addGap({ path: rel, reason: "symlink" });
+				const gap = symlinkGap(rel, levels);
+				if (gap !== undefined) addGap(gap);
 				continue;
 			}
 			if (entry.isDirectory()) {
