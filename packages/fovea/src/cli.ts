@@ -21,7 +21,7 @@ import type { IndexSnapshot } from "./engine/index-snapshot.ts";
 import { partialFileCount } from "./engine/partial-coverage.ts";
 import { coverageFooter, mappedCounts } from "./engine/render-coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
-import { printable, printableLines } from "./printable.ts";
+import { printable } from "./printable.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -152,10 +152,10 @@ async function main(argv: string[]): Promise<number> {
 						: [
 								`fovea status · root ${root}`,
 								mappedCounts(snapshot),
-								...(coverage === "" ? [] : [printableLines(coverage)]),
+								...(coverage === "" ? [] : coverage.split("\n")),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
 							]
-								.map((line, i) => (i === 0 ? printable(line) : line))
+								.map(printable)
 								.join("\n"),
 				);
 				return 0;

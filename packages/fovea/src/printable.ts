@@ -7,16 +7,11 @@
 
 /** C0 controls (tab and newline too: inside one line of text they are not layout), DEL, C1 controls, bidi controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this module's purpose
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, "g");
 
 /** `line` with each unprintable character written as a `\uXXXX` escape; unchanged (the same string) when it has none. */
 export function printable(line: string): string {
-	UNPRINTABLE.lastIndex = 0;
 	if (!UNPRINTABLE.test(line)) return line;
-	return line.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/** `text` made of lines: each line {@link printable}, the newlines between them kept. */
-export function printableLines(text: string): string {
-	return text.split("\n").map(printable).join("\n");
+	return line.replace(EVERY_UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

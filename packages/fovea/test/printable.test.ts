@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { BudgetedText, budgetChars } from "../src/engine/budget.ts";
 import { CodeMap } from "../src/engine/code-map.ts";
-import { printable, printableLines } from "../src/printable.ts";
+import { printable } from "../src/printable.ts";
 
 describe("printable", () => {
 	it("writes out control characters, DEL, C1 and bidirectional controls; leaves other text as it is", () => {
@@ -19,7 +19,6 @@ describe("printable", () => {
 		assert.equal(printable("admin\u202e\u2066txt.ts"), "admin\\u202e\\u2066txt.ts");
 		const plain = "src/café/数据.ts — a → b";
 		assert.equal(printable(plain), plain);
-		assert.equal(printableLines("one\u001b\ntwo"), "one\\u001b\ntwo");
 	});
 
 	it("leaves nothing unprintable, for any text", () => {

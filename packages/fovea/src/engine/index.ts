@@ -5,7 +5,7 @@
  * @module
  */
 
-export { printable, printableLines } from "../printable.ts";
+export { printable } from "../printable.ts";
 export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
 export { isInside } from "./cache-location.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";

@@ -22,12 +22,13 @@ const SETTINGS_FILES = ["tsconfig.json", "go.mod", "jsconfig.json"];
 /** The root's own configurations, the first that is there wins. */
 const ROOT_CONFIGS = ["tsconfig.json", "jsconfig.json"];
 
-/** `extends` links followed from the root's `tsconfig.json` at most (a chain longer than this, or a loop, ends). */
+/** `extends` links followed from the root's configuration at most (a chain longer than this, or a loop, ends). */
 const MAX_EXTENDS = 8;
 
 /**
- * Size and mtime of the settings files (`files`, root-relative: by default `tsconfig.json` and `go.mod`; pass the
- * `files` a {@link readResolutionSettings} read), so a patch can tell they did not change without reading them.
+ * Size and mtime of the settings files (`files`, root-relative: by default `tsconfig.json`, `go.mod` and
+ * `jsconfig.json`; pass the `files` a {@link readResolutionSettings} read), so a patch can tell they did not change
+ * without reading them.
  */
 export async function settingsStamp(root: string, files: readonly string[] = SETTINGS_FILES): Promise<string> {
 	const stamps = await Promise.all(
@@ -44,7 +45,8 @@ export async function settingsStamp(root: string, files: readonly string[] = SET
 /**
  * How imports resolve among `files` (root-relative paths) of `root`, with the stamp of the settings it was read
  * from (taken first, so a settings change while reading shows as a stale stamp, never a fresh one) and the settings
- * files that stamp covers: `tsconfig.json`, `go.mod` and the configurations `tsconfig.json` extends inside the root.
+ * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json` and the configurations the root's own
+ * configuration extends inside the root.
  */
 export async function readResolutionSettings(
 	root: string,
@@ -72,8 +74,8 @@ interface TsconfigLayer {
 }
 
 /**
- * The root `tsconfig.json`'s (else `jsconfig.json`'s) `baseUrl` and `paths`, taken from the nearest configuration in its `extends` chain that
- * sets each, as TypeScript does: a `baseUrl` is relative to the file that sets it, and so are `paths` when no
+ * The root `tsconfig.json`'s (else `jsconfig.json`'s) `baseUrl` and `paths`, taken from the nearest configuration in
+ * its `extends` chain that sets each, as TypeScript does: a `baseUrl` is relative to the file that sets it, and so are `paths` when no
  * `baseUrl` is set. Only relative `extends` inside the root are followed (a package's configuration lies in
  * `node_modules`, which the index never reads); `onExtended` is told each one before it is read.
  */
