@@ -80,9 +80,10 @@ export interface KillTreeOptions {
 
 /**
  * Ends `pid` and every process below it: SIGTERM to all of them (and to the group when `group`), then SIGKILL to
- * whatever still runs after the grace period, and returns once they are gone (or {@link KILL_WAIT_MS} after SIGKILL). Descendants are collected before the first signal because an
- * orphan is re-parented and could no longer be found; tools such as Pi's `bash` start their commands in process
- * groups of their own, so signalling the group alone would leave them running.
+ * whatever still runs after the grace period, and returns once they are gone (or {@link KILL_WAIT_MS} after
+ * SIGKILL). Descendants are collected before the first signal because an orphan is re-parented and could no longer
+ * be found; tools such as Pi's `bash` start their commands in process groups of their own, so signalling the group
+ * alone would leave them running.
  */
 export async function killProcessTree(pid: number, options: KillTreeOptions = {}): Promise<void> {
 	const graceMs = options.graceMs ?? 2000;
@@ -91,8 +92,7 @@ export async function killProcessTree(pid: number, options: KillTreeOptions = {}
 	for (const member of tree) signal(member, "SIGTERM");
 	const deadline = Date.now() + graceMs;
 	for (;;) {
-		const alive = [];
-		for (const member of tree) if (await isProcessRunning(member)) alive.push(member);
+		const alive = await stillRunning(tree);
 		if (alive.length === 0) return;
 		if (Date.now() >= deadline) break;
 		// Children started during the grace period are ended as well.
@@ -105,12 +105,14 @@ export async function killProcessTree(pid: number, options: KillTreeOptions = {}
 	// SIGKILL is delivered, and the process torn down, after `kill` returns: on a loaded machine a check right after
 	// found a killed agent still running. Wait (briefly) until the tree is really gone.
 	const killed = Date.now() + KILL_WAIT_MS;
-	while (Date.now() < killed) {
-		let alive = false;
-		for (const member of tree) if (await isProcessRunning(member)) alive = true;
-		if (!alive) return;
-		await sleep(20);
-	}
+	while (Date.now() < killed && (await stillRunning(tree)).length > 0) await sleep(20);
+}
+
+/** The members of `tree` still running. */
+async function stillRunning(tree: ReadonlySet<number>): Promise<number[]> {
+	const alive: number[] = [];
+	for (const member of tree) if (await isProcessRunning(member)) alive.push(member);
+	return alive;
 }
 
 /** How long `killProcessTree` waits for SIGKILLed processes to be gone before it returns anyway. */
