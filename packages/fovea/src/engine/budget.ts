@@ -52,6 +52,16 @@ export class BudgetedText {
 		return true;
 	}
 
+	/**
+	 * Adds the lines of a block written with `\n` between them (a coverage footer), each as {@link add} does; returns
+	 * whether all were added.
+	 */
+	addLines(block: string, reserve = 0): boolean {
+		let all = true;
+		for (const line of block.split("\n")) if (!this.add(line, reserve)) all = false;
+		return all;
+	}
+
 	/** Whether lines totalling `chars` characters (plus their separators) would fit with `reserve` left over. */
 	fits(chars: number, lines = 1, reserve = 0): boolean {
 		return this.#chars + chars + lines + reserve <= this.#maxChars;

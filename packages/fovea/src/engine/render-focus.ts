@@ -66,7 +66,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const reserve = footer.length === 0 ? 0 : budgetChars(footer) + 1;
 	if (result.files.length === 0) {
 		out.add(emptyAnswer(result, context.title ?? "focus"), reserve);
-		if (footer) for (const line of footer.split("\n")) out.add(line);
+		if (footer) out.addLines(footer);
 		return out.toString();
 	}
 	const beyondReserve = reserve + BEYOND_LINE_CHARS;
@@ -102,7 +102,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 			reserve,
 		);
 	}
-	if (footer) for (const line of footer.split("\n")) out.add(line);
+	if (footer) out.addLines(footer);
 	return out.toString();
 }
 

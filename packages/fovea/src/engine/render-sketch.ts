@@ -77,6 +77,6 @@ export function renderSketch(context: SketchContext): string {
 	if (moreFiles > 0 || moreDirs > 0) {
 		out.add(`Beyond this: ${moreFiles} more files, ${moreDirs} more directories.`, reserve - 80);
 	}
-	if (footer) for (const line of footer.split("\n")) out.add(line);
+	if (footer) out.addLines(footer);
 	return out.toString();
 }
