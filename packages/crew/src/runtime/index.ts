@@ -59,7 +59,13 @@ export {
 	processRegistry,
 } from "./live-agents.ts";
 export { PI_CLI_ENV, type PiCommand, resolvePiCommand } from "./pi-command.ts";
-export { descendantPids, isProcessRunning, type KillTreeOptions, killProcessTree } from "./process-tree.ts";
+export {
+	descendantPids,
+	isProcessRunning,
+	type KillTreeOptions,
+	killProcessTree,
+	processesWithEnvironment,
+} from "./process-tree.ts";
 export { type RpcCommand, RpcConnection, type RpcRecord, type RpcResponse } from "./rpc-connection.ts";
 export {
 	CrewAccessError,

@@ -47,19 +47,48 @@ export async function descendantPids(pid: number): Promise<number[]> {
 	return found;
 }
 
-/** True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+/**
+ * True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. /proc is read before `kill(pid, 0)`:
+ * the other order calls a zombie reaped between the two steps running (its /proc entry is gone, so it cannot be
+ * read as a zombie), and that happened on a loaded machine right after a tree was killed.
+ */
 export async function isProcessRunning(pid: number): Promise<boolean> {
-	try {
-		process.kill(pid, 0);
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
 	try {
 		const stat = await readFile(`/proc/${pid}/stat`, "utf8");
 		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 	} catch {
-		return true;
+		// Gone, or no /proc on this system: the signal check decides.
 	}
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+/**
+ * The processes (of those this user may inspect) whose environment holds every one of `entries` (`NAME=value`).
+ * Children inherit their parent's environment, so this finds what an agent started even after it was re-parented
+ * away from the agent (a command started with `setsid … &`, or one its agent left behind when it exited).
+ */
+export async function processesWithEnvironment(entries: readonly string[]): Promise<number[]> {
+	let names: string[];
+	try {
+		names = await readdir("/proc");
+	} catch {
+		return [];
+	}
+	const found = await Promise.all(
+		names
+			.filter((name) => /^\d+$/.test(name))
+			.map(async (name) => {
+				const environ = await readFile(`/proc/${name}/environ`, "utf8").catch(() => "");
+				const vars = new Set(environ.split("\0"));
+				return entries.every((entry) => vars.has(entry)) ? Number(name) : undefined;
+			}),
+	);
+	return found.filter((pid) => pid !== undefined);
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

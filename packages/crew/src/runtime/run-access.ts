@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { manifestOwner, type RunManifest } from "../state/manifest.ts";
 import { isOwnerAlive, processStartMarker } from "../state/owner.ts";
 import type { RunSnapshot, RunStore } from "../state/run-store.ts";
-import { killProcessTree } from "./process-tree.ts";
+import { isProcessRunning, killProcessTree, processesWithEnvironment } from "./process-tree.ts";
 import { heldForOtherSession } from "./run-holds.ts";
 
 /** Who asks: the caller's workspace and Pi session, and whether it overrides the session boundary. */
@@ -101,37 +100,53 @@ export async function ownedElsewhere(run: RunSnapshot): Promise<boolean> {
 }
 
 /**
- * True when process `pid` was started as an agent of `runId` in workspace `workspace`, as its environment
- * (`PI_CREW_WORKSPACE`, `PI_CREW_RUN_ID`, set by `agentEnv`) says. tasks.json is only a file in the workspace: a
- * copy of another workspace's run directory carries that workspace's agent pids and start markers, and must not
- * end its agents.
+ * The processes started as agents of `runId` in `workspace`, or by them, as their environment (`PI_CREW_WORKSPACE`,
+ * `PI_CREW_RUN_ID`, set by `agentEnv` and inherited by every child) says; never this process or its ancestors.
+ * tasks.json is only a file in the workspace: a copy of another workspace's run directory carries that workspace's
+ * agent pids, and must not end its agents.
  */
-async function startedAsAgentOf(pid: number, workspace: string, runId: string): Promise<boolean> {
-	const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
-	const vars = new Set(environ.split("\0"));
-	return vars.has(`PI_CREW_WORKSPACE=${workspace}`) && vars.has(`PI_CREW_RUN_ID=${runId}`);
+async function processesOfRun(workspace: string, runId: string): Promise<number[]> {
+	const found = await processesWithEnvironment([`PI_CREW_WORKSPACE=${workspace}`, `PI_CREW_RUN_ID=${runId}`]);
+	const ancestors = new Set([process.pid, process.ppid]);
+	return found.filter((pid) => !ancestors.has(pid));
 }
 
 /**
- * Ends agent processes that a dead coordinator left behind (recorded per task as `meta.agentPid` and
- * `meta.agentStart`), so a resumed agent never shares its session file with the old one. A pid whose start
- * marker differs belongs to another process now and is left alone, and so is one that was not started as an
- * agent of this run of this workspace. Returns the pids it ended.
+ * Ends the processes a dead coordinator's agents left behind, so a resumed agent never shares its session file with
+ * the old one and nothing of the old run keeps changing the workspace: each recorded agent (`meta.agentPid` and
+ * `meta.agentStart`, whose start marker still matches) with its tree, and every other process that carries the run's
+ * environment (a command an agent detached, or one it left when it exited). A process not started for this run of
+ * this workspace is left alone, whatever pid tasks.json records. Returns the pids it ended.
  */
 export async function endOrphanedAgents(store: RunStore, runId: string): Promise<number[]> {
 	const ended: number[] = [];
+	const ofRun = new Set(await processesOfRun(store.root, runId));
 	const { tasks } = await store.readRun(runId);
 	for (const task of tasks) {
 		const pid = task.meta?.agentPid;
 		const start = task.meta?.agentStart;
 		if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) continue;
 		const same = typeof start === "string" && (await processStartMarker(pid)) === start;
-		if (same && (await startedAsAgentOf(pid, store.root, runId))) {
+		if (same && ofRun.has(pid)) {
 			await killProcessTree(pid, { group: true });
 			ended.push(pid);
 			await store.appendEvent(runId, { type: "agent.orphan-ended", taskId: task.id, data: { pid } });
 		}
 		await store.updateTask(runId, task.id, { meta: { agentPid: null, agentStart: null } });
+	}
+	const rest = [...ofRun].filter((pid) => !ended.includes(pid));
+	const leftovers: number[] = [];
+	await Promise.all(
+		rest.map(async (pid) => {
+			if (!(await isProcessRunning(pid))) return; // ended with an agent's tree above
+			leftovers.push(pid);
+			await killProcessTree(pid);
+		}),
+	);
+	if (leftovers.length > 0) {
+		leftovers.sort((a, b) => a - b);
+		await store.appendEvent(runId, { type: "run.leftovers-ended", data: { pids: leftovers } });
+		ended.push(...leftovers);
 	}
 	return ended;
 }

@@ -83,7 +83,8 @@ test("left-over agents of a dead coordinator are ended; a pid now owned by anoth
 		],
 	});
 	const orphan = await processTree(t, { workspace: ws, runId: manifest.runId });
-	const stranger = await processTree(t, { workspace: ws, runId: manifest.runId });
+	// A pid recorded for a task that now belongs to a process not started for this run (the pid was reused).
+	const stranger = await processTree(t);
 	// Same pid and start marker, but started as an agent of the same run id in another workspace (a copied run).
 	const foreign = await processTree(t, { workspace: `${ws}-other`, runId: manifest.runId });
 	await store.updateTask(manifest.runId, "orphan", {
@@ -107,6 +108,23 @@ test("left-over agents of a dead coordinator are ended; a pid now owned by anoth
 		events.map((e) => [e.taskId, e.data?.pid]),
 		[["orphan", orphan.pid]],
 	);
+});
+
+test("processes started for a dead coordinator's run but recorded nowhere are ended; another run's are not", async (t) => {
+	const ws = await tempDir(t);
+	const store = await RunStore.open(ws);
+	const tasks = [{ id: "a", role: "worker", agent: "worker" }];
+	const { manifest } = await store.createRun({ ownerSessionId: "s1", team: "t", goal: "g", tasks });
+	const other = await store.createRun({ ownerSessionId: "s1", team: "t", goal: "g", tasks });
+	const loose = await processTree(t, { workspace: ws, runId: manifest.runId });
+	const neighbour = await processTree(t, { workspace: ws, runId: other.manifest.runId });
+	const ended = await endOrphanedAgents(store, manifest.runId);
+	assert.ok(ended.includes(loose.pid), `ended ${ended.join(", ")}`);
+	for (const p of [loose.pid, ...loose.tree]) assert.equal(await isProcessRunning(p), false, `process ${p} ended`);
+	for (const p of [neighbour.pid, ...neighbour.tree]) assert.equal(await isProcessRunning(p), true, "another run's");
+	const events = (await store.readEvents(manifest.runId)).events.filter((e) => e.type === "run.leftovers-ended");
+	assert.equal(events.length, 1);
+	assert.ok(((events[0]?.data?.pids ?? []) as number[]).includes(loose.pid));
 });
 
 test("the depth guard refuses to start sub-agents beyond PI_CREW_MAX_DEPTH, before anything is created", async (t) => {

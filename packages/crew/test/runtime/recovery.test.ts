@@ -4,13 +4,13 @@ import { once } from "node:events";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CONTINUE_PROMPT, isProcessRunning } from "../../src/runtime/index.ts";
-import { busy, crewFixture, treeRunning } from "./support/crew-fixture.ts";
+import { busy, crewFixture, detached, runningWith, treeRunning } from "./support/crew-fixture.ts";
 
 const COORDINATOR = fileURLToPath(new URL("./support/coordinator.ts", import.meta.url));
 
-test("a run whose coordinator was killed is marked interrupted, its agent ended, and resume completes it", async (t) => {
+test("a run whose coordinator was killed is marked interrupted, its agent and what it detached ended, and resume completes it", async (t) => {
 	const fx = await crewFixture(t);
-	await fx.script({ "CRASH-ME": [busy(30)] });
+	await fx.script({ "CRASH-ME": [detached(31), busy(30)] });
 	const sessionId = "s1";
 	const coordinator = spawn(
 		process.execPath,
@@ -33,6 +33,19 @@ test("a run whose coordinator was killed is marked interrupted, its agent ended,
 		void exited.then(() => reject(new Error(`the coordinator exited early:\n${stderr}`)));
 	});
 	const tree = [ready.pid, ...(await treeRunning(ready.pid, "sleep 30"))];
+	// Started by the agent in a session of its own, so not below it: only the run's environment says whose it is.
+	const loose = await runningWith(`PI_CREW_RUN_ID=${ready.runId}`, "sleep 31");
+	assert.equal(loose.length, 1, "the detached sleep runs");
+	t.after(() => {
+		for (const pid of loose) {
+			try {
+				process.kill(pid, "SIGKILL");
+			} catch {
+				// Ended already, as it should be.
+			}
+		}
+	});
+	tree.push(...loose);
 	coordinator.kill("SIGKILL");
 	await exited;
 
@@ -57,7 +70,7 @@ test("a run whose coordinator was killed is marked interrupted, its agent ended,
 	assert.equal(run.manifest.status, "done", run.manifest.error);
 	assert.equal(run.tasks[0]?.result, "recovered and done");
 	const requests = fx.requests().filter((r) => r.route === "CRASH-ME");
-	assert.equal(requests.length, 2);
-	assert.match(requests[1]?.firstUser ?? "", /CRASH-ME/, "the resumed agent continues its session");
-	assert.equal(requests[1]?.lastUser, CONTINUE_PROMPT);
+	assert.equal(requests.length, 3, "two turns before the crash, one after");
+	assert.match(requests[2]?.firstUser ?? "", /CRASH-ME/, "the resumed agent continues its session");
+	assert.equal(requests[2]?.lastUser, CONTINUE_PROMPT);
 });

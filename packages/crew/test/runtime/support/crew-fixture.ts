@@ -23,6 +23,7 @@ import {
 	type CrewRuntimeOptions,
 	descendantPids,
 	LiveAgentRegistry,
+	processesWithEnvironment,
 	type SessionScope,
 } from "../../../src/runtime/index.ts";
 
@@ -95,6 +96,11 @@ export const CATALOG = new DefinitionCatalog(new Map([["worker", WORKER]]), new 
 /** A bash call that keeps the agent busy (and live) for `seconds`. */
 export function busy(seconds: number): FauxTurn {
 	return { toolCalls: [{ name: "bash", arguments: { command: `sleep ${seconds}` } }] };
+}
+
+/** A turn whose bash call starts `sleep <seconds>` in a session of its own, outside the agent's process tree. */
+export function detached(seconds: number): FauxTurn {
+	return { toolCalls: [{ name: "bash", arguments: { command: `setsid sleep ${seconds} >/dev/null 2>&1 &` } }] };
 }
 
 export async function crewFixture(t: TestContext, prefix = "crew-rt-"): Promise<CrewFixture> {
@@ -193,6 +199,11 @@ function commandLine(pid: number): string {
  * The descendants of `pid` once one of them runs a command containing `command` (a tool's process appears a
  * moment after the tool-start event); fails after 10 s.
  */
+/** The processes whose command line contains `command` and whose environment holds `entry`. */
+export async function runningWith(entry: string, command: string): Promise<number[]> {
+	return (await processesWithEnvironment([entry])).filter((pid) => commandLine(pid).includes(command));
+}
+
 export async function treeRunning(pid: number, command: string): Promise<number[]> {
 	for (let i = 0; i < 200; i++) {
 		const tree = await descendantPids(pid);
