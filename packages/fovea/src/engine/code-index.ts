@@ -108,6 +108,7 @@ export class CodeIndex {
 	#contentGaps = new Map<string, CoverageGap>();
 	#truncated = false;
 	#directories: readonly string[] = [];
+	#configDirectories: readonly string[] = [];
 	#snapshot: IndexSnapshot | undefined;
 	#manifest: Map<string, ManifestEntry> | undefined;
 	#manifestLoaded = false;
@@ -130,6 +131,11 @@ export class CodeIndex {
 	/** Root-relative directories the last full walk listed (`""` is the root). */
 	get walkedDirectories(): readonly string[] {
 		return this.#directories;
+	}
+
+	/** The directories below the root where the last full walk found a `tsconfig.json` or `jsconfig.json`, sorted. */
+	get configDirectories(): readonly string[] {
+		return this.#configDirectories;
 	}
 
 	/** The latest completed snapshot, or `undefined` before the first refresh. */
@@ -211,6 +217,7 @@ export class CodeIndex {
 		this.stats.scans++;
 		this.stats.filesStatted += scan.stats.filesStatted;
 		this.#directories = scan.directories;
+		this.#configDirectories = scan.configDirectories;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
 		const next = scan.unchanged ? this.#state : await this.#update(scan.files, options);
 		forgetSharedNames();

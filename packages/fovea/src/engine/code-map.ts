@@ -17,7 +17,12 @@ import { GraphStore } from "./graph-store.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
-import { readResolutionSettings, settingsStamp } from "./resolution-settings.ts";
+import {
+	MAX_NESTED_CONFIGS,
+	type ResolutionSettings,
+	readResolutionSettings,
+	settingsStamp,
+} from "./resolution-settings.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 import { RootWatch } from "./root-watch.ts";
 import { testSubjects } from "./test-links.ts";
@@ -59,7 +64,7 @@ export class CodeMap {
 	readonly #indexOptions: CodeIndexOptions;
 	#prepared: { generation: number; store: GraphStore; graph: PreparedGraph } | undefined;
 	/** How imports resolve (files, tsconfig paths, Go module), and a stamp of the settings files it was read from. */
-	#context: { value: ResolutionContext; stamp: string; files: string[] } | undefined;
+	#context: ResolutionSettings | undefined;
 	/** When the last full walk finished, and paths known to have changed since (this session's own writes). */
 	#lastWalk = 0;
 	readonly #dirty = new Set<string>();
@@ -324,14 +329,21 @@ export class CodeMap {
 		await index.flush().catch(() => {});
 	}
 
-	/** Whether the settings files the graph's imports were resolved with changed since (stat only, no read). */
+	/**
+	 * Whether the settings the graph's imports were resolved with changed since (stat only, no read): a settings file
+	 * edited, or the last walk found a configuration in another set of directories.
+	 */
 	async #settingsChanged(): Promise<boolean> {
 		const context = this.#context;
-		return context !== undefined && (await settingsStamp(this.root, context.files)) !== context.stamp;
+		if (context === undefined) return false;
+		const found = this.#index.configDirectories.slice(0, MAX_NESTED_CONFIGS);
+		if (found.join("\0") !== context.configDirectories.join("\0")) return true;
+		return (await settingsStamp(this.root, context.files)) !== context.stamp;
 	}
 
-	async #resolutionContext(snapshot: IndexSnapshot): Promise<{ value: ResolutionContext; stamp: string }> {
-		this.#context = await readResolutionSettings(this.root, new Set(snapshot.files.keys()));
+	async #resolutionContext(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
+		const files = new Set(snapshot.files.keys());
+		this.#context = await readResolutionSettings(this.root, files, this.#index.configDirectories);
 		return this.#context;
 	}
 }

@@ -19,8 +19,14 @@ const MAX_SETTINGS_BYTES = 1_000_000;
  */
 const SETTINGS_FILES = ["tsconfig.json", "go.mod", "jsconfig.json"];
 
-/** The root's own configurations, the first that is there wins. */
-const ROOT_CONFIGS = ["tsconfig.json", "jsconfig.json"];
+/** A directory's own configurations, the first that is there wins. */
+const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
+
+/**
+ * Configurations below the root read at most (a monorepo's packages); more are left out, and the files below them
+ * resolve with the nearest configuration read.
+ */
+export const MAX_NESTED_CONFIGS = 256;
 
 /** `extends` links followed from the root's configuration at most (a chain longer than this, or a loop, ends). */
 const MAX_EXTENDS = 8;
@@ -42,28 +48,53 @@ export async function settingsStamp(root: string, files: readonly string[] = SET
 	return stamps.join("|");
 }
 
+/** What `readResolutionSettings` read. */
+export interface ResolutionSettings {
+	value: ResolutionContext;
+	/** Size and mtime of every settings file read (or looked for), taken before reading. */
+	stamp: string;
+	/** The root-relative settings files the stamp covers. */
+	files: string[];
+	/** The directories below the root whose configurations were read (the walk's `configDirectories`). */
+	configDirectories: readonly string[];
+}
+
 /**
  * How imports resolve among `files` (root-relative paths) of `root`, with the stamp of the settings it was read
  * from (taken first, so a settings change while reading shows as a stale stamp, never a fresh one) and the settings
- * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json` and the configurations the root's own
- * configuration extends inside the root.
+ * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json`, the configurations of `configDirectories`
+ * (directories below the root holding one, as the walk found them; the first {@link MAX_NESTED_CONFIGS}) and the
+ * configurations each of those extends inside the root.
  */
 export async function readResolutionSettings(
 	root: string,
 	files: ReadonlySet<string>,
-): Promise<{ value: ResolutionContext; stamp: string; files: string[] }> {
+	configDirectories: readonly string[] = [],
+): Promise<ResolutionSettings> {
 	const read = [...SETTINGS_FILES];
 	const stamps = [await settingsStamp(root, read)];
+	const stampAlso = async (paths: readonly string[]): Promise<void> => {
+		const fresh = paths.filter((path) => !read.includes(path));
+		if (fresh.length === 0) return;
+		read.push(...fresh);
+		stamps.push(await settingsStamp(root, fresh));
+	};
 	const context: ResolutionContext = { files };
-	const tsconfig = await readTsconfig(root, async (extended) => {
-		read.push(extended);
-		stamps.push(await settingsStamp(root, [extended]));
-	});
+	const tsconfig = await readTsconfig(root, "", stampAlso);
 	if (tsconfig !== undefined) context.tsconfig = tsconfig;
+	const nested = configDirectories.slice(0, MAX_NESTED_CONFIGS);
+	if (nested.length > 0) {
+		const scoped = new Map<string, TsconfigPaths | null>();
+		for (const dir of nested) {
+			await stampAlso(CONFIG_NAMES.map((name) => `${dir}/${name}`));
+			scoped.set(dir, (await readTsconfig(root, dir, stampAlso)) ?? null);
+		}
+		context.nestedTsconfigs = scoped;
+	}
 	const goMod = await readSettingsText(join(root, "go.mod"));
 	const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
 	if (module !== undefined) context.goModule = module;
-	return { value: context, stamp: stamps.join("|"), files: read };
+	return { value: context, stamp: stamps.join("|"), files: read, configDirectories: nested };
 }
 
 /** One configuration of a tsconfig `extends` chain: its directory and what it sets itself. */
@@ -74,27 +105,30 @@ interface TsconfigLayer {
 }
 
 /**
- * The root `tsconfig.json`'s (else `jsconfig.json`'s) `baseUrl` and `paths`, taken from the nearest configuration in
- * its `extends` chain that sets each, as TypeScript does: a `baseUrl` is relative to the file that sets it, and so are `paths` when no
- * `baseUrl` is set. Only relative `extends` inside the root are followed (a package's configuration lies in
- * `node_modules`, which the index never reads); `onExtended` is told each one before it is read.
+ * The `baseUrl` and `paths` of the `tsconfig.json` (else `jsconfig.json`) in root-relative directory `dir`, taken
+ * from the nearest configuration in its `extends` chain that sets each, as TypeScript does: a `baseUrl` is relative
+ * to the file that sets it, and so are `paths` when no `baseUrl` is set. Only relative `extends` inside the root are
+ * followed (a package's configuration lies in `node_modules`, which the index never reads); `onExtended` is told
+ * each one before it is read.
  */
 async function readTsconfig(
 	root: string,
-	onExtended: (path: string) => Promise<void>,
+	dir: string,
+	onExtended: (paths: readonly string[]) => Promise<void>,
 ): Promise<TsconfigPaths | undefined> {
 	const layers: TsconfigLayer[] = [];
 	const seen = new Set<string>();
+	const own = CONFIG_NAMES.map((name) => (dir === "" ? name : `${dir}/${name}`));
 	// Depth first, nearest first: a configuration, then what it extends, the last of an `extends` array first.
 	const visit = async (path: string): Promise<void> => {
 		if (seen.has(path) || seen.size >= MAX_EXTENDS) return;
 		seen.add(path);
-		if (!ROOT_CONFIGS.includes(path)) await onExtended(path);
+		if (!own.includes(path)) await onExtended([path]);
 		const json = await readJsonc(join(root, path));
 		if (json === null || typeof json !== "object") return;
-		const dir = dirnameOf(path);
+		const configDir = dirnameOf(path);
 		const { compilerOptions: options, extends: extended } = json as { compilerOptions?: unknown; extends?: unknown };
-		const layer: TsconfigLayer = { dir };
+		const layer: TsconfigLayer = { dir: configDir };
 		if (options !== null && typeof options === "object") {
 			const { baseUrl, paths } = options as { baseUrl?: unknown; paths?: unknown };
 			if (typeof baseUrl === "string") layer.baseUrl = baseUrl;
@@ -103,11 +137,11 @@ async function readTsconfig(
 		layers.push(layer);
 		const specs = typeof extended === "string" ? [extended] : Array.isArray(extended) ? [...extended].reverse() : [];
 		for (const spec of specs) {
-			const next = typeof spec === "string" ? await extendedPath(root, dir, spec) : undefined;
+			const next = typeof spec === "string" ? await extendedPath(root, configDir, spec) : undefined;
 			if (next !== undefined) await visit(next);
 		}
 	};
-	for (const config of ROOT_CONFIGS) {
+	for (const config of own) {
 		await visit(config);
 		if (layers.length > 0) break;
 	}

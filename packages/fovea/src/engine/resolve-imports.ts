@@ -21,7 +21,13 @@ import { resolveScript, type TsconfigPaths } from "./resolve-script.ts";
 export interface ResolutionContext {
 	/** Every root-relative file path of the project, `/`-separated. */
 	files: ReadonlySet<string>;
+	/** The root's `tsconfig.json` (else `jsconfig.json`) settings. */
 	tsconfig?: TsconfigPaths;
+	/**
+	 * The configurations of directories below the root, by directory: a script file resolves with the nearest one
+	 * above it (`null`: a configuration that sets no `baseUrl` or `paths`), else with the root's.
+	 */
+	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null>;
 	/** Module path declared by `go.mod`. */
 	goModule?: string;
 	/** Root-relative directory holding that `go.mod`; the root by default. */

@@ -21,17 +21,32 @@ const SOURCE_FOR_OUTPUT: Record<string, string[]> = {
 	".cjs": [".cts", ".d.cts"],
 };
 
+/** What script resolution looks at (see `ResolutionContext`). */
+export interface ScriptContext {
+	files: ReadonlySet<string>;
+	tsconfig?: TsconfigPaths | undefined;
+	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null> | undefined;
+}
+
+/** The settings of the configuration nearest above `fromPath`: a nested one, else the root's. */
+function tsconfigOf(fromPath: string, context: ScriptContext): TsconfigPaths | undefined {
+	const nested = context.nestedTsconfigs;
+	if (nested !== undefined && nested.size > 0) {
+		for (let dir = dirnameOf(fromPath); dir !== ""; dir = dirnameOf(dir)) {
+			const found = nested.get(dir);
+			if (found !== undefined) return found ?? undefined;
+		}
+	}
+	return context.tsconfig;
+}
+
 /** The files a TypeScript/JavaScript specifier written in `fromPath` names: relative, or through tsconfig paths. */
-export function resolveScript(
-	fromPath: string,
-	spec: string,
-	context: { files: ReadonlySet<string>; tsconfig?: TsconfigPaths | undefined },
-): string[] {
+export function resolveScript(fromPath: string, spec: string, context: ScriptContext): string[] {
 	if (spec === "." || spec === ".." || spec.startsWith("./") || spec.startsWith("../")) {
 		return probeScript(joinPath(dirnameOf(fromPath), spec), context.files);
 	}
 	if (spec.startsWith("/")) return [];
-	const tsconfig = context.tsconfig;
+	const tsconfig = tsconfigOf(fromPath, context);
 	if (tsconfig === undefined) return [];
 	const base = joinPath(tsconfig.baseDir, tsconfig.baseUrl ?? ".");
 	if (base === undefined) return [];

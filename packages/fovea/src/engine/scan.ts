@@ -4,7 +4,6 @@
  * build-output directories and anything `.gitignore` excludes, and stops at fixed bounds. Files it cannot map become
  * visible {@link CoverageGap}s; files that are not code at all (images, JSON, Markdown, lock files) are left out.
  */
-import { type Dirent, lstat as lstatCallback, lstatSync, readdirSync, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import type { CoverageGap, LanguageId } from "./facts.ts";
@@ -14,6 +13,7 @@ import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "
 import { skippedDirGap } from "./skip-dirs.ts";
 import { type Pace, syncWhileFast } from "./sync-while-fast.ts";
 import { TimeSlice } from "./time-slice.ts";
+import { lstatOrUndefined, lstatSyncOrUndefined, readdirOrUndefined } from "./walk-calls.ts";
 
 /** A supported source file found by the walk: not read yet. `path` is root-relative with `/` separators. */
 export interface ScannedFile {
@@ -61,6 +61,11 @@ export interface ScanResult {
 	unchanged: boolean;
 	/** Root-relative directories the walk listed (`""` is the root), nested repositories excluded. */
 	directories: string[];
+	/**
+	 * Listed directories below the root that hold a `tsconfig.json` or `jsconfig.json`, sorted: each such
+	 * configuration decides how the script imports below it resolve. Given when `unchanged` too.
+	 */
+	configDirectories: string[];
 	gaps: CoverageGap[];
 	/** Some bound (files, gaps, entries or depth) cut the walk short: the lists are incomplete. */
 	truncated: boolean;
@@ -74,6 +79,8 @@ export const DEFAULT_MAX_FILES = 20_000;
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 40;
 const STAT_CONCURRENCY = 64;
+/** Configurations that set how the script imports of the files below them resolve. */
+const CONFIG_NAMES = new Set(["tsconfig.json", "jsconfig.json"]);
 
 /** Zeroed work counters. */
 export function newStats(): ScanStats {
@@ -96,32 +103,6 @@ export function bounds(options: ScanOptions): Required<Omit<ScanOptions, "signal
 		maxDepth: Math.max(0, options.maxDepth ?? DEFAULT_MAX_DEPTH),
 		maxEntries: Math.max(1, options.maxEntries ?? maxFiles * 10),
 	};
-}
-
-/**
- * `lstat`, or `undefined` when the entry vanished or cannot be read. Asynchronously with the callback API (on a walk
- * of thousands of files about a third faster than `fs/promises`), once a walk has met a slow call.
- */
-function lstatOrUndefined(path: string): Promise<Stats | undefined> {
-	return new Promise((done) => lstatCallback(path, (error, info) => done(error === null ? info : undefined)));
-}
-
-/** A directory's entries with a synchronous call, or `undefined` when it cannot be read or vanished. */
-function readdirOrUndefined(dir: string): Dirent[] | undefined {
-	try {
-		return readdirSync(dir, { withFileTypes: true });
-	} catch {
-		return undefined;
-	}
-}
-
-/** `lstatOrUndefined` with a synchronous call, while a walk's calls are fast (`sync-while-fast.ts`). */
-function lstatSyncOrUndefined(path: string): Stats | undefined {
-	try {
-		return lstatSync(path, { throwIfNoEntry: false });
-	} catch {
-		return undefined;
-	}
 }
 
 function byPath(a: { path: string }, b: { path: string }): number {
@@ -160,6 +141,7 @@ async function walkRoot(
 	let found = 0;
 	const gaps: CoverageGap[] = [];
 	const directories: string[] = [];
+	const configDirectories: string[] = [];
 	let truncated = false;
 	/** Gaps are bounded like files: past `maxFiles` of them the walk is marked cut short instead. */
 	const addGap = (gap: CoverageGap): void => {
@@ -247,6 +229,9 @@ async function walkRoot(
 				continue;
 			}
 			if (!entry.isFile()) continue;
+			if (frame.rel !== "" && CONFIG_NAMES.has(entry.name) && configDirectories.at(-1) !== frame.rel) {
+				configDirectories.push(frame.rel);
+			}
 			const verdict = classifyName(rel);
 			if (verdict.kind === "not-code" || isIgnored(levels, rel)) continue;
 			if (verdict.kind === "gap") {
@@ -299,5 +284,6 @@ async function walkRoot(
 	if (recorded !== undefined && found !== recorded.size) return undefined;
 	files.sort(byPath);
 	gaps.sort(byPath);
-	return { files, unchanged: recorded !== undefined, directories, gaps, truncated, stats };
+	configDirectories.sort();
+	return { files, unchanged: recorded !== undefined, directories, configDirectories, gaps, truncated, stats };
 }

@@ -1,12 +1,14 @@
 /**
  * Import aliases that a root's `tsconfig.json` takes from a configuration it extends reach the graph, and an edit to
- * any of those settings files rebuilds it at the next query, though no source file changed.
+ * any of those settings files rebuilds it at the next query, though no source file changed. In a monorepo each
+ * package's own configuration decides how its files' aliases resolve.
  */
 import assert from "node:assert/strict";
 import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/code-map.ts";
+import type { CodeGraph } from "../../src/engine/graph.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];
@@ -39,5 +41,54 @@ describe("import settings", () => {
 		const second = await map.refresh({ paths: [] });
 		assert.equal(map.stats.graphsBuilt, 2, "an edit to the extended configuration rebuilt the graph");
 		assert.equal(second.graph.graph.edgeCounts.imports, 0, "the alias now names no file of the root");
+	});
+
+	it("a package's own tsconfig decides its aliases; one added later is found by the next walk", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		const app = 'import { util } from "@/util";\nexport function main() {\n\treturn util();\n}\n';
+		const util = "export function util() {\n\treturn 1;\n}\n";
+		await writeTree(root, {
+			"tsconfig.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["shared/*"] } } }',
+			"shared/util.ts": util,
+			"packages/web/tsconfig.json": '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }',
+			"packages/web/src/app.ts": app,
+			"packages/web/src/util.ts": util,
+			"packages/api/src/app.ts": app,
+			"packages/api/src/util.ts": util,
+		});
+		const map = new CodeMap(root, { cache: false });
+		// Files linked to `path` (imports either way: nothing else links two files here).
+		const importsOf = (graph: CodeGraph, path: string) => {
+			const id = graph.fileNode.get(path) as number;
+			const linked = [...graph.targets.slice(graph.offsets[id], graph.offsets[id + 1])];
+			return linked.filter((node) => node < graph.fileCount).map((node) => graph.nodes[node]?.path);
+		};
+		const first = await map.refresh();
+		assert.deepEqual(importsOf(first.graph.graph, "packages/web/src/app.ts"), ["packages/web/src/util.ts"]);
+		assert.deepEqual(
+			importsOf(first.graph.graph, "packages/api/src/app.ts"),
+			["shared/util.ts"],
+			"no configuration of its own: the root's aliases",
+		);
+
+		await writeTree(root, {
+			"packages/api/tsconfig.json": '{ "compilerOptions": { "baseUrl": "src", "paths": { "@/*": ["*"] } } }',
+		});
+		const second = await map.refresh({ fresh: true });
+		assert.equal(map.stats.graphsBuilt, 2, "the walk found a new configuration: the graph was built again");
+		assert.deepEqual(importsOf(second.graph.graph, "packages/api/src/app.ts"), ["packages/api/src/util.ts"]);
+
+		const web = join(root, "packages/web/tsconfig.json");
+		await writeFile(web, '{ "compilerOptions": { "strict": true } }');
+		const later = new Date(Date.now() + 5000);
+		await utimes(web, later, later);
+		const third = await map.refresh({ paths: [] });
+		assert.equal(map.stats.graphsBuilt, 3, "an edit to a package's configuration rebuilt the graph");
+		assert.deepEqual(
+			importsOf(third.graph.graph, "packages/web/src/app.ts"),
+			[],
+			"a configuration without aliases governs its package: the root's do not apply",
+		);
 	});
 });

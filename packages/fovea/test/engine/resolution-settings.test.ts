@@ -85,6 +85,35 @@ describe("resolution settings", () => {
 		});
 	});
 
+	it("reads the configurations of the directories the walk names, each with its own extends chain", async () => {
+		const dir = await root({
+			"tsconfig.base.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@shared/*": ["shared/*"] } } }',
+			"packages/web/tsconfig.json": '{ "extends": "../../tsconfig.base.json" }',
+			"packages/api/jsconfig.json": '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }',
+			"packages/cli/tsconfig.json": '{ "compilerOptions": { "strict": true } }',
+		});
+		const settings = await readResolutionSettings(dir, new Set(), ["packages/api", "packages/cli", "packages/web"]);
+		assert.equal(settings.value.tsconfig, undefined, "the root has no configuration of its own");
+		assert.deepEqual(
+			settings.value.nestedTsconfigs,
+			new Map([
+				["packages/api", { baseDir: "packages/api", paths: { "@/*": ["./src/*"] } }],
+				["packages/cli", null],
+				["packages/web", { baseDir: "", baseUrl: ".", paths: { "@shared/*": ["shared/*"] } }],
+			]),
+		);
+		assert.deepEqual(settings.configDirectories, ["packages/api", "packages/cli", "packages/web"]);
+		assert.deepEqual(settings.files.slice(3), [
+			"packages/api/tsconfig.json",
+			"packages/api/jsconfig.json",
+			"packages/cli/tsconfig.json",
+			"packages/cli/jsconfig.json",
+			"packages/web/tsconfig.json",
+			"packages/web/jsconfig.json",
+			"tsconfig.base.json",
+		]);
+	});
+
 	it("takes a JavaScript project's jsconfig.json when there is no tsconfig.json", async () => {
 		const js = await root({ "jsconfig.json": '{ "compilerOptions": { "baseUrl": "src" } }' });
 		assert.deepEqual((await readResolutionSettings(js, new Set())).value.tsconfig, { baseDir: "", baseUrl: "src" });

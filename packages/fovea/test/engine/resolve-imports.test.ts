@@ -64,6 +64,19 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		assert.deepEqual(resolve("src/legacy.js", "javascript", "./widget.js"), ["src/widget.jsx"]);
 	});
 
+	it("resolves aliases with the configuration nearest above the importing file, else the root's", () => {
+		const resolve = resolver(["packages/ui/src/button.tsx", "packages/ui/src/index.ts", "shared/button.ts"], {
+			tsconfig: { baseDir: "", paths: { "~/*": ["shared/*"] } },
+			nestedTsconfigs: new Map([
+				["packages/ui", { baseDir: "packages/ui", paths: { "~/*": ["./src/*"] } }],
+				["packages/ui/src/legacy", null],
+			]),
+		});
+		assert.deepEqual(resolve("packages/ui/src/index.ts", "typescript", "~/button"), ["packages/ui/src/button.tsx"]);
+		assert.deepEqual(resolve("apps/web/main.ts", "typescript", "~/button"), ["shared/button.ts"]);
+		assert.deepEqual(resolve("packages/ui/src/legacy/old.ts", "typescript", "~/button"), [], "its own sets none");
+	});
+
 	it("resolves tsconfig paths (exact, wildcard, longest prefix, target order) and baseUrl", () => {
 		const withPaths = resolver(files, {
 			tsconfig: {

@@ -93,6 +93,26 @@ describe("scanRoot", () => {
 		]);
 	});
 
+	it("names the directories below the root that hold a tsconfig.json or jsconfig.json, when unchanged too", async () => {
+		const root = await tree({
+			"tsconfig.json": "{}",
+			"packages/web/tsconfig.json": "{}",
+			"packages/web/jsconfig.json": "{}",
+			"packages/web/src/a.ts": "export const a = 1;\n",
+			"packages/api/jsconfig.json": "{}",
+			"packages/api/index.js": "export const b = 1;\n",
+			"packages/docs/tsconfig.base.json": "{}",
+		});
+		const first = await scanRoot(root);
+		assert.deepEqual(first.configDirectories, ["packages/api", "packages/web"]);
+		const recorded = new Map<string, RecordedFile>(
+			first.files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, language: f.language }]),
+		);
+		const again = await scanRoot(root, { recorded });
+		assert.equal(again.unchanged, true);
+		assert.deepEqual(again.configDirectories, ["packages/api", "packages/web"]);
+	});
+
 	it("always skips version-control, dependency and build-output directories", async () => {
 		const root = await tree({
 			"src/keep.ts": "export {};\n",
