@@ -108,7 +108,7 @@ export class CodeIndex {
 	#contentGaps = new Map<string, CoverageGap>();
 	#truncated = false;
 	#directories: readonly string[] = [];
-	#configDirectories: readonly string[] = [];
+	#settingsFiles: readonly string[] = [];
 	#snapshot: IndexSnapshot | undefined;
 	#manifest: Map<string, ManifestEntry> | undefined;
 	#manifestLoaded = false;
@@ -133,9 +133,9 @@ export class CodeIndex {
 		return this.#directories;
 	}
 
-	/** The directories below the root where the last full walk found a `tsconfig.json` or `jsconfig.json`, sorted. */
-	get configDirectories(): readonly string[] {
-		return this.#configDirectories;
+	/** The `tsconfig.json`, `jsconfig.json` and `package.json` files the last full walk found, sorted. */
+	get settingsFiles(): readonly string[] {
+		return this.#settingsFiles;
 	}
 
 	/** The latest completed snapshot, or `undefined` before the first refresh. */
@@ -217,7 +217,7 @@ export class CodeIndex {
 		this.stats.scans++;
 		this.stats.filesStatted += scan.stats.filesStatted;
 		this.#directories = scan.directories;
-		this.#configDirectories = scan.configDirectories;
+		this.#settingsFiles = scan.settingsFiles;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
 		const next = scan.unchanged ? this.#state : await this.#update(scan.files, options);
 		forgetSharedNames();

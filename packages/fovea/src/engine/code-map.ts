@@ -17,12 +17,7 @@ import { GraphStore } from "./graph-store.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
-import {
-	MAX_NESTED_CONFIGS,
-	type ResolutionSettings,
-	readResolutionSettings,
-	settingsStamp,
-} from "./resolution-settings.ts";
+import { type ResolutionSettings, readResolutionSettings, settingsStamp } from "./resolution-settings.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 import { RootWatch } from "./root-watch.ts";
 import { testSubjects } from "./test-links.ts";
@@ -331,19 +326,18 @@ export class CodeMap {
 
 	/**
 	 * Whether the settings the graph's imports were resolved with changed since (stat only, no read): a settings file
-	 * edited, or the last walk found a configuration in another set of directories.
+	 * edited, or the last walk found another set of them (a package or configuration added or gone).
 	 */
 	async #settingsChanged(): Promise<boolean> {
 		const context = this.#context;
 		if (context === undefined) return false;
-		const found = this.#index.configDirectories.slice(0, MAX_NESTED_CONFIGS);
-		if (found.join("\0") !== context.configDirectories.join("\0")) return true;
+		if (this.#index.settingsFiles.join("\0") !== context.settingsFiles.join("\0")) return true;
 		return (await settingsStamp(this.root, context.files)) !== context.stamp;
 	}
 
 	async #resolutionContext(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
 		const files = new Set(snapshot.files.keys());
-		this.#context = await readResolutionSettings(this.root, files, this.#index.configDirectories);
+		this.#context = await readResolutionSettings(this.root, files, this.#index.settingsFiles);
 		return this.#context;
 	}
 }

@@ -9,6 +9,7 @@ import { readBounded } from "./file-content.ts";
 import { dirnameOf, joinPath } from "./project-paths.ts";
 import type { ResolutionContext } from "./resolve-imports.ts";
 import type { TsconfigPaths } from "./resolve-script.ts";
+import { type WorkspacePackage, workspacePackageOf } from "./workspace-packages.ts";
 
 /** Larger settings files are not read: no real `tsconfig.json` or `go.mod` comes near it. */
 const MAX_SETTINGS_BYTES = 1_000_000;
@@ -27,6 +28,9 @@ const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
  * resolve with the nearest configuration read.
  */
 export const MAX_NESTED_CONFIGS = 256;
+
+/** `package.json` files read at most for the root's own package names (a large monorepo's packages). */
+export const MAX_PACKAGES = 512;
 
 /** `extends` links followed from the root's configuration at most (a chain longer than this, or a loop, ends). */
 const MAX_EXTENDS = 8;
@@ -55,21 +59,21 @@ export interface ResolutionSettings {
 	stamp: string;
 	/** The root-relative settings files the stamp covers. */
 	files: string[];
-	/** The directories below the root whose configurations were read (the walk's `configDirectories`). */
-	configDirectories: readonly string[];
+	/** The settings files the walk had found (`ScanResult.settingsFiles`), as given. */
+	settingsFiles: readonly string[];
 }
 
 /**
  * How imports resolve among `files` (root-relative paths) of `root`, with the stamp of the settings it was read
  * from (taken first, so a settings change while reading shows as a stale stamp, never a fresh one) and the settings
- * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json`, the configurations of `configDirectories`
- * (directories below the root holding one, as the walk found them; the first {@link MAX_NESTED_CONFIGS}) and the
- * configurations each of those extends inside the root.
+ * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json`, and of `settingsFiles` (what the walk found)
+ * the configurations of directories below the root (the first {@link MAX_NESTED_CONFIGS}) with the configurations
+ * each extends inside the root, and the `package.json` files (the first {@link MAX_PACKAGES}) that name a package.
  */
 export async function readResolutionSettings(
 	root: string,
 	files: ReadonlySet<string>,
-	configDirectories: readonly string[] = [],
+	settingsFiles: readonly string[] = [],
 ): Promise<ResolutionSettings> {
 	const read = [...SETTINGS_FILES];
 	const stamps = [await settingsStamp(root, read)];
@@ -82,19 +86,30 @@ export async function readResolutionSettings(
 	const context: ResolutionContext = { files };
 	const tsconfig = await readTsconfig(root, "", stampAlso);
 	if (tsconfig !== undefined) context.tsconfig = tsconfig;
-	const nested = configDirectories.slice(0, MAX_NESTED_CONFIGS);
-	if (nested.length > 0) {
+	const configDirs = [
+		...new Set(settingsFiles.filter((path) => !path.endsWith("/package.json") && path.includes("/")).map(dirnameOf)),
+	];
+	if (configDirs.length > 0) {
 		const scoped = new Map<string, TsconfigPaths | null>();
-		for (const dir of nested) {
+		for (const dir of configDirs.slice(0, MAX_NESTED_CONFIGS)) {
 			await stampAlso(CONFIG_NAMES.map((name) => `${dir}/${name}`));
 			scoped.set(dir, (await readTsconfig(root, dir, stampAlso)) ?? null);
 		}
 		context.nestedTsconfigs = scoped;
 	}
+	const manifests = settingsFiles.filter((path) => path === "package.json" || path.endsWith("/package.json"));
+	const packages = new Map<string, WorkspacePackage>();
+	for (const path of manifests.slice(0, MAX_PACKAGES)) {
+		await stampAlso([path]);
+		const declared = workspacePackageOf(await readJsonc(join(root, path)), dirnameOf(path));
+		// Two manifests with one name (a fixture, a copy): the first in path order stands.
+		if (declared !== undefined && !packages.has(declared.name)) packages.set(declared.name, declared.pkg);
+	}
+	if (packages.size > 0) context.packages = packages;
 	const goMod = await readSettingsText(join(root, "go.mod"));
 	const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
 	if (module !== undefined) context.goModule = module;
-	return { value: context, stamp: stamps.join("|"), files: read, configDirectories: nested };
+	return { value: context, stamp: stamps.join("|"), files: read, settingsFiles: [...settingsFiles] };
 }
 
 /** One configuration of a tsconfig `extends` chain: its directory and what it sets itself. */

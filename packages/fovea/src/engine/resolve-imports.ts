@@ -16,6 +16,7 @@ import { resolveGo, resolveJava } from "./resolve-packages.ts";
 import { resolvePython } from "./resolve-python.ts";
 import { resolveRust } from "./resolve-rust.ts";
 import { resolveScript, type TsconfigPaths } from "./resolve-script.ts";
+import type { WorkspacePackage } from "./workspace-packages.ts";
 
 /** What resolution may look at: the project's files and the settings read from the root. */
 export interface ResolutionContext {
@@ -28,6 +29,8 @@ export interface ResolutionContext {
 	 * above it (`null`: a configuration that sets no `baseUrl` or `paths`), else with the root's.
 	 */
 	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null>;
+	/** The root's own packages by name (`package.json` files with a `name`), for imports between them. */
+	packages?: ReadonlyMap<string, WorkspacePackage>;
 	/** Module path declared by `go.mod`. */
 	goModule?: string;
 	/** Root-relative directory holding that `go.mod`; the root by default. */

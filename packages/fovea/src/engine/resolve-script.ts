@@ -1,9 +1,11 @@
 /**
  * Import resolution for TypeScript and JavaScript: relative specifiers probe the source extensions (preferring a
  * `.ts` source to the `.js` it compiles to), then `/index.*`; bare specifiers go through tsconfig `paths` (exact
- * patterns first, then the longest `*` prefix, targets in order) and then `baseUrl`.
+ * patterns first, then the longest `*` prefix, targets in order), then `baseUrl`, then the root's own packages.
  */
+import { patternTargets } from "./path-patterns.ts";
 import { dirnameOf, firstExisting, joinPath } from "./project-paths.ts";
+import { packageTargets, type WorkspacePackage } from "./workspace-packages.ts";
 
 /** The tsconfig settings that resolve bare specifiers. */
 export interface TsconfigPaths {
@@ -26,6 +28,7 @@ export interface ScriptContext {
 	files: ReadonlySet<string>;
 	tsconfig?: TsconfigPaths | undefined;
 	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null> | undefined;
+	packages?: ReadonlyMap<string, WorkspacePackage> | undefined;
 }
 
 /** The settings of the configuration nearest above `fromPath`: a nested one, else the root's. */
@@ -40,40 +43,34 @@ function tsconfigOf(fromPath: string, context: ScriptContext): TsconfigPaths | u
 	return context.tsconfig;
 }
 
-/** The files a TypeScript/JavaScript specifier written in `fromPath` names: relative, or through tsconfig paths. */
+/**
+ * The files a TypeScript/JavaScript specifier written in `fromPath` names: relative, through the aliases of the
+ * configuration nearest above it, else as a package of the root (a monorepo's own packages).
+ */
 export function resolveScript(fromPath: string, spec: string, context: ScriptContext): string[] {
 	if (spec === "." || spec === ".." || spec.startsWith("./") || spec.startsWith("../")) {
 		return probeScript(joinPath(dirnameOf(fromPath), spec), context.files);
 	}
 	if (spec.startsWith("/")) return [];
 	const tsconfig = tsconfigOf(fromPath, context);
-	if (tsconfig === undefined) return [];
-	const base = joinPath(tsconfig.baseDir, tsconfig.baseUrl ?? ".");
-	if (base === undefined) return [];
-	for (const target of pathTargets(spec, tsconfig.paths)) {
-		const found = probeScript(joinPath(base, target), context.files);
+	const aliased = tsconfig === undefined ? [] : resolveAlias(spec, tsconfig, context.files);
+	if (aliased.length > 0 || context.packages === undefined || context.packages.size === 0) return aliased;
+	for (const base of packageTargets(spec, context.packages)) {
+		const found = probeScript(base, context.files);
 		if (found.length > 0) return found;
 	}
-	return tsconfig.baseUrl === undefined ? [] : probeScript(joinPath(base, spec), context.files);
+	return [];
 }
 
-/** Substituted targets of the `paths` pattern that matches `spec`: an exact pattern, else the longest prefix. */
-function pathTargets(spec: string, paths: Record<string, string[]> | undefined): string[] {
-	if (paths === undefined) return [];
-	if (Object.hasOwn(paths, spec) && !spec.includes("*")) return paths[spec] ?? [];
-	let best: { prefix: number; capture: string; targets: string[] } | undefined;
-	for (const [pattern, targets] of Object.entries(paths)) {
-		const star = pattern.indexOf("*");
-		if (star < 0) continue;
-		const prefix = pattern.slice(0, star);
-		const suffix = pattern.slice(star + 1);
-		if (spec.length < prefix.length + suffix.length || !spec.startsWith(prefix) || !spec.endsWith(suffix)) continue;
-		if (best !== undefined && best.prefix >= prefix.length) continue;
-		best = { prefix: prefix.length, capture: spec.slice(prefix.length, spec.length - suffix.length), targets };
+/** The files a bare specifier names through tsconfig `paths`, then `baseUrl`. */
+function resolveAlias(spec: string, tsconfig: TsconfigPaths, files: ReadonlySet<string>): string[] {
+	const base = joinPath(tsconfig.baseDir, tsconfig.baseUrl ?? ".");
+	if (base === undefined) return [];
+	for (const target of patternTargets(spec, Object.entries(tsconfig.paths ?? {}))) {
+		const found = probeScript(joinPath(base, target), files);
+		if (found.length > 0) return found;
 	}
-	if (best === undefined) return [];
-	const capture = best.capture;
-	return best.targets.map((target) => target.replace("*", capture));
+	return tsconfig.baseUrl === undefined ? [] : probeScript(joinPath(base, spec), files);
 }
 
 function probeScript(base: string | undefined, files: ReadonlySet<string>): string[] {

@@ -62,10 +62,10 @@ export interface ScanResult {
 	/** Root-relative directories the walk listed (`""` is the root), nested repositories excluded. */
 	directories: string[];
 	/**
-	 * Listed directories below the root that hold a `tsconfig.json` or `jsconfig.json`, sorted: each such
-	 * configuration decides how the script imports below it resolve. Given when `unchanged` too.
+	 * The `tsconfig.json`, `jsconfig.json` and `package.json` files in listed directories, sorted: they decide how
+	 * script imports resolve (a package's aliases, a monorepo's package names). Given when `unchanged` too.
 	 */
-	configDirectories: string[];
+	settingsFiles: string[];
 	gaps: CoverageGap[];
 	/** Some bound (files, gaps, entries or depth) cut the walk short: the lists are incomplete. */
 	truncated: boolean;
@@ -79,8 +79,8 @@ export const DEFAULT_MAX_FILES = 20_000;
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 40;
 const STAT_CONCURRENCY = 64;
-/** Configurations that set how the script imports of the files below them resolve. */
-const CONFIG_NAMES = new Set(["tsconfig.json", "jsconfig.json"]);
+/** Files that set how the script imports of the files below them resolve. */
+const SETTINGS_NAMES = new Set(["tsconfig.json", "jsconfig.json", "package.json"]);
 
 /** Zeroed work counters. */
 export function newStats(): ScanStats {
@@ -141,7 +141,7 @@ async function walkRoot(
 	let found = 0;
 	const gaps: CoverageGap[] = [];
 	const directories: string[] = [];
-	const configDirectories: string[] = [];
+	const settingsFiles: string[] = [];
 	let truncated = false;
 	/** Gaps are bounded like files: past `maxFiles` of them the walk is marked cut short instead. */
 	const addGap = (gap: CoverageGap): void => {
@@ -229,9 +229,7 @@ async function walkRoot(
 				continue;
 			}
 			if (!entry.isFile()) continue;
-			if (frame.rel !== "" && CONFIG_NAMES.has(entry.name) && configDirectories.at(-1) !== frame.rel) {
-				configDirectories.push(frame.rel);
-			}
+			if (SETTINGS_NAMES.has(entry.name)) settingsFiles.push(rel);
 			const verdict = classifyName(rel);
 			if (verdict.kind === "not-code" || isIgnored(levels, rel)) continue;
 			if (verdict.kind === "gap") {
@@ -284,6 +282,6 @@ async function walkRoot(
 	if (recorded !== undefined && found !== recorded.size) return undefined;
 	files.sort(byPath);
 	gaps.sort(byPath);
-	configDirectories.sort();
-	return { files, unchanged: recorded !== undefined, directories, configDirectories, gaps, truncated, stats };
+	settingsFiles.sort();
+	return { files, unchanged: recorded !== undefined, directories, settingsFiles, gaps, truncated, stats };
 }

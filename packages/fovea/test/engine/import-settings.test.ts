@@ -16,6 +16,13 @@ after(async () => {
 	for (const dir of temps) await removeTempDir(dir);
 });
 
+/** Files linked to `path` (imports either way: nothing else links two files in these roots). */
+function linked(graph: CodeGraph, path: string): (string | undefined)[] {
+	const id = graph.fileNode.get(path) as number;
+	const targets = [...graph.targets.slice(graph.offsets[id], graph.offsets[id + 1])];
+	return targets.filter((node) => node < graph.fileCount).map((node) => graph.nodes[node]?.path);
+}
+
 describe("import settings", () => {
 	it("resolves paths from an extended tsconfig, and rebuilds when an extended file changes", async () => {
 		const root = await makeTempDir();
@@ -58,16 +65,10 @@ describe("import settings", () => {
 			"packages/api/src/util.ts": util,
 		});
 		const map = new CodeMap(root, { cache: false });
-		// Files linked to `path` (imports either way: nothing else links two files here).
-		const importsOf = (graph: CodeGraph, path: string) => {
-			const id = graph.fileNode.get(path) as number;
-			const linked = [...graph.targets.slice(graph.offsets[id], graph.offsets[id + 1])];
-			return linked.filter((node) => node < graph.fileCount).map((node) => graph.nodes[node]?.path);
-		};
 		const first = await map.refresh();
-		assert.deepEqual(importsOf(first.graph.graph, "packages/web/src/app.ts"), ["packages/web/src/util.ts"]);
+		assert.deepEqual(linked(first.graph.graph, "packages/web/src/app.ts"), ["packages/web/src/util.ts"]);
 		assert.deepEqual(
-			importsOf(first.graph.graph, "packages/api/src/app.ts"),
+			linked(first.graph.graph, "packages/api/src/app.ts"),
 			["shared/util.ts"],
 			"no configuration of its own: the root's aliases",
 		);
@@ -77,7 +78,7 @@ describe("import settings", () => {
 		});
 		const second = await map.refresh({ fresh: true });
 		assert.equal(map.stats.graphsBuilt, 2, "the walk found a new configuration: the graph was built again");
-		assert.deepEqual(importsOf(second.graph.graph, "packages/api/src/app.ts"), ["packages/api/src/util.ts"]);
+		assert.deepEqual(linked(second.graph.graph, "packages/api/src/app.ts"), ["packages/api/src/util.ts"]);
 
 		const web = join(root, "packages/web/tsconfig.json");
 		await writeFile(web, '{ "compilerOptions": { "strict": true } }');
@@ -86,9 +87,32 @@ describe("import settings", () => {
 		const third = await map.refresh({ paths: [] });
 		assert.equal(map.stats.graphsBuilt, 3, "an edit to a package's configuration rebuilt the graph");
 		assert.deepEqual(
-			importsOf(third.graph.graph, "packages/web/src/app.ts"),
+			linked(third.graph.graph, "packages/web/src/app.ts"),
 			[],
 			"a configuration without aliases governs its package: the root's do not apply",
 		);
+	});
+
+	it("an import of another package of the monorepo by its name links to that package's sources", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"package.json": '{ "name": "acme", "private": true, "workspaces": ["packages/*"] }',
+			"packages/lib/package.json": '{ "name": "@acme/lib", "main": "dist/index.js", "types": "dist/index.d.ts" }',
+			"packages/lib/src/index.ts": "export function util() {\n\treturn 1;\n}\n",
+			"packages/app/package.json": '{ "name": "@acme/app" }',
+			"packages/app/src/main.ts": 'import { util } from "@acme/lib";\nexport const main = () => util();\n',
+		});
+		const map = new CodeMap(root, { cache: false });
+		const first = await map.refresh();
+		assert.deepEqual(linked(first.graph.graph, "packages/app/src/main.ts"), ["packages/lib/src/index.ts"]);
+
+		const manifest = join(root, "packages/lib/package.json");
+		await writeFile(manifest, '{ "name": "@acme/core", "main": "dist/index.js" }');
+		const later = new Date(Date.now() + 5000);
+		await utimes(manifest, later, later);
+		const second = await map.refresh({ paths: [] });
+		assert.equal(map.stats.graphsBuilt, 2, "a renamed package rebuilt the graph");
+		assert.deepEqual(linked(second.graph.graph, "packages/app/src/main.ts"), [], "@acme/lib is no package any more");
 	});
 });

@@ -85,14 +85,15 @@ describe("resolution settings", () => {
 		});
 	});
 
-	it("reads the configurations of the directories the walk names, each with its own extends chain", async () => {
+	it("reads the configurations the walk found below the root, each with its own extends chain", async () => {
 		const dir = await root({
 			"tsconfig.base.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@shared/*": ["shared/*"] } } }',
 			"packages/web/tsconfig.json": '{ "extends": "../../tsconfig.base.json" }',
 			"packages/api/jsconfig.json": '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }',
 			"packages/cli/tsconfig.json": '{ "compilerOptions": { "strict": true } }',
 		});
-		const settings = await readResolutionSettings(dir, new Set(), ["packages/api", "packages/cli", "packages/web"]);
+		const found = ["packages/api/jsconfig.json", "packages/cli/tsconfig.json", "packages/web/tsconfig.json"];
+		const settings = await readResolutionSettings(dir, new Set(), found);
 		assert.equal(settings.value.tsconfig, undefined, "the root has no configuration of its own");
 		assert.deepEqual(
 			settings.value.nestedTsconfigs,
@@ -102,7 +103,6 @@ describe("resolution settings", () => {
 				["packages/web", { baseDir: "", baseUrl: ".", paths: { "@shared/*": ["shared/*"] } }],
 			]),
 		);
-		assert.deepEqual(settings.configDirectories, ["packages/api", "packages/cli", "packages/web"]);
 		assert.deepEqual(settings.files.slice(3), [
 			"packages/api/tsconfig.json",
 			"packages/api/jsconfig.json",

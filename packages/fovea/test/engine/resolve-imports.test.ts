@@ -8,6 +8,7 @@ import type { ImportFact, LanguageId } from "../../src/engine/facts.ts";
 import { joinPath } from "../../src/engine/project-paths.ts";
 import { type ResolutionContext, resolveImport } from "../../src/engine/resolve-imports.ts";
 import { isTestPath, testSubjects } from "../../src/engine/test-links.ts";
+import { type WorkspacePackage, workspacePackageOf } from "../../src/engine/workspace-packages.ts";
 
 function resolver(files: string[], extra: Omit<ResolutionContext, "files"> = {}) {
 	const context: ResolutionContext = { files: new Set(files), ...extra };
@@ -62,6 +63,47 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		// `allowJs`: a .js specifier names the .jsx beside it when no .js or TypeScript source is there.
 		assert.deepEqual(resolve("src/app.ts", "typescript", "./widget.js"), ["src/widget.jsx"]);
 		assert.deepEqual(resolve("src/legacy.js", "javascript", "./widget.js"), ["src/widget.jsx"]);
+	});
+
+	it("resolves a monorepo's own packages by name: exports, entry fields, their sources, subpaths", () => {
+		const packages = new Map([
+			["@acme/lib", workspacePackageOf({ name: "@acme/lib", main: "./dist/index.js" }, "packages/lib")?.pkg],
+			[
+				"@acme/ui",
+				workspacePackageOf(
+					{
+						name: "@acme/ui",
+						exports: {
+							".": { types: "./dist/main.d.ts", import: "./dist/main.mjs" },
+							"./icons/*": "./dist/icons/*.js",
+						},
+					},
+					"packages/ui",
+				)?.pkg,
+			],
+			["plain", workspacePackageOf({ name: "plain" }, "tools/plain")?.pkg],
+		]) as Map<string, WorkspacePackage>;
+		const resolve = resolver(
+			[
+				"packages/lib/src/index.ts",
+				"packages/lib/src/util/date.ts",
+				"packages/ui/src/main.tsx",
+				"packages/ui/src/icons/star.tsx",
+				"tools/plain/index.js",
+				"shared/x.ts",
+			],
+			{ packages, tsconfig: { baseDir: "", paths: { "@acme/lib": ["shared/x.ts"] } } },
+		);
+		const from = "apps/web/main.ts";
+		assert.deepEqual(resolve(from, "typescript", "@acme/lib"), ["shared/x.ts"], "an alias comes first");
+		assert.deepEqual(resolve(from, "typescript", "@acme/lib/util/date"), ["packages/lib/src/util/date.ts"]);
+		assert.deepEqual(resolve(from, "typescript", "@acme/ui"), ["packages/ui/src/main.tsx"]);
+		assert.deepEqual(resolve(from, "typescript", "@acme/ui/icons/star"), ["packages/ui/src/icons/star.tsx"]);
+		assert.deepEqual(resolve(from, "javascript", "plain"), ["tools/plain/index.js"]);
+		assert.deepEqual(resolve(from, "typescript", "@acme/other"), [], "not a package of the root");
+		assert.deepEqual(resolve(from, "typescript", "plainly"), [], "a name is matched whole");
+		const noAlias = resolver(["packages/lib/src/index.ts"], { packages });
+		assert.deepEqual(noAlias(from, "typescript", "@acme/lib"), ["packages/lib/src/index.ts"], "main's source");
 	});
 
 	it("resolves aliases with the configuration nearest above the importing file, else the root's", () => {

@@ -93,7 +93,7 @@ describe("scanRoot", () => {
 		]);
 	});
 
-	it("names the directories below the root that hold a tsconfig.json or jsconfig.json, when unchanged too", async () => {
+	it("names the tsconfig.json, jsconfig.json and package.json files it passes, when unchanged too", async () => {
 		const root = await tree({
 			"tsconfig.json": "{}",
 			"packages/web/tsconfig.json": "{}",
@@ -101,16 +101,24 @@ describe("scanRoot", () => {
 			"packages/web/src/a.ts": "export const a = 1;\n",
 			"packages/api/jsconfig.json": "{}",
 			"packages/api/index.js": "export const b = 1;\n",
+			"packages/api/package.json": "{}",
 			"packages/docs/tsconfig.base.json": "{}",
 		});
 		const first = await scanRoot(root);
-		assert.deepEqual(first.configDirectories, ["packages/api", "packages/web"]);
+		const settings = [
+			"packages/api/jsconfig.json",
+			"packages/api/package.json",
+			"packages/web/jsconfig.json",
+			"packages/web/tsconfig.json",
+			"tsconfig.json",
+		];
+		assert.deepEqual(first.settingsFiles, settings);
 		const recorded = new Map<string, RecordedFile>(
 			first.files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, language: f.language }]),
 		);
 		const again = await scanRoot(root, { recorded });
 		assert.equal(again.unchanged, true);
-		assert.deepEqual(again.configDirectories, ["packages/api", "packages/web"]);
+		assert.deepEqual(again.settingsFiles, settings);
 	});
 
 	it("always skips version-control, dependency and build-output directories", async () => {

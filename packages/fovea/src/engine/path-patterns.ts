@@ -1,0 +1,22 @@
+/**
+ * The `*` patterns that tsconfig `paths` and package.json `exports` share: a key matches exactly, or as its prefix,
+ * one `*` and its suffix, the longest prefix winning; the part the `*` stood for replaces the `*` in each target.
+ */
+
+/** The substituted targets of the key of `patterns` that matches `spec` (exactly, else by the longest prefix). */
+export function patternTargets(spec: string, patterns: Iterable<readonly [string, readonly string[]]>): string[] {
+	let best: { prefix: number; capture: string; targets: readonly string[] } | undefined;
+	for (const [pattern, targets] of patterns) {
+		if (pattern === spec && !spec.includes("*")) return [...targets];
+		const star = pattern.indexOf("*");
+		if (star < 0) continue;
+		const prefix = pattern.slice(0, star);
+		const suffix = pattern.slice(star + 1);
+		if (spec.length < prefix.length + suffix.length || !spec.startsWith(prefix) || !spec.endsWith(suffix)) continue;
+		if (best !== undefined && best.prefix >= prefix.length) continue;
+		best = { prefix: prefix.length, capture: spec.slice(prefix.length, spec.length - suffix.length), targets };
+	}
+	if (best === undefined) return [];
+	const capture = best.capture;
+	return best.targets.map((target) => target.replaceAll("*", capture));
+}
