@@ -27,8 +27,11 @@ export function countsContentTerms(): boolean {
 	return counting;
 }
 
-/** What separates the raw words of a text, which `terms` splits further into identifier parts. */
-const NOT_WORD = /[^A-Za-z0-9]+/;
+/**
+ * What separates the raw words of a text, which `terms` splits further into identifier parts: characters beyond
+ * ASCII stay in (`terms` tells letters of other scripts from symbols), so ASCII text splits as fast as before.
+ */
+const NOT_WORD = /[^A-Za-z0-9\u0080-\uffff]+/;
 
 /**
  * The content terms of `text` with their counts, as `term count` pairs separated by spaces, in order of first

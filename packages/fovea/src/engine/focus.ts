@@ -224,7 +224,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	// A query by attention or path (impact, dwell) has no text: nothing to split.
 	const queryTerms = query.text === "" ? [] : [...new Set(terms(query.text))];
 	// Read only for words: the getter builds the index on first use, which a query by attention or path never needs.
-	const words = query.text === "" ? [] : query.text.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length >= 3);
+	const words =
+		query.text === "" ? [] : query.text.split(/[^A-Za-z0-9_$\u0080-\uffff]+/).filter((word) => word.length >= 3);
 	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
 	if (index !== undefined) {
 		for (const term of queryTerms) addMass(seeds, index.postings(term), index.idf(term));

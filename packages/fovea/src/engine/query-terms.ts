@@ -7,7 +7,7 @@ import { SLICE_MIN_LENGTH } from "./compact-facts.ts";
  *
  * Parts are cut where a lower-case letter or digit meets an upper-case letter, before the last upper-case letter of
  * a run followed by a lower-case one (`HTTPRequest` → `HTTP`, `Request`), and where letters and digits meet; any
- * other character than an ASCII letter or digit separates words. One pass over the characters: every path, name and
+ * other character than a letter (of any script) or digit separates words. One pass over the characters: every path, name and
  * long word of a root's text goes through here, and the splitting regular expressions (with look-behinds) this
  * replaces took twice as long (200,000 words of viem: 58–61 ms against 26–32 ms, warm).
  */
@@ -64,7 +64,30 @@ function kindOf(code: number): number {
 	if (code >= 97 && code <= 122) return LOWER;
 	if (code >= 65 && code <= 90) return UPPER;
 	if (code >= 48 && code <= 57) return DIGIT;
-	return OTHER;
+	return code < 0x80 ? OTHER : wideKindOf(code);
+}
+
+/** Kinds of the characters beyond ASCII met so far, plus one (0: not looked up yet). */
+const WIDE_KINDS = new Uint8Array(0x10000);
+const UPPER_LETTER = /\p{Lu}|\p{Lt}/u;
+const LETTER = /\p{L}|\p{M}/u;
+const DECIMAL = /\p{Nd}/u;
+
+/**
+ * The kind of a character beyond ASCII: `größe`, `имяПользователя` and `名前` are words too (identifiers, comments
+ * and queries in other languages), an upper-case letter starts a part as in ASCII, and marks stay with their letter.
+ * Half of a surrogate pair (emoji, rare scripts) separates words.
+ */
+function wideKindOf(code: number): number {
+	const known = WIDE_KINDS[code] as number;
+	if (known !== 0) return known - 1;
+	let kind = OTHER;
+	if (code < 0xd800 || code > 0xdfff) {
+		const char = String.fromCharCode(code);
+		kind = UPPER_LETTER.test(char) ? UPPER : LETTER.test(char) ? LOWER : DECIMAL.test(char) ? DIGIT : OTHER;
+	}
+	WIDE_KINDS[code] = kind + 1;
+	return kind;
 }
 
 /** Whether a character of kind `current`, after one of kind `previous` and before one of kind `next`, starts a part. */
