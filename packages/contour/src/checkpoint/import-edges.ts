@@ -6,13 +6,15 @@
  * files with the change's added files present only after and its deleted files present only before. Changed files
  * contribute the imports of each side's own content, so a staged import that the worktree no longer has still
  * counts for a staged review. Files outside the change whose working copy is not the reviewed state (`leftOut`:
- * edited after staging, untracked, or uncommitted in a branch review) are left out of both graphs. Without a map,
- * only imports among the changed files are seen.
+ * edited after staging, untracked, or uncommitted in a branch review) contribute the imports of the state the review
+ * analyses where it holds them (`reviewed`), and are left out of both graphs otherwise. Without a map, only imports
+ * among the changed files are seen.
  */
 import { type FileFacts, type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import type { ImportEdges } from "../review/index.ts";
 import type { ImportFacts } from "./measure-cache.ts";
+import type { ReviewedImports } from "./reviewed-imports.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 
 /** What the root's code map knows: each mapped file's facts and how imports resolve. */
@@ -27,6 +29,7 @@ export function importGraphs(
 	measured: readonly MeasuredChange[],
 	project: ProjectFacts | undefined,
 	leftOut: ReadonlySet<string> = new Set(),
+	reviewed: ReadonlyMap<string, ReviewedImports> = new Map(),
 ): { before: ImportEdges; after: ImportEdges } {
 	const changedPaths = new Set<string>();
 	for (const change of changes) {
@@ -34,8 +37,8 @@ export function importGraphs(
 		if (change.oldPath !== undefined) changedPaths.add(change.oldPath);
 	}
 	return {
-		before: sideGraph("before", changes, measured, changedPaths, project, leftOut),
-		after: sideGraph("after", changes, measured, changedPaths, project, leftOut),
+		before: sideGraph("before", changes, measured, changedPaths, project, leftOut, reviewed),
+		after: sideGraph("after", changes, measured, changedPaths, project, leftOut, reviewed),
 	};
 }
 
@@ -46,12 +49,15 @@ function sideGraph(
 	changedPaths: ReadonlySet<string>,
 	project: ProjectFacts | undefined,
 	leftOut: ReadonlySet<string>,
+	reviewed: ReadonlyMap<string, ReviewedImports>,
 ): ImportEdges {
 	// The map's facts are the working copy's: a file outside the change whose working copy is not the reviewed one
-	// is left out, neither importing nor imported, rather than standing for content the review does not analyse.
+	// stands with the reviewed state's imports where they were read, and is left out otherwise, neither importing
+	// nor imported, rather than standing for content the review does not analyse.
 	const unchanged = (path: string) => !changedPaths.has(path) && !leftOut.has(path);
 	const files = new Set<string>();
 	if (project !== undefined) for (const path of project.context.files) if (unchanged(path)) files.add(path);
+	for (const path of reviewed.keys()) if (!changedPaths.has(path)) files.add(path);
 	for (const change of changes) {
 		if (change[side] === undefined) continue;
 		const path = side === "before" ? (change.oldPath ?? change.path) : change.path;
@@ -77,6 +83,7 @@ function sideGraph(
 			if (unchanged(path)) add(path, facts.language, facts.imports);
 		}
 	}
+	for (const [path, held] of reviewed) if (!changedPaths.has(path)) add(path, held.language, held.imports);
 	for (const file of measured) {
 		const measuredSide = file[side];
 		const language = measuredSide === undefined ? undefined : languageOf(measuredSide.path);

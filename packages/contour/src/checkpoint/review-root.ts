@@ -37,6 +37,7 @@ import { type CodeMaps, offerTo, projectFacts } from "./map-facts.ts";
 import { type PolicySource, rootPolicy } from "./policy-file.ts";
 import { reportFiles, snapshotGap } from "./report-files.ts";
 import type { ReviewCache } from "./review-cache.ts";
+import { type ReviewedImports, reviewedImports } from "./reviewed-imports.ts";
 import { afterPathsOf, type MeasuredChange, measureSides } from "./side-measures.ts";
 import { analysisKey, type SnapshotIdentity, snapshotOf } from "./snapshot-key.ts";
 
@@ -146,12 +147,21 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		work,
 		objects,
 		...(onFacts === undefined ? {} : { onFacts }),
-	}).then((sides) => {
-		if (options.maps !== undefined) {
-			const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
-			sharedParse = candidateMeasures(scope, cache.measures, work);
-		}
-		return sides;
+	}).then(async (sides) => {
+		if (options.maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
+		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
+		sharedParse = candidateMeasures(scope, cache.measures, work);
+		// Files outside the change whose working copy is not the reviewed state count in the import graphs as that
+		// state holds them (read with the same Git process, before it closes).
+		const outside = (snapshot.reviewedBlobs ?? []).filter((blob) => !changedPaths.has(blob.path));
+		const reviewed = await reviewedImports(snapshot, outside, cache.measures, {
+			maxBytes,
+			gitWork,
+			work,
+			objects,
+			...(signal === undefined ? {} : { signal }),
+		});
+		return { ...sides, reviewed };
 	});
 	const mapping =
 		options.maps === undefined
@@ -183,12 +193,18 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 				: "policy checked on imports among the changed files only (no code map): imports of unchanged files are not seen",
 		);
 	const leftOut = new Set((snapshot.workingCopyDiffers ?? []).filter((path) => !changedPaths.has(path)));
-	const unseen = map === undefined ? 0 : [...leftOut].filter((path) => map.project.files.has(path)).length;
+	// Held by the reviewed state, mapped as another working copy, and not read as that state holds it.
+	const unseen =
+		map === undefined
+			? 0
+			: (snapshot.reviewedBlobs ?? []).filter(
+					(blob) => leftOut.has(blob.path) && map.project.files.has(blob.path) && !sides.reviewed.has(blob.path),
+				).length;
 	if (unseen > 0)
 		notes.push(
-			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and ${unseen === 1 ? "was" : "were"} left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
+			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and could not be read as that state holds ${unseen === 1 ? "it" : "them"}; left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
 		);
-	const edges = importGraphs(text, sides.measured, map?.project, leftOut);
+	const edges = importGraphs(text, sides.measured, map?.project, leftOut, sides.reviewed);
 	signal?.throwIfAborted();
 	const clones = await cloneCandidates(
 		{

@@ -90,4 +90,17 @@ export interface Snapshot {
 	 * copy, so its facts for these paths describe another state than the reviewed one. Empty for the working tree.
 	 */
 	workingCopyDiffers?: string[];
+	/**
+	 * Of those paths, the ones the reviewed state holds, with the blob it holds (the index's for a staged review,
+	 * HEAD's for a branch review), sorted by path: a review reads what they are in the state it analyses instead of
+	 * their working copy. The others (untracked, added after the reviewed state) are not part of that state at all.
+	 */
+	reviewedBlobs?: ReviewedBlob[];
+}
+
+/** A file outside the change as the reviewed state holds it. */
+export interface ReviewedBlob {
+	path: string;
+	oid: string;
+	mode: string;
 }

@@ -12,6 +12,7 @@ import {
 	type CoverageGapKind,
 	DEFAULT_MAX_BYTES,
 	type FileSide,
+	type ReviewedBlob,
 	type Snapshot,
 	type SnapshotTarget,
 } from "./snapshot-model.ts";
@@ -145,7 +146,9 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 		worktreeDigest,
 		objectFormat: repo.objectFormat,
 		changes,
-		...(target === "working-tree" ? {} : { workingCopyDiffers: workingCopyDiffers(target, listing) }),
+		...(target === "working-tree"
+			? {}
+			: { workingCopyDiffers: workingCopyDiffers(target, listing), reviewedBlobs: reviewedBlobs(target, listing) }),
 	};
 }
 
@@ -159,6 +162,28 @@ function workingCopyDiffers(target: SnapshotTarget, listing: StatusListing): str
 	}
 	for (const untracked of listing.untracked) paths.add(untracked.path);
 	return [...paths].sort();
+}
+
+/**
+ * The blobs the reviewed state holds for the paths whose working copy differs (see `Snapshot.reviewedBlobs`): a
+ * status entry's source side is the index for an unstaged change and HEAD for a staged one. For a branch review a
+ * path staged since HEAD takes HEAD's blob from its staged entry, not the index's from its unstaged one.
+ */
+function reviewedBlobs(target: SnapshotTarget, listing: StatusListing): ReviewedBlob[] {
+	const blobs = new Map<string, ReviewedBlob>();
+	// A path an entry spoke for: one added since the reviewed state (a zero source id) has no blob there.
+	const seen = new Set<string>();
+	const take = (entries: readonly RawEntry[]): void => {
+		for (const entry of entries) {
+			const path = entry.oldPath ?? entry.path;
+			if (seen.has(path)) continue;
+			seen.add(path).add(entry.path); // a renamed entry's new path is not in the reviewed state either
+			if (!/^0+$/.test(entry.srcOid)) blobs.set(path, { path, oid: entry.srcOid, mode: entry.srcMode });
+		}
+	};
+	if (target === "branch") take(listing.staged);
+	take(listing.dirty);
+	return [...blobs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** A base must read as a revision, never as an option or as several lines of batch input. */

@@ -106,6 +106,40 @@ describe("snapshot targets", () => {
 		assert.deepEqual(summary(snapshot), ["modified a.ts", "added f.ts"]);
 		assert.equal(byPath(snapshot).get("a.ts")?.after?.source, "commit");
 	});
+
+	it("names the blob the reviewed state holds for each file whose working copy differs", async () => {
+		const dir = repo({ "m.ts": "m\n", "s.ts": "s\n", "r.ts": "r\n", "g.ts": "g\n", "d.ts": "d\n" }, { commit: true });
+		const head = (path: string) => git(dir, "rev-parse", `HEAD:${path}`).trim();
+		const staged = (path: string) => git(dir, "rev-parse", `:${path}`).trim();
+		// m: edited, staged, edited again. s: staged only. r: renamed to q, then q edited. g: deleted on disk only.
+		// n: added and staged, then edited. u: untracked. d: unchanged.
+		write(dir, { "m.ts": "m2\n", "s.ts": "s2\n", "n.ts": "n\n" });
+		git(dir, "add", "m.ts", "s.ts", "n.ts");
+		git(dir, "mv", "r.ts", "q.ts");
+		write(dir, { "m.ts": "m3\n", "n.ts": "n2\n", "q.ts": "q\n", "u.ts": "u\n" });
+		rmSync(join(dir, "g.ts"));
+		const blobs = (snapshot: Snapshot) => (snapshot.reviewedBlobs ?? []).map((b) => [b.path, b.oid]);
+		const stagedReview = await takeSnapshot({ root: dir, target: "staged" });
+		assert.deepEqual(stagedReview.workingCopyDiffers, ["g.ts", "m.ts", "n.ts", "q.ts", "u.ts"]);
+		assert.deepEqual(blobs(stagedReview), [
+			["g.ts", head("g.ts")],
+			["m.ts", staged("m.ts")],
+			["n.ts", staged("n.ts")],
+			["q.ts", staged("q.ts")],
+		]);
+		const branchReview = await takeSnapshot({ root: dir, target: "branch", base: "HEAD" });
+		assert.deepEqual(branchReview.workingCopyDiffers, ["g.ts", "m.ts", "n.ts", "q.ts", "r.ts", "s.ts", "u.ts"]);
+		assert.deepEqual(
+			blobs(branchReview),
+			[
+				["g.ts", head("g.ts")],
+				["m.ts", head("m.ts")],
+				["r.ts", head("r.ts")],
+				["s.ts", head("s.ts")],
+			],
+			"HEAD's blobs; n.ts and q.ts are not in HEAD",
+		);
+	});
 });
 
 describe("snapshot states", () => {
