@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { readBounded } from "./file-content.ts";
 import { dirnameOf, joinPath } from "./project-paths.ts";
 import type { ResolutionContext } from "./resolve-imports.ts";
+import type { GoModule } from "./resolve-packages.ts";
 import type { TsconfigPaths } from "./resolve-script.ts";
 import { type WorkspacePackage, workspacePackageOf } from "./workspace-packages.ts";
 
@@ -24,8 +25,8 @@ const SETTINGS_FILES = ["tsconfig.json", "go.mod", "jsconfig.json"];
 const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
 
 /**
- * Configurations below the root read at most (a monorepo's packages); more are left out, and the files below them
- * resolve with the nearest configuration read.
+ * Configurations (and `go.mod` files) below the root read at most (a monorepo's packages); more are left out, and
+ * the files below them resolve with the nearest configuration read.
  */
 export const MAX_NESTED_CONFIGS = 256;
 
@@ -68,7 +69,8 @@ export interface ResolutionSettings {
  * from (taken first, so a settings change while reading shows as a stale stamp, never a fresh one) and the settings
  * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json`, and of `settingsFiles` (what the walk found)
  * the configurations of directories below the root (the first {@link MAX_NESTED_CONFIGS}) with the configurations
- * each extends inside the root, and the `package.json` files (the first {@link MAX_PACKAGES}) that name a package.
+ * each extends inside the root, the `package.json` files (the first {@link MAX_PACKAGES}) that name a package, and
+ * the `go.mod` files below the root (the first {@link MAX_NESTED_CONFIGS}).
  */
 export async function readResolutionSettings(
 	root: string,
@@ -86,9 +88,8 @@ export async function readResolutionSettings(
 	const context: ResolutionContext = { files };
 	const tsconfig = await readTsconfig(root, "", stampAlso);
 	if (tsconfig !== undefined) context.tsconfig = tsconfig;
-	const configDirs = [
-		...new Set(settingsFiles.filter((path) => !path.endsWith("/package.json") && path.includes("/")).map(dirnameOf)),
-	];
+	const below = (name: string) => settingsFiles.filter((path) => path.endsWith(`/${name}`));
+	const configDirs = [...new Set([...below("tsconfig.json"), ...below("jsconfig.json")].map(dirnameOf))].sort();
 	if (configDirs.length > 0) {
 		const scoped = new Map<string, TsconfigPaths | null>();
 		for (const dir of configDirs.slice(0, MAX_NESTED_CONFIGS)) {
@@ -106,10 +107,22 @@ export async function readResolutionSettings(
 		if (declared !== undefined && !packages.has(declared.name)) packages.set(declared.name, declared.pkg);
 	}
 	if (packages.size > 0) context.packages = packages;
-	const goMod = await readSettingsText(join(root, "go.mod"));
-	const module = goMod?.match(/^module\s+(\S+)/m)?.[1];
+	const module = await goModuleOf(root, "go.mod");
 	if (module !== undefined) context.goModule = module;
+	const goModules: GoModule[] = [];
+	for (const path of below("go.mod").slice(0, MAX_NESTED_CONFIGS)) {
+		await stampAlso([path]);
+		const nested = await goModuleOf(root, path);
+		if (nested !== undefined) goModules.push({ module: nested, dir: dirnameOf(path) });
+	}
+	if (goModules.length > 0) context.goModules = goModules;
 	return { value: context, stamp: stamps.join("|"), files: read, settingsFiles: [...settingsFiles] };
+}
+
+/** The module path a `go.mod` (root-relative `path`) declares, or `undefined`. */
+async function goModuleOf(root: string, path: string): Promise<string | undefined> {
+	const text = await readSettingsText(join(root, path));
+	return text?.match(/^module\s+(\S+)/m)?.[1];
 }
 
 /** One configuration of a tsconfig `extends` chain: its directory and what it sets itself. */

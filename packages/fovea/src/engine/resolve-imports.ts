@@ -12,7 +12,7 @@
  * first use and cached on the set object (rebuilt if its size changes).
  */
 import type { FileFacts, ImportFact } from "./facts.ts";
-import { resolveGo, resolveJava } from "./resolve-packages.ts";
+import { type GoModule, resolveGo, resolveJava } from "./resolve-packages.ts";
 import { resolvePython } from "./resolve-python.ts";
 import { resolveRust } from "./resolve-rust.ts";
 import { resolveScript, type TsconfigPaths } from "./resolve-script.ts";
@@ -35,6 +35,8 @@ export interface ResolutionContext {
 	goModule?: string;
 	/** Root-relative directory holding that `go.mod`; the root by default. */
 	goModuleDir?: string;
+	/** The Go modules of `go.mod` files below the root (a repository holding several), with their directories. */
+	goModules?: readonly GoModule[];
 }
 
 /** The files `imported` refers to, as root-relative paths present in `context.files`. */

@@ -5,15 +5,35 @@
  */
 import { basenameOf, type FileIndex, fileIndex, joinPath } from "./project-paths.ts";
 
-/** The non-test `.go` files of the package directory a Go import path names, when it is inside the module. */
+/** A Go module: the path its `go.mod` declares and the root-relative directory holding that file. */
+export interface GoModule {
+	module: string;
+	dir: string;
+}
+
+/**
+ * The non-test `.go` files of the package directory a Go import path names, when it is inside one of the root's
+ * modules (the root's own, or one below it; the longest module path that is the import path or a prefix of it wins,
+ * as a nested module's packages are not its parent's).
+ */
 export function resolveGo(
 	spec: string,
-	context: { files: ReadonlySet<string>; goModule?: string | undefined; goModuleDir?: string | undefined },
+	context: {
+		files: ReadonlySet<string>;
+		goModule?: string | undefined;
+		goModuleDir?: string | undefined;
+		goModules?: readonly GoModule[] | undefined;
+	},
 ): string[] {
-	const module = context.goModule;
-	if (module === undefined || module === "") return [];
-	if (spec !== module && !spec.startsWith(`${module}/`)) return [];
-	const dir = joinPath(context.goModuleDir ?? "", spec.slice(module.length));
+	let best: GoModule | undefined;
+	const consider = (module: string, dir: string): void => {
+		if (module === "" || (spec !== module && !spec.startsWith(`${module}/`))) return;
+		if (best === undefined || module.length > best.module.length) best = { module, dir };
+	};
+	if (context.goModule !== undefined) consider(context.goModule, context.goModuleDir ?? "");
+	for (const nested of context.goModules ?? []) consider(nested.module, nested.dir);
+	if (best === undefined) return [];
+	const dir = joinPath(best.dir, spec.slice(best.module.length + 1));
 	if (dir === undefined) return [];
 	const listing = fileIndex(context.files).byDir.get(dir) ?? [];
 	return listing.filter((path) => path.endsWith(".go") && !path.endsWith("_test.go"));

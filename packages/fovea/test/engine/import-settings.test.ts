@@ -115,4 +115,25 @@ describe("import settings", () => {
 		assert.equal(map.stats.graphsBuilt, 2, "a renamed package rebuilt the graph");
 		assert.deepEqual(linked(second.graph.graph, "packages/app/src/main.ts"), [], "@acme/lib is no package any more");
 	});
+
+	it("a Go module in a subdirectory resolves its imports; its go.mod is found by the walk and stamped", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"web/package.json": '{ "name": "web" }',
+			"backend/go.mod": "module github.com/acme/backend\n\ngo 1.22\n",
+			"backend/cmd/main.go": 'package main\n\nimport "github.com/acme/backend/store"\n\nfunc main() { store.Open() }\n',
+			"backend/store/store.go": "package store\n\nfunc Open() {}\n",
+		});
+		const map = new CodeMap(root, { cache: false });
+		const first = await map.refresh();
+		assert.deepEqual(linked(first.graph.graph, "backend/cmd/main.go"), ["backend/store/store.go"]);
+		const goMod = join(root, "backend/go.mod");
+		await writeFile(goMod, "module github.com/acme/server\n");
+		const later = new Date(Date.now() + 5000);
+		await utimes(goMod, later, later);
+		const second = await map.refresh({ paths: [] });
+		assert.equal(map.stats.graphsBuilt, 2, "an edited go.mod rebuilt the graph");
+		assert.deepEqual(linked(second.graph.graph, "backend/cmd/main.go"), [], "the import names another module now");
+	});
 });

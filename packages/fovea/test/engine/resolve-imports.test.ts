@@ -231,6 +231,20 @@ describe("resolveImport: Go", () => {
 		assert.deepEqual(nested("svc/main.go", "go", "example.com/svc/api"), ["svc/api/api.go"]);
 		assert.deepEqual(resolver(files)("cmd/server/main.go", "go", "example.com/app/internal/store"), []);
 	});
+
+	it("resolves into every module of the root; a nested module's packages are not its parent's", () => {
+		const resolve = resolver(files, {
+			goModule: "example.com/app",
+			goModules: [{ module: "example.com/app/svc", dir: "svc" }],
+		});
+		assert.deepEqual(resolve("cmd/server/main.go", "go", "example.com/app/svc/api"), ["svc/api/api.go"]);
+		assert.deepEqual(resolve("svc/main.go", "go", "example.com/app/internal/store"), [
+			"internal/store/cache.go",
+			"internal/store/store.go",
+		]);
+		const apart = resolver(files, { goModules: [{ module: "github.com/acme/svc", dir: "svc" }] });
+		assert.deepEqual(apart("cmd/server/main.go", "go", "github.com/acme/svc/api"), ["svc/api/api.go"]);
+	});
 });
 
 describe("resolveImport: Rust", () => {
