@@ -133,7 +133,7 @@ export class CodeIndex {
 		return this.#directories;
 	}
 
-	/** The `tsconfig.json`, `jsconfig.json`, `package.json` and `go.mod` files the last full walk found, sorted. */
+	/** The import settings files (`tsconfig.json`, `package.json`, `go.mod`, `Cargo.toml`…) the last walk found, sorted. */
 	get settingsFiles(): readonly string[] {
 		return this.#settingsFiles;
 	}

@@ -30,7 +30,7 @@ const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
  */
 export const MAX_NESTED_CONFIGS = 256;
 
-/** `package.json` files read at most for the root's own package names (a large monorepo's packages). */
+/** `package.json` (and `Cargo.toml`) files read at most for the root's own package names (a large monorepo's). */
 export const MAX_PACKAGES = 512;
 
 /** `extends` links followed from the root's configuration at most (a chain longer than this, or a loop, ends). */
@@ -70,7 +70,8 @@ export interface ResolutionSettings {
  * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json`, and of `settingsFiles` (what the walk found)
  * the configurations of directories below the root (the first {@link MAX_NESTED_CONFIGS}) with the configurations
  * each extends inside the root, the `package.json` files (the first {@link MAX_PACKAGES}) that name a package, and
- * the `go.mod` files below the root (the first {@link MAX_NESTED_CONFIGS}).
+ * the `go.mod` files below the root (the first {@link MAX_NESTED_CONFIGS}) and `Cargo.toml` files that declare a
+ * crate (the first {@link MAX_PACKAGES}).
  */
 export async function readResolutionSettings(
 	root: string,
@@ -116,6 +117,14 @@ export async function readResolutionSettings(
 		if (nested !== undefined) goModules.push({ module: nested, dir: dirnameOf(path) });
 	}
 	if (goModules.length > 0) context.goModules = goModules;
+	const crates = new Map<string, string>();
+	const cargoFiles = settingsFiles.filter((path) => path === "Cargo.toml" || path.endsWith("/Cargo.toml"));
+	for (const path of cargoFiles.slice(0, MAX_PACKAGES)) {
+		await stampAlso([path]);
+		const name = crateNameOf((await readSettingsText(join(root, path))) ?? "");
+		if (name !== undefined && !crates.has(name)) crates.set(name, dirnameOf(path));
+	}
+	if (crates.size > 0) context.rustCrates = crates;
 	return { value: context, stamp: stamps.join("|"), files: read, settingsFiles: [...settingsFiles] };
 }
 
@@ -123,6 +132,23 @@ export async function readResolutionSettings(
 async function goModuleOf(root: string, path: string): Promise<string | undefined> {
 	const text = await readSettingsText(join(root, path));
 	return text?.match(/^module\s+(\S+)/m)?.[1];
+}
+
+/**
+ * The name Rust paths give the crate a `Cargo.toml` declares: `[lib] name`, else `[package] name`, hyphens as
+ * underscores; `undefined` for a workspace manifest without a package.
+ */
+export function crateNameOf(toml: string): string | undefined {
+	const sections = new Map<string, string>();
+	let current = "";
+	for (const line of toml.split(/\r?\n/)) {
+		const header = /^\s*\[([^\]]+)\]\s*(?:#.*)?$/.exec(line);
+		if (header !== null) current = (header[1] as string).trim();
+		else sections.set(current, `${sections.get(current) ?? ""}${line}\n`);
+	}
+	const nameIn = (section: string) => /^\s*name\s*=\s*["']([^"'\n]+)["']/m.exec(sections.get(section) ?? "")?.[1];
+	const name = nameIn("lib") ?? nameIn("package");
+	return name === undefined ? undefined : name.replaceAll("-", "_");
 }
 
 /** One configuration of a tsconfig `extends` chain: its directory and what it sets itself. */

@@ -37,6 +37,8 @@ export interface ResolutionContext {
 	goModuleDir?: string;
 	/** The Go modules of `go.mod` files below the root (a repository holding several), with their directories. */
 	goModules?: readonly GoModule[];
+	/** The crates of the root's `Cargo.toml` files by the name Rust paths use, with their directories. */
+	rustCrates?: ReadonlyMap<string, string>;
 }
 
 /** The files `imported` refers to, as root-relative paths present in `context.files`. */
@@ -60,7 +62,7 @@ export function resolveImport(
 			found = resolveGo(spec, context);
 			break;
 		case "rust":
-			found = resolveRust(from.path, spec, context.files);
+			found = resolveRust(from.path, spec, context);
 			break;
 		case "java":
 			found = resolveJava(spec, context.files);

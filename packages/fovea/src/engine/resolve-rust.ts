@@ -8,8 +8,17 @@ import { basenameOf, dirnameOf, firstExisting, joinPath } from "./project-paths.
 
 const RUST_EXTERNAL_ROOTS = new Set(["std", "core", "alloc"]);
 
-/** The files a Rust path (`crate::`, `self::`, `super::`, a crate-root module) or `mod:x` in `fromPath` names. */
-export function resolveRust(fromPath: string, spec: string, files: ReadonlySet<string>): string[] {
+/**
+ * The files a Rust path (`crate::`, `self::`, `super::`, a crate-root module, another crate of the root's workspace)
+ * or `mod:x` in `fromPath` names. `crates` maps a crate's name as paths write it (`my_lib` for `my-lib`) to the
+ * root-relative directory of its `Cargo.toml`.
+ */
+export function resolveRust(
+	fromPath: string,
+	spec: string,
+	context: { files: ReadonlySet<string>; rustCrates?: ReadonlyMap<string, string> | undefined },
+): string[] {
+	const files = context.files;
 	if (spec.startsWith("mod:")) {
 		const dir = rustModuleDir(fromPath);
 		const name = spec.slice(4);
@@ -35,8 +44,13 @@ export function resolveRust(fromPath: string, spec: string, files: ReadonlySet<s
 	else {
 		// Uniform paths: a first segment naming a module of the crate root is crate-relative; else an external crate.
 		const local = firstExisting(files, [joinPath(crate.src, `${head}.rs`), joinPath(crate.src, head, "mod.rs")]);
-		if (local.length === 0) return [];
-		return rustPath(crate, segments, files);
+		if (local.length > 0) return rustPath(crate, segments, files);
+		const member = context.rustCrates?.get(head);
+		if (member === undefined) return [];
+		const src = joinPath(member, "src");
+		if (src === undefined) return [];
+		const root = firstExisting(files, [`${src}/lib.rs`, `${src}/main.rs`])[0];
+		return rustPath({ src, root, modulePath: [] }, segments.slice(1), files);
 	}
 	return rustPath(crate, [...base, ...segments.slice(1)], files);
 }

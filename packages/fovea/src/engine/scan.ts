@@ -62,9 +62,9 @@ export interface ScanResult {
 	/** Root-relative directories the walk listed (`""` is the root), nested repositories excluded. */
 	directories: string[];
 	/**
-	 * The `tsconfig.json`, `jsconfig.json`, `package.json` and `go.mod` files in listed directories, sorted: they
-	 * decide how imports resolve (a package's aliases, a monorepo's package names, its Go modules). Given when
-	 * `unchanged` too.
+	 * The `tsconfig.json`, `jsconfig.json`, `package.json`, `go.mod` and `Cargo.toml` files in listed directories,
+	 * sorted: they decide how imports resolve (a package's aliases, a monorepo's package names, its Go modules and
+	 * Rust crates). Given when `unchanged` too.
 	 */
 	settingsFiles: string[];
 	gaps: CoverageGap[];
@@ -81,7 +81,7 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 40;
 const STAT_CONCURRENCY = 64;
 /** Files that set how the script imports of the files below them resolve. */
-const SETTINGS_NAMES = new Set(["tsconfig.json", "jsconfig.json", "package.json", "go.mod"]);
+const SETTINGS_NAMES = new Set(["tsconfig.json", "jsconfig.json", "package.json", "go.mod", "Cargo.toml"]);
 
 /** Zeroed work counters. */
 export function newStats(): ScanStats {

@@ -136,4 +136,20 @@ describe("import settings", () => {
 		assert.equal(map.stats.graphsBuilt, 2, "an edited go.mod rebuilt the graph");
 		assert.deepEqual(linked(second.graph.graph, "backend/cmd/main.go"), [], "the import names another module now");
 	});
+
+	it("a Rust path naming another crate of the workspace links to that crate's module", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
+			"crates/core/Cargo.toml": '[package]\nname = "acme-core"\nversion = "0.1.0"\n',
+			"crates/core/src/lib.rs": "pub mod parse;\n",
+			"crates/core/src/parse.rs": "pub fn run() {}\n",
+			"crates/app/Cargo.toml": '[package]\nname = "acme-app"\n',
+			"crates/app/src/main.rs": "use acme_core::parse::run;\n\nfn main() {\n    run();\n}\n",
+		});
+		const map = new CodeMap(root, { cache: false });
+		const { graph } = await map.refresh();
+		assert.deepEqual(linked(graph.graph, "crates/app/src/main.rs"), ["crates/core/src/parse.rs"]);
+	});
 });

@@ -6,7 +6,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { repositoryGuard } from "../../src/engine/git-hardening.ts";
-import { readResolutionSettings } from "../../src/engine/resolution-settings.ts";
+import { crateNameOf, readResolutionSettings } from "../../src/engine/resolution-settings.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const dirs: string[] = [];
@@ -112,6 +112,12 @@ describe("resolution settings", () => {
 			"packages/web/jsconfig.json",
 			"tsconfig.base.json",
 		]);
+	});
+
+	it("names a Cargo.toml's crate as Rust paths write it; a workspace manifest names none", () => {
+		assert.equal(crateNameOf('[package]\nname = "acme-core"\nversion = "0.1.0"\n'), "acme_core");
+		assert.equal(crateNameOf('[package]\nname = "acme-core"\n\n[lib]\nname = "core_lib" # renamed\n'), "core_lib");
+		assert.equal(crateNameOf('[workspace]\nmembers = ["crates/*"]\n\n[dependencies]\nname = "x"\n'), undefined);
 	});
 
 	it("takes a JavaScript project's jsconfig.json when there is no tsconfig.json", async () => {

@@ -274,6 +274,14 @@ describe("resolveImport: Rust", () => {
 		assert.deepEqual(resolve("crates/core/src/lib.rs", "rust", "crate::parse::run"), ["crates/core/src/parse.rs"]);
 	});
 
+	it("resolves a path that starts with another crate of the workspace into that crate", () => {
+		const workspace = resolver(files, { rustCrates: new Map([["acme_core", "crates/core"]]) });
+		assert.deepEqual(workspace("src/main.rs", "rust", "acme_core::parse::run"), ["crates/core/src/parse.rs"]);
+		assert.deepEqual(workspace("src/main.rs", "rust", "acme_core::Config"), ["crates/core/src/lib.rs"]);
+		assert.deepEqual(workspace("src/main.rs", "rust", "serde::Serialize"), [], "not a crate of the root");
+		assert.deepEqual(resolve("src/main.rs", "rust", "acme_core::parse::run"), [], "without the workspace's crates");
+	});
+
 	it("resolves self:: and super:: from the importing module", () => {
 		assert.deepEqual(resolve("src/store/mod.rs", "rust", "self::cache::Cache"), ["src/store/cache.rs"]);
 		assert.deepEqual(resolve("src/store/cache.rs", "rust", "super::index::Index"), ["src/store/index/mod.rs"]);
