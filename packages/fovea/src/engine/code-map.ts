@@ -14,10 +14,11 @@ import { dwellQuery, impactQuery } from "./focus-seeds.ts";
 import { gitStateDirectories } from "./git-hardening.ts";
 import { importersOf } from "./gone-importers.ts";
 import { GraphStore } from "./graph-store.ts";
+import { ImportSettings } from "./import-settings.ts";
 import type { IndexSnapshot } from "./index-snapshot.ts";
 import { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 import { renderSketch } from "./render-sketch.ts";
-import { type ResolutionSettings, readResolutionSettings, settingsStamp } from "./resolution-settings.ts";
+import type { ResolutionSettings } from "./resolution-settings.ts";
 import { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 import { RootWatch } from "./root-watch.ts";
 import { testSubjects } from "./test-links.ts";
@@ -36,6 +37,8 @@ export interface CodeMapStats {
 	/** Refreshes that the watch answered (a path refresh or nothing) instead of a walk. */
 	watchedRefreshes: number;
 	queries: number;
+	/** Settings files stat-checked to tell whether import resolution went stale (see `refresh`). */
+	settingsStatted: number;
 }
 
 /** A focus answer: text for the model, ranked items for machines, and the raw ranking. */
@@ -54,12 +57,18 @@ export interface FocusAnswer {
  */
 export class CodeMap {
 	readonly root: string;
-	readonly stats: CodeMapStats = { graphsBuilt: 0, graphsPatched: 0, watchedRefreshes: 0, queries: 0 };
+	readonly stats: CodeMapStats = {
+		graphsBuilt: 0,
+		graphsPatched: 0,
+		watchedRefreshes: 0,
+		queries: 0,
+		settingsStatted: 0,
+	};
 	#index: CodeIndex;
 	readonly #indexOptions: CodeIndexOptions;
 	#prepared: { generation: number; store: GraphStore; graph: PreparedGraph } | undefined;
-	/** How imports resolve (files, tsconfig paths, Go module), and a stamp of the settings files it was read from. */
-	#context: ResolutionSettings | undefined;
+	/** How imports resolve (files, tsconfig paths, packages, modules), as read for the graph, and whether stale. */
+	readonly #settings: ImportSettings;
 	/** When the last full walk finished, and paths known to have changed since (this session's own writes). */
 	#lastWalk = 0;
 	readonly #dirty = new Set<string>();
@@ -78,6 +87,7 @@ export class CodeMap {
 		const { watch, ...indexOptions } = options;
 		this.#indexOptions = indexOptions;
 		this.#index = new CodeIndex(root, indexOptions);
+		this.#settings = new ImportSettings(root);
 		if (watch === true) this.#watch = new RootWatch(root);
 	}
 
@@ -105,7 +115,7 @@ export class CodeMap {
 		const prepared = this.#prepared;
 		// The same files with the same facts: the graph stands, unless a settings file (tsconfig.json, a configuration
 		// it extends, go.mod) changed how their imports resolve, which no source edit announces.
-		if (prepared !== undefined && prepared.generation === snapshot.generation && !(await this.#settingsChanged()))
+		if (prepared !== undefined && prepared.generation === snapshot.generation && !(await this.#settingsStale()))
 			return { snapshot, graph: prepared.graph };
 		const patched = prepared === undefined ? undefined : await this.#patch(prepared, snapshot);
 		if (prepared !== undefined && patched !== undefined) {
@@ -113,7 +123,7 @@ export class CodeMap {
 			this.#prepared = { generation: snapshot.generation, store: prepared.store, graph: patched };
 			return { snapshot, graph: patched };
 		}
-		const context = await this.#resolutionContext(snapshot);
+		const context = await this.#readSettings(snapshot);
 		const store = new GraphStore(snapshot.files.values(), {
 			imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context.value)),
 			subjects: (path: string) => testSubjects(path, context.value.files),
@@ -131,9 +141,10 @@ export class CodeMap {
 		prepared: { generation: number; store: GraphStore; graph: PreparedGraph },
 		snapshot: IndexSnapshot,
 	): Promise<PreparedGraph | undefined> {
-		if (snapshot.generation !== prepared.generation + 1 || this.#context === undefined) return undefined;
-		if (snapshot.files.size !== this.#context.value.files.size) return undefined;
-		if (await this.#settingsChanged()) return undefined;
+		const settings = this.#settings.current;
+		if (snapshot.generation !== prepared.generation + 1 || settings === undefined) return undefined;
+		if (snapshot.files.size !== settings.value.files.size) return undefined;
+		if (await this.#settingsStale()) return undefined;
 		const delta = prepared.store.update(snapshot.generationChanged, snapshot.files);
 		if (delta === undefined) return undefined;
 		return patchPreparedGraph(
@@ -156,6 +167,7 @@ export class CodeMap {
 				this.#watch === undefined || this.#verifyNext ? undefined : await this.#watch.pathsSince(this.#reading);
 			if (changed !== undefined) {
 				this.#reading = reading;
+				this.#settings.watched(changed, reading);
 				const paths = [...new Set([...changed, ...this.#dirty])];
 				this.#dirty.clear();
 				this.stats.watchedRefreshes++;
@@ -212,7 +224,7 @@ export class CodeMap {
 	 */
 	async importResolution(refresh: MapRefreshOptions = { paths: [] }): Promise<ResolutionContext> {
 		const { snapshot } = await this.refresh(refresh);
-		return (this.#context ?? (await this.#resolutionContext(snapshot))).value;
+		return (this.#settings.current ?? (await this.#readSettings(snapshot))).value;
 	}
 
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
@@ -262,7 +274,7 @@ export class CodeMap {
 				return `exposure of ${subject}${n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : ""}`;
 			},
 			(graph, snapshot) => {
-				const context = this.#context?.value;
+				const context = this.#settings.current?.value;
 				importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
 				return impactQuery(graph, changed, importers);
 			},
@@ -319,25 +331,19 @@ export class CodeMap {
 	async evict(): Promise<void> {
 		const index = this.#index;
 		this.#prepared = undefined;
-		this.#context = undefined;
+		this.#settings.clear();
 		this.#index = new CodeIndex(this.root, this.#indexOptions);
 		await index.flush().catch(() => {});
 	}
 
-	/**
-	 * Whether the settings the graph's imports were resolved with changed since (stat only, no read): a settings file
-	 * edited, or the last walk found another set of them (a package or configuration added or gone).
-	 */
-	async #settingsChanged(): Promise<boolean> {
-		const context = this.#context;
-		if (context === undefined) return false;
-		if (this.#index.settingsFiles.join("\0") !== context.settingsFiles.join("\0")) return true;
-		return (await settingsStamp(this.root, context.files)) !== context.stamp;
+	/** Whether the settings the graph's imports were resolved with changed since (see `ImportSettings.stale`). */
+	async #settingsStale(): Promise<boolean> {
+		const stale = await this.#settings.stale(this.#index.settingsFiles, this.#watch);
+		this.stats.settingsStatted = this.#settings.statted;
+		return stale;
 	}
 
-	async #resolutionContext(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
-		const files = new Set(snapshot.files.keys());
-		this.#context = await readResolutionSettings(this.root, files, this.#index.settingsFiles);
-		return this.#context;
+	#readSettings(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
+		return this.#settings.read(new Set(snapshot.files.keys()), this.#index.settingsFiles);
 	}
 }

@@ -53,10 +53,31 @@ export async function settingsStamp(root: string, files: readonly string[] = SET
 	return stamps.join("|");
 }
 
+/**
+ * Whether any settings file `settings` was read from changed since (size or mtime; stat only, no read), leaving
+ * out the files of `unchanged`, which the caller knows did not change (a change watch saw no event for them).
+ */
+export async function settingsChanged(
+	root: string,
+	settings: Pick<ResolutionSettings, "files" | "stamp">,
+	unchanged: ReadonlySet<string> = new Set(),
+): Promise<boolean> {
+	if (unchanged.size === 0) return (await settingsStamp(root, settings.files)) !== settings.stamp;
+	const stamps = settings.stamp.split("|");
+	const checked: string[] = [];
+	const expected: string[] = [];
+	settings.files.forEach((file, i) => {
+		if (unchanged.has(file)) return;
+		checked.push(file);
+		expected.push(stamps[i] ?? "");
+	});
+	return checked.length > 0 && (await settingsStamp(root, checked)) !== expected.join("|");
+}
+
 /** What `readResolutionSettings` read. */
 export interface ResolutionSettings {
 	value: ResolutionContext;
-	/** Size and mtime of every settings file read (or looked for), taken before reading. */
+	/** Size and mtime of every settings file read (or looked for), taken before reading, in the order of `files`. */
 	stamp: string;
 	/** The root-relative settings files the stamp covers. */
 	files: string[];

@@ -10,6 +10,7 @@ import type { CoverageGap, LanguageId } from "./facts.ts";
 import { classifyName, classifyStat, symlinkGap } from "./file-classification.ts";
 import { asRecorded, type RecordedFile } from "./file-state.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
+import { SETTINGS_FILE_NAMES } from "./settings-files.ts";
 import { skippedDirGap } from "./skip-dirs.ts";
 import { type Pace, syncWhileFast } from "./sync-while-fast.ts";
 import { TimeSlice } from "./time-slice.ts";
@@ -80,8 +81,6 @@ export const DEFAULT_MAX_FILES = 20_000;
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 40;
 const STAT_CONCURRENCY = 64;
-/** Files that set how the script imports of the files below them resolve. */
-const SETTINGS_NAMES = new Set(["tsconfig.json", "jsconfig.json", "package.json", "go.mod", "Cargo.toml"]);
 
 /** Zeroed work counters. */
 export function newStats(): ScanStats {
@@ -230,7 +229,7 @@ async function walkRoot(
 				continue;
 			}
 			if (!entry.isFile()) continue;
-			if (SETTINGS_NAMES.has(entry.name)) settingsFiles.push(rel);
+			if (SETTINGS_FILE_NAMES.has(entry.name)) settingsFiles.push(rel);
 			const verdict = classifyName(rel);
 			if (verdict.kind === "not-code" || isIgnored(levels, rel)) continue;
 			if (verdict.kind === "gap") {

@@ -152,4 +152,35 @@ describe("import settings", () => {
 		const { graph } = await map.refresh();
 		assert.deepEqual(linked(graph.graph, "crates/app/src/main.rs"), ["crates/core/src/parse.rs"]);
 	});
+
+	it("with a quiet change watch, the walk's settings files are not stat-checked again; an edit to one is seen", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		const packages: Record<string, string> = {};
+		for (let i = 0; i < 20; i++) {
+			packages[`packages/p${i}/package.json`] = `{ "name": "@acme/p${i}" }`;
+			packages[`packages/p${i}/src/index.ts`] = `export const p${i} = ${i};\n`;
+		}
+		await writeTree(root, {
+			...packages,
+			"apps/web/main.ts": 'import { p1 } from "@acme/p1";\nexport const main = () => p1;\n',
+		});
+		const map = new CodeMap(root, { cache: false, watch: true });
+		try {
+			await map.refresh();
+			await map.refresh(); // the new watches are verified by one more walk
+			const before = map.stats.settingsStatted;
+			for (let i = 0; i < 3; i++) await map.refresh();
+			assert.ok(map.watch?.healthy);
+			// The three root defaults (tsconfig.json, go.mod, jsconfig.json) per query, none of the 20 manifests.
+			assert.equal(map.stats.settingsStatted - before, 3 * 3);
+
+			await writeFile(join(root, "packages/p1/package.json"), '{ "name": "@acme/renamed" }');
+			const { graph } = await map.refresh();
+			assert.equal(map.stats.graphsBuilt, 2, "the watch named the manifest: checked, changed, rebuilt");
+			assert.deepEqual(linked(graph.graph, "apps/web/main.ts"), []);
+		} finally {
+			await map.close();
+		}
+	});
 });
