@@ -91,8 +91,8 @@ export interface ResolutionSettings {
  * files that stamp covers: `tsconfig.json`, `go.mod`, `jsconfig.json`, and of `settingsFiles` (what the walk found)
  * the configurations of directories below the root (the first {@link MAX_NESTED_CONFIGS}) with the configurations
  * each extends inside the root, the `package.json` files (the first {@link MAX_PACKAGES}) that name a package, and
- * the `go.mod` files below the root (the first {@link MAX_NESTED_CONFIGS}) and `Cargo.toml` files that declare a
- * crate (the first {@link MAX_PACKAGES}).
+ * the `go.mod` files below the root (the first {@link MAX_NESTED_CONFIGS}), `Cargo.toml` files that declare a
+ * crate (the first {@link MAX_PACKAGES}), and the directories of Python projects below the root.
  */
 export async function readResolutionSettings(
 	root: string,
@@ -146,6 +146,10 @@ export async function readResolutionSettings(
 		if (name !== undefined && !crates.has(name)) crates.set(name, dirnameOf(path));
 	}
 	if (crates.size > 0) context.rustCrates = crates;
+	// Found, not read: a project's directory is all resolution needs (its files are not stamped).
+	const setups = [...files].filter((path) => path.endsWith("/setup.py"));
+	const projects = [...new Set([...below("pyproject.toml"), ...setups].map(dirnameOf))].sort();
+	if (projects.length > 0) context.pythonProjects = projects.slice(0, MAX_PACKAGES);
 	return { value: context, stamp: stamps.join("|"), files: read, settingsFiles: [...settingsFiles] };
 }
 

@@ -39,6 +39,8 @@ export interface ResolutionContext {
 	goModules?: readonly GoModule[];
 	/** The crates of the root's `Cargo.toml` files by the name Rust paths use, with their directories. */
 	rustCrates?: ReadonlyMap<string, string>;
+	/** Directories below the root holding a Python project (`pyproject.toml` or `setup.py`), sorted. */
+	pythonProjects?: readonly string[];
 }
 
 /** The files `imported` refers to, as root-relative paths present in `context.files`. */
@@ -56,7 +58,7 @@ export function resolveImport(
 			found = resolveScript(from.path, spec, context);
 			break;
 		case "python":
-			found = resolvePython(from.path, spec, imported.names, context.files);
+			found = resolvePython(from.path, spec, imported.names, context);
 			break;
 		case "go":
 			found = resolveGo(spec, context);

@@ -1,17 +1,24 @@
 /**
- * Import resolution for Python: `a.b` is `a/b.py`, `a/b.pyi` or `a/b/__init__.py` under the root, `src/`, or an
- * ancestor directory of the importing file (nearest first); leading dots climb from the importing file's package.
+ * Import resolution for Python: `a.b` is `a/b.py`, `a/b.pyi` or `a/b/__init__.py` under the root, `src/`, an
+ * ancestor directory of the importing file (nearest first), or a Python project of the root (and its `src/`);
+ * leading dots climb from the importing file's package.
  * For `from m import n`, each name that is a submodule resolves too, besides `m` itself.
  */
 import { dirnameOf, firstExisting, joinPath } from "./project-paths.ts";
 
-/** The files a Python import of `spec` (and `names`, for `from spec import names`) in `fromPath` names. */
+/**
+ * The files a Python import of `spec` (and `names`, for `from spec import names`) in `fromPath` names. Absolute
+ * imports also look in each Python project of the root (`context.pythonProjects`: directories with a
+ * `pyproject.toml` or `setup.py`) and its `src/`, after the importing file's own ancestors: another package of a
+ * monorepo.
+ */
 export function resolvePython(
 	fromPath: string,
 	spec: string,
 	names: string[] | undefined,
-	files: ReadonlySet<string>,
+	context: { files: ReadonlySet<string>; pythonProjects?: readonly string[] | undefined },
 ): string[] {
+	const files = context.files;
 	const dots = /^\.*/.exec(spec)?.[0].length ?? 0;
 	const rest = spec.slice(dots).replace(/\./g, "/");
 	if (dots > 0) {
@@ -23,6 +30,7 @@ export function resolvePython(
 	if (rest === "") return [];
 	const roots = ["", "src"];
 	for (let dir = dirnameOf(fromPath); dir !== ""; dir = dirnameOf(dir)) if (dir !== "src") roots.push(dir);
+	for (const project of context.pythonProjects ?? []) roots.push(project, `${project}/src`);
 	for (const root of roots) {
 		const found = pythonModule(joinPath(root, rest), names, files, false);
 		if (found.length > 0) return found;

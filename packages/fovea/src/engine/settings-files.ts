@@ -5,13 +5,17 @@
  */
 import { basenameOf } from "./project-paths.ts";
 
-/** `tsconfig.json`/`jsconfig.json` (aliases), `package.json` (package names), `go.mod` and `Cargo.toml` (modules). */
+/**
+ * `tsconfig.json`/`jsconfig.json` (aliases), `package.json` (package names), `go.mod` and `Cargo.toml` (modules),
+ * `pyproject.toml` (a Python project's import roots).
+ */
 export const SETTINGS_FILE_NAMES: ReadonlySet<string> = new Set([
 	"tsconfig.json",
 	"jsconfig.json",
 	"package.json",
 	"go.mod",
 	"Cargo.toml",
+	"pyproject.toml",
 ]);
 
 /** Whether root-relative `path` names a settings file (by its name alone). */

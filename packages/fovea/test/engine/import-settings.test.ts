@@ -183,4 +183,19 @@ describe("import settings", () => {
 			await map.close();
 		}
 	});
+
+	it("a Python import of another project of the monorepo links to its module", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"libs/core/pyproject.toml": '[project]\nname = "acme-core"\n',
+			"libs/core/src/acme_core/__init__.py": "",
+			"libs/core/src/acme_core/db.py": "def connect():\n    return 1\n",
+			"services/api/pyproject.toml": '[project]\nname = "acme-api"\n',
+			"services/api/acme_api/main.py": "from acme_core.db import connect\n\nconnect()\n",
+		});
+		const map = new CodeMap(root, { cache: false });
+		const { graph } = await map.refresh();
+		assert.deepEqual(linked(graph.graph, "services/api/acme_api/main.py"), ["libs/core/src/acme_core/db.py"]);
+	});
 });

@@ -177,6 +177,22 @@ describe("resolveImport: Python", () => {
 		assert.deepEqual(resolve("scripts/run.py", "python", "common"), ["scripts/common.py"]);
 	});
 
+	it("resolves into the other Python projects of a monorepo, at their top or under their src/", () => {
+		const monorepo = resolver(
+			[
+				"libs/core/src/acme_core/__init__.py",
+				"libs/core/src/acme_core/db.py",
+				"libs/util/acme_util.py",
+				"services/api/acme_api/main.py",
+			],
+			{ pythonProjects: ["libs/core", "libs/util", "services/api"] },
+		);
+		const from = "services/api/acme_api/main.py";
+		assert.deepEqual(monorepo(from, "python", "acme_core.db"), ["libs/core/src/acme_core/db.py"]);
+		assert.deepEqual(monorepo(from, "python", "acme_util"), ["libs/util/acme_util.py"]);
+		assert.deepEqual(resolve(from, "python", "acme_core.db"), [], "without the projects");
+	});
+
 	it("resolves from-imports of submodules as well as the module", () => {
 		assert.deepEqual(resolve("app/main.py", "python", "app.core", ["base", "Thing"]), [
 			"app/core/__init__.py",
