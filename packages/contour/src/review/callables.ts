@@ -27,6 +27,11 @@ export interface CallableMeasure {
 	tokens: number;
 	/** Digest of the callable's token texts without its own name: equal after a move or a rename. */
 	bodyHash: string;
+	/**
+	 * Digest of the token texts after its name (parameters, return type, body), or `bodyHash`'s texts when the name
+	 * is not among its tokens: equal when a function became a method, or lost its `export` or `function` keyword.
+	 */
+	coreHash: string;
 	/** Digest of the normalized tokens: equal for exact clones. */
 	shapeHash: string;
 	/** Shingles for near-clone search (see `clones.ts`); only for callables of at least `MIN_CLONE_TOKENS` tokens. */
@@ -89,6 +94,10 @@ function measureOne(
 		cyclomatic: raw.decisions + 1,
 		tokens,
 		bodyHash: digest(texts),
+		coreHash:
+			raw.nameToken >= raw.tokenStart && raw.nameToken < raw.tokenEnd
+				? digest(texts.slice(raw.nameToken - raw.tokenStart + 1))
+				: digest(texts),
 		shapeHash: digest(walk.tokens.slice(raw.tokenStart, raw.tokenEnd)),
 	};
 	if (raw.container !== undefined) measure.container = raw.container;

@@ -7,7 +7,8 @@
  * 2. same body, where the before callable's key is gone from its file and the after callable's key is new in its
  *    file → `moved` (to another place or file) or `renamed`;
  * 3. same file, same key → `changed`;
- * 4. same body anywhere (first come, same file preferred) → `moved` or `renamed`;
+ * 4. same body anywhere (first come, same file preferred) → `moved` or `renamed`; then the same for the same body
+ *    after the name (`coreHash`: a function moved into a class as a method, or its `export` dropped);
  * 5. same key in another file, when that key is unique on both sides → `changed` (moved and edited);
  * 6. the rest are `added` or `removed`.
  * "Same body" is `bodyHash`: the callable's tokens without its own name, so whitespace, comments and position do not
@@ -74,10 +75,11 @@ export function matchCallables(files: readonly FileSides[]): CallablePair[] {
 	const pairs: CallablePair[] = [];
 	const keysBefore = new Set(before.map((e) => `${e.id}\0${e.callable.key}`));
 	const keysAfter = new Set(after.map((e) => `${e.id}\0${e.callable.key}`));
+	let sameCoreMoves = false;
 	const pair = (b: Entry, a: Entry): void => {
 		b.taken = true;
 		a.taken = true;
-		pairs.push({ status: statusOf(b, a), before: located(b), after: located(a) });
+		pairs.push({ status: statusOf(b, a, sameCoreMoves), before: located(b), after: located(a) });
 	};
 	/** Pairs each untaken after entry with an untaken before entry of the same index key that `accept`s it. */
 	const step = (keyOf: (e: Entry) => string, accept: (b: Entry, a: Entry) => boolean, preferSameFile = false): void => {
@@ -113,6 +115,9 @@ export function matchCallables(files: readonly FileSides[]): CallablePair[] {
 	);
 	step((e) => `${e.id}\0${e.callable.key}`, any);
 	step(body, any, true);
+	sameCoreMoves = true;
+	step((e) => e.callable.coreHash, any, true);
+	sameCoreMoves = false;
 	const uniqueBefore = uniqueKeys(before);
 	const uniqueAfter = uniqueKeys(after);
 	step(
@@ -160,8 +165,9 @@ function entries(files: readonly FileSides[], side: "before" | "after"): Entry[]
 	return out;
 }
 
-function statusOf(b: Entry, a: Entry): DeltaStatus {
-	if (b.callable.bodyHash !== a.callable.bodyHash) return "changed";
+/** How `b` became `a`; `sameCore` when they were paired for the same body after the name, which is no change. */
+function statusOf(b: Entry, a: Entry, sameCore: boolean): DeltaStatus {
+	if (b.callable.bodyHash !== a.callable.bodyHash && !sameCore) return "changed";
 	if (b.callable.name !== a.callable.name || b.callable.container !== a.callable.container) return "renamed";
 	return b.file === a.file && b.callable.line === a.callable.line ? "unchanged" : "moved";
 }

@@ -69,6 +69,29 @@ describe("moved code", () => {
 		]);
 	});
 
+	it("moving a function into a class as a method, its body unchanged, gives no finding", async () => {
+		const fn = branchy("parse", 12);
+		const method = fn.replace("export function parse", "parse").replace(/^/gm, "  ");
+		const review = await analyzeChange({
+			files: [
+				{ path: "src/a.ts", before: `${fn}\nexport class Parser {}\n`, after: `export class Parser {\n${method}}\n` },
+			],
+		});
+		assert.deepEqual(review.findings, [], "the complexity is the function's own, moved");
+		assert.deepEqual(
+			review.deltas.map((d) => [d.status, d.before?.key, d.after?.key]),
+			[["renamed", "parse", "Parser.parse"]],
+		);
+		// An edited body is still an edit: added and removed, and a finding for the complex new method.
+		const edited = method.replace("let y = 0", "let y = 1");
+		const changed = await analyzeChange({
+			files: [
+				{ path: "src/a.ts", before: `${fn}\nexport class Parser {}\n`, after: `export class Parser {\n${edited}}\n` },
+			],
+		});
+		assert.deepEqual(changed.deltas.map((d) => d.status).sort(), ["added", "removed"]);
+	});
+
 	it("a renamed file keeps its callables matched", async () => {
 		const review = await analyzeChange({
 			files: [
