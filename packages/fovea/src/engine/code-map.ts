@@ -229,7 +229,7 @@ export class CodeMap {
 
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
 	async focus(query: FocusQuery, maxTokens: number, refresh: MapRefreshOptions = {}): Promise<FocusAnswer> {
-		return this.#answer("focus", query.text, () => query, maxTokens, refresh);
+		return this.#answer("focus", () => ({ query, label: query.text }), maxTokens, refresh);
 	}
 
 	/**
@@ -249,8 +249,7 @@ export class CodeMap {
 			.join(", ");
 		return this.#answer(
 			"dwell",
-			`around ${around}`,
-			(graph) => dwellQuery(graph, attention, factor),
+			(graph) => ({ query: dwellQuery(graph, attention, factor), label: `around ${around}` }),
 			maxTokens,
 			refresh,
 		);
@@ -266,37 +265,35 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	) {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		let importers: string[] = [];
 		return this.#answer(
 			"impact",
-			() => {
-				const n = importers.length;
-				return `exposure of ${subject}${n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : ""}`;
-			},
 			(graph, snapshot) => {
 				const context = this.#settings.current?.value;
-				importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
-				return impactQuery(graph, changed, importers);
+				const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
+				const n = importers.length;
+				const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
+				return { query: impactQuery(graph, changed, importers), label: `exposure of ${subject}${gone}` };
 			},
 			maxTokens,
 			refresh,
 		);
 	}
 
+	/** Refreshes, builds the query (and the label its answer names it by) on the fresh graph, ranks and renders. */
 	async #answer(
 		title: "focus" | "dwell" | "impact",
-		label: string | (() => string),
-		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => FocusQuery,
+		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
 		maxTokens: number,
 		refresh: MapRefreshOptions,
 	): Promise<FocusAnswer> {
 		const { snapshot, graph } = await this.refresh(refresh);
 		this.stats.queries++;
-		const result = focus(graph, build(graph, snapshot));
+		const { query, label } = build(graph, snapshot);
+		const result = focus(graph, query);
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,
-			query: typeof label === "string" ? label : label(),
+			query: label,
 			title,
 			graph: graph.graph,
 			gaps: snapshot.gaps,
