@@ -5,15 +5,11 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { readBounded } from "./file-content.ts";
+import { goModuleOf, pythonProjectsOf, readCrates, readGoModules, readLocalPackages } from "./module-manifests.ts";
 import { dirnameOf, joinPath } from "./project-paths.ts";
 import type { ResolutionContext } from "./resolve-imports.ts";
-import type { GoModule } from "./resolve-packages.ts";
 import type { TsconfigPaths } from "./resolve-script.ts";
-import { type WorkspacePackage, workspacePackageOf } from "./workspace-packages.ts";
-
-/** Larger settings files are not read: no real `tsconfig.json` or `go.mod` comes near it. */
-const MAX_SETTINGS_BYTES = 1_000_000;
+import { readJsonc } from "./settings-text.ts";
 
 /**
  * Files whose content changes how imports resolve, besides the configurations the first extends: `jsconfig.json`
@@ -120,60 +116,18 @@ export async function readResolutionSettings(
 		}
 		context.nestedTsconfigs = scoped;
 	}
-	const manifests = settingsFiles.filter((path) => path === "package.json" || path.endsWith("/package.json"));
-	const packages = new Map<string, WorkspacePackage>();
-	for (const path of manifests.slice(0, MAX_PACKAGES)) {
-		await stampAlso([path]);
-		const declared = workspacePackageOf(await readJsonc(join(root, path)), dirnameOf(path));
-		// Two manifests with one name (a fixture, a copy): the first in path order stands.
-		if (declared !== undefined && !packages.has(declared.name)) packages.set(declared.name, declared.pkg);
-	}
+	const named = (name: string) => settingsFiles.filter((path) => path === name || path.endsWith(`/${name}`));
+	const packages = await readLocalPackages(root, named("package.json").slice(0, MAX_PACKAGES), stampAlso);
 	if (packages.size > 0) context.packages = packages;
 	const module = await goModuleOf(root, "go.mod");
 	if (module !== undefined) context.goModule = module;
-	const goModules: GoModule[] = [];
-	for (const path of below("go.mod").slice(0, MAX_NESTED_CONFIGS)) {
-		await stampAlso([path]);
-		const nested = await goModuleOf(root, path);
-		if (nested !== undefined) goModules.push({ module: nested, dir: dirnameOf(path) });
-	}
+	const goModules = await readGoModules(root, below("go.mod").slice(0, MAX_NESTED_CONFIGS), stampAlso);
 	if (goModules.length > 0) context.goModules = goModules;
-	const crates = new Map<string, string>();
-	const cargoFiles = settingsFiles.filter((path) => path === "Cargo.toml" || path.endsWith("/Cargo.toml"));
-	for (const path of cargoFiles.slice(0, MAX_PACKAGES)) {
-		await stampAlso([path]);
-		const name = crateNameOf((await readSettingsText(join(root, path))) ?? "");
-		if (name !== undefined && !crates.has(name)) crates.set(name, dirnameOf(path));
-	}
+	const crates = await readCrates(root, named("Cargo.toml").slice(0, MAX_PACKAGES), stampAlso);
 	if (crates.size > 0) context.rustCrates = crates;
-	// Found, not read: a project's directory is all resolution needs (its files are not stamped).
-	const setups = [...files].filter((path) => path.endsWith("/setup.py"));
-	const projects = [...new Set([...below("pyproject.toml"), ...setups].map(dirnameOf))].sort();
+	const projects = pythonProjectsOf(below("pyproject.toml"), files);
 	if (projects.length > 0) context.pythonProjects = projects.slice(0, MAX_PACKAGES);
 	return { value: context, stamp: stamps.join("|"), files: read, settingsFiles: [...settingsFiles] };
-}
-
-/** The module path a `go.mod` (root-relative `path`) declares, or `undefined`. */
-async function goModuleOf(root: string, path: string): Promise<string | undefined> {
-	const text = await readSettingsText(join(root, path));
-	return text?.match(/^module\s+(\S+)/m)?.[1];
-}
-
-/**
- * The name Rust paths give the crate a `Cargo.toml` declares: `[lib] name`, else `[package] name`, hyphens as
- * underscores; `undefined` for a workspace manifest without a package.
- */
-export function crateNameOf(toml: string): string | undefined {
-	const sections = new Map<string, string>();
-	let current = "";
-	for (const line of toml.split(/\r?\n/)) {
-		const header = /^\s*\[([^\]]+)\]\s*(?:#.*)?$/.exec(line);
-		if (header !== null) current = (header[1] as string).trim();
-		else sections.set(current, `${sections.get(current) ?? ""}${line}\n`);
-	}
-	const nameIn = (section: string) => /^\s*name\s*=\s*["']([^"'\n]+)["']/m.exec(sections.get(section) ?? "")?.[1];
-	const name = nameIn("lib") ?? nameIn("package");
-	return name === undefined ? undefined : name.replaceAll("-", "_");
 }
 
 /** One configuration of a tsconfig `extends` chain: its directory and what it sets itself. */
@@ -255,27 +209,4 @@ function isPathMap(value: unknown): value is Record<string, string[]> {
 		typeof value === "object" &&
 		Object.values(value).every((v) => Array.isArray(v) && v.every((x) => typeof x === "string"))
 	);
-}
-
-/**
- * A settings file's text, or `undefined` when it is missing, too large or not a regular file: read as the index reads
- * source files (`readBounded`), so a FIFO in its place cannot block the index and a symlink is not followed out.
- */
-async function readSettingsText(path: string): Promise<string | undefined> {
-	const outcome = await readBounded(path, MAX_SETTINGS_BYTES);
-	return outcome.kind === "content" ? outcome.bytes.toString("utf8") : undefined;
-}
-
-/** Reads a JSON-with-comments file (tsconfig), or `undefined` when it is missing or not parseable. */
-async function readJsonc(path: string): Promise<unknown> {
-	const text = await readSettingsText(path);
-	if (text === undefined) return undefined;
-	const stripped = text
-		.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ""))
-		.replace(/,(\s*[}\]])/g, "$1");
-	try {
-		return JSON.parse(stripped);
-	} catch {
-		return undefined;
-	}
 }

@@ -12,11 +12,11 @@
  * first use and cached on the set object (rebuilt if its size changes).
  */
 import type { FileFacts, ImportFact } from "./facts.ts";
+import type { LocalPackage } from "./local-packages.ts";
 import { type GoModule, resolveGo, resolveJava } from "./resolve-packages.ts";
 import { resolvePython } from "./resolve-python.ts";
 import { resolveRust } from "./resolve-rust.ts";
 import { resolveScript, type TsconfigPaths } from "./resolve-script.ts";
-import type { WorkspacePackage } from "./workspace-packages.ts";
 
 /** What resolution may look at: the project's files and the settings read from the root. */
 export interface ResolutionContext {
@@ -30,7 +30,7 @@ export interface ResolutionContext {
 	 */
 	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null>;
 	/** The root's own packages by name (`package.json` files with a `name`), for imports between them. */
-	packages?: ReadonlyMap<string, WorkspacePackage>;
+	packages?: ReadonlyMap<string, LocalPackage>;
 	/** Module path declared by `go.mod`. */
 	goModule?: string;
 	/** Root-relative directory holding that `go.mod`; the root by default. */

@@ -3,9 +3,10 @@
  * `.ts` source to the `.js` it compiles to), then `/index.*`; bare specifiers go through tsconfig `paths` (exact
  * patterns first, then the longest `*` prefix, targets in order), then `baseUrl`, then the root's own packages.
  */
+
+import { type LocalPackage, packageTargets } from "./local-packages.ts";
 import { patternTargets } from "./path-patterns.ts";
 import { dirnameOf, firstExisting, joinPath } from "./project-paths.ts";
-import { packageTargets, type WorkspacePackage } from "./workspace-packages.ts";
 
 /** The tsconfig settings that resolve bare specifiers. */
 export interface TsconfigPaths {
@@ -28,7 +29,7 @@ export interface ScriptContext {
 	files: ReadonlySet<string>;
 	tsconfig?: TsconfigPaths | undefined;
 	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null> | undefined;
-	packages?: ReadonlyMap<string, WorkspacePackage> | undefined;
+	packages?: ReadonlyMap<string, LocalPackage> | undefined;
 }
 
 /** The settings of the configuration nearest above `fromPath`: a nested one, else the root's. */

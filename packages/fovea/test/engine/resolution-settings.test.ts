@@ -6,7 +6,8 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { repositoryGuard } from "../../src/engine/git-hardening.ts";
-import { crateNameOf, readResolutionSettings } from "../../src/engine/resolution-settings.ts";
+import { crateNameOf } from "../../src/engine/module-manifests.ts";
+import { readResolutionSettings } from "../../src/engine/resolution-settings.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const dirs: string[] = [];
@@ -118,6 +119,7 @@ describe("resolution settings", () => {
 		assert.equal(crateNameOf('[package]\nname = "acme-core"\nversion = "0.1.0"\n'), "acme_core");
 		assert.equal(crateNameOf('[package]\nname = "acme-core"\n\n[lib]\nname = "core_lib" # renamed\n'), "core_lib");
 		assert.equal(crateNameOf('[workspace]\nmembers = ["crates/*"]\n\n[dependencies]\nname = "x"\n'), undefined);
+		assert.equal(crateNameOf('[package]\nversion = "1.0.0"\n\n[[bin]]\nname = "tool"\n'), undefined, "a binary's name");
 	});
 
 	it("takes a JavaScript project's jsconfig.json when there is no tsconfig.json", async () => {

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ImportFact, LanguageId } from "../../src/engine/facts.ts";
+import { type LocalPackage, localPackageOf } from "../../src/engine/local-packages.ts";
 import { joinPath } from "../../src/engine/project-paths.ts";
 import { type ResolutionContext, resolveImport } from "../../src/engine/resolve-imports.ts";
 import { isTestPath, testSubjects } from "../../src/engine/test-links.ts";
-import { type WorkspacePackage, workspacePackageOf } from "../../src/engine/workspace-packages.ts";
 
 function resolver(files: string[], extra: Omit<ResolutionContext, "files"> = {}) {
 	const context: ResolutionContext = { files: new Set(files), ...extra };
@@ -67,10 +67,10 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 
 	it("resolves a monorepo's own packages by name: exports, entry fields, their sources, subpaths", () => {
 		const packages = new Map([
-			["@acme/lib", workspacePackageOf({ name: "@acme/lib", main: "./dist/index.js" }, "packages/lib")?.pkg],
+			["@acme/lib", localPackageOf({ name: "@acme/lib", main: "./dist/index.js" }, "packages/lib")?.pkg],
 			[
 				"@acme/ui",
-				workspacePackageOf(
+				localPackageOf(
 					{
 						name: "@acme/ui",
 						exports: {
@@ -81,8 +81,8 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 					"packages/ui",
 				)?.pkg,
 			],
-			["plain", workspacePackageOf({ name: "plain" }, "tools/plain")?.pkg],
-		]) as Map<string, WorkspacePackage>;
+			["plain", localPackageOf({ name: "plain" }, "tools/plain")?.pkg],
+		]) as Map<string, LocalPackage>;
 		const resolve = resolver(
 			[
 				"packages/lib/src/index.ts",

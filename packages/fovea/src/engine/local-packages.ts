@@ -8,7 +8,7 @@ import { patternTargets } from "./path-patterns.ts";
 import { joinPath } from "./project-paths.ts";
 
 /** One package of the root: where its `package.json` lies and the entry points it declares. */
-export interface WorkspacePackage {
+export interface LocalPackage {
 	/** Root-relative directory of the `package.json` (`""` for the root). */
 	dir: string;
 	/** `exports` as a subpath map (`"."`, `"./util"`, `"./*"`) to targets in preference order. */
@@ -22,7 +22,7 @@ const OUTPUT_DIRS = /^(?:dist|build|lib|out|esm|cjs|es|types)\//;
 const ENTRY_FIELDS = ["source", "module", "main", "types", "typings"];
 
 /** The package a parsed `package.json` at `dir` declares, with its `name`; `undefined` without a name. */
-export function workspacePackageOf(json: unknown, dir: string): { name: string; pkg: WorkspacePackage } | undefined {
+export function localPackageOf(json: unknown, dir: string): { name: string; pkg: LocalPackage } | undefined {
 	if (json === null || typeof json !== "object") return undefined;
 	const manifest = json as Record<string, unknown>;
 	const name = manifest.name;
@@ -59,7 +59,7 @@ function targetsOf(value: unknown, depth = 0): string[] {
  * its source twin (`dist/index.js` → `src/index`), since a package's build output is not in the map; last come
  * the conventional places (`src/index.*`, `index.*`, or the subpath under `src/` and the package directory).
  */
-export function packageTargets(spec: string, packages: ReadonlyMap<string, WorkspacePackage>): string[] {
+export function packageTargets(spec: string, packages: ReadonlyMap<string, LocalPackage>): string[] {
 	let name = spec;
 	let pkg = packages.get(spec);
 	for (let slash = spec.lastIndexOf("/"); pkg === undefined && slash > 0; slash = spec.lastIndexOf("/", slash - 1)) {
