@@ -124,5 +124,5 @@ export function classifyStat(
 ): FileVerdict | undefined {
 	if (!info.isFile()) return undefined;
 	if (info.size > maxFileBytes) return { kind: "gap", gap: { path: rel, reason: "too-large" } };
-	return { kind: "file", file: { path: rel, language, size: info.size, mtimeMs: info.mtimeMs } };
+	return { kind: "file", file: { path: rel, language, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs } };
 }

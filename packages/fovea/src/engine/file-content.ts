@@ -84,8 +84,8 @@ function headerComments(lines: readonly string[]): string[] {
 /** What reading one file gave. */
 export type ReadOutcome =
 	| { kind: "absent" }
-	| { kind: "gap"; reason: CoverageGap["reason"]; size: number; mtimeMs: number; readAt: number }
-	| { kind: "content"; bytes: Buffer; size: number; mtimeMs: number; readAt: number };
+	| { kind: "gap"; reason: CoverageGap["reason"]; size: number; mtimeMs: number; ctimeMs: number; readAt: number }
+	| { kind: "content"; bytes: Buffer; size: number; mtimeMs: number; ctimeMs: number; readAt: number };
 
 /** Never follow a final symlink; never block on a FIFO swapped in after the walk (then `fstat` says: not a file). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -170,10 +170,11 @@ function* boundedReads(
 		}
 	}
 	if (length > maxBytes) return tooLarge(length, info, readAt);
-	return { kind: "content", bytes: buffer.subarray(0, length), size: info.size, mtimeMs: info.mtimeMs, readAt };
+	const { size, mtimeMs, ctimeMs } = info;
+	return { kind: "content", bytes: buffer.subarray(0, length), size, mtimeMs, ctimeMs, readAt };
 }
 
-const UNREADABLE: ReadOutcome = { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, readAt: 0 };
+const UNREADABLE: ReadOutcome = { kind: "gap", reason: "unreadable", size: 0, mtimeMs: 0, ctimeMs: 0, readAt: 0 };
 
 function openFailure(error: unknown): ReadOutcome {
 	const code = (error as NodeJS.ErrnoException).code;
@@ -182,5 +183,5 @@ function openFailure(error: unknown): ReadOutcome {
 }
 
 function tooLarge(size: number, info: Stats, readAt: number): ReadOutcome {
-	return { kind: "gap", reason: "too-large", size, mtimeMs: info.mtimeMs, readAt };
+	return { kind: "gap", reason: "too-large", size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, readAt };
 }

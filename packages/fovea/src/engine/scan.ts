@@ -22,6 +22,8 @@ export interface ScannedFile {
 	language: LanguageId;
 	size: number;
 	mtimeMs: number;
+	/** Status change time: an edit moves it even when it keeps the size and puts the mtime back (`cp -p`). */
+	ctimeMs: number;
 }
 
 export interface ScanOptions {

@@ -53,8 +53,8 @@ export async function updateStates(
 		const entry = context.manifest?.get(file.path);
 		if (entry === undefined || !unchanged(entry, file)) toRead.push(file);
 		else if (entry.gap !== undefined) {
-			const { size, mtimeMs, gap } = entry;
-			next.set(file.path, { size, mtimeMs, language: file.language, racy: false, gap });
+			const { size, mtimeMs, ctimeMs, gap } = entry;
+			next.set(file.path, { size, mtimeMs, ctimeMs, language: file.language, racy: false, gap });
 		} else if (entry.hash !== undefined) {
 			fromManifest.push({ file, entry, key: factKey(entry.hash, file.path, file.language) });
 		} else toRead.push(file);
@@ -70,8 +70,8 @@ export async function updateStates(
 				continue;
 			}
 			context.stats.cacheHits++;
-			const { size, mtimeMs, language } = file;
-			next.set(file.path, { size, mtimeMs, language, racy: false, hash: entry.hash, facts });
+			const { size, mtimeMs, ctimeMs, language } = file;
+			next.set(file.path, { size, mtimeMs, ctimeMs, language, racy: false, hash: entry.hash, facts });
 		}
 	}
 

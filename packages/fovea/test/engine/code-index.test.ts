@@ -185,6 +185,23 @@ describe("CodeIndex", () => {
 		assert.equal(touched.generation, 3);
 	});
 
+	it("an edit that keeps the size and puts the mtime back is seen by its ctime", async () => {
+		const root = await fixture();
+		const { index } = await open(root, await temp());
+		await index.refresh();
+		const path = join(root, "src/util.ts");
+		const before = await stat(path);
+		await new Promise((resolve) => setTimeout(resolve, 20)); // a later clock tick for the ctime
+		await writeFile(path, (SOURCES["src/util.ts"] as string).replace("return 1", "return 7"));
+		await utimes(path, before.atime, before.mtime); // as `cp -p` or `touch -r` leave it
+		assert.equal((await stat(path)).size, before.size);
+		assert.equal((await stat(path)).mtimeMs, before.mtimeMs);
+		const [edited, work] = await counted(index, () => index.refresh());
+		assert.equal(work.filesParsed, 1, "the edited file is parsed again");
+		assert.deepEqual(edited.changed, ["src/util.ts"]);
+		assert.notEqual(edited.files.get("src/util.ts")?.hash, hashOf(SOURCES["src/util.ts"] as string));
+	});
+
 	it("a restart on the same cache reads and parses nothing for unchanged files", async () => {
 		const root = await fixture();
 		const cacheDir = await temp();

@@ -145,7 +145,7 @@ describe("FactCache", () => {
 		const { root, cacheDir, cache } = await setup();
 		cache.put(keyOf("a.ts"), facts("a.ts"));
 		await cache.flush({ force: true });
-		await cache.saveManifest(new Map([["a.ts", { size: 1, mtimeMs: 2, hash: "h" }]]));
+		await cache.saveManifest(new Map([["a.ts", { size: 1, mtimeMs: 2, ctimeMs: 2, hash: "h" }]]));
 		assert.deepEqual(await readdir(root), []);
 		assert.deepEqual(await readdir(cacheDir), [cache.dir.slice(cacheDir.length + 1)]);
 		assert.deepEqual((await readdir(cache.dir)).sort(), ["index.json", "manifest.json", "packs"]);
@@ -257,8 +257,8 @@ describe("FactCache", () => {
 		const { root, cacheDir, cache } = await setup();
 		assert.equal(await cache.loadManifest(), undefined);
 		const manifest = new Map<string, ManifestEntry>([
-			["src/a.ts", { size: 10, mtimeMs: 1234.5, hash: "ab".repeat(32) }],
-			["src/gen.go", { size: 99, mtimeMs: 7, gap: "generated", racy: true }],
+			["src/a.ts", { size: 10, mtimeMs: 1234.5, ctimeMs: 1300.25, hash: "ab".repeat(32) }],
+			["src/gen.go", { size: 99, mtimeMs: 7, ctimeMs: 8, gap: "generated", racy: true }],
 		]);
 		await cache.saveManifest(manifest);
 		assert.deepEqual(await new FactCache(root, { cacheDir }).loadManifest(), manifest);
@@ -278,7 +278,7 @@ describe("FactCache", () => {
 		assert.ok(cache.disabled);
 		cache.put(keyOf("a.ts"), facts("a.ts"));
 		await cache.flush({ force: true });
-		await cache.saveManifest(new Map([["a.ts", { size: 1, mtimeMs: 1, hash: "h" }]]));
+		await cache.saveManifest(new Map([["a.ts", { size: 1, mtimeMs: 1, ctimeMs: 1, hash: "h" }]]));
 		assert.equal(await cache.get(keyOf("a.ts")), undefined);
 		assert.deepEqual(await readdir(root), []);
 	});

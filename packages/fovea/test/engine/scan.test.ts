@@ -114,7 +114,7 @@ describe("scanRoot", () => {
 		];
 		assert.deepEqual(first.settingsFiles, settings);
 		const recorded = new Map<string, RecordedFile>(
-			first.files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, language: f.language }]),
+			first.files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs, language: f.language }]),
 		);
 		const again = await scanRoot(root, { recorded });
 		assert.equal(again.unchanged, true);
@@ -294,7 +294,7 @@ describe("scanRoot", () => {
 		});
 		const records = (files: readonly ScannedFile[]) =>
 			new Map<string, RecordedFile>(
-				files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, language: f.language }]),
+				files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs, language: f.language }]),
 			);
 		const listed = await scanRoot(root, { maxFileBytes: 1000 });
 		assert.equal(listed.unchanged, false);
