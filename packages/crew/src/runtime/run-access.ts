@@ -101,14 +101,14 @@ export async function ownedElsewhere(run: RunSnapshot): Promise<boolean> {
 
 /**
  * The processes started as agents of `runId` in `workspace`, or by them, as their environment (`PI_CREW_WORKSPACE`,
- * `PI_CREW_RUN_ID`, set by `agentEnv` and inherited by every child) says; never this process or its ancestors.
+ * `PI_CREW_RUN_ID`, set by `agentEnv` and inherited by every child) says; never this process or its parent.
  * tasks.json is only a file in the workspace: a copy of another workspace's run directory carries that workspace's
  * agent pids, and must not end its agents.
  */
 async function processesOfRun(workspace: string, runId: string): Promise<number[]> {
 	const found = await processesWithEnvironment([`PI_CREW_WORKSPACE=${workspace}`, `PI_CREW_RUN_ID=${runId}`]);
-	const ancestors = new Set([process.pid, process.ppid]);
-	return found.filter((pid) => !ancestors.has(pid));
+	const own = new Set([process.pid, process.ppid]);
+	return found.filter((pid) => !own.has(pid));
 }
 
 /**
