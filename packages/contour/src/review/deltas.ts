@@ -75,14 +75,21 @@ export function matchCallables(files: readonly FileSides[]): CallablePair[] {
 	const pairs: CallablePair[] = [];
 	const keysBefore = new Set(before.map((e) => `${e.id}\0${e.callable.key}`));
 	const keysAfter = new Set(after.map((e) => `${e.id}\0${e.callable.key}`));
-	let sameCoreMoves = false;
-	const pair = (b: Entry, a: Entry): void => {
+	const pair = (b: Entry, a: Entry, sameCore: boolean): void => {
 		b.taken = true;
 		a.taken = true;
-		pairs.push({ status: statusOf(b, a, sameCoreMoves), before: located(b), after: located(a) });
+		pairs.push({ status: statusOf(b, a, sameCore), before: located(b), after: located(a) });
 	};
-	/** Pairs each untaken after entry with an untaken before entry of the same index key that `accept`s it. */
-	const step = (keyOf: (e: Entry) => string, accept: (b: Entry, a: Entry) => boolean, preferSameFile = false): void => {
+	/**
+	 * Pairs each untaken after entry with an untaken before entry of the same index key that `accept`s it;
+	 * `sameCore` when the key is the body after the name, which makes a pair no change.
+	 */
+	const step = (
+		keyOf: (e: Entry) => string,
+		accept: (b: Entry, a: Entry) => boolean,
+		preferSameFile = false,
+		sameCore = false,
+	): void => {
 		const index = new Map<string, Entry[]>();
 		for (const b of before) {
 			if (b.taken) continue;
@@ -102,7 +109,7 @@ export function matchCallables(files: readonly FileSides[]): CallablePair[] {
 				}
 				found ??= b;
 			}
-			if (found !== undefined) pair(found, a);
+			if (found !== undefined) pair(found, a, sameCore);
 		}
 	};
 	const any = (): boolean => true;
@@ -115,9 +122,7 @@ export function matchCallables(files: readonly FileSides[]): CallablePair[] {
 	);
 	step((e) => `${e.id}\0${e.callable.key}`, any);
 	step(body, any, true);
-	sameCoreMoves = true;
-	step((e) => e.callable.coreHash, any, true);
-	sameCoreMoves = false;
+	step((e) => e.callable.coreHash, any, true, true);
 	const uniqueBefore = uniqueKeys(before);
 	const uniqueAfter = uniqueKeys(after);
 	step(
