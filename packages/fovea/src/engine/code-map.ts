@@ -87,7 +87,7 @@ export class CodeMap {
 		const { watch, ...indexOptions } = options;
 		this.#indexOptions = indexOptions;
 		this.#index = new CodeIndex(root, indexOptions);
-		this.#settings = new ImportSettings(root);
+		this.#settings = new ImportSettings(root, this.stats);
 		if (watch === true) this.#watch = new RootWatch(root);
 	}
 
@@ -334,10 +334,8 @@ export class CodeMap {
 	}
 
 	/** Whether the settings the graph's imports were resolved with changed since (see `ImportSettings.stale`). */
-	async #settingsStale(): Promise<boolean> {
-		const stale = await this.#settings.stale(this.#index.settingsFiles, this.#watch);
-		this.stats.settingsStatted = this.#settings.statted;
-		return stale;
+	#settingsStale(): Promise<boolean> {
+		return this.#settings.stale(this.#index.settingsFiles, this.#watch);
 	}
 
 	#readSettings(snapshot: IndexSnapshot): Promise<ResolutionSettings> {

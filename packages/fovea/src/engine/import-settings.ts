@@ -12,16 +12,17 @@ import { isSettingsPath } from "./settings-files.ts";
 /** One root's import settings as last read, with what its change watch said since. */
 export class ImportSettings {
 	readonly root: string;
-	/** Settings files stat-checked so far (a work count for tests). */
-	statted = 0;
+	/** Where the settings files stat-checked are counted (the code map's stats). */
+	readonly #work: { settingsStatted: number };
 	#read: ResolutionSettings | undefined;
 	/** The watch's change count up to which its events were read as paths. */
 	#watchedThrough = -1;
 	/** A settings file was among the paths the watch named since the last stat check. */
 	#event = true;
 
-	constructor(root: string) {
+	constructor(root: string, work: { settingsStatted: number }) {
 		this.root = root;
+		this.#work = work;
 	}
 
 	/** The settings as last read, if any. */
@@ -52,7 +53,7 @@ export class ImportSettings {
 		if (settingsFiles.join("\0") !== read.settingsFiles.join("\0")) return true;
 		const vouched = watch?.healthy === true && !this.#event && this.#watchedThrough === watch.changes;
 		const unchanged = new Set(vouched ? read.settingsFiles : []);
-		this.statted += read.files.filter((file) => !unchanged.has(file)).length;
+		this.#work.settingsStatted += read.files.filter((file) => !unchanged.has(file)).length;
 		const changed = await settingsChanged(this.root, read, unchanged);
 		this.#event = false;
 		return changed;

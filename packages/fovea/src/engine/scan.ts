@@ -65,9 +65,8 @@ export interface ScanResult {
 	/** Root-relative directories the walk listed (`""` is the root), nested repositories excluded. */
 	directories: string[];
 	/**
-	 * The `tsconfig.json`, `jsconfig.json`, `package.json`, `go.mod` and `Cargo.toml` files in listed directories,
-	 * sorted: they decide how imports resolve (a package's aliases, a monorepo's package names, its Go modules and
-	 * Rust crates). Given when `unchanged` too.
+	 * The settings files (`settings-files.ts`: `tsconfig.json`, `package.json`, `go.mod`, `Cargo.toml`…) in listed
+	 * directories, sorted: they decide how imports resolve. Given when `unchanged` too.
 	 */
 	settingsFiles: string[];
 	gaps: CoverageGap[];
