@@ -1,28 +1,26 @@
 import { readdir, readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** The pids /proc lists now, as its entry names; none where there is no /proc. */
+async function procPids(): Promise<string[]> {
+	const names = await readdir("/proc").catch(() => []);
+	return names.filter((name) => /^\d+$/.test(name));
+}
+
 /** pid → parent pid of every process visible in /proc; empty where there is no /proc. */
 async function parentPids(): Promise<Map<number, number>> {
 	const parents = new Map<number, number>();
-	let names: string[];
-	try {
-		names = await readdir("/proc");
-	} catch {
-		return parents;
-	}
 	await Promise.all(
-		names
-			.filter((name) => /^\d+$/.test(name))
-			.map(async (name) => {
-				try {
-					const stat = await readFile(`/proc/${name}/stat`, "utf8");
-					// The command name may hold spaces and parentheses; fields are counted from the last ')'.
-					const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-					if (Number.isInteger(ppid)) parents.set(Number(name), ppid);
-				} catch {
-					// The process ended while we looked.
-				}
-			}),
+		(await procPids()).map(async (name) => {
+			try {
+				const stat = await readFile(`/proc/${name}/stat`, "utf8");
+				// The command name may hold spaces and parentheses; fields are counted from the last ')'.
+				const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+				if (Number.isInteger(ppid)) parents.set(Number(name), ppid);
+			} catch {
+				// The process ended while we looked.
+			}
+		}),
 	);
 	return parents;
 }
@@ -50,7 +48,7 @@ export async function descendantPids(pid: number): Promise<number[]> {
 /**
  * True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. /proc is read before `kill(pid, 0)`:
  * the other order calls a zombie reaped between the two steps running (its /proc entry is gone, so it cannot be
- * read as a zombie), and that happened on a loaded machine right after a tree was killed.
+ * read as a zombie), one way a killed tree could still look alive.
  */
 export async function isProcessRunning(pid: number): Promise<boolean> {
 	try {
@@ -73,20 +71,12 @@ export async function isProcessRunning(pid: number): Promise<boolean> {
  * away from the agent (a command started with `setsid … &`, or one its agent left behind when it exited).
  */
 export async function processesWithEnvironment(entries: readonly string[]): Promise<number[]> {
-	let names: string[];
-	try {
-		names = await readdir("/proc");
-	} catch {
-		return [];
-	}
 	const found = await Promise.all(
-		names
-			.filter((name) => /^\d+$/.test(name))
-			.map(async (name) => {
-				const environ = await readFile(`/proc/${name}/environ`, "utf8").catch(() => "");
-				const vars = new Set(environ.split("\0"));
-				return entries.every((entry) => vars.has(entry)) ? Number(name) : undefined;
-			}),
+		(await procPids()).map(async (name) => {
+			const environ = await readFile(`/proc/${name}/environ`, "utf8").catch(() => "");
+			const vars = new Set(environ.split("\0"));
+			return entries.every((entry) => vars.has(entry)) ? Number(name) : undefined;
+		}),
 	);
 	return found.filter((pid) => pid !== undefined);
 }
