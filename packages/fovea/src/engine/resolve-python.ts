@@ -30,7 +30,19 @@ export function resolvePython(
 	if (rest === "") return [];
 	const roots = ["", "src"];
 	for (let dir = dirnameOf(fromPath); dir !== ""; dir = dirnameOf(dir)) if (dir !== "src") roots.push(dir);
-	for (const project of context.pythonProjects ?? []) roots.push(project, `${project}/src`);
+	const projects = context.pythonProjects ?? [];
+	if (projects.length > 0) {
+		// Only a project (or its src/) holding the import's first name can resolve it: an unresolved import (the
+		// standard library, a third-party package) would otherwise probe every project of a large monorepo.
+		const head = rest.split("/")[0] as string;
+		const holders = projectRootsHolding(files, projects);
+		const held = new Set([head, `${head}.py`, `${head}.pyi`].flatMap((name) => holders.get(name) ?? []));
+		if (held.size > 0) {
+			for (const project of projects) {
+				for (const root of [project, `${project}/src`]) if (held.has(root)) roots.push(root);
+			}
+		}
+	}
 	for (const root of roots) {
 		const found = pythonModule(joinPath(root, rest), names, files, false);
 		if (found.length > 0) return found;
@@ -57,4 +69,33 @@ function pythonModule(
 		);
 	}
 	return found;
+}
+
+const projectHolders = new WeakMap<
+	ReadonlySet<string>,
+	{ size: number; projects: readonly string[]; holders: Map<string, string[]> }
+>();
+
+/**
+ * Name (of a file or directory) → the project roots and project `src/` directories that hold it directly, among
+ * `files`; built once per set and project list (rebuilt if the set's size changes, as `fileIndex` is).
+ */
+function projectRootsHolding(files: ReadonlySet<string>, projects: readonly string[]): Map<string, string[]> {
+	const cached = projectHolders.get(files);
+	if (cached !== undefined && cached.size === files.size && cached.projects === projects) return cached.holders;
+	const roots = new Set(projects.flatMap((project) => [project, `${project}/src`]));
+	const seen = new Set<string>();
+	const holders = new Map<string, string[]>();
+	for (const path of files) {
+		for (let child = path, dir = dirnameOf(path); dir !== ""; child = dir, dir = dirnameOf(dir)) {
+			if (!roots.has(dir) || seen.has(child)) continue;
+			seen.add(child);
+			const name = child.slice(dir.length + 1);
+			const list = holders.get(name);
+			if (list === undefined) holders.set(name, [dir]);
+			else list.push(dir);
+		}
+	}
+	projectHolders.set(files, { size: files.size, projects, holders });
+	return holders;
 }
