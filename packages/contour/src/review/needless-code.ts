@@ -71,8 +71,15 @@ function hit(rule: NeedlessRule, first: Node, last: Node = first): NeedlessMatch
 }
 
 /** Named children that are not comments. */
+/** The named children of `node` but comments; a Go block's `statement_list` gives its statements instead. */
 function statements(node: Node): Node[] {
-	return node.namedChildren.filter((child): child is Node => child !== null && !child.type.endsWith("comment"));
+	const found: Node[] = [];
+	for (const child of node.namedChildren) {
+		if (child === null || child.type.endsWith("comment")) continue;
+		if (child.type === "statement_list") found.push(...statements(child));
+		else found.push(child);
+	}
+	return found;
 }
 
 function onlyStatement(block: Node | null | undefined): Node | undefined {

@@ -1,5 +1,6 @@
 /**
- * In-process extraction with web-tree-sitter (0.25.x; 0.26+ cannot load the `tree-sitter-wasms` 0.1.x grammars).
+ * In-process extraction with web-tree-sitter (0.25.x), over the WebAssembly builds that the grammar projects publish in
+ * their own packages (`tree-sitter-typescript` and the others; see `GRAMMAR_PACKAGES`).
  *
  * Design: the wasm runtime and each grammar are loaded at most once per process (per worker thread), lazily, and
  * shared by every `Extractor`. Loading is the only asynchronous step, so it is explicit: `loadExtractor(languages)`
@@ -151,9 +152,23 @@ async function createGrammar(language: LanguageId): Promise<Grammar> {
 	};
 }
 
+/**
+ * Each grammar comes from its own project's package, which ships it built for the web beside its sources; TSX is the
+ * TypeScript package's second grammar.
+ */
+const GRAMMAR_PACKAGES: Readonly<Record<LanguageId, string>> = {
+	typescript: "tree-sitter-typescript",
+	tsx: "tree-sitter-typescript",
+	javascript: "tree-sitter-javascript",
+	python: "tree-sitter-python",
+	go: "tree-sitter-go",
+	rust: "tree-sitter-rust",
+	java: "tree-sitter-java",
+};
+
 function grammarPath(language: LanguageId): string {
-	const manifest = createRequire(import.meta.url).resolve("tree-sitter-wasms/package.json");
-	return join(dirname(manifest), "out", `tree-sitter-${language}.wasm`);
+	const manifest = createRequire(import.meta.url).resolve(`${GRAMMAR_PACKAGES[language]}/package.json`);
+	return join(dirname(manifest), `tree-sitter-${language}.wasm`);
 }
 
 function extract(path: string, source: string, language?: LanguageId, options: FileExtractOptions = {}): FileFacts {

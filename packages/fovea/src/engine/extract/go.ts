@@ -34,14 +34,14 @@ const MAIN = `
   name: (field_identifier) @name body: (_)? @body) @method
 (type_spec name: (type_identifier) @name type: (_) @value) @type
 (type_alias name: (type_identifier) @name) @type
-(interface_type (method_spec name: (field_identifier) @name) @method)
+(interface_type (method_elem name: (field_identifier) @name) @method)
 
 (call_expression function: (_) @callee)
 
 (type_spec name: (type_identifier) @name
   type: (struct_type (field_declaration_list (field_declaration !name type: (_) @extends))))
 (type_spec name: (type_identifier) @name
-  type: (interface_type (constraint_elem [(type_identifier) (qualified_type)] @extends)))
+  type: (interface_type (type_elem . [(type_identifier) (qualified_type)] @extends .)))
 `;
 
 /** Package, imports and constants are file-level in Go. */
