@@ -31,6 +31,34 @@ export function localPackageOf(json: unknown, dir: string): { name: string; pkg:
 	return { name, pkg: { dir, exports: exportsMap(manifest.exports), fields } };
 }
 
+/**
+ * The subpath imports of a parsed `package.json` (`"imports": { "#db": "./src/db/index.ts", "#util/*": … }`): each
+ * `#` key with its targets in preference order; none for anything else.
+ */
+export function subpathImportsOf(json: unknown): Map<string, string[]> {
+	const map = new Map<string, string[]>();
+	if (json === null || typeof json !== "object") return map;
+	const imports = (json as Record<string, unknown>).imports;
+	if (imports === null || typeof imports !== "object" || Array.isArray(imports)) return map;
+	for (const [key, value] of Object.entries(imports)) if (key.startsWith("#")) map.set(key, targetsOf(value));
+	return map;
+}
+
+/**
+ * Root-relative paths to probe, in order, for `target` as a package at `dir` declares it (`./dist/index.js`): the
+ * path itself, then its source twin when it lies in a build-output directory (`src/index`), since a package's build
+ * output is not in the map.
+ */
+export function declaredTargets(dir: string, target: string): string[] {
+	const path = joinPath(dir, target);
+	if (path === undefined) return [];
+	const inPackage = dir === "" ? path : path.slice(dir.length + 1);
+	if (!OUTPUT_DIRS.test(inPackage)) return [path];
+	const twin = `src/${inPackage.replace(OUTPUT_DIRS, "").replace(/\.d\.[mc]?ts$|\.[mc]?js$/, "")}`;
+	const source = joinPath(dir, twin);
+	return source === undefined ? [path] : [path, source];
+}
+
 /** `exports` in any of its forms (a string, an array, conditions, or a subpath map) as subpath → targets. */
 function exportsMap(value: unknown): Map<string, string[]> {
 	const map = new Map<string, string[]>();
@@ -73,16 +101,7 @@ export function packageTargets(spec: string, packages: ReadonlyMap<string, Local
 	const add = (path: string | undefined): void => {
 		if (path !== undefined && !bases.includes(path)) bases.push(path);
 	};
-	for (const target of declared) {
-		const path = joinPath(pkg.dir, target);
-		add(path);
-		if (path === undefined) continue;
-		const inPackage = pkg.dir === "" ? path : path.slice(pkg.dir.length + 1);
-		if (OUTPUT_DIRS.test(inPackage)) {
-			const twin = `src/${inPackage.replace(OUTPUT_DIRS, "").replace(/\.d\.[mc]?ts$|\.[mc]?js$/, "")}`;
-			add(joinPath(pkg.dir, twin));
-		}
-	}
+	for (const target of declared) for (const path of declaredTargets(pkg.dir, target)) add(path);
 	add(joinPath(pkg.dir, subpath === "." ? "src" : `src/${subpath.slice(2)}`));
 	add(joinPath(pkg.dir, subpath));
 	return bases;

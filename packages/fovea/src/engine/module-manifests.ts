@@ -5,7 +5,7 @@
  * `stamp`, so an edit shows as a stale stamp, never a fresh one.
  */
 import { join } from "node:path";
-import { type LocalPackage, localPackageOf } from "./local-packages.ts";
+import { type LocalPackage, localPackageOf, subpathImportsOf } from "./local-packages.ts";
 import { dirnameOf } from "./project-paths.ts";
 import type { GoModule } from "./resolve-packages.ts";
 import { readJsonc, readSettingsText } from "./settings-text.ts";
@@ -13,19 +13,34 @@ import { readJsonc, readSettingsText } from "./settings-text.ts";
 /** Stamps settings files before they are read (see `readResolutionSettings`). */
 export type Stamp = (paths: readonly string[]) => Promise<void>;
 
-/** The packages the `package.json` files at `paths` name; of two with one name the first in path order stands. */
-export async function readLocalPackages(
+/** What the `package.json` files of a root declare for imports between its files. */
+export interface PackageManifests {
+	/** The packages by name; of two with one name the first in path order stands. */
+	packages: Map<string, LocalPackage>;
+	/**
+	 * Every manifest's subpath imports (`#name`) by its directory, empty when it declares none: the nearest manifest
+	 * above a file is the scope its `#` specifiers resolve in.
+	 */
+	imports: Map<string, ReadonlyMap<string, readonly string[]>>;
+}
+
+/** The packages and subpath imports the `package.json` files at `paths` declare. */
+export async function readPackageManifests(
 	root: string,
 	paths: readonly string[],
 	stamp: Stamp,
-): Promise<Map<string, LocalPackage>> {
+): Promise<PackageManifests> {
 	const packages = new Map<string, LocalPackage>();
+	const imports = new Map<string, ReadonlyMap<string, readonly string[]>>();
 	for (const path of paths) {
 		await stamp([path]);
-		const declared = localPackageOf(await readJsonc(join(root, path)), dirnameOf(path));
+		const json = await readJsonc(join(root, path));
+		const dir = dirnameOf(path);
+		imports.set(dir, subpathImportsOf(json));
+		const declared = localPackageOf(json, dir);
 		if (declared !== undefined && !packages.has(declared.name)) packages.set(declared.name, declared.pkg);
 	}
-	return packages;
+	return { packages, imports };
 }
 
 /** The module path a `go.mod` (root-relative `path`) declares, or `undefined`. */

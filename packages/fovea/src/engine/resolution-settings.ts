@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { goModuleOf, pythonProjectsOf, readCrates, readGoModules, readLocalPackages } from "./module-manifests.ts";
+import { goModuleOf, pythonProjectsOf, readCrates, readGoModules, readPackageManifests } from "./module-manifests.ts";
 import { dirnameOf, joinPath } from "./project-paths.ts";
 import type { ResolutionContext } from "./resolve-imports.ts";
 import type { TsconfigPaths } from "./resolve-script.ts";
@@ -117,8 +117,9 @@ export async function readResolutionSettings(
 		context.nestedTsconfigs = scoped;
 	}
 	const named = (name: string) => settingsFiles.filter((path) => path === name || path.endsWith(`/${name}`));
-	const packages = await readLocalPackages(root, named("package.json").slice(0, MAX_PACKAGES), stampAlso);
-	if (packages.size > 0) context.packages = packages;
+	const manifests = await readPackageManifests(root, named("package.json").slice(0, MAX_PACKAGES), stampAlso);
+	if (manifests.packages.size > 0) context.packages = manifests.packages;
+	if ([...manifests.imports.values()].some((imports) => imports.size > 0)) context.packageImports = manifests.imports;
 	const module = await goModuleOf(root, "go.mod");
 	if (module !== undefined) context.goModule = module;
 	const goModules = await readGoModules(root, below("go.mod").slice(0, MAX_NESTED_CONFIGS), stampAlso);

@@ -31,6 +31,11 @@ export interface ResolutionContext {
 	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null>;
 	/** The root's own packages by name (`package.json` files with a `name`), for imports between them. */
 	packages?: ReadonlyMap<string, LocalPackage>;
+	/**
+	 * The subpath imports (`#name`) of every `package.json` of the root by its directory (empty maps for those that
+	 * declare none); absent when none declares any.
+	 */
+	packageImports?: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
 	/** Module path declared by `go.mod`. */
 	goModule?: string;
 	/** Root-relative directory holding that `go.mod`; the root by default. */

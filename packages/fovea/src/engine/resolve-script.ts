@@ -4,7 +4,7 @@
  * patterns first, then the longest `*` prefix, targets in order), then `baseUrl`, then the root's own packages.
  */
 
-import { type LocalPackage, packageTargets } from "./local-packages.ts";
+import { declaredTargets, type LocalPackage, packageTargets } from "./local-packages.ts";
 import { patternTargets } from "./path-patterns.ts";
 import { dirnameOf, firstExisting, joinPath } from "./project-paths.ts";
 
@@ -30,6 +30,7 @@ export interface ScriptContext {
 	tsconfig?: TsconfigPaths | undefined;
 	nestedTsconfigs?: ReadonlyMap<string, TsconfigPaths | null> | undefined;
 	packages?: ReadonlyMap<string, LocalPackage> | undefined;
+	packageImports?: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> | undefined;
 }
 
 /** The settings of the configuration nearest above `fromPath`: a nested one, else the root's. */
@@ -53,11 +54,41 @@ export function resolveScript(fromPath: string, spec: string, context: ScriptCon
 		return probeScript(joinPath(dirnameOf(fromPath), spec), context.files);
 	}
 	if (spec.startsWith("/")) return [];
+	if (spec.startsWith("#")) return resolveSubpathImport(fromPath, spec, context);
 	const tsconfig = tsconfigOf(fromPath, context);
 	const aliased = tsconfig === undefined ? [] : resolveAlias(spec, tsconfig, context.files);
 	if (aliased.length > 0 || context.packages === undefined || context.packages.size === 0) return aliased;
-	for (const base of packageTargets(spec, context.packages)) {
-		const found = probeScript(base, context.files);
+	return firstFound(packageTargets(spec, context.packages), context.files);
+}
+
+/**
+ * The files a `#name` specifier names through the `imports` of the `package.json` nearest above `fromPath`, as Node
+ * resolves it: a `./` target inside that package (or its source twin, see `declaredTargets`), a bare one as any bare
+ * specifier written in `fromPath`. A manifest without the key ends the search: Node looks no further up.
+ */
+function resolveSubpathImport(fromPath: string, spec: string, context: ScriptContext): string[] {
+	const scopes = context.packageImports;
+	if (scopes === undefined) return [];
+	for (let dir = dirnameOf(fromPath); ; dir = dirnameOf(dir)) {
+		const imports = scopes.get(dir);
+		if (imports !== undefined) {
+			for (const target of patternTargets(spec, imports)) {
+				const found = target.startsWith("./")
+					? firstFound(declaredTargets(dir, target), context.files)
+					: target.startsWith("#")
+						? []
+						: resolveScript(fromPath, target, context);
+				if (found.length > 0) return found;
+			}
+			return [];
+		}
+		if (dir === "") return [];
+	}
+}
+
+function firstFound(bases: readonly string[], files: ReadonlySet<string>): string[] {
+	for (const base of bases) {
+		const found = probeScript(base, files);
 		if (found.length > 0) return found;
 	}
 	return [];

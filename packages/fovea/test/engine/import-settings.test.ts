@@ -116,6 +116,29 @@ describe("import settings", () => {
 		assert.deepEqual(linked(second.graph.graph, "packages/app/src/main.ts"), [], "@acme/lib is no package any more");
 	});
 
+	it("a `#` subpath import links through its package's `imports`; an edit to them rebuilds the graph", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"package.json": '{ "name": "acme", "private": true }',
+			"packages/api/package.json": '{ "name": "@acme/api", "imports": { "#db/*": "./dist/db/*.js" } }',
+			"packages/api/src/db/pool.ts": "export function connect() {\n\treturn 1;\n}\n",
+			"packages/api/src/db/replica.ts": "export function connect() {\n\treturn 2;\n}\n",
+			"packages/api/src/server.ts": 'import { connect } from "#db/pool";\nexport const serve = () => connect();\n',
+		});
+		const map = new CodeMap(root, { cache: false });
+		const first = await map.refresh();
+		assert.deepEqual(linked(first.graph.graph, "packages/api/src/server.ts"), ["packages/api/src/db/pool.ts"]);
+
+		const manifest = join(root, "packages/api/package.json");
+		await writeFile(manifest, '{ "name": "@acme/api", "imports": { "#db/pool": "./src/db/replica.ts" } }');
+		const later = new Date(Date.now() + 5000);
+		await utimes(manifest, later, later);
+		const second = await map.refresh({ paths: [] });
+		assert.equal(map.stats.graphsBuilt, 2, "an edit to the imports rebuilt the graph");
+		assert.deepEqual(linked(second.graph.graph, "packages/api/src/server.ts"), ["packages/api/src/db/replica.ts"]);
+	});
+
 	it("a Go module in a subdirectory resolves its imports; its go.mod is found by the walk and stamped", async () => {
 		const root = await makeTempDir();
 		temps.push(root);

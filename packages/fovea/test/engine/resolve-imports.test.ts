@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ImportFact, LanguageId } from "../../src/engine/facts.ts";
-import { type LocalPackage, localPackageOf } from "../../src/engine/local-packages.ts";
+import { type LocalPackage, localPackageOf, subpathImportsOf } from "../../src/engine/local-packages.ts";
 import { joinPath } from "../../src/engine/project-paths.ts";
 import { type ResolutionContext, resolveImport } from "../../src/engine/resolve-imports.ts";
 import { isTestPath, testSubjects } from "../../src/engine/test-links.ts";
@@ -104,6 +104,54 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		assert.deepEqual(resolve(from, "typescript", "plainly"), [], "a name is matched whole");
 		const noAlias = resolver(["packages/lib/src/index.ts"], { packages });
 		assert.deepEqual(noAlias(from, "typescript", "@acme/lib"), ["packages/lib/src/index.ts"], "main's source");
+	});
+
+	it("resolves `#` subpath imports through the package.json nearest above the importing file", () => {
+		const packages = new Map([
+			["@acme/lib", localPackageOf({ name: "@acme/lib", main: "./dist/index.js" }, "packages/lib")?.pkg],
+		]) as Map<string, LocalPackage>;
+		const packageImports = new Map([
+			[
+				"",
+				subpathImportsOf({
+					imports: {
+						"#db": "./src/db/index.ts",
+						"#util/*": "./dist/util/*.js",
+						"#env": { node: "./src/env-node.ts", default: "./src/env-web.ts" },
+						"#lib": "@acme/lib",
+						"#blocked": null,
+						"#loop": "#db",
+					},
+				}),
+			],
+			["packages/app", subpathImportsOf({ imports: { "#config": "./config/main.ts" } })],
+			["packages/bare", subpathImportsOf({ name: "bare" })],
+		]);
+		const resolve = resolver(
+			[
+				"src/app.ts",
+				"src/db/index.ts",
+				"src/util/date.ts",
+				"src/env-node.ts",
+				"src/env-web.ts",
+				"packages/lib/src/index.ts",
+				"packages/app/config/main.ts",
+				"packages/app/src/deep/run.ts",
+				"packages/bare/src/main.ts",
+			],
+			{ packages, packageImports },
+		);
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#db"), ["src/db/index.ts"]);
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#util/date"), ["src/util/date.ts"], "build output's source");
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#env"), ["src/env-node.ts"], "conditions in order");
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#lib"), ["packages/lib/src/index.ts"], "a bare target");
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#blocked"), []);
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#loop"), [], "a target is never another # name");
+		assert.deepEqual(resolve("src/app.ts", "typescript", "#missing"), []);
+		assert.deepEqual(resolve("packages/app/src/deep/run.ts", "typescript", "#config"), ["packages/app/config/main.ts"]);
+		assert.deepEqual(resolve("packages/app/src/deep/run.ts", "typescript", "#db"), [], "its own manifest's only");
+		assert.deepEqual(resolve("packages/bare/src/main.ts", "typescript", "#db"), [], "Node looks no further up");
+		assert.deepEqual(resolver(["src/db/index.ts"])("src/app.ts", "typescript", "#db"), [], "no manifest read");
 	});
 
 	it("resolves aliases with the configuration nearest above the importing file, else the root's", () => {
