@@ -29,7 +29,8 @@ export interface CallableMeasure {
 	bodyHash: string;
 	/**
 	 * Digest of the token texts after its name (parameters, return type, body), or `bodyHash`'s texts when the name
-	 * is not among its tokens: equal when a function became a method, or lost its `export` or `function` keyword.
+	 * is not among its tokens, without what only says how it is declared (`coreTexts`): equal when a function became
+	 * a method (an arrow function or a Python function too), or lost its `export` or `function` keyword.
 	 */
 	coreHash: string;
 	/** Digest of the normalized tokens: equal for exact clones. */
@@ -94,15 +95,35 @@ function measureOne(
 		cyclomatic: raw.decisions + 1,
 		tokens,
 		bodyHash: digest(texts),
-		coreHash:
-			raw.nameToken >= raw.tokenStart && raw.nameToken < raw.tokenEnd
-				? digest(texts.slice(raw.nameToken - raw.tokenStart + 1))
-				: digest(texts),
+		coreHash: digest(
+			coreTexts(
+				raw.nameToken >= raw.tokenStart && raw.nameToken < raw.tokenEnd
+					? texts.slice(raw.nameToken - raw.tokenStart + 1)
+					: texts,
+			),
+		),
 		shapeHash: digest(walk.tokens.slice(raw.tokenStart, raw.tokenEnd)),
 	};
 	if (raw.container !== undefined) measure.container = raw.container;
 	if (tokens >= MIN_CLONE_TOKENS) measure.shingles = encodeShingles(shinglesOf(hashes(), raw.tokenStart, raw.tokenEnd));
 	return measure;
+}
+
+/** Parameter names that make a Python function a method (`def f(self, x)`), which a plain function lacks. */
+const RECEIVERS = new Set(["self", "cls"]);
+
+/**
+ * A callable's texts after its name without the syntax that says only how it is declared, so a function written one
+ * way matches the same function written another: a function expression's leading `function` keyword, an arrow's
+ * first `=>` (`handle = (e) => {…}` against `handle(e) {…}`), and a Python method's `self` or `cls` parameter (a
+ * function turned into a method gains it).
+ */
+export function coreTexts(texts: readonly string[]): string[] {
+	const core = texts[0] === "function" ? texts.slice(1) : [...texts];
+	const arrow = core.indexOf("=>");
+	if (arrow >= 0) core.splice(arrow, 1);
+	if (core[0] === "(" && RECEIVERS.has(core[1] ?? "")) core.splice(1, core[2] === "," ? 2 : 1);
+	return core;
 }
 
 /** `sums[r]` = number of code rows before row `r`; one entry longer than `rows`. */

@@ -13,7 +13,7 @@ import { type CallableMeasure, measureCallables, type NeedlessHit } from "./call
 import { walkSyntax } from "./syntax-walk.ts";
 
 /** Bump when any measured value would change for the same content. */
-export const MEASURE_VERSION = 3;
+export const MEASURE_VERSION = 4;
 /** Default size limit of a measured file (Fovea indexes files up to the same size). */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;

@@ -92,6 +92,37 @@ describe("moved code", () => {
 		assert.deepEqual(changed.deltas.map((d) => d.status).sort(), ["added", "removed"]);
 	});
 
+	it("an arrow function or a Python function turned into a method, its body unchanged, is renamed", async () => {
+		const fn = branchy("parse", 12);
+		const arrow = fn.replace(
+			"export function parse(x: number): number {",
+			"export const parse = (x: number): number => {",
+		);
+		const method = fn.replace("export function parse", "parse").replace(/^/gm, "  ");
+		const field = arrow.replace("export const parse =", "parse =").replace(/^/gm, "  ");
+		for (const [before, after] of [
+			[arrow, `export class Parser {\n${method}}\n`],
+			[`export class Parser {\n${field}}\n`, `export class Parser {\n${method}}\n`],
+		]) {
+			const review = await analyzeChange({ files: [{ path: "src/a.ts", before, after }] });
+			assert.deepEqual(review.findings, [], "the complexity is the function's own, moved");
+			assert.deepEqual(
+				review.deltas.map((d) => d.status),
+				// A class field holding an arrow keeps its key as a method: the same callable, edited, equally complex.
+				[before === arrow ? "renamed" : "changed"],
+			);
+		}
+		const body = Array.from({ length: 12 }, (_, i) => `    if x == ${i}:\n        y += ${i}`).join("\n");
+		const python = `def parse(x):\n    y = 0\n${body}\n    return y\n`;
+		const pythonMethod = `class Parser:\n${python.replace("def parse(x)", "def parse(self, x)").replace(/^/gm, "    ")}`;
+		const review = await analyzeChange({ files: [{ path: "a.py", before: python, after: pythonMethod }] });
+		assert.deepEqual(review.findings, []);
+		assert.deepEqual(
+			review.deltas.map((d) => [d.status, d.before?.key, d.after?.key]),
+			[["renamed", "parse", "Parser.parse"]],
+		);
+	});
+
 	it("a renamed file keeps its callables matched", async () => {
 		const review = await analyzeChange({
 			files: [
