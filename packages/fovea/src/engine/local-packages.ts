@@ -4,7 +4,7 @@
  * manifests are read by `resolution-settings.ts`, and the candidate paths returned here are probed against the
  * root's files by `resolve-script.ts`.
  */
-import { patternTargets } from "./path-patterns.ts";
+import { patternMatch } from "./path-patterns.ts";
 import { joinPath } from "./project-paths.ts";
 
 /** One package of the root: where its `package.json` lies and the entry points it declares. */
@@ -96,7 +96,10 @@ export function packageTargets(spec: string, packages: ReadonlyMap<string, Local
 	}
 	if (pkg === undefined) return [];
 	const subpath = spec === name ? "." : `./${spec.slice(name.length + 1)}`;
-	const declared = [...patternTargets(subpath, pkg.exports), ...(subpath === "." ? pkg.fields : [])];
+	const exported = patternMatch(subpath, pkg.exports);
+	// `null` in `exports` keeps a subpath private: nothing outside the package may import it.
+	if (exported !== undefined && exported.length === 0) return [];
+	const declared = [...(exported ?? []), ...(subpath === "." ? pkg.fields : [])];
 	const bases: string[] = [];
 	const add = (path: string | undefined): void => {
 		if (path !== undefined && !bases.includes(path)) bases.push(path);

@@ -106,6 +106,25 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		assert.deepEqual(noAlias(from, "typescript", "@acme/lib"), ["packages/lib/src/index.ts"], "main's source");
 	});
 
+	it("takes a subpath that `exports` maps to null as private to its package", () => {
+		const packages = new Map([
+			[
+				"@acme/kit",
+				localPackageOf(
+					{ name: "@acme/kit", exports: { ".": "./dist/index.js", "./internal/*": null, "./*": "./dist/*.js" } },
+					"packages/kit",
+				)?.pkg,
+			],
+		]) as Map<string, LocalPackage>;
+		const resolve = resolver(
+			["packages/kit/src/index.ts", "packages/kit/src/format.ts", "packages/kit/src/internal/cache.ts"],
+			{ packages },
+		);
+		assert.deepEqual(resolve("apps/web/main.ts", "typescript", "@acme/kit"), ["packages/kit/src/index.ts"]);
+		assert.deepEqual(resolve("apps/web/main.ts", "typescript", "@acme/kit/format"), ["packages/kit/src/format.ts"]);
+		assert.deepEqual(resolve("apps/web/main.ts", "typescript", "@acme/kit/internal/cache"), []);
+	});
+
 	it("resolves `#` subpath imports through the package.json nearest above the importing file", () => {
 		const packages = new Map([
 			["@acme/lib", localPackageOf({ name: "@acme/lib", main: "./dist/index.js" }, "packages/lib")?.pkg],
