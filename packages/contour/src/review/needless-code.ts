@@ -70,7 +70,6 @@ function hit(rule: NeedlessRule, first: Node, last: Node = first): NeedlessMatch
 	};
 }
 
-/** Named children that are not comments. */
 /** The named children of `node` but comments; a Go block's `statement_list` gives its statements instead. */
 function statements(node: Node): Node[] {
 	const found: Node[] = [];

@@ -1,7 +1,8 @@
 /**
  * Import resolution for TypeScript and JavaScript: relative specifiers probe the source extensions (preferring a
  * `.ts` source to the `.js` it compiles to), then `/index.*`; bare specifiers go through tsconfig `paths` (exact
- * patterns first, then the longest `*` prefix, targets in order), then `baseUrl`, then the root's own packages.
+ * patterns first, then the longest `*` prefix, targets in order), then `baseUrl`, then a `#name` through the
+ * `imports` of the nearest `package.json` and any other name through the root's own packages.
  */
 
 import { declaredTargets, type LocalPackage, packageTargets } from "./local-packages.ts";
@@ -54,10 +55,11 @@ export function resolveScript(fromPath: string, spec: string, context: ScriptCon
 		return probeScript(joinPath(dirnameOf(fromPath), spec), context.files);
 	}
 	if (spec.startsWith("/")) return [];
-	if (spec.startsWith("#")) return resolveSubpathImport(fromPath, spec, context);
 	const tsconfig = tsconfigOf(fromPath, context);
 	const aliased = tsconfig === undefined ? [] : resolveAlias(spec, tsconfig, context.files);
-	if (aliased.length > 0 || context.packages === undefined || context.packages.size === 0) return aliased;
+	if (aliased.length > 0) return aliased;
+	if (spec.startsWith("#")) return resolveSubpathImport(fromPath, spec, context);
+	if (context.packages === undefined || context.packages.size === 0) return [];
 	return firstFound(packageTargets(spec, context.packages), context.files);
 }
 

@@ -171,6 +171,12 @@ describe("resolveImport: TypeScript / JavaScript", () => {
 		assert.deepEqual(resolve("packages/app/src/deep/run.ts", "typescript", "#db"), [], "its own manifest's only");
 		assert.deepEqual(resolve("packages/bare/src/main.ts", "typescript", "#db"), [], "Node looks no further up");
 		assert.deepEqual(resolver(["src/db/index.ts"])("src/app.ts", "typescript", "#db"), [], "no manifest read");
+		const aliased = resolver(["src/db/index.ts", "lib/db.ts", "src/util/date.ts"], {
+			packageImports,
+			tsconfig: { baseDir: "", paths: { "#db": ["lib/db.ts"] } },
+		});
+		assert.deepEqual(aliased("src/app.ts", "typescript", "#db"), ["lib/db.ts"], "tsconfig paths come first");
+		assert.deepEqual(aliased("src/app.ts", "typescript", "#util/date"), ["src/util/date.ts"], "then the imports");
 	});
 
 	it("resolves aliases with the configuration nearest above the importing file, else the root's", () => {
