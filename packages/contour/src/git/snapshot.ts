@@ -2,16 +2,16 @@ import { createHash } from "node:crypto";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "./bounded.ts";
-import { type ObjectInfo, ObjectReader, type ObjectReaders } from "./cat-file.ts";
+import { branchDiffArgs, checkedBase, resolveBase } from "./branch-base.ts";
+import { ObjectReader, type ObjectReaders } from "./cat-file.ts";
+import { withGap, withSizes } from "./change-sides.ts";
 import { objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
 import { parseRawDiff, type RawEntry } from "./raw-diff.ts";
 import { openRepository, type Repository } from "./repository.ts";
 import { type GitWork, git } from "./run.ts";
 import {
 	type ChangedFile,
-	type CoverageGapKind,
 	DEFAULT_MAX_BYTES,
-	type FileSide,
 	type ReviewedBlob,
 	type Snapshot,
 	type SnapshotTarget,
@@ -58,7 +58,6 @@ export class ConflictError extends Error {
 }
 
 const DEFAULT_MAX_HASH_BYTES = 64 << 20;
-const DIFF_FLAGS = ["-z", "--raw", "--no-abbrev", "--no-ext-diff", "--no-textconv"];
 
 /**
  * Takes a snapshot of one Git root: the changed files of `target`, each side named by its blob id and size, and
@@ -186,37 +185,6 @@ function reviewedBlobs(target: SnapshotTarget, listing: StatusListing): Reviewed
 	return [...blobs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A base must read as a revision, never as an option or as several lines of batch input. */
-function checkedBase(base: string): void {
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
-	if (base === "" || base.startsWith("-") || /[\x00-\x1f\x7f]/.test(base) || base.length > 1024)
-		throw new Error(`not a usable base revision: ${JSON.stringify(base)}`);
-}
-
-async function resolveBase(
-	repo: Repository,
-	state: RepositoryState,
-	ref: string,
-	calls: Parameters<typeof git>[2],
-): Promise<{ ref: string; oid: string; mergeBase: string }> {
-	if (state.head === null) throw new Error(`${repo.root} has no commits yet: a branch review needs a HEAD commit`);
-	const resolved = await git(repo.root, ["rev-parse", "-q", "--verify", "--end-of-options", `${ref}^{commit}`], {
-		...calls,
-		okCodes: [0, 1],
-	});
-	if (resolved.code !== 0) throw new Error(`unknown base ${JSON.stringify(ref)} in ${repo.root}: it names no commit`);
-	const oid = resolved.stdout.toString("utf8").trim();
-	const merged = await git(repo.root, ["merge-base", oid, state.head], { ...calls, okCodes: [0, 1] });
-	if (merged.code !== 0)
-		throw new Error(`base ${JSON.stringify(ref)} and HEAD of ${repo.root} have no common ancestor`);
-	return { ref, oid, mergeBase: merged.stdout.toString("utf8").trim() };
-}
-
-/** A branch review's diff: merge base→HEAD, renames paired. */
-function branchDiffArgs(base: { mergeBase: string }, head: string): string[] {
-	return ["diff-tree", "-r", ...DIFF_FLAGS, "-M", base.mergeBase, head, "--"];
-}
-
 /**
  * Status failed: a HEAD that names no commit (a tree, a missing object) is said as the object check says it, since
  * Git's own words name neither the root nor the cause; anything else is Git's message.
@@ -272,66 +240,6 @@ async function headNow(
 	const [answer] = await reader.info(["HEAD"]);
 	if (answer !== undefined && !answer.missing && answer.oid !== undefined) return answer.oid;
 	return resolveHead(repo.root, calls);
-}
-
-/** Fills in the size of every object side from the reader; a missing object is an error. */
-async function withSizes(
-	reader: ObjectReader,
-	repo: Repository,
-	changes: ChangedFile[],
-	head: string | null,
-	options: { checkHead?: boolean } = {},
-): Promise<ChangedFile[]> {
-	const owners = new Map<string, string>();
-	const isObject = (side: FileSide | undefined): side is FileSide & { oid: string } =>
-		side !== undefined && side.source !== "worktree" && side.oid !== null && typeClass(side.mode) !== "gitlink";
-	for (const change of changes) {
-		if (isObject(change.before)) owners.set(change.before.oid, change.oldPath ?? change.path);
-		if (isObject(change.after)) owners.set(change.after.oid, change.path);
-	}
-	// HEAD's type rides along with the blobs (a change's diff against a HEAD that is no tree-ish fails anyway; with no
-	// change there is nothing to look up, and nothing is).
-	const checkHead = head !== null && (owners.size > 0 || options.checkHead === true);
-	const names = checkHead ? [...owners.keys(), head] : [...owners.keys()];
-	const answers = await reader.info(names);
-	const info = new Map(names.map((name, i) => [name, answers[i] as ObjectInfo]));
-	if (checkHead) {
-		const commit = info.get(head);
-		if (commit === undefined || commit.missing)
-			throw new Error(`HEAD of ${repo.root} names ${head}, which is missing; Contour does not fetch objects`);
-		if (commit.type !== "commit") throw new Error(`HEAD of ${repo.root} names a ${commit.type}, not a commit`);
-	}
-	const sized = (side: FileSide | undefined): FileSide | undefined => {
-		if (!isObject(side)) return side;
-		const found = info.get(side.oid);
-		const path = owners.get(side.oid);
-		if (found === undefined || found.missing)
-			throw new Error(
-				`object ${side.oid} (${path}) is missing from ${repo.root}; Contour does not fetch objects, so the repository must hold it`,
-			);
-		if (found.type !== "blob") throw new Error(`object ${side.oid} (${path}) is a ${found.type}, not a blob`);
-		return { ...side, bytes: found.size };
-	};
-	return changes.map((change) => {
-		const next: ChangedFile = { ...change };
-		if (change.before) next.before = sized(change.before);
-		if (change.after) next.after = sized(change.after);
-		return next;
-	});
-}
-
-/** The coverage gap a change has before any byte is read, if any. */
-function withGap(change: ChangedFile, invalidNames: ReadonlySet<string>, maxBytes: number): ChangedFile {
-	const sides = [change.before, change.after].filter((side): side is FileSide => side !== undefined);
-	const classes = sides.map((side) => typeClass(side.mode));
-	let gap: CoverageGapKind | undefined;
-	if (invalidNames.has(change.path) || (change.oldPath !== undefined && invalidNames.has(change.oldPath)))
-		gap = "invalid-name";
-	else if (classes.includes("gitlink")) gap = "submodule";
-	else if (classes.includes("symlink")) gap = "symlink";
-	else if (classes.includes("special")) gap = "special-file";
-	else if (sides.some((side) => side.oid === null || side.bytes > maxBytes)) gap = "too-large";
-	return gap === undefined ? change : { ...change, gap };
 }
 
 /**
