@@ -43,6 +43,34 @@ describe("fovea_dwell and fovea_impact", () => {
 		});
 	});
 
+	it("attention holds the symbols the agent read a few lines of, searched for by name, or edited", async () => {
+		const repo = gitRepo(join(await tempDir(), "shop"), { ...POLYGLOT }, { commit: true });
+		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: "src/billing/invoice.ts", offset: 3, limit: 5 } }]);
+			const read = await call(host, "fovea_dwell", { factor: 3 });
+			assert.match(read.text, /"around src\/billing\/invoice\.ts:3-7"/);
+			assert.equal(
+				read.details.symbols?.[0]?.name,
+				"LineItem",
+				"the interface on the lines read is the hottest symbol",
+			);
+			assert.match(await commandText(host, "/fovea status"), /src\/billing\/invoice\.ts:3-7 \d\.\d\d/);
+		});
+		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "grep", arguments: { pattern: "applyTax", path: "src" } }]);
+			const searched = await call(host, "fovea_dwell", { factor: 3 });
+			assert.match(searched.text, /"around applyTax in src"/);
+			assert.equal(searched.details.symbols?.[0]?.name, "applyTax");
+		});
+		await withHost({ cwd: repo, extensions: [FOVEA] }, async (host) => {
+			const edit = { oldText: "\tquantity: number;", newText: "\tquantity: number;\n\tdiscount?: number;" };
+			await host.runTools([{ name: "edit", arguments: { path: "src/billing/invoice.ts", edits: [edit] } }]);
+			const edited = await call(host, "fovea_dwell", { factor: 3 });
+			assert.match(edited.text, /"around src\/billing\/invoice\.ts:5-6"/);
+			assert.equal(edited.details.symbols?.[0]?.name, "LineItem");
+		});
+	});
+
 	it("a dwell on a root whose graph was paged out (FOVEA_CACHE_ROOTS=1) rebuilds it for the retained attention", async () => {
 		const base = await tempDir();
 		const shop = gitRepo(join(base, "shop"), { ...POLYGLOT }, { commit: true });

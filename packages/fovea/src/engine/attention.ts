@@ -1,7 +1,8 @@
 /**
- * What the agent has been looking at in one root: files it read, searched, edited or focused, each with a weight
- * that decays per turn (not per second: an idle conversation does not forget). Bounded; survives eviction of the
- * root's heavy caches, so a dwell after paging rebuilds heat from it instead of forgetting the focus.
+ * What the agent has been looking at in one root: files, line ranges and symbols it read, searched, edited or focused
+ * (keys of `attention-keys.ts`), each with a weight that decays per turn (not per second: an idle conversation does
+ * not forget). Bounded; survives eviction of the root's heavy caches, so a dwell after paging rebuilds heat from it
+ * instead of forgetting the focus.
  */
 export class Attention {
 	readonly #weights = new Map<string, number>();
@@ -11,7 +12,7 @@ export class Attention {
 		this.#limit = limit;
 	}
 
-	/** Adds `weight` to a root-relative file path. */
+	/** Adds `weight` to a key (a root-relative path, or a range or symbol within one). */
 	touch(path: string, weight: number): void {
 		if (!(weight > 0)) return;
 		this.#weights.set(path, (this.#weights.get(path) ?? 0) + weight);

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { envInt } from "../workspace/env.ts";
+import { describeAttention } from "./attention-keys.ts";
 import { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "./code-index.ts";
 import type { FileFacts } from "./facts.ts";
 import {
@@ -233,7 +234,7 @@ export class CodeMap {
 	}
 
 	/**
-	 * What surrounds the retained focus: heat seeded from attention (root-relative paths with weights) spread
+	 * What surrounds the retained focus: heat seeded from attention (`attention-keys.ts` keys with weights) spread
 	 * `factor` times further than a focus. After an eviction this rebuilds the graph and seeds it again from the
 	 * same attention, so paging never forgets what the agent was looking at.
 	 */
@@ -244,8 +245,8 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	) {
 		const around = attention
-			.map(([path]) => path)
 			.slice(0, 5)
+			.map(([key]) => describeAttention(key))
 			.join(", ");
 		return this.#answer(
 			"dwell",

@@ -1,9 +1,11 @@
 /**
  * The focus queries behind dwell and impact: where heat is seeded on the prepared graph. Dwell seeds from retained
- * attention and spreads further; impact seeds from a change and reports only what lies beyond it. Pure, over the
+ * attention (files, line ranges and symbols) and spreads further; impact seeds from a change and reports only what lies beyond it. Pure, over the
  * graph's node tables.
  */
+import { attentionTarget } from "./attention-keys.ts";
 import type { FocusQuery, PreparedGraph } from "./focus.ts";
+import type { CodeGraph } from "./graph.ts";
 import { manyOf } from "./one-or-many.ts";
 
 /** Seed mass per file node for root-relative paths (unknown paths are ignored). */
@@ -19,13 +21,89 @@ export function fileSeeds(
 	return seeds;
 }
 
-/** Heat seeded from attention (root-relative paths with weights), spread `factor` times further than a focus. */
+/** Heat seeded from attention (weighted `attention-keys.ts` keys), spread `factor` times further than a focus. */
 export function dwellQuery(
 	graph: PreparedGraph,
 	attention: ReadonlyArray<readonly [string, number]>,
 	factor: number,
 ): FocusQuery {
-	return { text: "", attention: fileSeeds(graph, attention), timeScale: factor };
+	return { text: "", attention: attentionSeeds(graph, attention), timeScale: factor };
+}
+
+/**
+ * Seed mass per node for weighted attention keys: a file's node; for a range of its lines, half on the file and half
+ * shared by the symbols the range shows (`symbolsShown`; all of it on the file when it shows none); for a symbol name, the live symbols
+ * of that name in the path (a file, or a directory and everything below it; `.` for the root). What no longer
+ * resolves (a file gone, a symbol renamed) seeds nothing.
+ */
+export function attentionSeeds(
+	graph: PreparedGraph,
+	weighted: ReadonlyArray<readonly [string, number]>,
+): Map<number, number> {
+	const seeds = new Map<number, number>();
+	const add = (id: number, mass: number): void => {
+		seeds.set(id, (seeds.get(id) ?? 0) + mass);
+	};
+	const targets = weighted.map(([key, weight]) => [attentionTarget(key), weight] as const);
+	const ranged = new Set(targets.flatMap(([target]) => ("lines" in target ? [target.path] : [])));
+	const symbolsIn = symbolsOfFiles(graph.graph, ranged);
+	for (const [target, weight] of targets) {
+		if (!(weight > 0)) continue;
+		if ("symbol" in target) {
+			const inScope = manyOf(graph.graph.byName.get(target.symbol)).filter((id) =>
+				isWithin(graph.graph.nodes[id]?.path ?? "", target.path),
+			);
+			for (const id of inScope) add(id, weight / inScope.length);
+			continue;
+		}
+		const file = graph.graph.fileNode.get(target.path);
+		if (file === undefined) continue;
+		if (!("lines" in target)) {
+			add(file, weight);
+			continue;
+		}
+		const shown = symbolsShown(graph.graph, symbolsIn.get(target.path) ?? [], target.lines);
+		add(file, shown.length === 0 ? weight : weight / 2);
+		for (const id of shown) add(id, weight / 2 / shown.length);
+	}
+	return seeds;
+}
+
+/**
+ * The symbols among `ids` that lines `first`–`last` show: those lying wholly inside the range, else the innermost
+ * ones the range overlaps (a few lines of a method attend the method, not its class as well).
+ */
+function symbolsShown(graph: CodeGraph, ids: readonly number[], [first, last]: readonly [number, number]): number[] {
+	const spans = ids.flatMap((id) => {
+		const node = graph.nodes[id];
+		return node !== undefined && node.line <= last && node.endLine >= first
+			? [{ id, line: node.line, end: node.endLine }]
+			: [];
+	});
+	const inside = spans.filter((span) => span.line >= first && span.end <= last);
+	if (inside.length > 0) return inside.map((span) => span.id);
+	const holdsAnother = (outer: (typeof spans)[number]) =>
+		spans.some((inner) => inner !== outer && inner.line >= outer.line && inner.end <= outer.end);
+	return spans.filter((span) => !holdsAnother(span)).map((span) => span.id);
+}
+
+/** The live symbol nodes of each of `paths`, in one pass over the graph's symbols. */
+function symbolsOfFiles(graph: CodeGraph, paths: ReadonlySet<string>): Map<string, number[]> {
+	const found = new Map<string, number[]>();
+	if (paths.size === 0) return found;
+	for (let id = graph.fileCount; id < graph.nodes.length; id++) {
+		const node = graph.nodes[id];
+		if (node === undefined || node.removed === true || !paths.has(node.path)) continue;
+		const list = found.get(node.path);
+		if (list === undefined) found.set(node.path, [id]);
+		else list.push(id);
+	}
+	return found;
+}
+
+/** Whether root-relative `path` is `scope` or lies below it (`.` holds everything). */
+function isWithin(path: string, scope: string): boolean {
+	return scope === "." || scope === "" || path === scope || path.startsWith(`${scope.replace(/\/+$/, "")}/`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { Attention } from "../engine/attention.ts";
+import { type AttentionTarget, attentionKey } from "../engine/attention-keys.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
 import { estimateTokens } from "../engine/budget.ts";
 import { readBounded } from "../engine/file-content.ts";
@@ -12,6 +13,7 @@ import { envInt } from "../workspace/env.ts";
 import { relativeInside } from "../workspace/path-inside.ts";
 import type { Roaming } from "./roaming.ts";
 import { newProbeState, type ProbeState, type ProbeStats, probeRoots } from "./root-probe.ts";
+import { attendedTargets } from "./tool-attention.ts";
 
 /** Attention weights by tool: writing binds attention more than reading, searching less. */
 const ATTENTION: Record<string, number> = {
@@ -90,10 +92,19 @@ export class Observer {
 		await this.endWrite(target.root, toolCallId, target.path, ok);
 	}
 
-	/** A successful path tool result (`tool_result`): attention on the path within its enrolled root. */
-	toolResult(toolName: string, input: unknown, cwd: string, roaming: Roaming): void {
-		const target = ownerOf((input as { path?: unknown } | undefined)?.path ?? ".", cwd, roaming);
-		if (target !== undefined) this.attend(target.root, target.path, toolName);
+	/**
+	 * A successful path tool result (`tool_result`): attention within its enrolled root on what the tool looked at
+	 * (`tool-attention.ts`: the lines read or written, the symbols searched for, else the path).
+	 */
+	async toolResult(toolName: string, input: unknown, cwd: string, roaming: Roaming): Promise<void> {
+		const args = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
+		const target = ownerOf(args.path ?? ".", cwd, roaming);
+		const rel = target === undefined ? undefined : relativeInside(target.root, target.path);
+		if (target === undefined || rel === undefined) return;
+		const targets = await attendedTargets(toolName, args, rel === "" ? "." : rel, target.path);
+		// The root may have been retired while an edited file was read: its observation is not recreated for it.
+		if (roaming.ring()?.owner(target.path) !== target.root) return;
+		for (const attended of targets) this.attendTarget(target.root, attended, toolName);
 	}
 
 	/** After the turn (`agent_settled`): probe the roots the agent works in, off every blocking hook. */
@@ -144,7 +155,12 @@ export class Observer {
 	/** A successful tool touched `path` inside `root`. */
 	attend(root: string, path: string, toolName: string): void {
 		const rel = relativeInside(root, path);
-		if (rel !== undefined) this.#state(root).attention.touch(rel === "" ? "." : rel, ATTENTION[toolName] ?? 0.3);
+		if (rel !== undefined) this.attendTarget(root, { path: rel === "" ? "." : rel }, toolName);
+	}
+
+	/** A successful tool looked at `target` (its path root-relative) inside `root`. */
+	attendTarget(root: string, target: AttentionTarget, toolName: string): void {
+		this.#state(root).attention.touch(attentionKey(target), ATTENTION[toolName] ?? 0.3);
 	}
 
 	attention(root: string): Attention | undefined {

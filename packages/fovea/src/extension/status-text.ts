@@ -1,3 +1,4 @@
+import { describeAttention } from "../engine/attention-keys.ts";
 import { mappedCounts } from "../engine/render-coverage.ts";
 import { printable } from "../printable.ts";
 import { envInt } from "../workspace/env.ts";
@@ -28,7 +29,7 @@ export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps
 			: `observation: ${observed.length} root${observed.length === 1 ? "" : "s"} with attention; probes ${stats.probes} (${stats.unchangedProbes} unchanged, ${stats.watchedProbes} answered by the change watch), refreshes ${stats.refreshes}, sweeps ${stats.sweeps}, baselines ${stats.baselines}${stats.gone > 0 ? `, roots gone ${stats.gone}` : ""}${stats.failures > 0 ? `, failed probes ${stats.failures}` : ""}`,
 		...observed.map((root) => {
 			const top = observer?.attention(root)?.top(3) ?? [];
-			return `  ${root}: ${top.map(([path, weight]) => `${path} ${weight.toFixed(2)}`).join(", ")}`;
+			return `  ${root}: ${top.map(([key, weight]) => `${describeAttention(key)} ${weight.toFixed(2)}`).join(", ")}`;
 		}),
 	]
 		.map(printable)

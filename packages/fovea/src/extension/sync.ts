@@ -27,7 +27,7 @@ export function registerSync(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps
 	});
 	pi.on("tool_result", async (event, ctx) => {
 		if (!event.isError && PATH_TOOLS.has(event.toolName))
-			(await maps.observer()).toolResult(event.toolName, event.input, ctx.cwd, roaming);
+			await (await maps.observer()).toolResult(event.toolName, event.input, ctx.cwd, roaming);
 	});
 	pi.on("turn_end", () => {
 		maps.loadedObserver()?.decay();

@@ -47,6 +47,8 @@ export async function runFocus(
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
+		for (const item of answer.symbols.slice(0, 3))
+			run.observer.attendTarget(root, { path: item.file, symbol: item.name }, "fovea_focus");
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
 			details: {
