@@ -135,7 +135,12 @@ export function needlessFindings(usable: readonly FileSides[]): Finding[] {
 			const counts: Parameters<typeof needlessFinding>[2] = { after: afterCount };
 			if (file.before !== undefined) {
 				const old = file.before.needless.filter((other) => other.rule === hit.rule);
-				counts.before = { file: file.previousPath ?? file.path, line: old[0]?.line ?? 1, value: old.length };
+				const first = old[0];
+				counts.before = {
+					file: file.previousPath ?? file.path,
+					...(first === undefined ? {} : { line: first.line }),
+					value: old.length,
+				};
 			}
 			out.push(needlessFinding(file.path, hit, counts));
 		}

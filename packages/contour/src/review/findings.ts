@@ -34,7 +34,8 @@ export interface Witness {
 /** A measured value at a place: cyclomatic complexity, similarity (0–1), cycle length, import or hit count. */
 export interface MeasuredValue {
 	file: string;
-	line: number;
+	/** The line of the measured thing; absent for a count in a file where there was none (nothing to point at). */
+	line?: number;
 	value: number;
 }
 

@@ -230,6 +230,11 @@ describe("needless code in a change", () => {
 			review.findings.map((f) => [f.kind, f.file, f.line, f.before?.value, f.after.value]),
 			[["boolean-return", "pkg/b.py", 3, 0, 1]],
 		);
+		assert.deepEqual(
+			review.findings[0]?.before,
+			{ file: "pkg/b.py", value: 0 },
+			"no line to point at on the before side",
+		);
 		assert.match(review.findings[0]?.question ?? "", /in `armed`/);
 	});
 });
