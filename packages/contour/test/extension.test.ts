@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CONTOUR_WORKSPACE_ENTRY } from "pi-fovea/session-entries";
+import { WORKSPACE_ACCESS_EVENT } from "pi-fovea/workspace";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
 import { commandText, git, gitRepo, newestRing, withHost, writeFiles } from "../../../test/e2e/support/workspaces.ts";
 
@@ -227,6 +228,43 @@ describe("contour extension", () => {
 			assert.equal(details.reused, true, "the checkpoint reuses the background analysis");
 			assert.equal(details.work.parses, 0);
 			assert.equal(details.origin.kind, "checkpoint", "and reports its own origin");
+		});
+	});
+
+	it("the background backstop also visits roots that came without activity there (peers' hints)", async () => {
+		const base = await tempDir();
+		const worked = shop(join(base, "shop"));
+		const staged = (name: string) => {
+			const repo = shop(join(base, name));
+			writeFiles(repo, { "src/pricing.ts": BRANCHY });
+			git(repo, "add", "src/pricing.ts");
+			return repo;
+		};
+		const early = staged("early");
+		const late = staged("late");
+		await withHost({ cwd: worked, extensions: [CONTOUR] }, async (host) => {
+			const hint = async (root: string) => {
+				host.eventBus.emit(WORKSPACE_ACCESS_EVENT, { version: 1, source: "fovea", root, sessionId: host.sessionId() });
+				for (let i = 0; i < 100 && !(await commandText(host, "/contour status")).includes(root); i++)
+					await new Promise((resolve) => setTimeout(resolve, 20));
+			};
+			// One hint before the review state loads (it loads with the first activity), one after.
+			await hint(early);
+			await host.runTools([{ name: "read", arguments: { path: "src/pricing.ts" } }]);
+			await hint(late);
+			// Debounce (1.5 s), then one root per 5 s tick.
+			let status = "";
+			for (let waited = 0; waited < 40_000; waited += 500) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+				status = await commandText(host, "/contour status");
+				if (/warmed [3-9]/.test(status)) break;
+			}
+			assert.match(status, /warmed [3-9]/, status);
+			for (const root of [early, late]) {
+				const details = (await review(host, { root })).details as ReviewDetails;
+				assert.equal(details.reused, true, `${root}'s staged change was analysed in the background`);
+				assert.equal(details.work.parses, 0);
+			}
 		});
 	});
 });

@@ -21,6 +21,7 @@ export default function contour(pi: ExtensionAPI): void {
 		onRetire: (roots) => reviews.retire(roots),
 		onActivity: (roots) => reviews.activity(roots),
 		onSession: (sessionId, roots) => reviews.session(sessionId, roots),
+		onAdmit: (root) => reviews.admitted(root),
 	});
 	registerContourTools(pi, roaming, reviews);
 	registerContourCommands(pi, roaming, reviews);

@@ -14,6 +14,8 @@ export interface ContourReviews {
 	activity(roots: string[]): void;
 	/** A session (re)started: work of the previous one is obsolete. */
 	session(sessionId: string, roots: string[]): void;
+	/** A root entered the ring: the background observer's backstop visits it, activity there or not. */
+	admitted(root: string): void;
 	/** Roots left the ring: their reports, maps and background work go. */
 	retire(roots: string[]): void;
 }
@@ -27,6 +29,9 @@ export function contourReviews(roaming: () => Roaming): ContourReviews {
 		loading ??= import("./review-state.ts").then((module) => {
 			state = module.createReviewState(roaming());
 			if (sessionId !== undefined) state.observer.setSession(sessionId);
+			// Roots the ring held before the state loaded (restored with the session, a peer's, an explicit one) are
+			// the backstop's as much as those that brought it here.
+			state.track(roaming().ring()?.list() ?? []);
 			return state;
 		});
 		return loading;
@@ -44,6 +49,9 @@ export function contourReviews(roaming: () => Roaming): ContourReviews {
 			if (state === undefined) return;
 			state.observer.setSession(id);
 			state.track(roots);
+		},
+		admitted(root) {
+			state?.track([root]);
 		},
 		retire(roots) {
 			state?.retire(roots);

@@ -25,6 +25,12 @@ export interface RoamingOptions {
 	onActivity?: (roots: string[]) => void;
 	/** Called when a session (re)starts its ring: new session, resume, fork, tree navigation; with the roots restored. */
 	onSession?: (sessionId: string, roots: string[]) => void;
+	/**
+	 * Called with a root newly admitted to the ring, however it came (a tool result, a peer's hint, an explicit or
+	 * default root of a command), so an engine that visits every root of the ring knows it without waiting for
+	 * activity there.
+	 */
+	onAdmit?: (root: string) => void;
 }
 
 /**

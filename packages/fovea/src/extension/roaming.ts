@@ -71,6 +71,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			if (origin !== undefined) known.origin ??= origin;
 		}
 		retire(admission.retired, "rotation");
+		if (admission.fresh) options.onAdmit?.(root);
 		if (admission.fresh && publish) {
 			pi.events.emit(WORKSPACE_ACCESS_EVENT, workspaceAccessHint(options.source, root, session.sessionId));
 		}
