@@ -4,9 +4,11 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
 import { Baseline } from "../src/engine/baseline.ts";
 import { CodeMap } from "../src/engine/code-map.ts";
 import { Provenance } from "../src/engine/provenance.ts";
+import { ResidentMaps } from "../src/engine/residency.ts";
 import { newProbeState, type ProbedRoot, type ProbeStats, probeRoots } from "../src/extension/root-probe.ts";
 import { makeTempDir, removeTempDir, writeTree } from "./support/temp-tree.ts";
 
@@ -48,6 +50,7 @@ describe("probeRoots", () => {
 				return made;
 			},
 			map,
+			peek: map,
 			ensureBaseline: () => {},
 			gone: () => assert.fail("no root is gone"),
 			signal: session.signal,
@@ -55,6 +58,48 @@ describe("probeRoots", () => {
 		assert.deepEqual(signals, [session.signal], "the index ran with the session's signal");
 		assert.deepEqual(refreshed, ["/a"], "the round ended there: /b is not probed for an ended session");
 		assert.equal(counted.failures, 0, "an obsolete round is not a failed probe");
+	});
+
+	it("an unchanged root's probe leaves the paging order alone: the graph in use stays resident", async () => {
+		const base = await makeTempDir();
+		temps.push(base);
+		const [used, quiet] = [join(base, "used"), join(base, "quiet")].map((dir) =>
+			gitRepo(dir, { "src/a.ts": "export const a = 1;\n" }, { commit: true }),
+		) as [string, string];
+		const maps = new ResidentMaps(1, { cache: false });
+		const observations = new Map<string, ProbedRoot>();
+		const context = {
+			stats: stats(),
+			watchTrustMs: 0,
+			observe: (root: string) => {
+				const made = observations.get(root) ?? {
+					baseline: new Baseline(),
+					provenance: new Provenance(),
+					pending: [],
+					probe: newProbeState(),
+				};
+				observations.set(root, made);
+				return made;
+			},
+			map: (root: string) => maps.use(root),
+			peek: (root: string) => maps.get(root),
+			ensureBaseline: (root: string, files: Parameters<Baseline["establish"]>[0]) => {
+				const baseline = observations.get(root)?.baseline;
+				if (baseline?.established === false) baseline.establish(files);
+			},
+			gone: () => assert.fail("both roots are there"),
+		};
+		await probeRoots([quiet], () => true, context); // its first index sets its baseline
+		await probeRoots([quiet], () => true, context); // and the first status probe its signature
+		await maps.use(used).refresh();
+		assert.equal(maps.isResident(used), true);
+		const unchangedBefore = context.stats.unchangedProbes;
+		await probeRoots([quiet], () => true, context);
+		assert.equal(context.stats.unchangedProbes, unchangedBefore + 1, "the quiet root was probed, unchanged");
+		assert.equal(maps.isResident(used), true, "and the graph in use was not paged out for it");
+		assert.equal(maps.isResident(quiet), false);
+		await maps.use(used).close();
+		await maps.get(quiet)?.close();
 	});
 
 	it("a file grown past the size limit is drift told as no longer mapped, not as deleted", async () => {
@@ -71,6 +116,7 @@ describe("probeRoots", () => {
 			watchTrustMs: 0,
 			observe: () => observation,
 			map: () => map,
+			peek: () => map,
 			ensureBaseline: (_root: string, files: Parameters<Baseline["establish"]>[0]) => {
 				if (!observation.baseline.established) observation.baseline.establish(files);
 			},

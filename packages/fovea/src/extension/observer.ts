@@ -210,6 +210,7 @@ export class Observer {
 			watchTrustMs: this.#watchTrustMs,
 			observe: (root) => this.#state(root),
 			map: (root) => this.#maps.use(root),
+			peek: (root) => this.#maps.get(root),
 			ensureBaseline: (root, files) => this.ensureBaseline(root, files),
 			signal: this.#session.signal,
 			gone: (root) => {

@@ -76,8 +76,10 @@ export interface ProbeContext {
 	watchTrustMs: number;
 	/** The observation of `root`, created on first use. */
 	observe(root: string): ProbedRoot;
-	/** The code map of `root`, made resident. */
+	/** The code map of `root`, made resident (the least recently used beyond the limit is paged out). */
 	map(root: string): CodeMap;
+	/** The code map of `root` if there is one, resident or not, left where it is in the paging order. */
+	peek(root: string): CodeMap | undefined;
 	/** Establishes the root's baseline from its first indexed files, if it has none. */
 	ensureBaseline(root: string, files: Parameters<Baseline["establish"]>[0]): void;
 	/** `root` no longer exists: its observation ends, and the agent is told once. */
@@ -120,8 +122,8 @@ async function probeRoot(
 	const { stats } = context;
 	const observation = context.observe(root);
 	const state = observation.probe;
-	const map = context.map(root);
 	if (!observation.baseline.established) {
+		const map = context.map(root);
 		const reading = map.watch?.changes;
 		const { snapshot } = await map.refresh(signalOf(context));
 		if (!isCurrent(root)) return "stop";
@@ -130,7 +132,9 @@ async function probeRoot(
 		checked(state, reading);
 		return "next";
 	}
-	const watch = map.watch;
+	// Only a refresh makes the map resident: a probe that finds nothing changed must not page out the graph of a root
+	// the agent is using for one it is not.
+	const watch = context.peek(root)?.watch;
 	/** The change watch, still trusted, saw something change since the last full check. */
 	let watchSawChange = false;
 	if (
@@ -172,9 +176,9 @@ async function probeRoot(
 		state.lastSweep = Date.now();
 		stats.sweeps++;
 	}
-	const { snapshot } = await map.refresh(
-		paths === undefined ? { fresh: true, ...signalOf(context) } : { paths, ...signalOf(context) },
-	);
+	const { snapshot } = await context
+		.map(root)
+		.refresh(paths === undefined ? { fresh: true, ...signalOf(context) } : { paths, ...signalOf(context) });
 	stats.refreshes++;
 	if (state.isGit === false) checked(state, reading);
 	if (!isCurrent(root)) return "stop";
