@@ -271,6 +271,29 @@ describe("fovea sync", () => {
 		}
 	});
 
+	it("the shared budget is spent on the root the agent works in most first, not the one observed first", async () => {
+		const [older, newer] = [await project("older"), await project("newer")];
+		process.env.FOVEA_SYNC_TOKENS = "100";
+		try {
+			await withHost({ cwd: older, extensions: [FOVEA] }, async (host) => {
+				await host.runTools([{ name: "read", arguments: { path: join(older, "src/main.ts") } }]);
+				await host.runTools([{ name: "read", arguments: { path: join(newer, "src/main.ts") } }]);
+				await host.runTools([{ name: "read", arguments: { path: join(newer, "src/helper.ts") } }]);
+				await counters(host);
+				for (const root of [older, newer]) {
+					appendFileSync(join(root, "src/helper.ts"), "export function laterHelperWithALongName(): void {}\n");
+					appendFileSync(join(root, "src/main.ts"), "export function laterMainWithALongName(): void {}\n");
+				}
+				await host.prompt("go on");
+				const message = syncMessages(host).at(-1) ?? "";
+				const labels = message.split("\n").filter((line) => line.startsWith("In "));
+				assert.equal(labels[0], `In ${newer}:`, message);
+			});
+		} finally {
+			delete process.env.FOVEA_SYNC_TOKENS;
+		}
+	});
+
 	it("a retirement notice left untold belongs to its branch: tree navigation to another does not tell it", async () => {
 		const a = await project("first");
 		const b = await project("second");

@@ -232,7 +232,8 @@ export class Observer {
 
 	/**
 	 * One message about meaningful drift in the relevant roots, within one shared `maxTokens` spent on roots that
-	 * have something to say (quiet roots cost nothing); root labels and retirement notices count toward it.
+	 * have something to say (quiet roots cost nothing), strongest attention first; root labels and retirement notices
+	 * count toward it.
 	 * Told drift and notices are cleared; what does not fit waits for the next message. `undefined` when there is
 	 * nothing to say.
 	 */
@@ -250,8 +251,10 @@ export class Observer {
 		add("Fovea: files changed since you last looked (meaningful changes only):");
 		let told = 0;
 		let full = false;
-		for (const [root, state] of this.#roots) {
-			if (full || state.pending.length === 0) continue;
+		// The roots the agent works in most are told first: what does not fit is theirs least.
+		for (const root of this.relevant()) {
+			const state = this.#roots.get(root);
+			if (full || state === undefined || state.pending.length === 0) continue;
 			const fromElsewhere = state.pending.filter((d) => !d.authored);
 			const ownEdits = state.pending.length - fromElsewhere.length;
 			const elsewhere = latestPerPath(fromElsewhere);
