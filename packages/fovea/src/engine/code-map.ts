@@ -300,6 +300,7 @@ export class CodeMap {
 			gaps: snapshot.gaps,
 			partial: snapshot.partial,
 			truncated: snapshot.truncated,
+			files: snapshot.files,
 			maxTokens,
 		});
 		return { text, ...items, result, snapshot };

@@ -1,5 +1,6 @@
 import { BudgetedText, budgetChars } from "./budget.ts";
-import type { CoverageGap } from "./facts.ts";
+import type { CoverageGap, FileFacts } from "./facts.ts";
+import { outlineNames } from "./file-outline.ts";
 import type { FocusResult } from "./focus.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
 import type { PartialFile } from "./partial-coverage.ts";
@@ -27,6 +28,8 @@ export interface FocusContext {
 	partial: readonly PartialFile[];
 	/** The walk stopped at a bound (`IndexSnapshot.truncated`): the footer says the map is partial. */
 	truncated?: boolean;
+	/** The files' facts: a file with no warm names to show is summarized by its outline (`file-outline.ts`). */
+	files?: ReadonlyMap<string, FileFacts>;
 	maxTokens: number;
 }
 
@@ -83,10 +86,11 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const shownSymbols = new Set(result.symbols.slice(0, symbolsShown).map((r) => r.id));
 	const fileLines = result.files.map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
-		const inside = result.symbols
+		const warm = result.symbols
 			.filter((s) => graph.nodes[s.id]?.path === node.path && !shownSymbols.has(s.id))
 			.slice(0, 4)
 			.map((s) => qualified(graph.nodes[s.id] as GraphNode));
+		const inside = warm.length > 0 ? warm : outlineNames(context.files?.get(node.path), 3);
 		return `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
 	});
 	// A kept file's bare path stands in for its line when its names would take the room of the kept files after it.

@@ -1,5 +1,6 @@
 import { BudgetedText, budgetChars } from "./budget.ts";
 import type { CoverageGap, FileFacts } from "./facts.ts";
+import { outlineNames } from "./file-outline.ts";
 import type { CodeGraph, GraphNode } from "./graph.ts";
 import type { PartialFile } from "./partial-coverage.ts";
 import { coverageFooter } from "./render-coverage.ts";
@@ -53,10 +54,7 @@ export function renderSketch(context: SketchContext): string {
 	const central = centralFiles(graph).slice(0, 25);
 	const centralLines = central.map((id) => {
 		const path = (graph.nodes[id] as GraphNode).path;
-		const names = (files.get(path)?.symbols ?? [])
-			.filter((s) => s.exported !== false && s.container === undefined)
-			.slice(0, 5)
-			.map((s) => s.name);
+		const names = outlineNames(files.get(path), 5);
 		return `  ${path}${names.length > 0 ? ` — ${names.join(", ")}` : ""}`;
 	});
 	const shown = out.addSection("Most connected files (symbols inside):", centralLines, reserve);

@@ -37,6 +37,16 @@ describe("impact", () => {
 		assert.ok(!files.includes("src/other.ts"), files.join(", "));
 	});
 
+	it("a file with no warm names to show is summarized by the names it exports", async () => {
+		const map = new CodeMap(await chain(), { cache: false });
+		const answer = await map.impact({ files: ["src/rates.ts"], symbols: [] }, 1500);
+		const lines = answer.text.split("\n");
+		const heading = lines.indexOf("Hottest files:");
+		assert.ok(heading >= 0, answer.text);
+		const cart = lines.slice(heading).find((line) => line.startsWith("  src/cart.ts"));
+		assert.equal(cart, "  src/cart.ts — total", answer.text);
+	});
+
 	it("a deleted file exposes its importers first, and the answer says it was seeded from them", async () => {
 		const root = await chain();
 		const map = new CodeMap(root, { cache: false });
