@@ -85,6 +85,13 @@ describe("contour review", { concurrency: true }, () => {
 		assert.match(run.stdout, /1\. complexity src\/router\.ts:1 — `route` cyclomatic complexity 1 → 12/);
 		assert.match(run.stdout, /exposure: reaches no other file/);
 		assert.match(run.stdout, /^imports: 1 added \(1 across directories\), 0 removed$/m);
+		// The text fits --max-tokens, keeping the header that names the root.
+		for (const budget of [200, 400]) {
+			const fitted = await contour(["review", "--max-tokens", String(budget)], dir);
+			assert.equal(fitted.code, 0, fitted.stderr);
+			assert.ok(estimateTokens(fitted.stdout) <= budget, `${budget}: ${estimateTokens(fitted.stdout)} tokens`);
+			assert.match(fitted.stdout, new RegExp(`^contour review · root ${dir} · staged`));
+		}
 	});
 
 	it("--json ranks findings, each naming its file relative to the root and its line", async () => {

@@ -10,6 +10,7 @@ import { appendFile, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import type { JsonObject } from "@earendil-works/pi-ai";
 import { cleanupTempDirs, type PiHost, type ToolOutcome, tempDir } from "../../../test/e2e/harness.ts";
 import {
 	commandText,
@@ -69,7 +70,7 @@ interface SketchDetails {
 const host = (cwd: string, body: (host: PiHost) => Promise<void>) => withHost({ cwd, extensions: [FOVEA] }, body);
 
 /** Runs one tool call in its own turn and returns its result. */
-async function call(pi: PiHost, name: string, args: Record<string, string | number | boolean>): Promise<ToolOutcome> {
+async function call(pi: PiHost, name: string, args: JsonObject): Promise<ToolOutcome> {
 	const run = await pi.runTools([{ name, arguments: args }]);
 	assert.equal(run.toolResults.length, 1);
 	return run.toolResults[0] as ToolOutcome;
@@ -253,6 +254,27 @@ describe("fovea_focus through the real Pi host", () => {
 			assert.ok(estimateTokens(huge.text) <= 20_000);
 			assert.equal(itemCount(huge.text), counts[3], "maxTokens 1e9 shows everything, like 1500 on this project");
 			assert.doesNotMatch(huge.text, /^Beyond this:/m);
+		});
+	});
+});
+
+describe("fovea_dwell and fovea_impact within maxTokens", () => {
+	it("fit every budget by the chars/3 estimate, keeping the header and the coverage gaps", async () => {
+		const repo = polyglotRepo(await tempDir());
+		await host(repo, async (pi) => {
+			await call(pi, "read", { path: "src/billing/invoice.ts" });
+			for (const [tool, args] of [
+				["fovea_dwell", {}],
+				["fovea_impact", { symbols: ["applyTax"] }],
+			] as const) {
+				for (const maxTokens of [200, 300, 600]) {
+					const { text, isError } = await call(pi, tool, { ...args, maxTokens });
+					assert.equal(isError, false, text);
+					assert.ok(Math.ceil(text.length / 3) <= maxTokens, `${tool} ${maxTokens}: ${text.length} chars`);
+					assert.ok(text.startsWith(`${tool.replace("_", " ")} · root ${repo}`), `${tool} ${maxTokens}:\n${text}`);
+					assert.match(text, /^Not mapped: 2 files: /m, `${tool} ${maxTokens} keeps the coverage gaps`);
+				}
+			}
 		});
 	});
 });
