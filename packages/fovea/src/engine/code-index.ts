@@ -45,7 +45,11 @@ export interface RefreshOptions {
 	/** Check only these paths (root-relative or absolute inside the root) instead of walking the whole root. */
 	paths?: readonly string[];
 	signal?: AbortSignal;
-	/** Called as files that needed work are finished: `done` of `total`. */
+	/**
+	 * Called as files that needed work are finished: `done` of `total`. From the call on, also for a refresh already
+	 * running that this one waits behind (a post-turn probe's first index, say), so the caller is never left waiting
+	 * without a word.
+	 */
 	onProgress?: (done: number, total: number) => void;
 	/**
 	 * Settles once another parse of this root's files has offered its facts (`offer`): the refresh walks, reads and
@@ -115,6 +119,8 @@ export class CodeIndex {
 	#manifestDirty = 0;
 	#manifestSavedAt = 0;
 	#queue: Promise<unknown> = Promise.resolve();
+	/** Progress callbacks of the refreshes running or waiting: each hears the progress of whichever runs. */
+	readonly #progressListeners = new Set<(done: number, total: number) => void>();
 
 	constructor(root: string, options: CodeIndexOptions = {}) {
 		this.root = resolve(root);
@@ -145,9 +151,12 @@ export class CodeIndex {
 
 	/** Brings the index up to date; an aborted or failed refresh leaves the previous snapshot in place. */
 	refresh(options: RefreshOptions = {}): Promise<IndexSnapshot> {
+		const listener = options.onProgress;
+		if (listener !== undefined) this.#progressListeners.add(listener);
 		const run = this.#queue.then(() => this.#refresh(options));
 		this.#queue = run.catch(() => {});
-		return run;
+		if (listener === undefined) return run;
+		return run.finally(() => this.#progressListeners.delete(listener));
 	}
 
 	/**
@@ -280,7 +289,9 @@ export class CodeIndex {
 			extractor: () => this.#getExtractor(),
 			stats: this.stats,
 			signal: options.signal,
-			onProgress: options.onProgress,
+			onProgress: (done, total) => {
+				for (const listener of this.#progressListeners) listener(done, total);
+			},
 			offers: options.offers,
 			sharedParse: options.sharedParse,
 		});

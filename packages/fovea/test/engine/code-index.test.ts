@@ -536,6 +536,21 @@ describe("CodeIndex", () => {
 		assert.deepEqual(pick(index.stats), work(1, 2, 2, 0, 0));
 	});
 
+	it("a refresh waiting behind another hears the progress of the one running", async () => {
+		const root = await temp();
+		for (const name of ["a", "b", "c"]) await put(root, `${name}.ts`, `export const ${name} = 1;\n`);
+		const index = new CodeIndex(root, { cache: false });
+		const first = index.refresh(); // a post-turn probe's first index: nobody listens to it
+		const progress: [number, number][] = [];
+		const second = index.refresh({ onProgress: (done, total) => progress.push([done, total]) });
+		await Promise.all([first, second]);
+		assert.deepEqual(progress, [[3, 3]], "the waiting caller heard the first index finish its files");
+		progress.length = 0;
+		await put(root, "a.ts", "export const a = 2;\n");
+		await index.refresh();
+		assert.deepEqual(progress, [], "a caller's listener ends with its refresh");
+	});
+
 	it("a root deleted while it is indexed, or before a walk or a path check, is a clear error, never an empty map", async () => {
 		const real = await loadExtractor();
 		const make = async () => {
