@@ -34,7 +34,15 @@ interface RootObservation {
 	/** What the post-turn probe remembers of the root (see `root-probe.ts`). */
 	probe: ProbeState;
 	pending: Drift[];
+	/** The turn (`Observer.decay` count) of the last attention here: a root stays relevant a while after it fades. */
+	attendedTurn: number;
 }
+
+/**
+ * Turns a root stays relevant (probed after turns, its drift told) after the last attention there. Attention itself
+ * fades faster (×0.7 a turn: gone after about 13), but one task's turns easily outnumber that.
+ */
+const RELEVANT_TURNS = 50;
 
 /** Work counters, so tests can assert that an unchanged root costs one probe and no rebuild. */
 export interface ObserverStats extends ProbeStats {
@@ -64,6 +72,8 @@ export class Observer {
 	#session = new AbortController();
 	readonly #maps: ResidentMaps;
 	readonly #writes = new Map<string, { root: string; path: string }>();
+	/** Turns ended in this session (`decay` calls). */
+	#turn = 0;
 	#probing: Promise<void> = Promise.resolve();
 	/** Tokens of the shared drift budget (FOVEA_SYNC_TOKENS). */
 	readonly #budget = envInt("FOVEA_SYNC_TOKENS", 600, 100, 8000);
@@ -146,6 +156,7 @@ export class Observer {
 				provenance: new Provenance(),
 				probe: newProbeState(),
 				pending: [],
+				attendedTurn: this.#turn,
 			};
 			this.#roots.set(root, state);
 		}
@@ -160,7 +171,9 @@ export class Observer {
 
 	/** A successful tool looked at `target` (its path root-relative) inside `root`. */
 	attendTarget(root: string, target: AttentionTarget, toolName: string): void {
-		this.#state(root).attention.touch(attentionKey(target), ATTENTION[toolName] ?? 0.3);
+		const state = this.#state(root);
+		state.attention.touch(attentionKey(target), ATTENTION[toolName] ?? 0.3);
+		state.attendedTurn = this.#turn;
 	}
 
 	attention(root: string): Attention | undefined {
@@ -169,6 +182,7 @@ export class Observer {
 
 	/** A turn ended: attention decays by turns, not wall time. */
 	decay(): void {
+		this.#turn++;
 		for (const state of this.#roots.values()) state.attention.decay();
 	}
 
@@ -222,11 +236,16 @@ export class Observer {
 		});
 	}
 
-	/** Roots the agent is working in: those with attention, strongest first. */
+	/**
+	 * Roots the agent is working in: those with attention, or attended within the last `RELEVANT_TURNS` turns, or with
+	 * drift still to tell; strongest attention first, then the most recently attended.
+	 */
 	relevant(): string[] {
 		return [...this.#roots]
-			.filter(([, s]) => s.attention.size > 0 || s.pending.length > 0)
-			.sort((a, b) => b[1].attention.total - a[1].attention.total)
+			.filter(
+				([, s]) => s.attention.size > 0 || s.pending.length > 0 || this.#turn - s.attendedTurn <= RELEVANT_TURNS,
+			)
+			.sort((a, b) => b[1].attention.total - a[1].attention.total || b[1].attendedTurn - a[1].attendedTurn)
 			.map(([root]) => root);
 	}
 
