@@ -242,9 +242,7 @@ export class Observer {
 	 */
 	relevant(): string[] {
 		return [...this.#roots]
-			.filter(
-				([, s]) => s.attention.size > 0 || s.pending.length > 0 || this.#turn - s.attendedTurn <= RELEVANT_TURNS,
-			)
+			.filter(([, s]) => s.attention.size > 0 || s.pending.length > 0 || this.#turn - s.attendedTurn <= RELEVANT_TURNS)
 			.sort((a, b) => b[1].attention.total - a[1].attention.total || b[1].attendedTurn - a[1].attendedTurn)
 			.map(([root]) => root);
 	}
