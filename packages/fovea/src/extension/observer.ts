@@ -2,15 +2,14 @@ import { isAbsolute, resolve } from "node:path";
 import { Attention } from "../engine/attention.ts";
 import { type AttentionTarget, attentionKey } from "../engine/attention-keys.ts";
 import { Baseline, type Drift } from "../engine/baseline.ts";
-import { estimateTokens } from "../engine/budget.ts";
 import { readBounded } from "../engine/file-content.ts";
 import { hashOf } from "../engine/parser.ts";
 import { Provenance } from "../engine/provenance.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../engine/scan.ts";
-import { printable } from "../printable.ts";
 import { envInt } from "../workspace/env.ts";
 import { relativeInside } from "../workspace/path-inside.ts";
+import { driftMessage } from "./drift-message.ts";
 import type { Roaming } from "./roaming.ts";
 import { newProbeState, type ProbeState, type ProbeStats, probeRoots } from "./root-probe.ts";
 import { attendedTargets } from "./tool-attention.ts";
@@ -250,64 +249,14 @@ export class Observer {
 	/**
 	 * One message about meaningful drift in the relevant roots, within one shared `maxTokens` spent on roots that
 	 * have something to say (quiet roots cost nothing), strongest attention first; root labels and retirement notices
-	 * count toward it.
-	 * Told drift and notices are cleared; what does not fit waits for the next message. `undefined` when there is
-	 * nothing to say.
+	 * count toward it (`drift-message.ts`). `undefined` when there is nothing to say.
 	 */
 	drain(maxTokens: number): string | undefined {
-		const lines: string[] = [];
-		let used = 0;
-		const add = (line: string): boolean => {
-			const shown = printable(line);
-			const cost = estimateTokens(`${shown}\n`);
-			if (used + cost > maxTokens) return false;
-			lines.push(shown);
-			used += cost;
-			return true;
-		};
-		add("Fovea: files changed since you last looked (meaningful changes only):");
-		let told = 0;
-		let full = false;
-		// The roots the agent works in most are told first: what does not fit is theirs least.
-		for (const root of this.relevant()) {
+		const roots = this.relevant().flatMap((root) => {
 			const state = this.#roots.get(root);
-			if (full || state === undefined || state.pending.length === 0) continue;
-			const fromElsewhere = state.pending.filter((d) => !d.authored);
-			const ownEdits = state.pending.length - fromElsewhere.length;
-			const elsewhere = latestPerPath(fromElsewhere);
-			// Own edits are only counted, never repeated; drift from elsewhere that does not fit waits for a later
-			// message rather than being lost.
-			state.pending = elsewhere;
-			if (elsewhere.length === 0) continue;
-			if (!add(`In ${root}:`)) {
-				full = true;
-				continue;
-			}
-			let shown = 0;
-			while (shown < elsewhere.length) {
-				const drift = elsewhere[shown] as Drift;
-				if (!add(`  ${drift.path} (${drift.kind}, not by this session): ${drift.details.join("; ")}`)) break;
-				shown++;
-			}
-			told += shown;
-			state.pending = elsewhere.slice(shown);
-			if (shown < elsewhere.length) {
-				add(`  … ${elsewhere.length - shown} more, told in a later message`);
-				full = true;
-			} else if (ownEdits > 0)
-				add(`  (${ownEdits} file${ownEdits === 1 ? "" : "s"} changed by this session's own tools, not repeated)`);
-		}
-		// A notice that does not fit stays queued for a later message too.
-		let untold = 0;
-		for (const notice of this.#notices) {
-			if (!full && add(notice)) told++;
-			else {
-				full = true;
-				this.#notices[untold++] = notice;
-			}
-		}
-		this.#notices.length = untold;
-		return told > 0 ? lines.join("\n") : undefined;
+			return state === undefined ? [] : [{ root, state }];
+		});
+		return driftMessage(roots, this.#notices, maxTokens);
 	}
 
 	/**
@@ -328,16 +277,6 @@ export class Observer {
 				this.#notices.push(`Retired ${root}: observation ended; a return starts a new baseline.`);
 		}
 	}
-}
-
-/** One drift per path, the latest: a file changed twice before it was told is told once, as it is now. */
-function latestPerPath(drift: readonly Drift[]): Drift[] {
-	const byPath = new Map<string, Drift>();
-	for (const item of drift) {
-		byPath.delete(item.path);
-		byPath.set(item.path, item);
-	}
-	return [...byPath.values()];
 }
 
 /** The content hash the index would record for `path`, read as the index reads (bounded, no FIFO, no symlink). */
