@@ -4,6 +4,7 @@
  * bytes; writing segments is `segment-writer.ts`'s, and which files exist and which records are live the cache's.
  */
 import { compactFacts } from "./compact-facts.ts";
+import { isCount } from "./count.ts";
 import { EXTRACTOR_VERSION, type FileFacts, isCallSites } from "./facts.ts";
 
 /** Version of the cache's on-disk formats (segments, index, manifest): files of another version are stale. */
@@ -33,10 +34,6 @@ function isFactsShape(value: unknown): value is FileFacts {
 		(f.replacementCharacters === undefined || isCount(f.replacementCharacters)) &&
 		(f.contentTerms === undefined || typeof f.contentTerms === "string")
 	);
-}
-
-function isCount(value: unknown): value is number {
-	return Number.isInteger(value) && (value as number) >= 0;
 }
 
 /** Parses one record line; `undefined` when damaged. */

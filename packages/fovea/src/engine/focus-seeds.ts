@@ -3,6 +3,7 @@
  * attention (files, line ranges and symbols) and spreads further; impact seeds from a change and reports only what lies beyond it. Pure, over the
  * graph's node tables.
  */
+import { relativeInside } from "../workspace/path-inside.ts";
 import { attentionTarget } from "./attention-keys.ts";
 import type { FocusQuery, PreparedGraph } from "./focus.ts";
 import type { CodeGraph } from "./graph.ts";
@@ -32,9 +33,9 @@ export function dwellQuery(
 
 /**
  * Seed mass per node for weighted attention keys: a file's node; for a range of its lines, half on the file and half
- * shared by the symbols the range shows (`symbolsShown`; all of it on the file when it shows none); for a symbol name, the live symbols
- * of that name in the path (a file, or a directory and everything below it; `.` for the root). What no longer
- * resolves (a file gone, a symbol renamed) seeds nothing.
+ * shared by the symbols the range shows (`symbolsShown`; all of it on the file when it shows none); for a symbol
+ * name, the live symbols of that name in the path (a file, or a directory and everything below it; `.` for the
+ * root). What no longer resolves (a file gone, a symbol renamed) seeds nothing.
  */
 export function attentionSeeds(
 	graph: PreparedGraph,
@@ -44,14 +45,12 @@ export function attentionSeeds(
 	const add = (id: number, mass: number): void => {
 		seeds.set(id, (seeds.get(id) ?? 0) + mass);
 	};
-	const targets = weighted.map(([key, weight]) => [attentionTarget(key), weight] as const);
-	const ranged = new Set(targets.flatMap(([target]) => ("lines" in target ? [target.path] : [])));
-	const symbolsIn = symbolsOfFiles(graph.graph, ranged);
-	for (const [target, weight] of targets) {
+	for (const [key, weight] of weighted) {
 		if (!(weight > 0)) continue;
+		const target = attentionTarget(key);
 		if ("symbol" in target) {
-			const inScope = manyOf(graph.graph.byName.get(target.symbol)).filter((id) =>
-				isWithin(graph.graph.nodes[id]?.path ?? "", target.path),
+			const inScope = manyOf(graph.graph.byName.get(target.symbol)).filter(
+				(id) => relativeInside(target.path, graph.graph.nodes[id]?.path ?? "") !== undefined,
 			);
 			for (const id of inScope) add(id, weight / inScope.length);
 			continue;
@@ -62,7 +61,7 @@ export function attentionSeeds(
 			add(file, weight);
 			continue;
 		}
-		const shown = symbolsShown(graph.graph, symbolsIn.get(target.path) ?? [], target.lines);
+		const shown = symbolsShown(graph.graph, graph.graph.symbolIds.get(target.path) ?? [], target.lines);
 		add(file, shown.length === 0 ? weight : weight / 2);
 		for (const id of shown) add(id, weight / 2 / shown.length);
 	}
@@ -85,25 +84,6 @@ function symbolsShown(graph: CodeGraph, ids: readonly number[], [first, last]: r
 	const holdsAnother = (outer: (typeof spans)[number]) =>
 		spans.some((inner) => inner !== outer && inner.line >= outer.line && inner.end <= outer.end);
 	return spans.filter((span) => !holdsAnother(span)).map((span) => span.id);
-}
-
-/** The live symbol nodes of each of `paths`, in one pass over the graph's symbols. */
-function symbolsOfFiles(graph: CodeGraph, paths: ReadonlySet<string>): Map<string, number[]> {
-	const found = new Map<string, number[]>();
-	if (paths.size === 0) return found;
-	for (let id = graph.fileCount; id < graph.nodes.length; id++) {
-		const node = graph.nodes[id];
-		if (node === undefined || node.removed === true || !paths.has(node.path)) continue;
-		const list = found.get(node.path);
-		if (list === undefined) found.set(node.path, [id]);
-		else list.push(id);
-	}
-	return found;
-}
-
-/** Whether root-relative `path` is `scope` or lies below it (`.` holds everything). */
-function isWithin(path: string, scope: string): boolean {
-	return scope === "." || scope === "" || path === scope || path.startsWith(`${scope.replace(/\/+$/, "")}/`);
 }
 
 /**

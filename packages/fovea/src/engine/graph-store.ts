@@ -132,6 +132,7 @@ export class GraphStore {
 			symbolCount: this.#nodes.length - this.#fileCount - this.#removed,
 			fileNode: this.#fileNode,
 			byName: this.#byName,
+			symbolIds: this.#symbolIds,
 			edgeCounts: { ...this.#counts },
 		};
 	}

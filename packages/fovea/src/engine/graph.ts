@@ -30,6 +30,8 @@ export interface CodeGraph extends SparseGraph {
 	fileNode: ReadonlyMap<string, number>;
 	/** Live symbol nodes by simple name: one id, or a list when several symbols share the name (see `manyOf`). */
 	byName: ReadonlyMap<string, Ids>;
+	/** Live symbol nodes of each file, in source order. */
+	symbolIds: ReadonlyMap<string, readonly number[]>;
 	edgeCounts: Record<EdgeKind, number>;
 }
 

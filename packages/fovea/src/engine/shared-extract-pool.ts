@@ -2,6 +2,7 @@
  * The process's one extraction pool, and how a process tunes it: `extractMany` uses it, so every index of every root
  * in a process shares the same parsing threads. A bundled CLI points it at its own worker build.
  */
+import { isCount } from "./count.ts";
 import { DEFAULT_START_JOBS, ExtractPool } from "./extract-pool.ts";
 import { extractThreads } from "./extract-threads.ts";
 
@@ -37,8 +38,7 @@ export function useExtractWorkerScript(url: URL | undefined): void {
  * `extract-pool.ts` for the measurements behind it).
  */
 export function useExtractWorkersFrom(jobs: number | undefined): void {
-	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 0))
-		throw new RangeError(`useExtractWorkersFrom: ${jobs} is not a job count`);
+	if (jobs !== undefined && !isCount(jobs)) throw new RangeError(`useExtractWorkersFrom: ${jobs} is not a job count`);
 	sharedStartJobs = jobs;
 	if (shared !== undefined) shared.startJobs = jobs ?? DEFAULT_START_JOBS;
 }

@@ -4,6 +4,7 @@
  * Read from the tool's input (and, for an edit, the file as written); never from the result's text.
  */
 import type { AttentionTarget } from "../engine/attention-keys.ts";
+import { isCount } from "../engine/count.ts";
 import { readBounded } from "../engine/file-content.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../engine/scan.ts";
 
@@ -67,8 +68,4 @@ function lineAt(text: string, at: number): number {
 	let line = 1;
 	for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
 	return line;
-}
-
-function isCount(value: unknown): value is number {
-	return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
