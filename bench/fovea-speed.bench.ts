@@ -2,7 +2,8 @@
 // probes, restart from the fact cache and peak memory, against the targets for this 2-core machine. Prints JSON.
 //
 //   npm run bench:fovea-speed     (or: node bench/fovea-speed.bench.ts [--sizes 5000,10000] [--queries 50]
-//                                     [--edits 10] [--no-real] [--keep] [--profile DIR] [--from-sources])
+//                                     [--edits 10] [--cold-runs 3] [--no-real] [--keep] [--profile DIR]
+//                                     [--from-sources])
 //
 // Corpora, all written under one temp dir that is removed at the end (`--keep` leaves it):
 // - `viem`: the TypeScript sources that the `viem` package ships (a root devDependency for this benchmark alone),
@@ -17,7 +18,10 @@
 // grammars, and peak RSS (`process.resourceUsage().maxRSS` and sampled `rss`) belongs to that corpus alone. Phases:
 // 1. cold index: `index.refresh()` on an empty fact cache; files/s, with the time inside `extract` (parse-only, on the
 //    main thread and on the extract pool's worker threads, FOVEA_EXTRACT_THREADS) and in grammar loading reported
-//    apart; then the graph build (`refresh({ paths: [] })` runs no walk, only the build).
+//    apart; then the graph build (`refresh({ paths: [] })` runs no walk, only the build). `--cold-runs N` (default 3)
+//    times N cold indexes in all, each in a fresh process on an empty cache (this one's, then N − 1 children that only
+//    index), and the target is judged on their median: this 2-core machine's speed moves by ±15% and more between
+//    runs a minute apart.
 // 2. warm focus over ~50 queries drawn from the corpus's own symbols (identifiers, their words as a phrase, and a
 //    sentence naming two of them): `focus(q, 1500)` as `fovea_focus` calls it (a full unchanged walk, then rank and
 //    render), and `focus(q, 1500, { paths: [] })`, rank and render alone.
@@ -58,10 +62,12 @@ const { values } = parseArgs({
 		"no-real": { type: "boolean", default: false },
 		keep: { type: "boolean", default: false },
 		profile: { type: "string" },
+		"cold-runs": { type: "string", default: "3" },
 		"from-sources": { type: "boolean", default: false },
 		// Child mode.
 		measure: { type: "string" },
 		restart: { type: "string" },
+		cold: { type: "string" },
 		cache: { type: "string" },
 		label: { type: "string" },
 	},
@@ -124,6 +130,14 @@ interface Measurement {
 		otherMs: number;
 		graphBuildMs: number;
 		firstFocusMs: number;
+		/**
+		 * Filled in by the parent: the files/s of every cold index of the corpus, this process's first, then those of
+		 * `--cold-runs` − 1 more fresh processes (`ColdRun`), and their median, which the target is judged on: one run
+		 * on this machine lands anywhere within ±15% or more of it.
+		 */
+		filesPerSecondRuns?: number[];
+		filesPerSecondMedian?: number;
+		cpuMsRuns?: number[];
 	};
 	warmFocus: {
 		asTool: ReturnType<typeof summary>;
@@ -441,6 +455,26 @@ interface Restart {
 	maxRssMB: number;
 }
 
+/** One more cold index of a corpus, in a fresh process on an empty cache, as the measuring child's first phase. */
+interface ColdRun {
+	indexMs: number;
+	indexCpuMs: number;
+	filesParsed: number;
+}
+
+async function coldRun(root: string, cacheDir: string): Promise<ColdRun> {
+	process.env.FOVEA_CACHE_DIR = cacheDir;
+	const map = new CodeMap(root, { cache: new FactCache(root, { cacheDir }), watch: process.env.FOVEA_WATCH !== "0" });
+	const start = performance.now();
+	const cpu = process.cpuUsage();
+	await map.index.refresh();
+	const indexMs = performance.now() - start;
+	const used = process.cpuUsage(cpu);
+	const filesParsed = map.index.stats.filesParsed;
+	await map.close();
+	return { indexMs: round(indexMs), indexCpuMs: round((used.user + used.system) / 1000), filesParsed };
+}
+
 /** A new process, a new map on the same cache dir: the facts must all come from the cache. */
 async function restart(root: string, cacheDir: string): Promise<Restart> {
 	process.env.FOVEA_CACHE_DIR = cacheDir;
@@ -542,7 +576,7 @@ async function commitAll(root: string): Promise<void> {
 
 function runChild<T>(
 	script: string,
-	mode: "measure" | "restart",
+	mode: "measure" | "restart" | "cold",
 	root: string,
 	cacheDir: string,
 	label: string,
@@ -592,9 +626,9 @@ function verdicts(m: Measurement): Record<string, Verdict> {
 	};
 	check(
 		"coldFilesPerSecond",
-		`>= ${TARGETS.coldFilesPerSecond} files/s`,
-		m.cold.filesPerSecond,
-		m.cold.filesPerSecond >= TARGETS.coldFilesPerSecond,
+		`>= ${TARGETS.coldFilesPerSecond} files/s (median of the cold runs)`,
+		m.cold.filesPerSecondMedian ?? m.cold.filesPerSecond,
+		(m.cold.filesPerSecondMedian ?? m.cold.filesPerSecond) >= TARGETS.coldFilesPerSecond,
 	);
 	check(
 		"warmFocusP50",
@@ -657,6 +691,7 @@ async function main(): Promise<void> {
 		engineDirty:
 			(await git(here, ["status", "--porcelain", "--", "../packages/fovea/src/engine"]).catch(() => "")) !== "",
 	};
+	const coldRuns = Math.max(1, Number.parseInt(values["cold-runs"] ?? "3", 10) || 1);
 	const base = mkdtempSync(join(tmpdir(), "fovea-speed-"));
 	const child = await childScript();
 	const loadBefore = loadavg().map((n) => round(n, 2));
@@ -691,6 +726,16 @@ async function main(): Promise<void> {
 			const cacheDir = join(base, `cache-${corpus.label}`);
 			const measurement = await runChild<Measurement>(child.script, "measure", corpus.root, cacheDir, corpus.label);
 			measurement.restart = await runChild<Restart>(child.script, "restart", corpus.root, cacheDir, corpus.label);
+			const { indexMs, indexCpuMs, filesParsed } = measurement.cold;
+			const runs: ColdRun[] = [{ indexMs, indexCpuMs, filesParsed }];
+			for (let run = 1; run < coldRuns; run++) {
+				const fresh = join(base, `cache-${corpus.label}-cold-${run}`);
+				runs.push(await runChild<ColdRun>(child.script, "cold", corpus.root, fresh, corpus.label));
+			}
+			const rates = runs.map((r) => round(r.filesParsed / (r.indexMs / 1000)));
+			measurement.cold.filesPerSecondRuns = rates;
+			measurement.cold.filesPerSecondMedian = quantile(rates, 0.5);
+			measurement.cold.cpuMsRuns = runs.map((r) => r.indexCpuMs);
 			results.push({ corpus: { label: corpus.label, ...corpus.info }, measurement, targets: verdicts(measurement) });
 		}
 	} finally {
@@ -742,15 +787,17 @@ async function childScript(): Promise<{ script: string; from: string; remove(): 
 	};
 }
 
-if (values.measure !== undefined || values.restart !== undefined) {
+if (values.measure !== undefined || values.restart !== undefined || values.cold !== undefined) {
 	const cache = values.cache;
-	if (cache === undefined) throw new Error("--measure and --restart need --cache");
+	if (cache === undefined) throw new Error("--measure, --restart and --cold need --cache");
 	// Bundled, the engine cannot find its parsing threads' entry beside its own sources: name it, as the CLI does.
 	if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 	const result =
 		values.measure !== undefined
 			? await measure(values.measure, cache, values.label ?? values.measure)
-			: await restart(values.restart as string, cache);
+			: values.cold !== undefined
+				? await coldRun(values.cold, cache)
+				: await restart(values.restart as string, cache);
 	process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
 	await main();
