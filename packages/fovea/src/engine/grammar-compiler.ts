@@ -9,7 +9,9 @@
  * spends its time in web-tree-sitter's own module (the parse loop, tree cursors, queries): small, compiled first,
  * with V8's defaults, so its hot functions are still optimized. Cold index of viem's 1,695 files in a fresh process:
  * 2.82–2.88 s with the defaults, 2.39–2.60 s with the grammars on the baseline compiler, 2.22–2.25 s with that and a
- * parsing thread (alternating runs).
+ * parsing thread (alternating runs). Those were the grammars of `tree-sitter-wasms`; the grammar projects' own builds
+ * used since are cheaper to optimize (~100 ms for the TypeScript grammar's two lexer functions), and with them a cold
+ * index of viem takes as long either way (ten alternating runs: medians 2,693 ms here, 2,731 with the defaults).
  *
  * V8 has one set of flags per process, so the flag is on only while this thread compiles grammars, and off again
  * once none is compiling: a module that another thread or another package compiles in that window is compiled the
