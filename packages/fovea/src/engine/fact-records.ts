@@ -32,6 +32,7 @@ function isFactsShape(value: unknown): value is FileFacts {
 		Array.isArray(f.inherits) &&
 		isCount(f.parseErrors) &&
 		(f.replacementCharacters === undefined || isCount(f.replacementCharacters)) &&
+		(f.cutShort === undefined || f.cutShort === true) &&
 		(f.contentTerms === undefined || typeof f.contentTerms === "string")
 	);
 }

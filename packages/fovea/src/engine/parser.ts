@@ -9,10 +9,9 @@
  * the language and the call that fixes it; a caller that does not know its languages in advance can do
  * `await extractor.ensureLanguages([languageOf(path)])` before each `extract` — a resolved-promise check once loaded.
  *
- * Per grammar the engine keeps one `Parser` and its compiled queries: facts, file-level facts for the families that
- * find them with a query rather than a walk, and syntax errors, compiled on the first tree that has one (compiling a
- * query costs milliseconds to tens of milliseconds per process, and most files parse cleanly). Every tree is deleted
- * before `extract` returns, so wasm memory does not grow with the number of files.
+ * Per grammar the engine keeps one `Parser` and its compiled queries: facts, and file-level facts for the families
+ * that find them with a query rather than a walk. Every tree is deleted before `extract` returns, so wasm memory does
+ * not grow with the number of files.
  *
  * `extract` never throws because of the source text: syntax errors give best-effort facts and `parseErrors > 0`. It
  * throws for an unsupported language (by extension, or an invalid `language` argument) and for a grammar not loaded.
@@ -61,8 +60,6 @@ interface Grammar {
 	parser: Parser;
 	facts: Query;
 	topLevel: Query | undefined;
-	/** Compiled on the first tree with a syntax error (see `syntaxErrors`). */
-	errors: Query | undefined;
 	language: Language;
 	rules: LanguageRules;
 }
@@ -77,8 +74,12 @@ const RULES: Record<LanguageId, LanguageRules> = {
 	java: javaRules,
 };
 
-/** Top-level patterns start at the root's children only; deeper subtrees are skipped. */
-const TOP_LEVEL = { maxStartDepth: 1 };
+/**
+ * How long a file's queries may run. tree-sitter's query cursor takes time growing with the square of a tree's depth
+ * (300 KB of unclosed brackets: minutes), so a file nested that deeply is cut short and mapped best effort
+ * (`FileFacts.cutShort`) instead of holding up its root. A 1 MB file of ordinary code takes well under 100 ms.
+ */
+export const QUERY_BUDGET_MS = 1000;
 
 let runtime: Promise<void> | undefined;
 const loading = new Map<LanguageId, Promise<Grammar>>();
@@ -146,7 +147,6 @@ async function createGrammar(language: LanguageId): Promise<Grammar> {
 		parser,
 		facts: new Query(lang, sources.main),
 		topLevel: sources.topLevel === undefined ? undefined : new Query(lang, sources.topLevel),
-		errors: undefined,
 		language: lang,
 		rules,
 	};
@@ -229,14 +229,21 @@ function factsOf(
 	hash: string,
 	withContentTerms: boolean,
 ): FileFacts {
-	const matches: CaptureMatch[] = grammar.facts.matches(root);
-	if (grammar.topLevel !== undefined) {
-		for (const match of grammar.topLevel.matches(root, TOP_LEVEL)) matches.push(match);
+	const deadline = performance.now() + QUERY_BUDGET_MS;
+	let cutShort = false;
+	const progressCallback = () => {
+		cutShort ||= performance.now() > deadline;
+		return cutShort;
+	};
+	const matches: CaptureMatch[] = grammar.facts.matches(root, { progressCallback });
+	if (grammar.topLevel !== undefined && !cutShort) {
+		// Top-level patterns start at the root's children only; deeper subtrees are skipped.
+		for (const match of grammar.topLevel.matches(root, { maxStartDepth: 1, progressCallback })) matches.push(match);
 	} else if (grammar.rules.topLevel !== undefined) {
 		for (const match of grammar.rules.topLevel(root)) matches.push(match);
 	}
 	const extracted = grammar.rules.collect({ matches, source, path, language });
-	const parseErrors = root.hasError ? syntaxErrors(grammar, root) : 0;
+	const parseErrors = root.hasError ? syntaxErrors(root) : 0;
 	const facts: FileFacts = {
 		...baseFacts(path, language, source, hash, withContentTerms),
 		symbols: extracted.symbols,
@@ -246,13 +253,30 @@ function factsOf(
 		parseErrors,
 	};
 	if (extracted.package !== undefined) facts.package = extracted.package;
+	if (cutShort) facts.cutShort = true;
 	return compactFacts(facts, { cutFromSource: true });
 }
 
-/** ERROR and MISSING nodes under `root`. */
-function syntaxErrors(grammar: Grammar, root: Node): number {
-	grammar.errors ??= new Query(grammar.language, "(ERROR) @error (MISSING) @missing");
-	return grammar.errors.captures(root).length;
+/**
+ * ERROR and MISSING nodes under `root`, found by walking only the subtrees that hold one. A query over the whole tree
+ * took time growing with the square of the nesting depth of a broken file (300 KB of unclosed brackets: over a
+ * minute); the walk visits each node on an error's path once.
+ */
+function syntaxErrors(root: Node): number {
+	let count = 0;
+	const cursor = root.walk();
+	try {
+		for (;;) {
+			const node = cursor.currentNode;
+			if (node.isError || node.isMissing) count++;
+			if (node.hasError && cursor.gotoFirstChild()) continue;
+			while (!cursor.gotoNextSibling()) {
+				if (!cursor.gotoParent()) return count;
+			}
+		}
+	} finally {
+		cursor.delete();
+	}
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Files that are mapped, but only best effort: the parser met syntax it could not read (symbols near it may be
- * missing or cut short), or the text holds replacement characters where the bytes were not UTF-8. Listed beside the
+ * missing or cut short), the text holds replacement characters where the bytes were not UTF-8, or the file's queries
+ * ran out of time (a tree nested thousands deep). Listed beside the
  * coverage gaps, so that a file read in part never passes for one read whole. "Parse errors", not "syntax errors":
  * the file may be valid and the grammar older than the language (tree-sitter's TypeScript grammar here does not
  * read `import("./x").T` in a type).
@@ -8,7 +9,7 @@
 import type { FileFacts } from "./facts.ts";
 
 /** Why a mapped file is only mapped best effort. */
-export type PartialReason = "parse-errors" | "not-utf8";
+export type PartialReason = "parse-errors" | "not-utf8" | "cut-short";
 
 /** A mapped file whose facts are best effort, and why (one entry per reason). */
 export interface PartialFile {
@@ -20,6 +21,7 @@ export interface PartialFile {
 const REASONS: readonly (readonly [PartialReason, (facts: FileFacts) => boolean])[] = [
 	["parse-errors", (facts) => facts.parseErrors > 0],
 	["not-utf8", (facts) => (facts.replacementCharacters ?? 0) > 0],
+	["cut-short", (facts) => facts.cutShort === true],
 ];
 
 /** The reasons `facts` are best effort, as entries for `path`; none for a clean file. */

@@ -12,6 +12,7 @@ import { expandUse, rustModule } from "../../src/engine/extract/rust.ts";
 import { callList, EXTRACTOR_VERSION, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/facts.ts";
 import { LANGUAGES, languageOf } from "../../src/engine/languages.ts";
 import { type Extractor, hashOf, loadExtractor, withSyntaxTree } from "../../src/engine/parser.ts";
+import { partialEntries } from "../../src/engine/partial-coverage.ts";
 
 let extractor: Extractor;
 before(async () => {
@@ -720,6 +721,20 @@ describe("robustness", () => {
 			assert.ok(calls(facts).includes(call), calls(facts).join(", "));
 		});
 	}
+
+	it("cuts a file nested thousands deep short within its query budget and maps it best effort", () => {
+		// 200,000 unclosed brackets: tree-sitter's query cursor took minutes over such a tree (its time grows with the
+		// square of the depth), and so did counting the syntax errors with a query.
+		const brackets = `${"[".repeat(200_000)}${"]".repeat(100_000)}`.replace(/.{60}/g, "$&\n");
+		const facts = extractor.extract("deep.py", `x = ${brackets}\ndef after(): pass\n`);
+		assert.equal(facts.cutShort, true);
+		assert.ok(facts.parseErrors > 0);
+		assert.deepEqual(
+			partialEntries("deep.py", facts).map((entry) => entry.reason),
+			["parse-errors", "cut-short"],
+		);
+		assert.equal(extractor.extract("ok.py", "def ok():\n    return [[[1]]]\n").cutShort, undefined);
+	});
 
 	it("handles an empty file", () => {
 		for (const path of ["empty.ts", "empty.py", "empty.go", "empty.rs", "Empty.java", "empty.js", "empty.tsx"]) {
