@@ -12,7 +12,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { reportCliFailure, UsageError } from "./cli-failure.ts";
+import { endWhenOutputFails, reportCliFailure, UsageError } from "./cli-failure.ts";
 import { terminalProgress } from "./cli-progress.ts";
 import { CodeMap } from "./engine/code-map.ts";
 import { symbolKind } from "./engine/facts.ts";
@@ -193,6 +193,7 @@ if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-
 useBaselineCompilerEverywhere();
 useExtractWorkersFrom(500);
 
+endWhenOutputFails("fovea");
 main(process.argv.slice(2)).then(
 	(code) => {
 		process.exitCode = code;

@@ -2,7 +2,8 @@
 // repository holding a small polyglot project, with its fact cache in a temp dir (FOVEA_CACHE_DIR).
 
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
@@ -316,6 +317,46 @@ describe("fovea CLI", () => {
 		assert.match(bare.stdout + bare.stderr, /^usage:/m);
 		assert.equal(help.code, 0);
 		assert.match(help.stdout, /fovea focus "<query>"/);
+	});
+});
+
+describe("fovea CLI output", () => {
+	/** `fovea status` with its standard output on `stdout`; resolves with the exit code and stderr. */
+	function statusTo(stdout: "closed-pipe" | number): Promise<{ code: number | null; stderr: string }> {
+		const child = spawn(process.execPath, [CLI, "status"], {
+			cwd: repo,
+			env: { ...process.env, FOVEA_CACHE_DIR: sharedCache },
+			stdio: ["ignore", stdout === "closed-pipe" ? "pipe" : stdout, "pipe"],
+		});
+		// The reader goes away before the command writes a byte: its write meets EPIPE.
+		child.stdout?.destroy();
+		let stderr = "";
+		child.stderr?.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+	}
+
+	it("ends quietly when the reader of its output goes away, and in one line when the output cannot be written", async () => {
+		const closed = await statusTo("closed-pipe");
+		assert.equal(closed.code, 0, closed.stderr);
+		assert.equal(closed.stderr, "", "no stack trace");
+		const full = openSync("/dev/full", "w");
+		try {
+			const run = await statusTo(full);
+			assert.equal(run.code, 2);
+			assert.match(run.stderr, /^fovea: cannot write the output: .*ENOSPC/);
+			assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+		} finally {
+			closeSync(full);
+		}
+	});
+
+	it("writes out the control characters of an error message", async () => {
+		const run = await fovea(["focus", "x", "--root", "/nonexistent/\u001b[2Jroot"]);
+		assert.equal(run.code, 2);
+		assert.ok(!run.stderr.includes("\u001b"), run.stderr);
+		assert.match(run.stderr, /\\u001b\[2Jroot does not exist/);
 	});
 });
 
