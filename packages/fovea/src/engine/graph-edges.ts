@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { FileFacts } from "./facts.ts";
 import type { EdgeKind, GraphNode } from "./graph.ts";
 import { firstOf, type Ids, manyOf } from "./one-or-many.ts";
@@ -34,6 +35,8 @@ export interface EdgeContext {
 	byName: ReadonlyMap<string, Ids>;
 	/** Live symbol ids by simple name, per file. */
 	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, Ids>>;
+	/** The current facts of every file, by path. */
+	facts: ReadonlyMap<string, FileFacts>;
 	/** Files `file`'s imports resolve to. */
 	imports(file: FileFacts): readonly string[];
 	/** Files a test file tests. */
@@ -50,7 +53,8 @@ export function referencedNames(file: FileFacts): Iterable<string> {
 /**
  * The edges of one file: it contains its symbols and a class its methods; it imports the files its imports resolve
  * to; a caller (the enclosing symbol, else the file) calls the definitions its callee name matches, preferring the
- * same file, then imported files, then a unique global name; a symbol inherits its base; a test tests its subjects.
+ * same file, then imported files, then the files of its own package (`inPackageOf`), then a name that few files
+ * define; a symbol inherits its base; a test tests its subjects.
  */
 export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const a: number[] = [];
@@ -97,7 +101,10 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 			}
 			viaImports.set(name, found);
 		}
-		return found.length > 0 ? found : manyOf(context.byName.get(name));
+		if (found.length > 0) return found;
+		const anywhere = manyOf(context.byName.get(name));
+		const inPackage = anywhere.filter((id) => inPackageOf(file, context.facts.get(context.nodes[id]?.path ?? "")));
+		return inPackage.length > 0 ? inPackage : anywhere;
 	};
 	const { callee: callees, caller: callers } = file.calls;
 	for (let i = 0; i < callees.length; i++) {
@@ -117,6 +124,19 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		if (subjectId !== undefined) link(fileId, subjectId, "tests");
 	}
 	return { ...packedEdges(a, b, w), counts };
+}
+
+/**
+ * Whether `other` belongs to `file`'s own package, whose names `file` uses without importing them: the same Go
+ * package (its directory; an external test package `x_test` is another) or the same Java package. Without it, a call
+ * to a name that more than `MAX_CALL_CANDIDATES` files define went unlinked even when its definition sat beside the
+ * caller, and an impact of that definition reached nobody.
+ */
+export function inPackageOf(file: FileFacts, other: FileFacts | undefined): boolean {
+	if (other === undefined || file.package === undefined) return false;
+	if (other.package !== file.package || other.language !== file.language) return false;
+	if (file.language === "go") return posix.dirname(file.path) === posix.dirname(other.path);
+	return file.language === "java";
 }
 
 /**

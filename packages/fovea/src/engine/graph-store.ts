@@ -211,6 +211,7 @@ export class GraphStore {
 			fileNode: this.#fileNode,
 			byName: this.#byName,
 			symbolsOf: this.#symbolsOf,
+			facts: this.#facts,
 			imports: this.#links.imports,
 			subjects: this.#links.subjects,
 		};

@@ -116,6 +116,49 @@ describe("code graph", () => {
 		assert.deepEqual(callers, ["Beta.run"]);
 	});
 
+	it("a Go or Java call finds its definition in the caller's own package, however many other packages define the name", () => {
+		const named = (language: "go" | "java", path: string, pkg: string, parts: Partial<FileFacts>) =>
+			file(path, { language, package: pkg, ...parts });
+		const cases = [
+			{
+				language: "go" as const,
+				definition: ["store/keys.go", "store"],
+				caller: ["store/put.go", "store"],
+				// Same name, other packages: five other directories, and an external test package beside it.
+				others: [...[1, 2, 3, 4, 5].map((i) => [`p${i}/x.go`, `p${i}`]), ["store/keys_test.go", "store_test"]],
+			},
+			{
+				language: "java" as const,
+				definition: ["src/main/java/a/Keys.java", "a"],
+				caller: ["src/test/java/a/PutTest.java", "a"],
+				others: [1, 2, 3, 4, 5].map((i) => [`src/main/java/p${i}/X.java`, `p${i}`]),
+			},
+		];
+		for (const { language, definition, caller, others } of cases) {
+			const [definitionPath, definitionPackage] = definition as [string, string];
+			const [callerPath, callerPackage] = caller as [string, string];
+			const graph = buildGraph(
+				[
+					named(language, definitionPath, definitionPackage, { symbols: [fn("normalizeKey", 3)] }),
+					named(language, callerPath, callerPackage, {
+						symbols: [fn("put", 3)],
+						calls: callSitesOf([{ callee: "normalizeKey", line: 4, caller: "put" }]),
+					}),
+					...others.map(([path, pkg]) =>
+						named(language, path as string, pkg as string, { symbols: [fn("normalizeKey", 3)] }),
+					),
+				],
+				{ imports: () => [], subjects: () => [] },
+			);
+			const put = firstOf(graph.byName.get("put")) as number;
+			const callees = [...graph.targets.slice(graph.offsets[put], graph.offsets[put + 1])]
+				.map((id) => graph.nodes[id])
+				.filter((node) => node?.name === "normalizeKey")
+				.map((node) => node?.path);
+			assert.deepEqual(callees, [definitionPath], language);
+		}
+	});
+
 	it("adjacency is symmetric", () => {
 		for (let i = 0; i < graph.size; i++) {
 			for (let e = graph.offsets[i] as number; e < (graph.offsets[i + 1] as number); e++) {
