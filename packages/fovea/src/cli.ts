@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
 				const answer = await map.focus(
 					{
 						text: query,
-						...(values.path === undefined ? {} : { paths: [values.path] }),
+						...(values.path === undefined ? {} : { paths: [rootRelative(root, values.path)] }),
 						...(values.kind === undefined ? {} : { kinds: new Set([kindOption(values.kind)]) }),
 					},
 					maxTokens,
@@ -126,7 +126,14 @@ async function main(argv: string[]): Promise<number> {
 				print(
 					values.json
 						? JSON.stringify(
-								{ root, files: snapshot.files.size, gaps: snapshot.gaps, partial: snapshot.partial, text },
+								{
+									root,
+									files: snapshot.files.size,
+									gaps: snapshot.gaps,
+									partial: snapshot.partial,
+									truncated: snapshot.truncated,
+									text,
+								},
 								null,
 								2,
 							)
@@ -178,9 +185,13 @@ async function resolveRoot(explicit: string | undefined): Promise<string> {
 	return root;
 }
 
-/** The JSON of an answer: `fields`, then the coverage of the snapshot it was ranked on (gaps, best-effort files). */
+/**
+ * The JSON of an answer: `fields`, then the coverage of the snapshot it was ranked on (gaps, best-effort files, and
+ * whether the walk stopped at a limit before it saw the whole root, as the text's footer says).
+ */
 function answerJson(answer: { snapshot: IndexSnapshot }, fields: Record<string, unknown>): string {
-	return JSON.stringify({ ...fields, gaps: answer.snapshot.gaps, partial: answer.snapshot.partial }, null, 2);
+	const { gaps, partial, truncated } = answer.snapshot;
+	return JSON.stringify({ ...fields, gaps, partial, truncated }, null, 2);
 }
 
 // Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.
@@ -211,12 +222,12 @@ function kindOption(kind: string): string {
 }
 
 /**
- * A file argument as the map names it: relative to the root. An absolute path inside the root is taken relative to
- * it; one outside is a usage error (it would only answer "not in this root's map").
+ * A file argument as the map names it: relative to the root, normalized (`./src/./a.ts` is `src/a.ts`). An absolute
+ * path inside the root is taken relative to it; one outside, or a relative one that climbs out with `..`, is a usage
+ * error (it would only answer "not in this root's map").
  */
 function rootRelative(root: string, path: string): string {
-	if (!isAbsolute(path)) return path.replace(/^\.\//, "");
-	const inside = relativeInside(root, resolve(path));
+	const inside = relativeInside(root, isAbsolute(path) ? resolve(path) : resolve(root, path));
 	if (inside === undefined || inside === "") throw new UsageError(`${path} is not a file inside the root ${root}`);
 	return inside;
 }

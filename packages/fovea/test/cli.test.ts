@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -268,6 +268,42 @@ describe("fovea CLI", () => {
 		) as FocusJson;
 		assert.equal(relative.root, join(repo, "src"), "an explicit --root is used as named");
 		assert.equal(relative.symbols[0]?.file, "billing/tax.ts");
+	});
+
+	it("--path and file arguments are normalized and must stay inside the root", async () => {
+		const seeded = async (path: string) => {
+			const answer = JSON.parse(await ok(["focus", "zzqq", "--path", path, "--json"])) as FocusJson;
+			return answer.files[0]?.file;
+		};
+		for (const path of ["src/checkout.ts", "./src/checkout.ts", "src/./checkout.ts", join(repo, "src/checkout.ts")]) {
+			assert.equal(await seeded(path), "src/checkout.ts", path);
+		}
+		for (const args of [
+			["focus", "x", "--path", "../outside.ts"],
+			["focus", "x", "--path", "/etc/passwd"],
+			["dwell", "src/../../outside.ts"],
+		]) {
+			const run = await fovea(args);
+			assert.equal(run.code, 2, `fovea ${args.join(" ")}: ${run.stderr}`);
+			assert.match(run.stderr, /is not a file inside the root/);
+		}
+	});
+
+	it("every --json answer says whether the walk stopped at a limit before it saw the whole root", async () => {
+		const deep = join(await temp("fovea-cli-deep-"), "deep");
+		let dir = deep;
+		for (let level = 1; level <= 45; level++) {
+			dir = join(dir, `d${level}`);
+			await mkdir(dir, { recursive: true });
+			await writeFile(join(dir, "f.ts"), `export function level${level}(): number {\n\treturn ${level};\n}\n`);
+		}
+		const cache = await temp("fovea-cli-deep-cache-");
+		const json = async (args: string[], root: string) =>
+			JSON.parse(await ok([...args, "--root", root, "--json"], { cache })) as { truncated?: unknown };
+		for (const args of [["focus", "level3"], ["sketch"], ["dwell", "d1/f.ts"], ["impact", "d1/f.ts"], ["status"]]) {
+			assert.equal((await json(args, deep)).truncated, true, args.join(" "));
+			assert.equal((await json(args, repo)).truncated, false, args.join(" "));
+		}
 	});
 
 	it("a file argument may be an absolute path inside the root", async () => {
