@@ -88,6 +88,22 @@ export class BudgetedText {
 	}
 
 	/** Characters still free. */
+	/**
+	 * Adds an answer's first line, `head`, `root` and `tail` in a row: whole when it fits, else `head` and the root
+	 * alone, the root cut in its middle to the room left (`/home/u/…/app`), so no answer loses the name of the root it
+	 * speaks for (a root path of some 500 characters, or 200 outside ASCII, left a small budget's answer unlabelled).
+	 */
+	addRootHeader(head: string, root: string, tail: string): void {
+		const whole = printable(`${head}${root}${tail}`);
+		const newline = this.#lines.length > 0 ? 1 : 0;
+		if (budgetChars(whole) + newline <= this.remaining) {
+			this.add(whole);
+			return;
+		}
+		const start = printable(head);
+		this.add(`${start}${middleCut(printable(root), this.remaining - newline - budgetChars(start))}`);
+	}
+
 	get remaining(): number {
 		return this.#maxChars - this.#chars;
 	}
@@ -100,4 +116,16 @@ export class BudgetedText {
 	toString(): string {
 		return this.#lines.join("\n");
 	}
+}
+
+/** `text` with characters taken out of its middle for `…` until it costs at most `room` (`budgetChars`). */
+function middleCut(text: string, room: number): string {
+	if (budgetChars(text) <= room) return text;
+	let keep = Math.max(0, Math.floor(room / 2) - 2);
+	let cut = `${text.slice(0, keep)}…${text.slice(text.length - keep)}`;
+	while (keep > 0 && budgetChars(cut) > room) {
+		keep = Math.floor(keep * 0.8);
+		cut = `${text.slice(0, keep)}…${text.slice(text.length - keep)}`;
+	}
+	return cut;
 }

@@ -62,8 +62,10 @@ export function focusItems(result: FocusResult, graph: CodeGraph): { files: Focu
 export function renderFocus(result: FocusResult, context: FocusContext): string {
 	const { graph } = context;
 	const out = new BudgetedText(context.maxTokens);
-	out.add(
-		`fovea ${context.title ?? "focus"} · root ${context.root} · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
+	out.addRootHeader(
+		`fovea ${context.title ?? "focus"} · root `,
+		context.root,
+		` · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
 	);
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1), context.truncated);
 	const reserve = footer.length === 0 ? 0 : budgetChars(footer) + 1;

@@ -46,8 +46,10 @@ export function renderSketch(context: SketchContext): string {
 		.sort((a, b) => b[1] - a[1])
 		.map(([l, n]) => `${l} ${n}`)
 		.join(", ");
-	out.add(
-		`fovea sketch · root ${context.root} · ${graph.fileCount} files (${languageList || "none"}), ${graph.symbolCount} symbols, ${graph.targets.length / 2} edges`,
+	out.addRootHeader(
+		"fovea sketch · root ",
+		context.root,
+		` · ${graph.fileCount} files (${languageList || "none"}), ${graph.symbolCount} symbols, ${graph.targets.length / 2} edges`,
 	);
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1), context.truncated);
 	const reserve = (footer.length === 0 ? 0 : budgetChars(footer) + 1) + 80;

@@ -46,3 +46,20 @@ describe("budgeted text", () => {
 		assert.ok(estimateTokens(out.toString()) <= 6);
 	});
 });
+
+describe("BudgetedText.addRootHeader", () => {
+	it("keeps the root's name on the first line however long it is, cut in its middle to the room", () => {
+		const ascii = `/tmp/${"y".repeat(200)}/${"z".repeat(200)}/${"w".repeat(200)}/app`;
+		const cjk = `/home/${"漢".repeat(250)}/app`;
+		for (const root of [ascii, cjk]) {
+			const out = new BudgetedText(200);
+			out.addRootHeader("fovea sketch · root ", root, " · 12 files (typescript), 40 symbols");
+			const [first] = out.toString().split("\n");
+			assert.match(first ?? "", /^fovea sketch · root \/(tmp|home)\/.*….*\/app$/);
+			assert.ok(estimateTokens(out.toString()) <= 200, String(estimateTokens(out.toString())));
+		}
+		const short = new BudgetedText(200);
+		short.addRootHeader("fovea sketch · root ", "/src/app", " · 12 files");
+		assert.equal(short.toString(), "fovea sketch · root /src/app · 12 files");
+	});
+});
