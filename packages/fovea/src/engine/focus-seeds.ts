@@ -101,7 +101,7 @@ export function impactQuery(
 		...importersOfGone.map((path) => [path, 1] as const),
 	]);
 	for (const name of changed.symbols)
-		for (const id of manyOf(graph.graph.byName.get(name))) seeds.set(id, (seeds.get(id) ?? 0) + 1);
+		for (const id of symbolsNamed(graph, name)) seeds.set(id, (seeds.get(id) ?? 0) + 1);
 	const changedFiles = new Set(changed.files);
 	const ranked = importersOfGone.filter((path) => !changedFiles.has(path));
 	return {
@@ -111,4 +111,18 @@ export function impactQuery(
 		...(ranked.length > 0 ? { rankedSeeds: new Set(ranked) } : {}),
 		timeScale: 2,
 	};
+}
+
+/**
+ * The live symbols `name` names: a simple name (`greet`), or one qualified by its container as answers print it
+ * (`Greeter.greet`; Rust's `Type::method` too), which names the symbols of that name in that container only.
+ */
+export function symbolsNamed(graph: PreparedGraph, name: string): number[] {
+	const simple = manyOf(graph.graph.byName.get(name));
+	if (simple.length > 0) return [...simple];
+	const at = Math.max(name.lastIndexOf("."), name.lastIndexOf("::"));
+	if (at <= 0) return [];
+	const container = name.slice(0, at);
+	const member = name.slice(name.startsWith("::", at) ? at + 2 : at + 1);
+	return manyOf(graph.graph.byName.get(member)).filter((id) => graph.graph.nodes[id]?.container === container);
 }

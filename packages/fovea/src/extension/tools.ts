@@ -133,7 +133,12 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 			"What a change exposes in one project: heat seeded from changed files and symbols (or the uncommitted changes, or the changes since a base revision) shows the callers, importers, tests and subclasses it reaches. Modelled exposure, not severity.",
 		parameters: Type.Object({
 			files: Type.Optional(Type.Array(Type.String(), { description: "Changed files, relative to the root." })),
-			symbols: Type.Optional(Type.Array(Type.String(), { description: "Changed symbol names." })),
+			symbols: Type.Optional(
+				Type.Array(Type.String(), {
+					description:
+						"Changed symbol names: a simple name (greet) or qualified by its container as answers print it (Greeter.greet).",
+				}),
+			),
 			includeUncommitted: Type.Optional(
 				Type.Boolean({ description: "Add the root's uncommitted and untracked files (Git)." }),
 			),

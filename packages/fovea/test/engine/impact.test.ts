@@ -28,6 +28,24 @@ async function chain(): Promise<string> {
 }
 
 describe("impact", () => {
+	it("takes a symbol by the qualified name answers print (Greeter.greet), in that container only", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"src/greeter.ts": "export class Greeter {\n\tgreet(n: string): string {\n\t\treturn n;\n\t}\n}\n",
+			"src/hello.ts":
+				'import { Greeter } from "./greeter";\nexport function hello(): string {\n\treturn new Greeter().greet("x");\n}\n',
+			"src/other.ts": "export class Other {\n\tgreet(): void {}\n}\nexport function lonely(): void {}\n",
+		});
+		const map = new CodeMap(root, { cache: false });
+		const answer = await map.impact({ files: [], symbols: ["Greeter.greet"] }, 1500);
+		const files = answer.files.map((f) => f.file);
+		assert.equal(files[0], "src/hello.ts", answer.text);
+		assert.ok(!files.includes("src/other.ts"), answer.text);
+		const none = await map.impact({ files: [], symbols: ["Nobody.greet"] }, 1500);
+		assert.match(none.text, /None of the files or symbols named is in this root's map/);
+	});
+
 	it("reports what a changed file reaches, not the file itself", async () => {
 		const map = new CodeMap(await chain(), { cache: false });
 		const answer = await map.impact({ files: ["src/rates.ts"], symbols: [] }, 1500);
