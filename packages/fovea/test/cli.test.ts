@@ -306,6 +306,14 @@ describe("fovea CLI", () => {
 		}
 	});
 
+	it("an answer with no match quotes the query as written, and the words it searched for", async () => {
+		assert.match(
+			await ok(["focus", "!!!"]),
+			/^No file or symbol matches "!!!": it holds no word or name to search for\.$/m,
+		);
+		assert.match(await ok(["focus", "zzqqxx"]), /^No file or symbol matches "zzqqxx" \(searched for zzqqxx\)\.$/m);
+	});
+
 	it("a file argument may be an absolute path inside the root", async () => {
 		const run = await fovea(["dwell", join(repo, "src/billing/tax.ts"), "--root", repo]);
 		assert.equal(run.code, 0, run.stderr);

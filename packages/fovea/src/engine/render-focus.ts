@@ -70,7 +70,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1), context.truncated);
 	const reserve = footer.length === 0 ? 0 : budgetChars(footer) + 1;
 	if (result.files.length === 0) {
-		out.add(emptyAnswer(result, context.title ?? "focus"), reserve);
+		out.add(emptyAnswer(result, context.title ?? "focus", context.query), reserve);
 		if (footer) out.addLines(footer);
 		return out.toString();
 	}
@@ -113,10 +113,12 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 }
 
 /** Why an answer lists nothing, in the words of the tool that asked. */
-function emptyAnswer(result: FocusResult, title: NonNullable<FocusContext["title"]>): string {
+function emptyAnswer(result: FocusResult, title: NonNullable<FocusContext["title"]>, query: string): string {
 	if (result.seededNodes === 0) {
 		return title === "focus"
-			? `No file or symbol matches ${JSON.stringify(result.terms)}.`
+			? result.terms.length === 0
+				? `No file or symbol matches "${truncate(query, 80)}": it holds no word or name to search for.`
+				: `No file or symbol matches "${truncate(query, 80)}" (searched for ${result.terms.join(", ")}).`
 			: "None of the files or symbols named is in this root's map (check the paths, relative to the root, and the names).";
 	}
 	return title === "impact"
