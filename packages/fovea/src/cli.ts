@@ -81,7 +81,9 @@ async function main(argv: string[]): Promise<number> {
 				);
 				progress.clear();
 				print(
-					values.json ? answerJson(answer, { root, query, files: answer.files, symbols: answer.symbols }) : answer.text,
+					values.json
+						? answerJson(answer, maxTokens, { root, query }, { files: answer.files, symbols: answer.symbols })
+						: answer.text,
 				);
 				return 0;
 			}
@@ -97,7 +99,11 @@ async function main(argv: string[]): Promise<number> {
 					refresh,
 				);
 				progress.clear();
-				print(values.json ? answerJson(answer, { root, files: answer.files, symbols: answer.symbols }) : answer.text);
+				print(
+					values.json
+						? answerJson(answer, maxTokens, { root }, { files: answer.files, symbols: answer.symbols })
+						: answer.text,
+				);
 				return 0;
 			}
 			case "impact": {
@@ -116,8 +122,9 @@ async function main(argv: string[]): Promise<number> {
 				}
 				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
 				progress.clear();
-				const fields = { root, changed: [...files], symbols, files: answer.files, exposed: answer.symbols };
-				print(values.json ? answerJson(answer, fields) : answer.text);
+				const fields = { root, changed: [...files], symbols };
+				const ranked = { files: answer.files, exposed: answer.symbols };
+				print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
 				return 0;
 			}
 			case "sketch": {
@@ -125,18 +132,7 @@ async function main(argv: string[]): Promise<number> {
 				progress.clear();
 				print(
 					values.json
-						? JSON.stringify(
-								{
-									root,
-									files: snapshot.files.size,
-									gaps: snapshot.gaps,
-									partial: snapshot.partial,
-									truncated: snapshot.truncated,
-									text,
-								},
-								null,
-								2,
-							)
+						? JSON.stringify({ root, files: snapshot.files.size, ...coverageJson(snapshot, maxTokens), text }, null, 2)
 						: text,
 				);
 				return 0;
@@ -186,12 +182,39 @@ async function resolveRoot(explicit: string | undefined): Promise<string> {
 }
 
 /**
- * The JSON of an answer: `fields`, then the coverage of the snapshot it was ranked on (gaps, best-effort files, and
- * whether the walk stopped at a limit before it saw the whole root, as the text's footer says).
+ * The JSON of an answer: `fields`, its `ranked` lists, then the coverage of the snapshot it was ranked on (gaps,
+ * best-effort files, and whether the walk stopped at a limit before it saw the whole root, as the text's footer
+ * says). Each list is cut to
+ * `jsonListLength(maxTokens)` entries, so the budget bounds the JSON too: every gap of a root with thousands of
+ * unsupported files made ~370 KB at any budget. The counts stay whole.
  */
-function answerJson(answer: { snapshot: IndexSnapshot }, fields: Record<string, unknown>): string {
-	const { gaps, partial, truncated } = answer.snapshot;
-	return JSON.stringify({ ...fields, gaps, partial, truncated }, null, 2);
+function answerJson(
+	answer: { snapshot: IndexSnapshot },
+	maxTokens: number,
+	fields: Record<string, unknown>,
+	ranked: Record<string, readonly unknown[]>,
+): string {
+	const cut = Object.fromEntries(
+		Object.entries(ranked).map(([key, list]) => [key, list.slice(0, jsonListLength(maxTokens))]),
+	);
+	return JSON.stringify({ ...fields, ...cut, ...coverageJson(answer.snapshot, maxTokens) }, null, 2);
+}
+
+/** A snapshot's coverage for `--json`: the gaps and best-effort files (cut like an answer's lists), their counts. */
+function coverageJson(snapshot: IndexSnapshot, maxTokens: number) {
+	const length = jsonListLength(maxTokens);
+	return {
+		gaps: snapshot.gaps.slice(0, length),
+		gapCount: snapshot.gaps.length,
+		partial: snapshot.partial.slice(0, length),
+		partialCount: snapshot.partial.length,
+		truncated: snapshot.truncated,
+	};
+}
+
+/** Entries a `--json` list holds at most: one per 30 tokens of the budget, at least 10. */
+function jsonListLength(maxTokens: number): number {
+	return Math.max(10, Math.floor(maxTokens / 30));
 }
 
 // Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.

@@ -314,6 +314,29 @@ describe("fovea CLI", () => {
 		assert.match(await ok(["focus", "zzqqxx"]), /^No file or symbol matches "zzqqxx" \(searched for zzqqxx\)\.$/m);
 	});
 
+	it("--max-tokens bounds --json too: each list is cut to its share of the budget, the counts stay whole", async () => {
+		const dir = join(await temp("fovea-cli-gaps-"), "many-gaps");
+		await mkdir(dir, { recursive: true });
+		await writeFile(join(dir, "a.ts"), "export function alpha(): number {\n\treturn 1;\n}\n");
+		for (let i = 0; i < 300; i++) await writeFile(join(dir, `s${i}.rb`), "puts 1\n");
+		const cache = await temp("fovea-cli-gaps-cache-");
+		const json = async (tokens: string) =>
+			JSON.parse(await ok(["focus", "alpha", "--root", dir, "--json", "--max-tokens", tokens], { cache })) as {
+				gaps: unknown[];
+				gapCount: number;
+			};
+		const small = await json("200");
+		assert.equal(small.gaps.length, 10);
+		assert.equal(small.gapCount, 300);
+		const large = await json("20000");
+		assert.equal(large.gaps.length, 300);
+		const sketch = JSON.parse(await ok(["sketch", "--root", dir, "--json", "--max-tokens", "300"], { cache })) as {
+			gaps: unknown[];
+			gapCount: number;
+		};
+		assert.deepEqual([sketch.gaps.length, sketch.gapCount], [10, 300]);
+	});
+
 	it("a file argument may be an absolute path inside the root", async () => {
 		const run = await fovea(["dwell", join(repo, "src/billing/tax.ts"), "--root", repo]);
 		assert.equal(run.code, 0, run.stderr);
