@@ -193,8 +193,8 @@ export interface FileFacts {
  * A file Fovea saw but could not map, and why: never silently treated as clean. A directory the walk did not enter
  * is a gap too, its path ending in `/`: one with a build-output name (`build`, `dist`, `target`…) that no ignore file
  * leaves out (`generated-dir`), a nested repository (closed until access enrolls it) or one it could not list
- * (`unreadable`, as is a name whose bytes are not UTF-8). A symbolic link named like source is never followed
- * (`symlink`).
+ * (`unreadable`, as is a name whose bytes are not UTF-8). A symbolic link is never followed; one named like source,
+ * one leading to a directory (`lib/`) or one leading nowhere (a loop) is a gap (`symlink`).
  */
 export interface CoverageGap {
 	path: string;

@@ -4,7 +4,7 @@
  * build-output directories and anything `.gitignore` excludes, and stops at fixed bounds. Files it cannot map become
  * visible {@link CoverageGap}s; files that are not code at all (images, JSON, Markdown, lock files) are left out.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import type { CoverageGap, LanguageId } from "./facts.ts";
 import { classifyName, classifyStat, symlinkGap } from "./file-classification.ts";
@@ -202,6 +202,8 @@ async function walkRoot(
 		// again for every file (~7 MB of short-lived strings per walk of 10,000 files).
 		const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
 		const toStat: { rel: string; path: string; language: LanguageId }[] = [];
+		/** Symbolic links not named like source: listed when they lead to a directory, or nowhere (a loop). */
+		const links: { rel: string; path: string }[] = [];
 		for (const entry of entries) {
 			if (++stats.entriesSeen > maxEntries) {
 				truncated = true;
@@ -213,6 +215,7 @@ async function walkRoot(
 				// Never followed (it could lead out of the root, or loop); one named like source is listed.
 				const gap = symlinkGap(rel, levels);
 				if (gap !== undefined) addGap(gap);
+				else links.push({ rel, path: prefix + entry.name });
 				continue;
 			}
 			if (entry.isDirectory()) {
@@ -271,6 +274,15 @@ async function walkRoot(
 			} else {
 				return undefined;
 			}
+		}
+
+		for (const link of links) {
+			// The link's target is looked at, never entered: a directory (or a loop) behind it is a gap to show, not a
+			// part of the root that silently is not there.
+			const target = await stat(link.path).catch(() => undefined);
+			if (target?.isDirectory() === true) {
+				if (!isIgnored(levels, `${link.rel}/`)) addGap({ path: `${link.rel}/`, reason: "symlink" });
+			} else if (target === undefined && !isIgnored(levels, link.rel)) addGap({ path: link.rel, reason: "symlink" });
 		}
 
 		// Reverse so the stack pops subdirectories in name order.

@@ -301,9 +301,11 @@ describe("CodeIndex", () => {
 		assert.equal(coldWork.filesRead, READ_COLD, "no ignored or linked file is read");
 		const paths = [...snap.files.keys(), ...snap.gaps.map((g) => g.path)];
 		assert.equal(
-			paths.some((p) => p.includes("ignored") || p.includes("local") || p.includes("linked")),
+			paths.some((p) => p.includes("ignored") || p.includes("local") || p.startsWith("linked/escape")),
 			false,
 		);
+		// The directory link itself is listed, not entered.
+		assert.ok(snap.gaps.some((g) => g.path === "linked/" && g.reason === "symlink"));
 		// The link named like source is listed, not followed, by the walk and by a path check alike.
 		const symlinkGap = { path: "src/escape.ts", reason: "symlink" };
 		assert.deepEqual(

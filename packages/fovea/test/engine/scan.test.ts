@@ -238,26 +238,36 @@ describe("scanRoot", () => {
 		assert.deepEqual(await paths(), ["b.gen.ts", "sub/c.ts"]);
 	});
 
-	it("does not follow symlinks: not to a directory outside the root, not inside it, not to files", async () => {
+	it("does not follow symlinks: not to a directory outside the root, not inside it, not to files; lists them", async () => {
 		const outside = await tree({ "escape.ts": "export const escaped = 1;\n", "deep/x.ts": "" });
 		const root = await tree({ "src/real.ts": "export {};\n" });
 		await symlink(outside, join(root, "link-out"), "dir");
 		await symlink(join(root, "src"), join(root, "link-in"), "dir");
 		await symlink(join(outside, "escape.ts"), join(root, "file-link.ts"), "file");
+		await symlink("loop-b", join(root, "loop-a"));
+		await symlink("loop-a", join(root, "loop-b"));
+		await symlink(join(outside, "escape.ts"), join(root, "NOTES"), "file");
 		const scan = await scanRoot(root);
 		assert.deepEqual(
 			scan.files.map((f) => f.path),
 			["src/real.ts"],
 		);
-		assert.equal(scan.stats.symlinksSkipped, 3);
-		// The one named like source is listed; links named like directories (or ignored ones) are not.
-		assert.deepEqual(scan.gaps, [{ path: "file-link.ts", reason: "symlink" }]);
+		assert.equal(scan.stats.symlinksSkipped, 6);
+		// Listed: the one named like source, those leading to a directory (its part of the tree is not mapped), and
+		// those leading nowhere (a loop); not a link to a file that is not source, nor an ignored one.
+		assert.deepEqual(scan.gaps, [
+			{ path: "file-link.ts", reason: "symlink" },
+			{ path: "link-in/", reason: "symlink" },
+			{ path: "link-out/", reason: "symlink" },
+			{ path: "loop-a", reason: "symlink" },
+			{ path: "loop-b", reason: "symlink" },
+		]);
 		const { verdicts } = await scanPaths(root, ["file-link.ts", "link-in"]);
 		assert.deepEqual(verdicts, [
 			{ path: "file-link.ts", kind: "gap", gap: { path: "file-link.ts", reason: "symlink" } },
 			{ path: "link-in", kind: "absent" },
 		]);
-		await writeFile(join(root, ".gitignore"), "file-link.ts\n");
+		await writeFile(join(root, ".gitignore"), "file-link.ts\nlink-*/\nloop-*\n");
 		assert.deepEqual((await scanRoot(root)).gaps, []);
 		assert.deepEqual((await scanPaths(root, ["file-link.ts"])).verdicts, [{ path: "file-link.ts", kind: "absent" }]);
 	});
