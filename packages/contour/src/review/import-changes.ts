@@ -10,7 +10,7 @@
 import { posix } from "node:path";
 import { type ImportEdges, newImportEdges } from "./import-cycles.ts";
 import type { ReviewPolicy } from "./policy.ts";
-import { regionOf } from "./regions.ts";
+import { regionsOf } from "./regions.ts";
 
 /** Import edges listed per direction, at most. */
 export const MAX_IMPORT_CHANGES = 200;
@@ -25,7 +25,7 @@ export interface ImportChange {
 	target: string;
 	/** The two files are in different directories. */
 	crossesDirectory: boolean;
-	/** The two files are in different regions (see `regionOf`). */
+	/** The two files are in different regions (see `regionOf` in `regions.ts`). */
 	crossesRegion: boolean;
 }
 
@@ -51,12 +51,13 @@ export function importChanges(
 	policy?: ReviewPolicy,
 	limit = MAX_IMPORT_CHANGES,
 ): ImportChanges {
+	const region = regionsOf(policy);
 	const change = (file: string, line: number, target: string): ImportChange => ({
 		file,
 		line,
 		target,
 		crossesDirectory: posix.dirname(file) !== posix.dirname(target),
-		crossesRegion: regionOf(file, policy) !== regionOf(target, policy),
+		crossesRegion: region(file) !== region(target),
 	});
 	const renamedBefore = renames.size === 0 ? before : renamedGraph(before, renames);
 	const added = newImportEdges(renamedBefore, after).map((edge) => change(edge.from, edge.line, edge.to));

@@ -14,12 +14,16 @@
  *   default (their top-level directory).
  * - `forbid` (required, may be empty): rules `{from, to, reason?}`; `from` and `to` are each a region name defined
  *   in `regions`, or a glob. A new import from a file matching `from` to a file matching `to` violates the rule.
- * - Globs follow Node's `path.matchesGlob` (`*` within a segment, `**` across segments, `{a,b}`, `?`); a pattern
- *   without glob characters names a file or a directory and everything under it.
+ * - Globs (`glob-match.ts`) follow Node's `path.matchesGlob` on POSIX (`*` within a segment, `**` across segments,
+ *   `{a,b}`, `?`, `[a-z]`; `*`, `?` and `**` pass over dotfiles), case-sensitively everywhere, in time bounded by
+ *   the lengths of glob and path; a pattern without glob characters names a file or a directory and everything
+ *   under it. A glob over the bounds of `glob-match.ts` (length, alternatives of its braces) or using syntax it
+ *   does not support (extended globs, brace ranges, POSIX classes) is an error naming it.
  *
  * Anything else — unknown keys, wrong types, empty strings, absolute or `..` patterns — is a clear Error naming the
  * place, since a silently ignored rule would pass a change it should stop.
  */
+import { compileGlob, GlobError, isGlobPattern } from "./glob-match.ts";
 
 /** A named region and its globs. */
 export interface PolicyRegion {
@@ -82,10 +86,10 @@ export function validatePolicy(value: unknown, source = "policy"): ReviewPolicy 
 		for (const key of Object.keys(rule)) {
 			if (!RULE_KEYS.includes(key)) fail(`${where}.${key}`, `is not known (expected ${RULE_KEYS.join(", ")})`);
 		}
-		const out: ForbidRule = {
-			from: checkGlob(rule.from, `${where}.from`, fail),
-			to: checkGlob(rule.to, `${where}.to`, fail),
-		};
+		// A side naming a region is no glob, whatever its characters.
+		const side = (value: unknown, at: string) =>
+			regions.some((region) => region.name === value) ? checkName(value, at, fail) : checkGlob(value, at, fail);
+		const out: ForbidRule = { from: side(rule.from, `${where}.from`), to: side(rule.to, `${where}.to`) };
 		if (rule.reason !== undefined) {
 			if (typeof rule.reason !== "string") fail(`${where}.reason`, "must be a string");
 			out.reason = rule.reason as string;
@@ -95,12 +99,26 @@ export function validatePolicy(value: unknown, source = "policy"): ReviewPolicy 
 	return { regions, forbid };
 }
 
-function checkGlob(glob: unknown, where: string, fail: (where: string, problem: string) => never): string {
-	if (typeof glob !== "string" || glob.trim() === "")
+function checkName(name: unknown, where: string, fail: (where: string, problem: string) => never): string {
+	if (typeof name !== "string" || name.trim() === "")
 		return fail(where, "must be a non-empty string (a glob or region name)");
+	return name;
+}
+
+function checkGlob(value: unknown, where: string, fail: (where: string, problem: string) => never): string {
+	const glob = checkName(value, where, fail);
 	if (glob.startsWith("/") || /^[A-Za-z]:/.test(glob)) fail(where, `"${glob}" must be relative to the repository root`);
 	if (glob.includes("\\")) fail(where, `"${glob}" must use / as the separator`);
 	if (glob.split("/").includes("..")) fail(where, `"${glob}" must not contain ".." segments`);
+	if (isGlobPattern(glob)) {
+		try {
+			compileGlob(glob);
+		} catch (error) {
+			if (!(error instanceof GlobError)) throw error;
+			const shown = glob.length > 120 ? `${glob.slice(0, 119)}…` : glob;
+			fail(where, `"${shown}" ${error.message}`);
+		}
+	}
 	return glob;
 }
 

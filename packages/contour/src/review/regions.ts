@@ -10,12 +10,14 @@
  * that dependency: if any file of the one region already imported the other, one more such import is not news. A
  * new import matching a `forbid` rule of the policy is a violation whatever the regions, one per import.
  */
-import { posix } from "node:path";
+import { compileGlob, type Glob, isGlobPattern } from "./glob-match.ts";
 import { type ImportEdge, type ImportEdges, newImportEdges } from "./import-cycles.ts";
 import type { ForbidRule, ReviewPolicy } from "./policy.ts";
 
 const UNIT_CONTAINERS = new Set(["packages", "apps", "libs", "crates", "services", "modules", "plugins"]);
-const GLOB_CHARS = /[*?[\]{}!]/;
+/** Compiled globs by source; policies are few and small, so the bound only guards against a long-lived process. */
+const compiled = new Map<string, Glob>();
+const MAX_COMPILED = 1024;
 
 /** New imports from one region to another the change made dependent on it. */
 export interface RegionCrossing {
@@ -30,13 +32,22 @@ export interface Violation {
 	rule: ForbidRule;
 }
 
-/** Whether root-relative `path` matches `pattern`: a glob, or a plain path naming the file or a directory above it. */
+/**
+ * Whether root-relative `path` matches `pattern`: a glob (`glob-match.ts`, in time bounded by their lengths), or a
+ * plain path naming the file or a directory above it. Throws a GlobError for a glob `validatePolicy` would refuse.
+ */
 export function matchesPattern(path: string, pattern: string): boolean {
-	if (!GLOB_CHARS.test(pattern)) {
+	if (!isGlobPattern(pattern)) {
 		const plain = pattern.replace(/\/+$/, "");
 		return path === plain || path.startsWith(`${plain}/`);
 	}
-	return posix.matchesGlob(path, pattern);
+	let glob = compiled.get(pattern);
+	if (glob === undefined) {
+		glob = compileGlob(pattern);
+		if (compiled.size >= MAX_COMPILED) compiled.clear();
+		compiled.set(pattern, glob);
+	}
+	return glob.matches(path);
 }
 
 /** The region of root-relative `path` under `policy` (see the module comment). */
@@ -50,9 +61,25 @@ export function regionOf(path: string, policy?: ReviewPolicy): string {
 	return UNIT_CONTAINERS.has(top) && segments.length > 2 ? `${top}/${segments[1]}` : top;
 }
 
+/**
+ * `regionOf` under `policy`, remembering each path's answer: a review asks it for both ends of every import of the
+ * project, so each path's globs are matched once per review, not once per import.
+ */
+export function regionsOf(policy?: ReviewPolicy): (path: string) => string {
+	const known = new Map<string, string>();
+	return (path) => {
+		let region = known.get(path);
+		if (region === undefined) {
+			region = regionOf(path, policy);
+			known.set(path, region);
+		}
+		return region;
+	};
+}
+
 /** Whether `path` is on the `side` of a rule: in the region of that name, or matching it as a glob. */
-function onSide(path: string, side: string, policy: ReviewPolicy): boolean {
-	if (policy.regions.some((region) => region.name === side)) return regionOf(path, policy) === side;
+function onSide(path: string, side: string, policy: ReviewPolicy, region: (path: string) => string): boolean {
+	if (policy.regions.some((named) => named.name === side)) return region(path) === side;
 	return matchesPattern(path, side);
 }
 
@@ -65,17 +92,20 @@ export function regionChanges(
 	const violations: Violation[] = [];
 	const byPair = new Map<string, RegionCrossing>();
 	const oldPairs = new Set<string>();
+	const region = regionsOf(policy);
 	for (const [from, targets] of before) {
-		for (const to of targets.keys()) oldPairs.add(`${regionOf(from, policy)}\0${regionOf(to, policy)}`);
+		for (const to of targets.keys()) oldPairs.add(`${region(from)}\0${region(to)}`);
 	}
 	for (const edge of newImportEdges(before, after)) {
-		const rule = policy?.forbid.find((r) => onSide(edge.from, r.from, policy) && onSide(edge.to, r.to, policy));
+		const rule = policy?.forbid.find(
+			(r) => onSide(edge.from, r.from, policy, region) && onSide(edge.to, r.to, policy, region),
+		);
 		if (rule !== undefined) {
 			violations.push({ edge, rule });
 			continue;
 		}
-		const fromRegion = regionOf(edge.from, policy);
-		const toRegion = regionOf(edge.to, policy);
+		const fromRegion = region(edge.from);
+		const toRegion = region(edge.to);
 		const pair = `${fromRegion}\0${toRegion}`;
 		if (fromRegion === toRegion || oldPairs.has(pair)) continue;
 		const crossing = byPair.get(pair);
