@@ -130,6 +130,29 @@ describe("contour extension", () => {
 		);
 	});
 
+	it("an error quoting the repository (an invalid policy's key) reaches Pi with its control characters escaped", async () => {
+		const repo = shop(join(await tempDir(), "shop"));
+		writeFiles(repo, {
+			".pi/contour/policy.json": '{"forbid":[],"\\u001b]0;OWNED\\u0007\\u001b[2Jx":1}',
+			"src/pricing.ts": BRANCHY,
+		});
+		git(repo, "add", "src/pricing.ts");
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+		const raw = /[\u0000-\u0009\u000b-\u001f\u007f]/;
+		const escaped = /key "\\u001b\]0;OWNED\\u0007\\u001b\[2Jx" is not known/;
+		await quietly(() =>
+			withHost({ cwd: repo, extensions: [CONTOUR] }, async (host) => {
+				const result = await review(host);
+				assert.equal(result.isError, true);
+				assert.match(result.text, escaped);
+				assert.doesNotMatch(result.text, raw);
+				const shown = await commandText(host, "/contour review");
+				assert.match(shown, escaped);
+				assert.doesNotMatch(shown, raw);
+			}),
+		);
+	});
+
 	it("refuses a root that is not a Git root, clearly, and says which repository holds it", async () => {
 		const base = await tempDir();
 		const repo = shop(join(base, "shop"));

@@ -4,6 +4,7 @@ import type { Roaming } from "pi-fovea/roaming";
 import { registerSubcommands } from "pi-fovea/subcommands";
 import type { ReportStore } from "../report/report-store.ts";
 import { summarizeReport, summaryLine } from "../report/report-summary.ts";
+import { withPrintableMessage } from "./printable-error.ts";
 import type { ContourReviews } from "./reviews.ts";
 
 /** `/contour review|status|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
@@ -20,8 +21,13 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						import("./review-run.ts"),
 						import("./review-arguments.ts"),
 					]);
-					const result = await runReview(reviewArguments(args), { signal: undefined, ctx, roaming, reviews });
-					return result.content.map((part) => part.text).join("\n");
+					try {
+						const result = await runReview(reviewArguments(args), { signal: undefined, ctx, roaming, reviews });
+						return result.content.map((part) => part.text).join("\n");
+					} catch (error) {
+						// Shown on the terminal: text from the repository in it is escaped like the report's.
+						throw withPrintableMessage(error);
+					}
 				},
 			},
 			status: {

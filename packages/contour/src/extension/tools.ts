@@ -1,6 +1,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "pi-fovea/roaming";
 import { Type } from "typebox";
+import { withPrintableMessage } from "./printable-error.ts";
 import type { ContourReviews } from "./reviews.ts";
 
 /** Registers `contour_review`; its body (and the review engine) loads on the first call. */
@@ -31,7 +32,12 @@ export function registerContourTools(pi: ExtensionAPI, roaming: Roaming, reviews
 		}),
 		async execute(_id, params, signal, _onUpdate, ctx) {
 			const { runReview } = await import("./review-run.ts");
-			return runReview(params, { signal, ctx, roaming, reviews });
+			try {
+				return await runReview(params, { signal, ctx, roaming, reviews });
+			} catch (error) {
+				// Pi shows the message on a terminal: text from the repository in it is escaped like the report's.
+				throw withPrintableMessage(error);
+			}
 		},
 	});
 }
