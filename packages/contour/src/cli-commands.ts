@@ -12,6 +12,7 @@ import { printable } from "pi-fovea/printable";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { loadPolicyFile, rootPolicy } from "./checkpoint/policy-file.ts";
+import { writeOutput } from "./cli-output.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
 
 const USAGE = `usage:
@@ -40,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
 	});
 	const [command, ...rest] = positionals;
 	if (values.help) {
-		process.stdout.write(`${USAGE}\n`);
+		await writeOutput(`${USAGE}\n`);
 		return 0;
 	}
 	if (command === undefined) throw new UsageError("no command given");
@@ -128,7 +129,8 @@ async function main(argv: string[]): Promise<number> {
 				`--max-tokens ${maxTokens} is too small for this review's JSON report: with every list shortened it still takes about ${needed} tokens (ask for at least that, or for the text report)`,
 			);
 		}
-		process.stdout.write(`${text}\n`);
+		// A reader that closed the pipe early ends the run quietly with the verdict's code (see `cli-output.ts`).
+		await writeOutput(`${text}\n`);
 		return report.policy !== null && report.policyViolations > 0 ? 1 : 0;
 	} finally {
 		await map?.index.flush().catch(() => {});
@@ -197,7 +199,7 @@ async function status(explicit: string | undefined, json: boolean): Promise<numb
 			]
 				.map(printable)
 				.join("\n");
-	process.stdout.write(`${text}\n`);
+	await writeOutput(`${text}\n`);
 	return 0;
 }
 
@@ -215,11 +217,15 @@ function integer(value: string | undefined, flag: string, min: number, max: numb
 	return n;
 }
 
-/** Runs the CLI on `argv` and sets the exit code: 0 ok, 1 policy violations, 2 usage or input error. */
+/**
+ * Runs the CLI on `argv` and sets the exit code: 0 ok, 1 policy violations, 2 usage or input error, or output that
+ * could not be written. A reader that closes stdout early changes nothing (see `cli-output.ts`).
+ */
 export async function runCli(argv: string[]): Promise<void> {
 	try {
 		process.exitCode = await main(argv);
 	} catch (error: unknown) {
+		// The one place the CLI writes an error; it escapes the text from the repository a message may quote.
 		reportCliFailure("contour", USAGE, error);
 	}
 }

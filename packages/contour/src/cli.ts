@@ -3,8 +3,10 @@
  * `contour`: Contour's structural review without a model, on the Git project of the current directory (or
  * `--root`). Exit codes: 0 ok, 1 findings that violate an explicit policy (`--policy FILE` or the root's
  * `.pi/contour/policy.json`), 2 usage or input error (unknown flag, non-Git or deleted root, unknown base,
- * conflicts, invalid policy). Reports and measures are cached on disk (see `contourCacheDir`), so a run on an
- * unchanged root answers from its report and a run after a one-file edit parses only that file.
+ * conflicts, invalid policy) or an answer that could not be written (ENOSPC, EIO). A reader that closes the pipe
+ * early (`| head`) is no error: the run ends quietly with its answer's code (`cli-output.ts`). Reports and measures
+ * are cached on disk (see `contourCacheDir`), so a run on an unchanged root answers from its report and a run after
+ * a one-file edit parses only that file.
  *
  *   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
  *                  [--policy FILE]

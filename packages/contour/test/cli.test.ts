@@ -7,14 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { estimateTokens } from "pi-fovea/engine";
 import type { ReportJson } from "../src/report/report-json.ts";
 import { LANGUAGES } from "./checkpoint/fixtures.ts";
-import { cleanup, git, repo, tempDir, write } from "./git/support.ts";
+import { cleanup, commitAll, git, repo, tempDir, write } from "./git/support.ts";
 
 after(cleanup);
 
@@ -28,7 +28,11 @@ interface Run {
 	stderr: string;
 }
 
-function contour(args: string[], cwd: string): Promise<Run> {
+/**
+ * Runs `contour args` in `cwd`. `stdout` is a pipe read whole, unless it is a file descriptor, or `readOnly` bytes:
+ * then the reader closes its end after the first chunk, as `| head -c N` does.
+ */
+function contour(args: string[], cwd: string, stdout: { fd?: number; readOnly?: boolean } = {}): Promise<Run> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [CLI, ...args], {
 			cwd,
@@ -39,18 +43,19 @@ function contour(args: string[], cwd: string): Promise<Run> {
 				CONTOUR_MAX_ROOTS: "",
 				CONTOUR_CACHE_DIR: "",
 			},
-			stdio: ["ignore", "pipe", "pipe"],
+			stdio: ["ignore", stdout.fd ?? "pipe", "pipe"],
 		});
-		let stdout = "";
+		let out = "";
 		let stderr = "";
-		child.stdout.on("data", (chunk: Buffer) => {
-			stdout += chunk.toString("utf8");
+		child.stdout?.on("data", (chunk: Buffer) => {
+			out += chunk.toString("utf8");
+			if (stdout.readOnly) child.stdout?.destroy();
 		});
-		child.stderr.on("data", (chunk: Buffer) => {
+		child.stderr?.on("data", (chunk: Buffer) => {
 			stderr += chunk.toString("utf8");
 		});
 		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
+		child.on("close", (code) => resolve({ code, stdout: out, stderr }));
 	});
 }
 
@@ -238,6 +243,82 @@ describe("usage and input errors exit 2 with a clear message", { concurrency: tr
 			assert.equal(run.stdout, "");
 		});
 	}
+});
+
+describe("what reaches the terminal, and where the output goes", { concurrency: true }, () => {
+	/** ESC, BEL and the other C0 controls but newline: none may reach a terminal raw. */
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+	const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;
+
+	it("text from the repository in an error is escaped on stderr: policy keys, JSON snippets, conflicted paths", async () => {
+		const keyed = repo(
+			{ ".pi/contour/policy.json": '{"forbid":[],"\\u001b]0;OWNED\\u0007\\u001b[2Jx":1}' },
+			{ commit: true },
+		);
+		const snippet = repo({ ".pi/contour/policy.json": "\u001b[2Jnot json" }, { commit: true });
+		const conflict = repo({ "a\u001b[31m.ts": "a\n" }, { commit: true });
+		git(conflict, "checkout", "-q", "-b", "side");
+		write(conflict, { "a\u001b[31m.ts": "side\n" });
+		commitAll(conflict);
+		git(conflict, "checkout", "-q", "main");
+		write(conflict, { "a\u001b[31m.ts": "main\n" });
+		commitAll(conflict);
+		assert.throws(() => git(conflict, "merge", "-q", "side"));
+		const cases: [string, RegExp][] = [
+			[keyed, /key "\\u001b\]0;OWNED\\u0007\\u001b\[2Jx" is not known/],
+			[snippet, /is not valid JSON: .*\\u001b\[2J/],
+			[conflict, /unresolved merge conflicts in a\\u001b\[31m\.ts/],
+		];
+		for (const [dir, message] of cases) {
+			const run = await contour(["review"], dir);
+			assert.equal(run.code, 2, run.stderr);
+			assert.match(run.stderr, message);
+			assert.doesNotMatch(run.stderr, RAW_CONTROL);
+		}
+		const status = await contour(["status"], keyed);
+		assert.match(status.stdout, /^policy: invalid: .*\\u001b\]0;OWNED/m);
+		assert.doesNotMatch(status.stdout, RAW_CONTROL);
+	});
+
+	it("a reader that stops after a few bytes ends the run quietly, with the review's own exit code", async () => {
+		const files: Record<string, string> = {};
+		for (let i = 0; i < 800; i++)
+			files[`gen/m${i}.ts`] = `export function g${i}(a: number): number {\n\treturn a + ${i};\n}\n`;
+		const dir = repo({ "keep.ts": "export const keep = 1;\n" }, { commit: true });
+		write(dir, files);
+		git(dir, "add", "-A");
+		const whole = await contour(["review", "--json"], dir);
+		assert.equal(whole.code, 0, whole.stderr);
+		// Far more than a pipe holds, so the reader leaving makes the CLI's write fail (EPIPE).
+		assert.ok(whole.stdout.length > 256 * 1024, `${whole.stdout.length} bytes`);
+		const cut = await contour(["review", "--json"], dir, { readOnly: true });
+		assert.equal(cut.stderr, "", "no stack trace, no message");
+		assert.equal(cut.code, 0);
+		assert.ok(cut.stdout.startsWith('{\n  "version": 1,'), "the reader got the start");
+		assert.ok(cut.stdout.length < whole.stdout.length);
+
+		write(dir, { ".pi/contour/policy.json": JSON.stringify({ forbid: [{ from: "gen", to: "keep.ts" }] }) });
+		write(dir, { "gen/m0.ts": 'import { keep } from "../keep";\nexport const m0 = keep;\n' });
+		git(dir, "add", "-A");
+		const violated = await contour(["review", "--json"], dir, { readOnly: true });
+		assert.deepEqual([violated.code, violated.stderr], [1, ""], "the verdict does not depend on who read it");
+	});
+
+	it("output that cannot be written (a full disk) is one line on stderr and exit code 2", {
+		skip: !existsSync("/dev/full") && "no /dev/full here",
+	}, async () => {
+		const dir = layered();
+		for (const args of [["review"], ["review", "--json"], ["status"], ["--help"]]) {
+			const full = openSync("/dev/full", "w");
+			try {
+				const run = await contour(args, dir, { fd: full });
+				assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+				assert.equal(run.stderr, "contour: cannot write the output: ENOSPC: no space left on device, write\n");
+			} finally {
+				closeSync(full);
+			}
+		}
+	});
 });
 
 describe("contour status", () => {
