@@ -37,7 +37,9 @@ export function reportFiles(
 	const byPath = new Map(deltas.map((delta) => [delta.path, delta]));
 	const gapOf = new Map<string, ReportGap["reason"]>();
 	for (const gap of [...contentGaps, ...measureGaps]) {
-		if (gap.reason !== "parse-error" && !gapOf.has(gap.path)) gapOf.set(gap.path, gap.reason);
+		// A syntax error or a clone search cut short still leaves the file analysed.
+		if (gap.reason === "parse-error" || gap.reason === "clone-search") continue;
+		if (!gapOf.has(gap.path)) gapOf.set(gap.path, gap.reason);
 	}
 	return changes.map((change) => {
 		const delta = byPath.get(change.path);

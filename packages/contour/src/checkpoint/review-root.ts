@@ -237,6 +237,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		allCallables: clones.files,
 		options: { maxBytes },
 	});
+	work.cloneComparisons += review.cloneComparisons;
 	let findings = review.findings;
 	if (map !== undefined && findings.length > 0) {
 		const exposed = await withExposure(map.map, findings, signal);

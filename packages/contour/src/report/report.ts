@@ -6,7 +6,7 @@
  * This file imports types only: the extension can hold reports and their store at startup for free.
  */
 import type { ChangeStatus, CoverageGapKind, SnapshotTarget } from "../git/index.ts";
-import type { CallableDelta, Finding, ImportChanges, MeasureGapReason } from "../review/index.ts";
+import type { CallableDelta, Finding, ImportChanges, ReviewGap } from "../review/index.ts";
 
 /** Who asked for a review: an explicit checkpoint, the background observer or the CLI; agent and session if known. */
 export interface ReviewOrigin {
@@ -20,7 +20,8 @@ export interface ReviewOrigin {
 export interface ReportGap {
 	path: string;
 	side?: "before" | "after";
-	reason: CoverageGapKind | MeasureGapReason | "parse-error";
+	/** Snapshot and content gaps, and the review's own (`parse-error`, a partial `clone-search`). */
+	reason: CoverageGapKind | ReviewGap["reason"];
 	detail: string;
 }
 
@@ -62,6 +63,11 @@ export interface ReviewWork {
 	 * measured by a parse of its own. Parses for the code map are counted in `mapFilesParsed`.
 	 */
 	parses: number;
+	/**
+	 * Candidate callables clone search compared with the change's new and changed ones, at most
+	 * `MAX_CLONE_COMPARISONS` (a search cut short is a `clone-search` gap).
+	 */
+	cloneComparisons: number;
 	/** Exposure (heat) queries asked of the code map. */
 	exposureQueries: number;
 	/** Files the code map parsed while this review refreshed it, and graphs it built from scratch. */
@@ -140,6 +146,7 @@ export function emptyWork(): ReviewWork {
 		importsExtracted: 0,
 		cloneFilesMeasured: 0,
 		parses: 0,
+		cloneComparisons: 0,
 		exposureQueries: 0,
 		mapFilesParsed: 0,
 		graphsBuilt: 0,

@@ -9,6 +9,7 @@
  * gap says what was not covered. Syntax errors do not stop measuring; they add a `parse-error` gap as a note.
  */
 import {
+	type CloneCoverage,
 	type ComplexityOptions,
 	cloneFindings,
 	complexityFindings,
@@ -16,7 +17,7 @@ import {
 	importFindings,
 	needlessFindings,
 } from "./change-findings.ts";
-import type { CloneOptions } from "./clones.ts";
+import { type CloneOptions, MAX_CLONE_COMPARISONS, MAX_CLONE_COMPARISONS_PER_CALLABLE } from "./clones.ts";
 import { type CallableDelta, deltaOf, type FileSides, matchCallables } from "./deltas.ts";
 import { type Finding, rankFindings } from "./findings.ts";
 import { type ImportChanges, importChanges } from "./import-changes.ts";
@@ -55,7 +56,8 @@ export interface ChangeInput {
 export interface ReviewGap {
 	path: string;
 	side?: "before" | "after";
-	reason: MeasureGapReason | "parse-error";
+	/** `clone-search`: clone search of some of the file's new or changed callables stopped at its bound. */
+	reason: MeasureGapReason | "parse-error" | "clone-search";
 	detail: string;
 }
 
@@ -88,6 +90,8 @@ export interface ChangeReview {
 	measured: MeasuredSide[];
 	/** Findings with `policy: true`. */
 	policyViolations: number;
+	/** Candidate callables clone search compared with the change's new and changed ones (bounded, see `cloneFindings`). */
+	cloneComparisons: number;
 	/** The import edges the change added and removed (only with import graphs). */
 	imports?: ImportChanges;
 }
@@ -130,11 +134,9 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 		if (sides.before?.gap === undefined && sides.after?.gap === undefined) usable.push(sides);
 	}
 	const pairs = matchCallables(usable);
-	const findings: Finding[] = [
-		...complexityFindings(pairs, options),
-		...cloneFindings(pairs, usable, input.allCallables ?? [], options.clones ?? {}),
-		...needlessFindings(usable),
-	];
+	const clones = cloneFindings(pairs, usable, input.allCallables ?? [], options.clones ?? {});
+	gaps.push(...cloneSearchGaps(clones.coverage, options.clones ?? {}));
+	const findings: Finding[] = [...complexityFindings(pairs, options), ...clones.findings, ...needlessFindings(usable)];
 	let imports: ImportChanges | undefined;
 	if (input.importEdges !== undefined) {
 		const renames = new Map<string, string>();
@@ -152,7 +154,20 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 		gaps,
 		measured,
 		policyViolations: ranked.filter((finding) => finding.policy === true).length,
+		cloneComparisons: clones.coverage.comparisons,
 	};
+}
+
+/** A coverage gap per file whose clone search stopped short: the review never claims a search it did not finish. */
+function cloneSearchGaps(coverage: CloneCoverage, options: CloneOptions): ReviewGap[] {
+	const perCallable = options.maxComparisonsPerCallable ?? MAX_CLONE_COMPARISONS_PER_CALLABLE;
+	const total = options.maxComparisons ?? MAX_CLONE_COMPARISONS;
+	return [...coverage.partial].map(([path, { stopped, searched }]) => ({
+		path,
+		side: "after",
+		reason: "clone-search",
+		detail: `clone search stopped at its bound (${perCallable} comparisons per callable, ${total} per review) for ${stopped} of ${searched} new or changed callable${searched === 1 ? "" : "s"}: their clones among the candidates left are not known`,
+	}));
 }
 
 function gapsOf(sides: FileSides): ReviewGap[] {

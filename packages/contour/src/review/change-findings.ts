@@ -9,7 +9,16 @@
  * - imports: new cycles that touch a changed file, new region dependencies, policy violations.
  */
 import type { CallableMeasure } from "./callables.ts";
-import { type CloneCandidate, type CloneOptions, findClones, NEAR_CLONE_SIMILARITY, similarity } from "./clones.ts";
+import {
+	type CloneCandidate,
+	type CloneOptions,
+	ClonePool,
+	MAX_CLONE_COMPARISONS,
+	MAX_CLONE_COMPARISONS_PER_CALLABLE,
+	MIN_CLONE_TOKENS,
+	NEAR_CLONE_SIMILARITY,
+	similarity,
+} from "./clones.ts";
 import type { CallablePair, FileSides, Located } from "./deltas.ts";
 import {
 	cloneFinding,
@@ -60,38 +69,77 @@ export function complexityFindings(pairs: readonly CallablePair[], options: Comp
 	return out;
 }
 
-/** Clone findings of the new and changed callables, against the change and `others`. */
+/** How far clone search went, for the report's work counts and its coverage gaps. */
+export interface CloneCoverage {
+	/** New and changed callables large enough to have clones. */
+	targets: number;
+	/** Candidates compared with them. */
+	comparisons: number;
+	/**
+	 * Per after-side file with a search that stopped at a bound: how many of its callables' searches stopped before
+	 * every candidate was compared, of how many it had searched.
+	 */
+	partial: Map<string, { stopped: number; searched: number }>;
+}
+
+/**
+ * Clone findings of the new and changed callables, against the change and `others`, and how far the search went.
+ * The work is bounded: each callable is compared with at most `maxComparisonsPerCallable` candidates and the review
+ * with at most `maxComparisons`, shared evenly among the callables still to search (what one leaves goes to the
+ * rest), so a change of thousands of look-alike callables is searched in part rather than for minutes; where a
+ * search stopped short, `partial` says so and the report shows it as a coverage gap.
+ */
 export function cloneFindings(
 	pairs: readonly CallablePair[],
 	usable: readonly FileSides[],
 	others: readonly FileCallables[],
 	options: CloneOptions,
-): Finding[] {
+): { findings: Finding[]; coverage: CloneCoverage } {
 	const threshold = options.nearSimilarity ?? NEAR_CLONE_SIMILARITY;
+	const minTokens = options.minTokens ?? MIN_CLONE_TOKENS;
 	const inChange = new Set(usable.flatMap((file) => [file.path, file.previousPath ?? file.path]));
-	const pool: CloneCandidate<CallableMeasure>[] = [];
-	const previous = new Map<string, Located | undefined>();
+	const candidates: CloneCandidate<CallableMeasure>[] = [];
+	// Keyed by the candidate itself (the pool hands back the same objects): no key string per match.
+	const previous = new Map<CloneCandidate<CallableMeasure>, Located | undefined>();
 	for (const pair of pairs) {
 		if (pair.after === undefined) continue;
-		pool.push(pair.after);
-		previous.set(`${pair.after.file}\0${pair.after.callable.key}`, pair.before);
+		candidates.push(pair.after);
+		previous.set(pair.after, pair.before);
 	}
 	for (const file of others) {
 		if (inChange.has(file.path)) continue;
-		for (const callable of file.callables) pool.push({ file: file.path, callable });
+		for (const callable of file.callables) candidates.push({ file: file.path, callable });
 	}
 	/** The partner as it was before the change: itself when its file is not part of the change. */
-	const before = (other: CloneCandidate<CallableMeasure>): Located | undefined => {
-		const id = `${other.file}\0${other.callable.key}`;
-		return previous.has(id) ? previous.get(id) : other;
-	};
+	const before = (other: CloneCandidate<CallableMeasure>): Located | undefined =>
+		previous.has(other) ? previous.get(other) : other;
+	const targets = pairs.filter(
+		(pair): pair is CallablePair & { after: Located } =>
+			(pair.status === "added" || pair.status === "changed") &&
+			pair.after !== undefined &&
+			pair.after.callable.tokens >= minTokens,
+	);
+	const coverage: CloneCoverage = { targets: targets.length, comparisons: 0, partial: new Map() };
+	if (targets.length === 0) return { findings: [], coverage };
+	const pool = new ClonePool(candidates, options);
+	const perCallable = options.maxComparisonsPerCallable ?? MAX_CLONE_COMPARISONS_PER_CALLABLE;
+	let left = options.maxComparisons ?? MAX_CLONE_COMPARISONS;
+	const searched = new Map<string, number>();
 	const reported = new Set<string>();
 	const out: Finding[] = [];
-	for (const pair of pairs) {
-		if ((pair.status !== "added" && pair.status !== "changed") || pair.after === undefined) continue;
+	for (const [i, pair] of targets.entries()) {
 		const target = pair.after;
 		const old = pair.before;
-		const matches = findClones(target, pool, options).filter((match) => {
+		const search = pool.search(target, Math.min(perCallable, Math.floor(left / (targets.length - i))));
+		left -= search.comparisons;
+		coverage.comparisons += search.comparisons;
+		searched.set(target.file, (searched.get(target.file) ?? 0) + 1);
+		if (!search.complete) {
+			const partial = coverage.partial.get(target.file) ?? { stopped: 0, searched: 0 };
+			partial.stopped++;
+			coverage.partial.set(target.file, partial);
+		}
+		const matches = search.matches.filter((match) => {
 			const partner = before(match.other);
 			return (
 				old === undefined || partner === undefined || similarity(old.callable, partner.callable, options) < threshold
@@ -108,7 +156,8 @@ export function cloneFindings(
 			old !== undefined && partner !== undefined ? similarity(old.callable, partner.callable, options) : undefined;
 		out.push(cloneFinding(target, matches, old, was));
 	}
-	return out;
+	for (const [file, partial] of coverage.partial) partial.searched = searched.get(file) ?? partial.stopped;
+	return { findings: out, coverage };
 }
 
 /** Needless-code hits of the after side that the before side lacks. */

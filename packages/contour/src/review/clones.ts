@@ -28,6 +28,13 @@ export const MIN_CLONE_TOKENS = 40;
 export const SHINGLE_TOKENS = 5;
 /** Shingle similarity from which two callables are near clones. */
 export const NEAR_CLONE_SIMILARITY = 0.7;
+/**
+ * Candidates one review compares at most. Every new callable compared with the whole pool is quadratic: three
+ * generated files of 5,500 look-alike functions took over 90 s. Half a million comparisons take well under a second.
+ */
+export const MAX_CLONE_COMPARISONS = 500_000;
+/** Candidates one callable is compared with at most (its share of `MAX_CLONE_COMPARISONS` may be less). */
+export const MAX_CLONE_COMPARISONS_PER_CALLABLE = 5_000;
 
 /** What clone search needs of a callable (a `CallableMeasure` has it). */
 export interface CloneFingerprint {
@@ -53,10 +60,24 @@ export interface CloneMatch<C extends CloneFingerprint = CloneFingerprint> {
 	other: CloneCandidate<C>;
 }
 
-/** Thresholds of clone search (defaults above). */
+/** Thresholds and bounds of clone search (defaults above). */
 export interface CloneOptions {
 	minTokens?: number;
 	nearSimilarity?: number;
+	/** Candidates one review compares at most, shared among its callables (see `cloneFindings`). */
+	maxComparisons?: number;
+	/** Candidates one callable is compared with at most. */
+	maxComparisonsPerCallable?: number;
+}
+
+/** What one search found, what it cost, and whether it compared every candidate that could be a clone. */
+export interface CloneSearch<C extends CloneFingerprint = CloneFingerprint> {
+	/** Most similar first. */
+	matches: CloneMatch<C>[];
+	/** Candidates compared: each of the target's shape, and each other one of a size a near clone could have. */
+	comparisons: number;
+	/** False when the budget ran out first: clones among the candidates left are not known. */
+	complete: boolean;
 }
 
 /**
@@ -173,33 +194,116 @@ export function similarity(a: CloneFingerprint, b: CloneFingerprint, options: Cl
 
 /**
  * The clones of `target` among `pool`, most similar first. The target itself and callables nested in it (or it in
- * them) are never its clones.
+ * them) are never its clones. For many targets, index the pool once in a `ClonePool`.
  */
 export function findClones<C extends CloneFingerprint>(
 	target: CloneCandidate<C>,
 	pool: Iterable<CloneCandidate<C>>,
 	options: CloneOptions = {},
 ): CloneMatch<C>[] {
-	const minTokens = options.minTokens ?? MIN_CLONE_TOKENS;
-	const threshold = options.nearSimilarity ?? NEAR_CLONE_SIMILARITY;
-	const t = target.callable;
-	if (t.tokens < minTokens) return [];
-	const size = shingleCount(t);
-	const matches: CloneMatch<C>[] = [];
-	for (const other of pool) {
-		const o = other.callable;
-		if (o.tokens < minTokens) continue;
-		if (other.file === target.file && (o.key === t.key || nested(o, t) || nested(t, o))) continue;
-		if (o.shapeHash === t.shapeHash) {
-			matches.push({ kind: "exact", similarity: 1, other });
-			continue;
+	return new ClonePool(pool, options).search(target).matches;
+}
+
+/**
+ * Clone candidates indexed once for many searches, so a search compares only what could be a clone: the callables
+ * of the target's shape (exact clones), then those of a shingle count the similarity threshold allows (near clones),
+ * nearest count first, up to a budget of comparisons.
+ */
+export class ClonePool<C extends CloneFingerprint> {
+	readonly #byShape = new Map<string, PoolEntry<C>[]>();
+	/** Ascending by shingle count; equal counts in pool order. */
+	readonly #bySize: PoolEntry<C>[] = [];
+	readonly #minTokens: number;
+	readonly #threshold: number;
+	readonly #options: CloneOptions;
+
+	constructor(pool: Iterable<CloneCandidate<C>>, options: CloneOptions = {}) {
+		this.#options = options;
+		this.#minTokens = options.minTokens ?? MIN_CLONE_TOKENS;
+		this.#threshold = options.nearSimilarity ?? NEAR_CLONE_SIMILARITY;
+		let index = 0;
+		for (const candidate of pool) {
+			const callable = candidate.callable;
+			if (callable.tokens < this.#minTokens) continue;
+			const entry = { candidate, index: index++, size: shingleCount(callable) };
+			const same = this.#byShape.get(callable.shapeHash);
+			if (same === undefined) this.#byShape.set(callable.shapeHash, [entry]);
+			else same.push(entry);
+			this.#bySize.push(entry);
 		}
-		const otherSize = shingleCount(o);
-		if (Math.min(size, otherSize) < threshold * Math.max(size, otherSize)) continue;
-		const score = similarity(t, o, options);
-		if (score >= threshold) matches.push({ kind: "near", similarity: score, other });
+		this.#bySize.sort((a, b) => a.size - b.size);
 	}
-	return matches.sort((a, b) => b.similarity - a.similarity || a.other.file.localeCompare(b.other.file));
+
+	/** The clones of `target` among the pool, comparing at most `budget` candidates. */
+	search(target: CloneCandidate<C>, budget = Number.POSITIVE_INFINITY): CloneSearch<C> {
+		const t = target.callable;
+		const found: { match: CloneMatch<C>; index: number }[] = [];
+		let comparisons = 0;
+		// Equally similar matches keep the pool's order within a file, whichever way the search came upon them.
+		const done = (complete: boolean): CloneSearch<C> => ({
+			matches: found
+				.sort(
+					(a, b) =>
+						b.match.similarity - a.match.similarity ||
+						a.match.other.file.localeCompare(b.match.other.file) ||
+						a.index - b.index,
+				)
+				.map((entry) => entry.match),
+			comparisons,
+			complete,
+		});
+		if (t.tokens < this.#minTokens) return done(true);
+		const itself = (other: CloneCandidate<C>): boolean => {
+			const o = other.callable;
+			return other.file === target.file && (o.key === t.key || nested(o, t) || nested(t, o));
+		};
+		for (const { candidate: other, index } of this.#byShape.get(t.shapeHash) ?? []) {
+			if (itself(other)) continue;
+			if (comparisons >= budget) return done(false);
+			comparisons++;
+			found.push({ match: { kind: "exact", similarity: 1, other }, index });
+		}
+		// Two shingle multisets whose sizes differ by more than the threshold allows cannot reach it: only the window
+		// around the target's size is compared, walking outwards from it.
+		const size = shingleCount(t);
+		const sizes = this.#bySize;
+		let right = lowerBound(sizes, size);
+		let left = right - 1;
+		for (;;) {
+			const leftSize = left >= 0 ? (sizes[left] as PoolEntry<C>).size : -1;
+			const rightSize = right < sizes.length ? (sizes[right] as PoolEntry<C>).size : -1;
+			const leftOk = leftSize >= 0 && leftSize >= this.#threshold * size;
+			const rightOk = rightSize >= 0 && size >= this.#threshold * rightSize;
+			if (!leftOk && !rightOk) break;
+			const fromRight = rightOk && (!leftOk || rightSize - size <= size - leftSize);
+			const { candidate: other, index } = sizes[fromRight ? right++ : left--] as PoolEntry<C>;
+			if (other.callable.shapeHash === t.shapeHash || itself(other)) continue;
+			if (comparisons >= budget) return done(false);
+			comparisons++;
+			const score = similarity(t, other.callable, this.#options);
+			if (score >= this.#threshold) found.push({ match: { kind: "near", similarity: score, other }, index });
+		}
+		return done(true);
+	}
+}
+
+/** A candidate of a pool, with its place in the pool and its shingle count. */
+interface PoolEntry<C extends CloneFingerprint> {
+	candidate: CloneCandidate<C>;
+	index: number;
+	size: number;
+}
+
+/** The first index of `sorted` whose size is at least `size`. */
+function lowerBound(sorted: readonly { size: number }[], size: number): number {
+	let lo = 0;
+	let hi = sorted.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if ((sorted[mid] as { size: number }).size < size) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 
 /** Whether `inner` lies within the lines of `outer`. */

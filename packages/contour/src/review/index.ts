@@ -21,7 +21,11 @@ export type { CallableMeasure, NeedlessHit } from "./callables.ts";
 export { DEFAULT_COMPLEXITY_JUMP, DEFAULT_COMPLEXITY_THRESHOLD } from "./change-findings.ts";
 export {
 	type CloneOptions,
+	ClonePool,
+	type CloneSearch,
 	findClones,
+	MAX_CLONE_COMPARISONS,
+	MAX_CLONE_COMPARISONS_PER_CALLABLE,
 	MIN_CLONE_TOKENS,
 	NEAR_CLONE_SIMILARITY,
 	SHINGLE_TOKENS,

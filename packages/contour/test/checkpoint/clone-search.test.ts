@@ -11,6 +11,8 @@ import { MAX_CLONE_FILES } from "../../src/checkpoint/clone-candidates.ts";
 import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import { similarCallableFiles } from "../../src/checkpoint/similar-callables.ts";
+import { renderReport } from "../../src/report/render-report.ts";
+import { MAX_CLONE_COMPARISONS } from "../../src/review/clones.ts";
 import { cleanup, git, repo, write } from "../git/support.ts";
 import { encoder } from "./fixtures.ts";
 
@@ -64,6 +66,33 @@ function stageCopy(dir: string, copy = encoder("encodeTopicsCopy")): void {
 }
 
 describe("clone search across the project", () => {
+	it("a change of many look-alike functions is searched up to the review's bound, and the report says so", async () => {
+		// 1,200 callables of one shape: every one compared with every other would be 1.4 million comparisons (three
+		// generated files of 5,500 took a review over 90 s).
+		const count = 1200;
+		const many = Array.from(
+			{ length: count },
+			(_, i) =>
+				`export function f${i}(a: number, b: number): number { let s = a + ${i}; if (s > b) { s = s * 2 + b; } else { s = s - b * 3; } for (let k = 0; k < a; k++) { s += k; } return s; }`,
+		).join("\n");
+		const dir = repo({ "gen/keep.ts": "export const keep = 1;\n" }, { commit: true });
+		write(dir, { "gen/many.ts": many });
+		git(dir, "add", "-A");
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" } });
+		assert.equal(report.work.cloneComparisons, MAX_CLONE_COMPARISONS, "the bound is reached, never passed");
+		assert.deepEqual(
+			report.gaps.map((gap) => [gap.path, gap.side, gap.reason]),
+			[["gen/many.ts", "after", "clone-search"]],
+		);
+		assert.match(report.gaps[0]?.detail ?? "", new RegExp(`for ${count} of ${count} new or changed callables`));
+		assert.equal(report.files[0]?.gap, undefined, "the file itself was analysed");
+		assert.match(
+			renderReport(report, { maxTokens: 300 }),
+			/^not covered: 1 gap in 1 file — clone-search: gen\/many\.ts$/m,
+		);
+		assert.equal(report.findings.filter((f) => f.kind === "exact-clone").length, count - 1);
+	});
+
 	it("a function body copied into a distant directory is found through the code map's facts", async () => {
 		const dir = project();
 		stageCopy(dir);

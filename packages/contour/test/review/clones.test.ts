@@ -8,6 +8,7 @@ import { before, describe, it } from "node:test";
 import { analyzeChange } from "../../src/review/analyze.ts";
 import type { CallableMeasure } from "../../src/review/callables.ts";
 import {
+	ClonePool,
 	decodeShingles,
 	encodeShingles,
 	findClones,
@@ -241,5 +242,65 @@ describe("clone findings of a change", () => {
 		});
 		const clones = review.findings.filter((f) => f.kind === "exact-clone");
 		assert.equal(clones.length, 1);
+	});
+
+	it("a search compares at most its budget of candidates, exact ones first, and says when it stopped short", () => {
+		const total = only("src/total.ts", TOTAL);
+		const copies = Array.from({ length: 6 }, (_, i) => ({ file: `src/copy${i}.ts`, callable: total }));
+		const pool = new ClonePool([
+			{ file: "src/near.ts", callable: only("src/near.ts", NEAR) },
+			{ file: "src/flags.ts", callable: only("src/flags.ts", OTHER) },
+			...copies,
+		]);
+		const target = { file: "src/total.ts", callable: total };
+		const whole = pool.search(target);
+		// Six of its shape, then the two of a size a near clone could have (one is alike).
+		assert.deepEqual([whole.comparisons, whole.complete], [8, true]);
+		assert.deepEqual(
+			whole.matches.map((m) => [m.kind, m.other.file]),
+			[...copies.map((c) => ["exact", c.file]), ["near", "src/near.ts"]],
+		);
+		const cut = pool.search(target, 3);
+		assert.deepEqual([cut.comparisons, cut.complete], [3, false]);
+		assert.deepEqual(
+			cut.matches.map((m) => m.other.file),
+			["src/copy0.ts", "src/copy1.ts", "src/copy2.ts"],
+		);
+		assert.deepEqual([pool.search(target, 7).complete, pool.search(target, 8).complete], [false, true]);
+	});
+
+	it("clone search of many look-alike callables stops at its bounds and says so as a coverage gap", async () => {
+		const generated = (n: number) =>
+			Array.from(
+				{ length: n },
+				(_, i) =>
+					`export function f${i}(a: number, b: number): number { let s = a + ${i}; if (s > b) { s = s * 2 + b; } else { s = s - b * 3; } for (let k = 0; k < a; k++) { s += k; } return s; }`,
+			).join("\n");
+		const free = await analyzeChange({ files: [{ path: "gen/a.ts", after: generated(40) }] });
+		assert.equal(free.cloneComparisons, 40 * 39, "unbounded here: each compared with every other");
+		assert.deepEqual(free.gaps, []);
+
+		const bounded = await analyzeChange({
+			files: [
+				{ path: "gen/a.ts", after: generated(40) },
+				{ path: "gen/b.ts", after: generated(2) },
+			],
+			options: { clones: { maxComparisons: 100, maxComparisonsPerCallable: 10 } },
+		});
+		// The review's 100 are shared among its 42 callables (what one leaves goes to the rest), none over 10.
+		assert.equal(bounded.cloneComparisons, 100);
+		assert.deepEqual(
+			bounded.gaps.map((gap) => [gap.path, gap.side, gap.reason]),
+			[
+				["gen/a.ts", "after", "clone-search"],
+				["gen/b.ts", "after", "clone-search"],
+			],
+		);
+		assert.match(
+			bounded.gaps[0]?.detail ?? "",
+			/^clone search stopped at its bound \(10 comparisons per callable, 100 per review\) for 40 of 40 new or changed callables/,
+		);
+		// What it did compare still gives findings: every callable found one of its copies.
+		assert.ok(bounded.findings.filter((f) => f.kind === "exact-clone").length >= 40);
 	});
 });
