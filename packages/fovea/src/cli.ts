@@ -57,9 +57,13 @@ async function main(argv: string[]): Promise<number> {
 		return values.help ? 0 : 2;
 	}
 	const maxTokens = values["max-tokens"] === undefined ? 1500 : Number(values["max-tokens"]);
-	if (!Number.isInteger(maxTokens) || maxTokens < 200 || maxTokens > 20_000) {
+	// Digits only: Number() also reads 0x200, 1e3 and " 300 ", which no one means as a budget.
+	const written = values["max-tokens"] === undefined || /^\d+$/.test(values["max-tokens"]);
+	if (!written || !Number.isInteger(maxTokens) || maxTokens < 200 || maxTokens > 20_000) {
 		throw new UsageError(`--max-tokens must be an integer from 200 to 20000, got ${values["max-tokens"]}`);
 	}
+	if ((command === "sketch" || command === "status") && rest.length > 0)
+		throw new UsageError(`${command} takes no arguments, got ${rest.map((arg) => JSON.stringify(arg)).join(" ")}`);
 	const root = await resolveRoot(values.root);
 	const map = new CodeMap(root);
 	const progress = terminalProgress("indexing");
@@ -173,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
 
 async function resolveRoot(explicit: string | undefined): Promise<string> {
 	if (explicit === undefined) return (await cwdProject(process.cwd(), new ProjectDiscovery())).root;
+	if (explicit === "") throw new UsageError("--root needs a directory, got an empty string");
 	const root = await canonicalPath(explicit);
 	const info = await stat(root).catch(() => undefined);
 	// A wrong path, not a wrong command line: said as Contour's CLI says it, without the usage.

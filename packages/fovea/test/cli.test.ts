@@ -352,6 +352,11 @@ describe("fovea CLI", () => {
 			{ args: ["status", "--bogus"], message: /Unknown option '--bogus'/ },
 			{ args: ["focus", "x", "--kind", "klass"], message: /--kind: unknown symbol kind "klass": use function, method/ },
 			{ args: ["dwell", "/etc/hosts"], message: /\/etc\/hosts is not a file inside the root/ },
+			{ args: ["focus", "x", "--max-tokens", "0x200"], message: /--max-tokens must be an integer/ },
+			{ args: ["focus", "x", "--max-tokens", "1e3"], message: /--max-tokens must be an integer/ },
+			{ args: ["status", "a", "b"], message: /status takes no arguments, got "a" "b"/ },
+			{ args: ["sketch", "x"], message: /sketch takes no arguments/ },
+			{ args: ["status", "--root", ""], message: /--root needs a directory, got an empty string/ },
 		];
 		const runs = await Promise.all(cases.map(({ args }) => fovea(args)));
 		cases.forEach(({ args, message }, i) => {

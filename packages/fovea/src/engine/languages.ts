@@ -6,7 +6,7 @@
  * | `.ts` `.mts` `.cts`        | `typescript` |
  * | `.tsx`                     | `tsx`        |
  * | `.js` `.jsx` `.mjs` `.cjs` | `javascript` (the JavaScript grammar parses JSX) |
- * | `.py` `.pyi`               | `python`     |
+ * | `.py` `.pyi` `.pyw`        | `python`     |
  * | `.go`                      | `go`         |
  * | `.rs`                      | `rust`       |
  * | `.java`                    | `java`       |
@@ -30,6 +30,7 @@ const BY_EXTENSION: ReadonlyMap<string, LanguageId> = new Map<string, LanguageId
 	["cjs", "javascript"],
 	["py", "python"],
 	["pyi", "python"],
+	["pyw", "python"],
 	["go", "go"],
 	["rs", "rust"],
 	["java", "java"],

@@ -373,6 +373,7 @@ describe("Python", () => {
 		assert.equal(pythonModule("pkg/__init__.py"), "pkg");
 		assert.equal(pythonModule("tools/run.py"), "tools.run");
 		assert.equal(pythonModule("stubs/x.pyi"), "stubs.x");
+		assert.equal(pythonModule("tools/gui.pyw"), "tools.gui");
 	});
 });
 
@@ -869,6 +870,7 @@ describe("engine", () => {
 			["a.cjs", "javascript"],
 			["a.py", "python"],
 			["a.pyi", "python"],
+			["a.pyw", "python"],
 			["a.go", "go"],
 			["a.rs", "rust"],
 			["A.java", "java"],

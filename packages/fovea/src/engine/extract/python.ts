@@ -114,7 +114,7 @@ export const pythonRules: LanguageRules = {
 
 /** `src/pkg/mod.py` → `pkg.mod`; `pkg/__init__.py` → `pkg`; a path outside any package → its stem. */
 export function pythonModule(path: string): string {
-	const segments = path.replace(/\.pyi?$/, "").split("/");
+	const segments = path.replace(/\.py[iw]?$/, "").split("/");
 	const src = segments.lastIndexOf("src");
 	const parts = src >= 0 && src < segments.length - 1 ? segments.slice(src + 1) : segments;
 	if (parts.length > 1 && parts[parts.length - 1] === "__init__") parts.pop();
