@@ -87,7 +87,6 @@ export class BudgetedText {
 		return added;
 	}
 
-	/** Characters still free. */
 	/**
 	 * Adds an answer's first line, `head`, `root` and `tail` in a row: whole when it fits, else `head` and the root
 	 * alone, the root cut in its middle to the room left (`/home/u/…/app`), so no answer loses the name of the root it
@@ -104,6 +103,7 @@ export class BudgetedText {
 		this.add(`${start}${middleCut(printable(root), this.remaining - newline - budgetChars(start))}`);
 	}
 
+	/** Characters still free. */
 	get remaining(): number {
 		return this.#maxChars - this.#chars;
 	}

@@ -60,7 +60,6 @@ interface Grammar {
 	parser: Parser;
 	facts: Query;
 	topLevel: Query | undefined;
-	language: Language;
 	rules: LanguageRules;
 }
 
@@ -147,7 +146,6 @@ async function createGrammar(language: LanguageId): Promise<Grammar> {
 		parser,
 		facts: new Query(lang, sources.main),
 		topLevel: sources.topLevel === undefined ? undefined : new Query(lang, sources.topLevel),
-		language: lang,
 		rules,
 	};
 }
@@ -236,9 +234,10 @@ function factsOf(
 		return cutShort;
 	};
 	const matches: CaptureMatch[] = grammar.facts.matches(root, { progressCallback });
-	if (grammar.topLevel !== undefined && !cutShort) {
-		// Top-level patterns start at the root's children only; deeper subtrees are skipped.
-		for (const match of grammar.topLevel.matches(root, { maxStartDepth: 1, progressCallback })) matches.push(match);
+	if (grammar.topLevel !== undefined) {
+		// Top-level patterns start at the root's children only; deeper subtrees are skipped. None once time ran out.
+		const topLevel = cutShort ? [] : grammar.topLevel.matches(root, { maxStartDepth: 1, progressCallback });
+		for (const match of topLevel) matches.push(match);
 	} else if (grammar.rules.topLevel !== undefined) {
 		for (const match of grammar.rules.topLevel(root)) matches.push(match);
 	}
