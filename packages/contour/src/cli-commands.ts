@@ -6,13 +6,13 @@ import { access } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
+import { writeOutput } from "pi-fovea/cli-output";
 import { terminalProgress } from "pi-fovea/cli-progress";
 import type { CodeMap } from "pi-fovea/engine";
 import { printable } from "pi-fovea/printable";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
 import { loadPolicyFile, rootPolicy } from "./checkpoint/policy-file.ts";
-import { writeOutput } from "./cli-output.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
 
 const USAGE = `usage:
@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
 				`--max-tokens ${maxTokens} is too small for this review's JSON report: with every list shortened it still takes about ${needed} tokens (ask for at least that, or for the text report)`,
 			);
 		}
-		// A reader that closed the pipe early ends the run quietly with the verdict's code (see `cli-output.ts`).
+		// A reader that closed the pipe early ends the run quietly with the verdict's code (see `pi-fovea/cli-output`).
 		await writeOutput(`${text}\n`);
 		return report.policy !== null && report.policyViolations > 0 ? 1 : 0;
 	} finally {
@@ -219,7 +219,7 @@ function integer(value: string | undefined, flag: string, min: number, max: numb
 
 /**
  * Runs the CLI on `argv` and sets the exit code: 0 ok, 1 policy violations, 2 usage or input error, or output that
- * could not be written. A reader that closes stdout early changes nothing (see `cli-output.ts`).
+ * could not be written. A reader that closes stdout early changes nothing (see `pi-fovea/cli-output`).
  */
 export async function runCli(argv: string[]): Promise<void> {
 	try {

@@ -4,7 +4,7 @@
  * `--root`). Exit codes: 0 ok, 1 findings that violate an explicit policy (`--policy FILE` or the root's
  * `.pi/contour/policy.json`), 2 usage or input error (unknown flag, non-Git or deleted root, unknown base,
  * conflicts, invalid policy) or an answer that could not be written (ENOSPC, EIO). A reader that closes the pipe
- * early (`| head`) is no error: the run ends quietly with its answer's code (`cli-output.ts`). Reports and measures
+ * early (`| head`) is no error: the run ends quietly with its answer's code (`pi-fovea/cli-output`). Reports and measures
  * are cached on disk (see `contourCacheDir`), so a run on an unchanged root answers from its report and a run after
  * a one-file edit parses only that file.
  *

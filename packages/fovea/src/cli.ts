@@ -12,7 +12,8 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { endWhenOutputFails, reportCliFailure, UsageError } from "./cli-failure.ts";
+import { reportCliFailure, UsageError } from "./cli-failure.ts";
+import { writeOutput } from "./cli-output.ts";
 import { terminalProgress } from "./cli-progress.ts";
 import { CodeMap } from "./engine/code-map.ts";
 import { symbolKind } from "./engine/facts.ts";
@@ -53,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
 	});
 	const [command, ...rest] = positionals;
 	if (values.help || command === undefined) {
-		process.stdout.write(`${USAGE}\n`);
+		await writeOutput(`${USAGE}\n`);
 		return values.help ? 0 : 2;
 	}
 	const maxTokens = values["max-tokens"] === undefined ? 1500 : Number(values["max-tokens"]);
@@ -68,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
 	const map = new CodeMap(root);
 	const progress = terminalProgress("indexing");
 	const refresh = progress.onProgress === undefined ? {} : { onProgress: progress.onProgress };
-	const print = (text: string) => process.stdout.write(`${text}\n`);
+	// A reader that closed the pipe early ends the run quietly, after the cache is flushed (see `cli-output.ts`).
+	const print = (text: string) => writeOutput(`${text}\n`);
 	try {
 		switch (command) {
 			case "focus": {
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
 					refresh,
 				);
 				progress.clear();
-				print(
+				await print(
 					values.json
 						? answerJson(answer, maxTokens, { root, query }, { files: answer.files, symbols: answer.symbols })
 						: answer.text,
@@ -103,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
 					refresh,
 				);
 				progress.clear();
-				print(
+				await print(
 					values.json
 						? answerJson(answer, maxTokens, { root }, { files: answer.files, symbols: answer.symbols })
 						: answer.text,
@@ -128,13 +130,13 @@ async function main(argv: string[]): Promise<number> {
 				progress.clear();
 				const fields = { root, changed: [...files], symbols };
 				const ranked = { files: answer.files, exposed: answer.symbols };
-				print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
+				await print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
 				return 0;
 			}
 			case "sketch": {
 				const { text, snapshot } = await map.sketch(maxTokens, refresh);
 				progress.clear();
-				print(
+				await print(
 					values.json
 						? JSON.stringify({ root, files: snapshot.files.size, ...coverageJson(snapshot, maxTokens), text }, null, 2)
 						: text,
@@ -153,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
 					work: map.index.stats,
 				};
 				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
-				print(
+				await print(
 					values.json
 						? JSON.stringify(status, null, 2)
 						: [
@@ -232,7 +234,6 @@ if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-
 useBaselineCompilerEverywhere();
 useExtractWorkersFrom(500);
 
-endWhenOutputFails("fovea");
 main(process.argv.slice(2)).then(
 	(code) => {
 		process.exitCode = code;

@@ -10,6 +10,14 @@
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, "g");
 
+/**
+ * `text` with each line made {@link printable} and the line breaks kept: for a message of several lines (Git's own
+ * words, a usage), where a newline is layout, not a forged line.
+ */
+export function printableLines(text: string): string {
+	return text.split("\n").map(printable).join("\n");
+}
+
 /** `line` with each unprintable character written as a `\uXXXX` escape; unchanged (the same string) when it has none. */
 export function printable(line: string): string {
 	if (!UNPRINTABLE.test(line)) return line;

@@ -4,7 +4,6 @@ import type { Roaming } from "pi-fovea/roaming";
 import { registerSubcommands } from "pi-fovea/subcommands";
 import type { ReportStore } from "../report/report-store.ts";
 import { summarizeReport, summaryLine } from "../report/report-summary.ts";
-import { withPrintableMessage } from "./printable-error.ts";
 import type { ContourReviews } from "./reviews.ts";
 
 /** `/contour review|status|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
@@ -26,6 +25,7 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						return result.content.map((part) => part.text).join("\n");
 					} catch (error) {
 						// Shown on the terminal: text from the repository in it is escaped like the report's.
+						const { withPrintableMessage } = await import("./printable-error.ts");
 						throw withPrintableMessage(error);
 					}
 				},

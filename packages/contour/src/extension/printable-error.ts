@@ -4,7 +4,7 @@
  * sequence could retitle, clear or rewrite the screen. Escaped line by line with the report's `printable`, as the
  * CLI's `reportCliFailure` (`pi-fovea/cli-failure`) escapes its error line.
  */
-import { printable } from "pi-fovea/printable";
+import { printableLines } from "pi-fovea/printable";
 
 /**
  * `error` with its message made printable. An Error stays the same object (its message rewritten), so its class and
@@ -21,9 +21,4 @@ export function withPrintableMessage(error: unknown): Error {
 		// A frozen or read-only message: a plain Error says the same.
 	}
 	return new Error(message);
-}
-
-/** Each line of `text` made printable; the line breaks stay (a message may be several lines, Git's for one). */
-function printableLines(text: string): string {
-	return text.split("\n").map(printable).join("\n");
 }

@@ -1,7 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "pi-fovea/roaming";
 import { Type } from "typebox";
-import { withPrintableMessage } from "./printable-error.ts";
 import type { ContourReviews } from "./reviews.ts";
 
 /** Registers `contour_review`; its body (and the review engine) loads on the first call. */
@@ -35,7 +34,9 @@ export function registerContourTools(pi: ExtensionAPI, roaming: Roaming, reviews
 			try {
 				return await runReview(params, { signal, ctx, roaming, reviews });
 			} catch (error) {
-				// Pi shows the message on a terminal: text from the repository in it is escaped like the report's.
+				// Pi shows the message on a terminal: text from the repository in it is escaped like the report's. Loaded
+				// here, off the extension's startup path.
+				const { withPrintableMessage } = await import("./printable-error.ts");
 				throw withPrintableMessage(error);
 			}
 		},

@@ -1,13 +1,11 @@
 /**
- * How the `contour` CLI writes its answer to stdout. A reader that stops early (`contour review --json | head -c
- * 100`) closes the pipe, and the write fails with EPIPE: the CLI then ends quietly with its answer's own exit code
- * (0, or 1 for a violated policy), since who read how much of the answer does not change the verdict, and a
- * pipeline under `set -o pipefail` still sees it. Any other write error (ENOSPC on `> /dev/full`, EIO) means the
- * answer was lost: an `OutputError`, which the CLI reports as one line on stderr with exit code 2.
- *
- * Fovea's CLI ends the process from a stdout `error` listener (`endWhenOutputFails` of `pi-fovea/cli-failure`).
- * Contour awaits its one write instead: its verdict (exit code 1 for a violated policy) is known only when `main`
- * returns, and the code map's cache is flushed after the write, which `process.exit` would cut short.
+ * How the `fovea` and `contour` CLIs write their answer to stdout. A reader that stops early (`contour review --json
+ * | head -c 100`) closes the pipe, and the write fails with EPIPE: the CLI then ends quietly with its answer's own
+ * exit code (0, or Contour's 1 for a violated policy), since who read how much of the answer does not change the
+ * verdict, and a pipeline under `set -o pipefail` still sees it. Any other write error (ENOSPC on `> /dev/full`, EIO)
+ * means the answer was lost: an `OutputError`, which the CLI reports as one line on stderr with exit code 2
+ * (`reportCliFailure`). The write is awaited rather than the process ended from an `error` listener: the code map's
+ * cache is flushed after it, which `process.exit` would cut short.
  */
 
 /** The answer could not be written (anything but the reader closing the pipe). */
