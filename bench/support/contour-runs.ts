@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "n
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundleIsCurrent } from "../../packages/fovea/bin/launch.js";
-import { runNode } from "../../packages/fovea/test/support/run-node.ts";
+import { runNode } from "../../packages/fovea/tests/support/run-node.ts";
 import { materialize } from "./git.ts";
 
 /** Which CLI. */

@@ -31,7 +31,7 @@ import {
 	widget,
 	widgetHistory,
 	writeDefinitions,
-} from "../../packages/crew/test/extension/support/crew-world.ts";
+} from "../../packages/crew/tests/extension/support/crew-world.ts";
 import { cleanupTempDirs, type PiHost, startHost, tempDir } from "./harness.ts";
 import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PiRpc, piEnv, runPi } from "./support/pi-cli.ts";
 import { CONTOUR_EXTENSION, commandText, FOVEA_EXTENSION, git, gitRepo, listedRoots } from "./support/workspaces.ts";
@@ -345,7 +345,7 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		// Pi in RPC mode shuts down when its stdin ends, which the coordinator's death does: whether the agent is
 		// still alive here is a race (under a loaded full suite it was already gone). Either way it must not be
 		// running after the recovery below; ending a live orphan is proven deterministically in
-		// packages/crew/test/runtime/guards.test.ts.
+		// packages/crew/tests/runtime/guards.test.ts.
 		if (!(await isProcessRunning(agentPid.agentPid)))
 			t.diagnostic("the agent had already ended with its coordinator's stdin: no orphan to end");
 		const sessionFile = join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl")) as string);

@@ -1,12 +1,12 @@
-// The crew extension's startup budget, held like Fovea's and Contour's (packages/contour/test/startup.test.ts): the
+// The crew extension's startup budget, held like Fovea's and Contour's (packages/contour/tests/startup.test.ts): the
 // entry's static import graph stays within 32 KiB with no third-party package and none of the runtime, state,
 // definitions or worktree modules, and importing it and running its factory touches no file and spawns nothing.
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { staticImportGraph } from "../../../contour/test/support/import-graph.ts";
-import { probeLoad } from "../../../contour/test/support/probe-load.ts";
+import { staticImportGraph } from "../../../contour/tests/support/import-graph.ts";
+import { probeLoad } from "../../../contour/tests/support/probe-load.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const entry = join(repoRoot, "packages/crew/src/extension/index.ts");
