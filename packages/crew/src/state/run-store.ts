@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { canonicalPath } from "pi-fovea/workspace";
@@ -15,8 +15,9 @@ import {
 	type WorkspaceMode,
 } from "./manifest.ts";
 import { processStartMarker } from "./owner.ts";
+import { folderProblemText, requireRealFolders } from "./real-folders.ts";
 import { isRunId, newRunId } from "./run-id.ts";
-import { filesIn, type RunFiles, runFiles, runsDirOf } from "./run-layout.ts";
+import { filesIn, RUNS_PARTS, type RunFiles, runFiles, runsDirOf } from "./run-layout.ts";
 import { withRunLock } from "./run-lock.ts";
 import { SCHEMA_VERSION } from "./schema-version.ts";
 import { appendLine, readJsonFile, readTextIfExists, writeJsonFile } from "./state-file.ts";
@@ -136,7 +137,7 @@ export class RunStore {
 			updatedAt: now,
 			...(input.meta === undefined ? {} : { meta: r.optionalObject("meta") }),
 		};
-		await mkdir(this.runsDir, { recursive: true });
+		await this.#realRunsDir(true);
 		// Keeps run state out of `git status` and reviews without touching the project's own .gitignore.
 		await writeFile(join(this.runsDir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
 		for (let attempt = 0; ; attempt++) {
@@ -159,9 +160,39 @@ export class RunStore {
 		}
 	}
 
+	/**
+	 * The runs folder, refused (a RunStateError) when `.pi`, `.pi/crew` or `.pi/crew/runs` is a symbolic link, not a
+	 * folder, or resolves elsewhere: a repository could check in such a link (or an agent make one) and have run state
+	 * read from, and written to, anywhere on disk. Undefined when it does not exist and `create` is false.
+	 */
+	async #realRunsDir(create: boolean): Promise<string | undefined> {
+		return requireRealFolders(this.root, RUNS_PARTS, {
+			create,
+			refuse: (dir, problem) =>
+				new RunStateError(
+					dir,
+					`${folderProblemText(problem)}; pi-crew keeps run state only in real folders inside the workspace ${this.root}, so that no link can send it elsewhere. Replace it with a folder (or remove it)`,
+				),
+		});
+	}
+
+	/** The files of `runId`, after checking that the runs folder and the run's own folder are real folders. */
+	async #checkedFiles(runId: string): Promise<RunFiles> {
+		const files = this.files(runId);
+		await this.#realRunsDir(false);
+		const info = await lstat(files.dir).catch(() => undefined);
+		if (info !== undefined && (info.isSymbolicLink() || !info.isDirectory())) {
+			throw new RunStateError(
+				files.dir,
+				`is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}; a run lives in a real folder of ${this.runsDir}. Left unchanged`,
+			);
+		}
+		return files;
+	}
+
 	/** The manifest of `runId`, validated (including that it belongs to this workspace and directory). */
 	async readManifest(runId: string): Promise<RunManifest> {
-		const files = this.files(runId);
+		const files = await this.#checkedFiles(runId);
 		const manifest = parseManifest(await readJsonFile(files.manifest), files.manifest);
 		if (manifest.runId !== runId) {
 			throw new RunStateError(files.manifest, `says ${manifest.runId} but lives in ${files.dir}`, "runId");
@@ -187,13 +218,14 @@ export class RunStore {
 
 	/** The events of `runId` in order, with the lines that could not be read (reported, skipped, left on disk). */
 	async readEvents(runId: string): Promise<EventLog> {
-		const file = this.files(runId).events;
+		const file = (await this.#checkedFiles(runId)).events;
 		return parseEventLog((await readTextIfExists(file)) ?? "", file);
 	}
 
 	/** Every run of the workspace, oldest first; damaged runs come with their error instead of being dropped. */
 	async listRuns(filter: RunFilter = {}): Promise<RunListing[]> {
 		let names: string[];
+		if ((await this.#realRunsDir(false)) === undefined) return [];
 		try {
 			const entries = await readdir(this.runsDir, { withFileTypes: true });
 			names = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
@@ -231,7 +263,7 @@ export class RunStore {
 		runId: string,
 		decide: (run: RunSnapshot, now: string) => { change: RunChange; value: T },
 	): Promise<T> {
-		const files = this.files(runId);
+		const files = await this.#checkedFiles(runId);
 		return withRunLock(files.dir, async (guard) => {
 			const run = await this.readRun(runId);
 			const now = this.now();
@@ -285,7 +317,7 @@ export class RunStore {
 
 	/** Appends one event to the run's log (under the lock, so concurrent appends never interleave). */
 	async appendEvent(runId: string, input: EventInput): Promise<RunEvent> {
-		const files = this.files(runId);
+		const files = await this.#checkedFiles(runId);
 		const event = newEvent(input, this.now());
 		return withRunLock(files.dir, async (guard) => {
 			await this.readManifest(runId);
