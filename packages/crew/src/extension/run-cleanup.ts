@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import { printable } from "pi-fovea/printable";
 import { manifestOwner } from "../state/manifest.ts";
 import { isOwnerAlive } from "../state/owner.ts";
 import type { RunListing } from "../state/run-store.ts";
@@ -141,8 +142,11 @@ function outcomeLines(outcome: CleanupOutcome, root: string): string[] {
 	return lines;
 }
 
-/** The outcomes as text, paths relative to the workspace. */
+/** The outcomes as text, paths relative to the workspace, each line printable (file names are not trusted text). */
 export function cleanupText(outcomes: readonly CleanupOutcome[], workspace: string): string {
-	if (outcomes.length === 0) return `No task worktrees to clean up in ${workspace}.`;
-	return outcomes.flatMap((o) => outcomeLines(o, workspace)).join("\n");
+	if (outcomes.length === 0) return printable(`No task worktrees to clean up in ${workspace}.`);
+	return outcomes
+		.flatMap((o) => outcomeLines(o, workspace))
+		.map(printable)
+		.join("\n");
 }
