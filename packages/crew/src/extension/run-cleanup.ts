@@ -5,6 +5,7 @@ import { isOwnerAlive } from "../state/owner.ts";
 import type { RunListing } from "../state/run-store.ts";
 import { type CleanupResult, cleanupTaskWorktree } from "../worktree/cleanup.ts";
 import type { GitOptions } from "../worktree/git.ts";
+import { ignoredFilesText } from "../worktree/ignored-files.ts";
 import { listTaskWorktrees, type TaskWorktreeEntry } from "../worktree/list.ts";
 
 /** What `/team cleanup` and `crew cleanup` do with task worktrees. */
@@ -131,6 +132,13 @@ function outcomeLines(outcome: CleanupOutcome, root: string): string[] {
 	else if (r.action === "pruned") lines.push(`pruned ${where}: its folder was gone; the registration was dropped`);
 	else lines.push(`removed ${where}`);
 	if (r.action === "kept" && r.dirtyFiles.length > 0) lines.push(`  uncommitted: ${r.dirtyFiles.join(", ")}`);
+	if (r.ignored.count > 0) {
+		lines.push(
+			r.action === "kept"
+				? `  ignored files the task wrote, kept (--discard deletes them): ${ignoredFilesText(r.ignored)}`
+				: `  deleted ignored files: ${ignoredFilesText(r.ignored)}`,
+		);
+	}
 	if (r.committed) {
 		lines.push(
 			`  committed ${r.committed.files.length} file(s) to ${r.committed.branch} at ${r.committed.commit.slice(0, 12)}; merge with: ${r.committed.mergeCommand}`,
