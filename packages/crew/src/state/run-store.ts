@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { canonicalPath } from "pi-fovea/workspace";
@@ -137,7 +137,7 @@ export class RunStore {
 			updatedAt: now,
 			...(input.meta === undefined ? {} : { meta: r.optionalObject("meta") }),
 		};
-		await this.#realRunsDir(true);
+		await this.#realFolders(true);
 		// Keeps run state out of `git status` and reviews without touching the project's own .gitignore.
 		await writeFile(join(this.runsDir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
 		for (let attempt = 0; ; attempt++) {
@@ -161,12 +161,13 @@ export class RunStore {
 	}
 
 	/**
-	 * The runs folder, refused (a RunStateError) when `.pi`, `.pi/crew` or `.pi/crew/runs` is a symbolic link, not a
-	 * folder, or resolves elsewhere: a repository could check in such a link (or an agent make one) and have run state
-	 * read from, and written to, anywhere on disk. Undefined when it does not exist and `create` is false.
+	 * Refuses (a RunStateError) run state behind a symbolic link: `.pi`, `.pi/crew`, `.pi/crew/runs` and, given
+	 * `runId`, the run's own folder must be real folders inside the workspace, since a repository could check in such
+	 * a link (or an agent make one) and have run state read from, and written to, anywhere on disk. Returns the last
+	 * folder, or undefined when part of the chain does not exist and `create` is false.
 	 */
-	async #realRunsDir(create: boolean): Promise<string | undefined> {
-		return requireRealFolders(this.root, RUNS_PARTS, {
+	#realFolders(create: boolean, runId?: string): Promise<string | undefined> {
+		return requireRealFolders(this.root, runId === undefined ? RUNS_PARTS : [...RUNS_PARTS, runId], {
 			create,
 			refuse: (dir, problem) =>
 				new RunStateError(
@@ -176,17 +177,10 @@ export class RunStore {
 		});
 	}
 
-	/** The files of `runId`, after checking that the runs folder and the run's own folder are real folders. */
+	/** The files of `runId` (a run id, or an error), after checking that they lie in real folders. */
 	async #checkedFiles(runId: string): Promise<RunFiles> {
 		const files = this.files(runId);
-		await this.#realRunsDir(false);
-		const info = await lstat(files.dir).catch(() => undefined);
-		if (info !== undefined && (info.isSymbolicLink() || !info.isDirectory())) {
-			throw new RunStateError(
-				files.dir,
-				`is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}; a run lives in a real folder of ${this.runsDir}. Left unchanged`,
-			);
-		}
+		await this.#realFolders(false, runId);
 		return files;
 	}
 
@@ -225,7 +219,7 @@ export class RunStore {
 	/** Every run of the workspace, oldest first; damaged runs come with their error instead of being dropped. */
 	async listRuns(filter: RunFilter = {}): Promise<RunListing[]> {
 		let names: string[];
-		if ((await this.#realRunsDir(false)) === undefined) return [];
+		if ((await this.#realFolders(false)) === undefined) return [];
 		try {
 			const entries = await readdir(this.runsDir, { withFileTypes: true });
 			names = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);

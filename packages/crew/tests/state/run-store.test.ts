@@ -173,7 +173,7 @@ test("a run folder that is a symbolic link (to a copy of a run outside the works
 	await rm(runDir, { recursive: true });
 	await symlink(copy, runDir);
 	const before = await readFile(join(copy, "manifest.json"), "utf8");
-	const refusal = new RegExp(`${runDir}: is a symbolic link; a run lives in a real folder`);
+	const refusal = new RegExp(`${runDir}: is a symbolic link; pi-crew keeps run state only in real folders`);
 	await assert.rejects(store.readRun(runId), refusal);
 	await assert.rejects(store.readEvents(runId), refusal);
 	await assert.rejects(store.updateManifest(runId, { status: "running" }), refusal);
