@@ -9,7 +9,7 @@
  * live sessions of one workspace isolated (no run, agent, event, run-end message or widget line of one reaches the
  * other, and force does not reach a live session either); worktree mode creating a verified worktree, the agent working in it, the coordinator's
  * Fovea and Contour enrolling it as its own root, a task whose branch already exists failing clearly, and cleanup
- * keeping, then committing, a dirty change; an ad-hoc run awaited with `wait`, and by default in print mode; a
+ * keeping, then committing, a dirty change and keeping the ignored file an agent wrote until `--discard`; an ad-hoc run awaited with `wait`, and by default in print mode; a
  * killed coordinator recovered by a new session on its session file (whose children run the coordinator's own Pi
  * CLI and model).
  */
@@ -197,7 +197,11 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 	});
 
 	it("works in task worktrees: Fovea and Contour enroll them, a taken branch fails clearly, cleanup keeps dirty work", async () => {
-		const ws = gitRepo(join(world.root, "repo"), { "src/app.ts": "export const app = 1;\n" }, { commit: true });
+		const ws = gitRepo(
+			join(world.root, "repo"),
+			{ "src/app.ts": "export const app = 1;\n", ".gitignore": ".env\n" },
+			{ commit: true },
+		);
 		await writeDefinitions(ws, {
 			wt: "workspaceMode: worktree\nroles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: edit, role: w, instructions: WT-EDIT }\n  - { id: check, role: w, dependsOn: [edit], instructions: WT-CHECK }",
 		});
@@ -205,6 +209,7 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 			world.gate("g3"),
 			{ toolCalls: [{ name: "read", arguments: { path: "src/app.ts" } }] },
 			{ toolCalls: [{ name: "write", arguments: { path: "notes.md", content: "agent work\n" } }] },
+			{ toolCalls: [{ name: "write", arguments: { path: ".env", content: "TOKEN=agent\n" } }] },
 			{ toolCalls: [{ name: "write", arguments: { path: "src/app.ts", content: "export const app = 2;\n" } }] },
 			"edited",
 		]);
@@ -256,9 +261,14 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		);
 		const kept = await commandText(h, `/team cleanup ${runId}`);
 		assert.match(kept, /kept \.worktrees\/\S+\/edit: it has uncommitted work in 2 file/);
+		assert.match(kept, /ignored files the task wrote, kept \(--discard deletes them\): \.env/);
 		assert.equal(await readFile(join(tree, "notes.md"), "utf8"), "agent work\n", "nothing lost");
 		const committed = await commandText(h, `/team cleanup ${runId} --commit`);
 		assert.match(committed, /committed 2 file\(s\) to crew\/\S+-edit .*git merge --no-ff crew\/\S+-edit/);
+		assert.match(committed, /kept \.worktrees\/\S+\/edit: it holds 1 ignored file\(s\) the task wrote \(\.env\)/);
+		assert.equal(await readFile(join(tree, ".env"), "utf8"), "TOKEN=agent\n", "the ignored file is kept");
+		const discarded = await commandText(h, `/team cleanup ${runId} --discard`);
+		assert.match(discarded, /removed \.worktrees\/\S+\/edit\n {2}deleted ignored files: \.env/);
 		assert.equal(existsSync(tree), false, "the worktree is gone");
 		assert.equal(git(ws, "show", `crew/${runId}-edit:notes.md`), "agent work\n", "the change is on the task branch");
 		assert.equal(git(ws, "status", "--porcelain", "--untracked-files=no"), "", "the workspace stays clean");

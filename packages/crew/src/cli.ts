@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { runCleanupText } from "./extension/cli-cleanup.ts";
-import { manifestJson, runListingJson, runListText, runStatusText } from "./extension/run-text.ts";
+import { manifestJson, runListingJson, runListText, runStatusText, shownText } from "./extension/run-text.ts";
 import { workspaceOf } from "./extension/workspace.ts";
 import { manifestOwner } from "./state/manifest.ts";
 import { isOwnerAlive } from "./state/owner.ts";
@@ -28,8 +28,12 @@ const USAGE = `usage:
 
 class UsageError extends Error {}
 
+/**
+ * Writes the answer, made printable: the text, or the JSON (whose strings may still hold C1 and bidi controls,
+ * which come out as `\uXXXX` escapes, so it stays the same JSON).
+ */
 function print(json: boolean, value: unknown, text: string): void {
-	process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+	process.stdout.write(`${shownText(json ? JSON.stringify(value, null, 2) : text)}\n`);
 }
 
 async function list(store: RunStore, session: string | undefined, json: boolean): Promise<number> {
@@ -128,7 +132,7 @@ main(process.argv.slice(2)).then(
 	},
 	(error: unknown) => {
 		const message = error instanceof Error ? error.message : String(error);
-		process.stderr.write(`crew: ${message}\n`);
+		process.stderr.write(`crew: ${shownText(message)}\n`);
 		if (error instanceof UsageError || (error as { code?: unknown })?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
 			process.stderr.write(`${USAGE}\n`);
 		}

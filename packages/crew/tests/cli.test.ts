@@ -4,7 +4,16 @@
 // missing Git and usage errors, with their exit codes.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -189,5 +198,26 @@ describe("crew CLI", () => {
 		assert.match(status.err, /tasks\.json: field "tasks\[0\]\.attempts"/);
 		assert.match((await crew(["list"])).out, new RegExp(`${ids.dead} {2}damaged: .*attempts`));
 		assert.equal(readFileSync(tasks, "utf8"), edited);
+	});
+
+	it("cleanup keeps a worktree holding ignored files the task wrote and names them; --discard deletes them", async () => {
+		const runId = await finishedRun(await RunStore.open(ws), "s4", ["env"]);
+		const wt = await createTaskWorktree({ cwd: ws, runId, taskId: "env" });
+		appendFileSync(join(ws, ".git", "info", "exclude"), ".env\nbuild/\n");
+		writeFileSync(join(wt.path, ".env"), "TOKEN=only here\n");
+		mkdirSync(join(wt.path, "build"));
+		writeFileSync(join(wt.path, "build", "report.txt"), "report\n");
+		const kept = await crew(["cleanup", runId]);
+		assert.equal(kept.code, 0, kept.err);
+		assert.match(
+			kept.out,
+			/kept \.worktrees\/\S+\/env: it holds 2 ignored file\(s\) the task wrote \(\.env, build\/\)/,
+		);
+		assert.match(kept.out, /\n {2}ignored files the task wrote, kept \(--discard deletes them\): \.env, build\/$/m);
+		assert.equal(readFileSync(join(wt.path, ".env"), "utf8"), "TOKEN=only here\n", "nothing was deleted");
+		const discarded = await crew(["cleanup", runId, "--discard"]);
+		assert.equal(discarded.code, 0, discarded.err);
+		assert.match(discarded.out, /removed \.worktrees\/\S+\/env\n {2}deleted ignored files: \.env, build\//);
+		assert.equal(existsSync(wt.path), false);
 	});
 });

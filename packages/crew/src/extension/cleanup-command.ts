@@ -5,7 +5,8 @@ import type { TeamCommand } from "./team-command.ts";
 /**
  * `/team cleanup [runId] [--commit|--discard] [--unlock] [--force]`: the task worktrees of this session's finished
  * runs (or of the named run) are removed when clean; uncommitted work is kept and reported, committed to the task
- * branch with `--commit`, or thrown away only with `--discard`. `--force` reaches the runs of ended sessions of
+ * branch with `--commit`, or thrown away only with `--discard`; ignored files the task wrote keep their worktree
+ * too, named, until `--discard`. `--force` reaches the runs of ended sessions of
  * this workspace (never a live session's) and worktrees whose run is gone.
  */
 export async function cleanupCommand(session: CrewSession, command: TeamCommand): Promise<string> {

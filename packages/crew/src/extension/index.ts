@@ -75,7 +75,8 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				if (existsSync(runsDirOf(await workspaceOf(ctx.cwd)))) await open(ctx);
 			} catch (error) {
 				// A damaged runs folder must not keep the session from starting; /team status names the problem.
-				ui?.notify(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`, "error");
+				const { shownText } = await import("./run-text.ts");
+				ui?.notify(shownText(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`), "error");
 			}
 		});
 
@@ -118,10 +119,12 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				return items.length > 0 ? items : null;
 			},
 			handler: async (args, ctx) => {
+				// Loaded on use, off the startup path. What /team shows quotes goals, results, ids and paths.
+				const { shownText } = await import("./run-text.ts");
 				try {
-					ctx.ui.notify(await runTeamCommand(await open(ctx), args, ctx), "info");
+					ctx.ui.notify(shownText(await runTeamCommand(await open(ctx), args, ctx)), "info");
 				} catch (error) {
-					ctx.ui.notify(`/team: ${(error as Error).message}`, "error");
+					ctx.ui.notify(shownText(`/team: ${(error as Error).message}`), "error");
 				}
 			},
 		});

@@ -1,9 +1,11 @@
 import { relative } from "node:path";
+import { printable } from "pi-fovea/printable";
 import { manifestOwner } from "../state/manifest.ts";
 import { isOwnerAlive } from "../state/owner.ts";
 import type { RunListing } from "../state/run-store.ts";
 import { type CleanupResult, cleanupTaskWorktree } from "../worktree/cleanup.ts";
 import type { GitOptions } from "../worktree/git.ts";
+import { ignoredFilesText } from "../worktree/ignored-files.ts";
 import { listTaskWorktrees, type TaskWorktreeEntry } from "../worktree/list.ts";
 
 /** What `/team cleanup` and `crew cleanup` do with task worktrees. */
@@ -130,6 +132,13 @@ function outcomeLines(outcome: CleanupOutcome, root: string): string[] {
 	else if (r.action === "pruned") lines.push(`pruned ${where}: its folder was gone; the registration was dropped`);
 	else lines.push(`removed ${where}`);
 	if (r.action === "kept" && r.dirtyFiles.length > 0) lines.push(`  uncommitted: ${r.dirtyFiles.join(", ")}`);
+	if (r.ignored.count > 0) {
+		lines.push(
+			r.action === "kept"
+				? `  ignored files the task wrote, kept (--discard deletes them): ${ignoredFilesText(r.ignored)}`
+				: `  deleted ignored files: ${ignoredFilesText(r.ignored)}`,
+		);
+	}
 	if (r.committed) {
 		lines.push(
 			`  committed ${r.committed.files.length} file(s) to ${r.committed.branch} at ${r.committed.commit.slice(0, 12)}; merge with: ${r.committed.mergeCommand}`,
@@ -141,8 +150,11 @@ function outcomeLines(outcome: CleanupOutcome, root: string): string[] {
 	return lines;
 }
 
-/** The outcomes as text, paths relative to the workspace. */
+/** The outcomes as text, paths relative to the workspace, each line printable (file names are not trusted text). */
 export function cleanupText(outcomes: readonly CleanupOutcome[], workspace: string): string {
-	if (outcomes.length === 0) return `No task worktrees to clean up in ${workspace}.`;
-	return outcomes.flatMap((o) => outcomeLines(o, workspace)).join("\n");
+	if (outcomes.length === 0) return printable(`No task worktrees to clean up in ${workspace}.`);
+	return outcomes
+		.flatMap((o) => outcomeLines(o, workspace))
+		.map(printable)
+		.join("\n");
 }

@@ -4,7 +4,7 @@ import type { TeamDefinition } from "../definitions/team.ts";
 import type { RunSnapshot } from "../state/run-store.ts";
 import type { TaskSpec } from "../state/tasks.ts";
 import type { CrewSession } from "./crew-session.ts";
-import { runEndedText, runStartedText } from "./run-text.ts";
+import { runEndedText, runStartedText, shownText } from "./run-text.ts";
 import type { TeamParams } from "./team-schema.ts";
 import { assertWorktreeReady } from "./worktree-hooks.ts";
 
@@ -108,7 +108,7 @@ export async function startTeamRun(
 	}
 	const unsubscribe = await session.runtime.subscribe(scope, (event) => {
 		if (event.runId !== runId || event.type !== "task.status") return;
-		call.onUpdate?.(`Run ${runId}: task ${event.taskId} ${String(event.data?.status)}`, details);
+		call.onUpdate?.(shownText(`Run ${runId}: task ${event.taskId} ${String(event.data?.status)}`), details);
 	});
 	try {
 		const aborted = abortPromise(call.signal);

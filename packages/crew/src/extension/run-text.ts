@@ -1,3 +1,4 @@
+import { printable, printableLines } from "pi-fovea/printable";
 import type { LiveAgentHandle } from "../runtime/live-agents.ts";
 import type { RunEvent } from "../state/events.ts";
 import type { RunManifest } from "../state/manifest.ts";
@@ -6,8 +7,24 @@ import type { RunTask } from "../state/tasks.ts";
 
 /**
  * How runs read for people (the `team` tool, `/team`, the `crew` CLI) and for machines (`--json`). Pure: no
- * filesystem, no clock.
+ * filesystem, no clock. Goals, results, errors and paths come from models, repositories and hand-edited files, so
+ * every line shown is made printable (`pi-fovea/printable`): an escape sequence in them could otherwise retitle the
+ * terminal or write its clipboard, and a newline or bidi control could forge or reorder what a person reads.
  */
+
+/**
+ * Text of several lines as a person is shown it: line breaks kept (Windows ones made plain), tabs as two spaces
+ * (layout in a report), every other control, C1 and bidi character escaped. Applied to whatever pi-crew shows or
+ * prints as a whole (tool answers, notifications, run messages, CLI output); escaping twice changes nothing.
+ */
+export function shownText(text: string): string {
+	return printableLines(text.replaceAll("\r\n", "\n").replaceAll("\t", "  "));
+}
+
+/** `lines` each made printable (a newline inside one is escaped, so no field forges a line), joined. */
+export function shownLines(lines: readonly string[]): string {
+	return lines.map(printable).join("\n");
+}
 
 /** Cuts `text` to one line of at most `max` characters. */
 export function oneLine(text: string, max: number): string {
@@ -30,8 +47,8 @@ export function runListLine(listing: RunListing): string {
 
 /** The runs of a listing as text. */
 export function runListText(listings: readonly RunListing[], workspace: string, scope: string): string {
-	if (listings.length === 0) return `No runs of ${scope} in workspace ${workspace}.`;
-	return [`Runs of ${scope} in workspace ${workspace}:`, ...listings.map(runListLine)].join("\n");
+	if (listings.length === 0) return printable(`No runs of ${scope} in workspace ${workspace}.`);
+	return shownLines([`Runs of ${scope} in workspace ${workspace}:`, ...listings.map(runListLine)]);
 }
 
 function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: readonly string[]): string[] {
@@ -74,13 +91,13 @@ export function runStatusText(
 			lines.push(`  ${e.time} ${e.type}${e.taskId ? ` ${e.taskId}` : ""}${data}`);
 		}
 	}
-	return lines.join("\n");
+	return shownLines(lines);
 }
 
 /** What a started run tells the model: its id, tasks and the agent ids to steer. */
 export function runStartedText(run: RunSnapshot): string {
 	const m = run.manifest;
-	return [
+	return shownLines([
 		`Started run ${m.runId} of team ${m.team} in workspace ${m.cwd} (${m.workspaceMode} mode).`,
 		"Tasks and their agents:",
 		...run.tasks.map(
@@ -88,16 +105,21 @@ export function runStartedText(run: RunSnapshot): string {
 				`- ${t.id} (agent ${t.agent})${t.dependsOn.length > 0 ? ` after ${t.dependsOn.join(", ")}` : ""}: agent id ${m.runId}:${t.id}`,
 		),
 		`Follow it with team {action: "status", runId: "${m.runId}"}; steer a working agent with steer-agent.`,
-	].join("\n");
+	]);
 }
 
 /** A run that ended: its status and each task's result or error. */
 export function runEndedText(run: RunSnapshot): string {
 	const m = run.manifest;
-	const lines = [`Run ${m.runId} of team ${m.team} is ${m.status}${m.error ? `: ${oneLine(m.error, 200)}` : ""}.`];
+	const lines = [
+		printable(`Run ${m.runId} of team ${m.team} is ${m.status}${m.error ? `: ${oneLine(m.error, 200)}` : ""}.`),
+	];
 	for (const t of run.tasks) {
 		const outcome = t.result ?? t.error ?? "(no report)";
-		lines.push(`### ${t.id} (${t.status})`, outcome.length > 4000 ? `${outcome.slice(0, 4000)}\n[…]` : outcome);
+		lines.push(
+			printable(`### ${t.id} (${t.status})`),
+			shownText(outcome.length > 4000 ? `${outcome.slice(0, 4000)}\n[…]` : outcome),
+		);
 	}
 	return lines.join("\n");
 }

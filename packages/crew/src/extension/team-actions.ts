@@ -4,7 +4,7 @@ import { isOwnerAlive } from "../state/owner.ts";
 import { formatTaskWorktrees, listTaskWorktrees } from "../worktree/list.ts";
 import type { CrewSession } from "./crew-session.ts";
 import { type ActionResult, type ProgressUpdate, startTeamRun } from "./run-start.ts";
-import { runListText, runStatusText } from "./run-text.ts";
+import { runListText, runStatusText, shownText } from "./run-text.ts";
 import { TEAM_ACTIONS, type TeamAction, type TeamParams } from "./team-schema.ts";
 import { checkedRoot } from "./workspace.ts";
 
@@ -112,7 +112,8 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 
 /**
  * One `team` action for this session. Input crossed a boundary (the model's tool call), so the action and `root`
- * are checked first; every failure becomes an error result whose text says what was wrong.
+ * are checked first; every failure becomes an error result whose text says what was wrong. The text is shown to
+ * the person too, so it is made printable whatever it quotes (a goal, a result, an id or path from the request).
  */
 export async function teamAction(
 	session: CrewSession,
@@ -125,8 +126,9 @@ export async function teamAction(
 			throw new Error(`unknown action ${JSON.stringify(params?.action)}; known: ${TEAM_ACTIONS.join(", ")}`);
 		}
 		await checkedRoot(params.root, session.identity.cwd, session.identity.workspace);
-		return await runAction(session, action, params, call);
+		const result = await runAction(session, action, params, call);
+		return { ...result, text: shownText(result.text) };
 	} catch (error) {
-		return { text: (error as Error).message, isError: true, details: { status: "error" } };
+		return { text: shownText((error as Error).message), isError: true, details: { status: "error" } };
 	}
 }

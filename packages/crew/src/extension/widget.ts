@@ -1,3 +1,4 @@
+import { printable } from "pi-fovea/printable";
 import type { LiveAgentHandle } from "../runtime/live-agents.ts";
 import type { RunListing } from "../state/run-store.ts";
 import { oneLine, taskCount } from "./run-text.ts";
@@ -10,7 +11,8 @@ export const WIDGET_LINE_LIMIT = 12;
 
 /**
  * The widget: one line per unfinished run of this workspace and session, and under it one line per active agent
- * of that run. Undefined when there is nothing to show (the widget is then cleared).
+ * of that run, each made printable (a goal or tool name is not trusted text). Undefined when there is nothing to
+ * show (the widget is then cleared).
  */
 export function widgetLines(runs: readonly RunListing[], agents: readonly LiveAgentHandle[]): string[] | undefined {
 	const lines: string[] = [];
@@ -29,8 +31,11 @@ export function widgetLines(runs: readonly RunListing[], agents: readonly LiveAg
 	}
 	for (const agent of agents) if (!shown.has(agent.agentId)) lines.push(agentLine(agent));
 	if (lines.length === 0) return undefined;
-	if (lines.length <= WIDGET_LINE_LIMIT) return lines;
-	return [...lines.slice(0, WIDGET_LINE_LIMIT - 1), `… ${lines.length - WIDGET_LINE_LIMIT + 1} more lines: /team list`];
+	if (lines.length <= WIDGET_LINE_LIMIT) return lines.map(printable);
+	return [
+		...lines.slice(0, WIDGET_LINE_LIMIT - 1).map(printable),
+		`… ${lines.length - WIDGET_LINE_LIMIT + 1} more lines: /team list`,
+	];
 }
 
 function agentLine(agent: LiveAgentHandle): string {

@@ -1,8 +1,11 @@
 import { join } from "node:path";
 import { isRunId } from "./run-id.ts";
 
+/** The folders, one inside the other, where a workspace keeps its runs. */
+export const RUNS_PARTS: readonly string[] = [".pi", "crew", "runs"];
+
 /** Where a workspace keeps its runs, relative to the workspace root. */
-export const RUNS_SUBDIR = join(".pi", "crew", "runs");
+export const RUNS_SUBDIR = join(...RUNS_PARTS);
 
 /** The files of one run directory. */
 export interface RunFiles {

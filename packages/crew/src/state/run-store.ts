@@ -15,8 +15,9 @@ import {
 	type WorkspaceMode,
 } from "./manifest.ts";
 import { processStartMarker } from "./owner.ts";
+import { folderProblemText, requireRealFolders } from "./real-folders.ts";
 import { isRunId, newRunId } from "./run-id.ts";
-import { filesIn, type RunFiles, runFiles, runsDirOf } from "./run-layout.ts";
+import { filesIn, RUNS_PARTS, type RunFiles, runFiles, runsDirOf } from "./run-layout.ts";
 import { withRunLock } from "./run-lock.ts";
 import { SCHEMA_VERSION } from "./schema-version.ts";
 import { appendLine, readJsonFile, readTextIfExists, writeJsonFile } from "./state-file.ts";
@@ -136,7 +137,7 @@ export class RunStore {
 			updatedAt: now,
 			...(input.meta === undefined ? {} : { meta: r.optionalObject("meta") }),
 		};
-		await mkdir(this.runsDir, { recursive: true });
+		await this.#realFolders(true);
 		// Keeps run state out of `git status` and reviews without touching the project's own .gitignore.
 		await writeFile(join(this.runsDir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
 		for (let attempt = 0; ; attempt++) {
@@ -159,9 +160,33 @@ export class RunStore {
 		}
 	}
 
+	/**
+	 * Refuses (a RunStateError) run state behind a symbolic link: `.pi`, `.pi/crew`, `.pi/crew/runs` and, given
+	 * `runId`, the run's own folder must be real folders inside the workspace, since a repository could check in such
+	 * a link (or an agent make one) and have run state read from, and written to, anywhere on disk. Returns the last
+	 * folder, or undefined when part of the chain does not exist and `create` is false.
+	 */
+	#realFolders(create: boolean, runId?: string): Promise<string | undefined> {
+		return requireRealFolders(this.root, runId === undefined ? RUNS_PARTS : [...RUNS_PARTS, runId], {
+			create,
+			refuse: (dir, problem) =>
+				new RunStateError(
+					dir,
+					`${folderProblemText(problem)}; pi-crew keeps run state only in real folders inside the workspace ${this.root}, so that no link can send it elsewhere. Replace it with a folder (or remove it)`,
+				),
+		});
+	}
+
+	/** The files of `runId` (a run id, or an error), after checking that they lie in real folders. */
+	async #checkedFiles(runId: string): Promise<RunFiles> {
+		const files = this.files(runId);
+		await this.#realFolders(false, runId);
+		return files;
+	}
+
 	/** The manifest of `runId`, validated (including that it belongs to this workspace and directory). */
 	async readManifest(runId: string): Promise<RunManifest> {
-		const files = this.files(runId);
+		const files = await this.#checkedFiles(runId);
 		const manifest = parseManifest(await readJsonFile(files.manifest), files.manifest);
 		if (manifest.runId !== runId) {
 			throw new RunStateError(files.manifest, `says ${manifest.runId} but lives in ${files.dir}`, "runId");
@@ -187,13 +212,14 @@ export class RunStore {
 
 	/** The events of `runId` in order, with the lines that could not be read (reported, skipped, left on disk). */
 	async readEvents(runId: string): Promise<EventLog> {
-		const file = this.files(runId).events;
+		const file = (await this.#checkedFiles(runId)).events;
 		return parseEventLog((await readTextIfExists(file)) ?? "", file);
 	}
 
 	/** Every run of the workspace, oldest first; damaged runs come with their error instead of being dropped. */
 	async listRuns(filter: RunFilter = {}): Promise<RunListing[]> {
 		let names: string[];
+		if ((await this.#realFolders(false)) === undefined) return [];
 		try {
 			const entries = await readdir(this.runsDir, { withFileTypes: true });
 			names = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
@@ -231,7 +257,7 @@ export class RunStore {
 		runId: string,
 		decide: (run: RunSnapshot, now: string) => { change: RunChange; value: T },
 	): Promise<T> {
-		const files = this.files(runId);
+		const files = await this.#checkedFiles(runId);
 		return withRunLock(files.dir, async (guard) => {
 			const run = await this.readRun(runId);
 			const now = this.now();
@@ -285,7 +311,7 @@ export class RunStore {
 
 	/** Appends one event to the run's log (under the lock, so concurrent appends never interleave). */
 	async appendEvent(runId: string, input: EventInput): Promise<RunEvent> {
-		const files = this.files(runId);
+		const files = await this.#checkedFiles(runId);
 		const event = newEvent(input, this.now());
 		return withRunLock(files.dir, async (guard) => {
 			await this.readManifest(runId);

@@ -2,6 +2,7 @@ import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { WorktreeError } from "./errors.ts";
 import { type GitOptions, gitOptionsOf, gitOut, identityEnv, runCrewGit } from "./git.ts";
+import { type IgnoredFiles, ignoredFiles, ignoredFilesText } from "./ignored-files.ts";
 import { mergeCommand, parseTaskWorktreePath, shortBranch, WORKTREES_DIR } from "./layout.ts";
 import { deleteBranch, removeWorktree } from "./removal.ts";
 import { serialized } from "./repo-queue.ts";
@@ -13,7 +14,10 @@ import { verifyTaskWorktree } from "./verify.ts";
 export interface CleanupTaskWorktreeInput extends GitOptions {
 	/** The worktree folder, `<repo-root>/.worktrees/<runId>/<taskId>`. */
 	path: string;
-	/** Remove it even when it holds uncommitted work, discarding that work. */
+	/**
+	 * Remove it even when it holds uncommitted work or ignored files written by the task, discarding them (`/team
+	 * cleanup --discard`, `crew cleanup --discard`).
+	 */
 	force?: boolean;
 	/** Commit uncommitted work to the task branch (no hooks), then remove the worktree and keep the branch. */
 	commitDirty?: boolean;
@@ -35,7 +39,7 @@ export interface CommittedWork {
 	mergeCommand: string;
 }
 
-/** What cleanup did. Nothing was lost unless `discarded` lists files (only with `force`). */
+/** What cleanup did. Nothing was lost unless `discarded` or `ignored` lists files and `force` was given. */
 export interface CleanupResult {
 	path: string;
 	runId: string;
@@ -48,6 +52,11 @@ export interface CleanupResult {
 	dirtyFiles: string[];
 	/** Files whose uncommitted changes `force` threw away. */
 	discarded: string[];
+	/**
+	 * Files Git ignores that the task wrote (`.env`, `build/`): a worktree holding any is kept unless `force`, since
+	 * removing it would delete them. Some named, all counted; with `force` they went with the worktree.
+	 */
+	ignored: IgnoredFiles;
 	committed?: CommittedWork;
 	/** The task branch was deleted: its commits are all on another branch, a tag, or HEAD (merged, or never moved). */
 	branchDeleted: boolean;
@@ -60,7 +69,8 @@ export interface CleanupResult {
  * Finishes a task's worktree without losing work. Clean: the worktree is removed, and its branch deleted only when
  * every commit of it is reachable from elsewhere. Dirty: kept and reported (default); with `commitDirty`,
  * committed to the task branch and removed, the branch kept with the command that merges it; with `force`,
- * removed anyway. Locked: a `locked` error unless `forceLocked`. Folder gone: its registration is dropped
+ * removed anyway. Holding ignored files the task wrote (never committed, not even by `commitDirty`): kept and
+ * reported unless `force`. Locked: a `locked` error unless `forceLocked`. Folder gone: its registration is dropped
  * (`pruned`). A worktree that fails verification is never touched.
  */
 export async function cleanupTaskWorktree(input: CleanupTaskWorktreeInput): Promise<CleanupResult> {
@@ -110,6 +120,7 @@ async function cleanup(
 		action: "removed",
 		dirtyFiles: [],
 		discarded: [],
+		ignored: { named: [], count: 0 },
 		branchDeleted: false,
 	};
 	if (record.locked && !input.forceLocked) {
@@ -127,6 +138,7 @@ async function cleanup(
 	const force = input.force === true;
 	const keep = (reason: string): CleanupResult => ({ ...result, action: "kept", reason });
 	result.dirtyFiles = await dirtyPaths(path, options);
+	result.ignored = await ignoredFiles(path, options);
 	const localSubmodules = await submodulesWithLocalCommits(path, options);
 	if (localSubmodules.length > 0 && !force) {
 		return keep(
@@ -155,6 +167,11 @@ async function cleanup(
 		!(await reachableWithout(repo.root, "", record.head, options))
 	) {
 		return keep(`its detached HEAD ${record.head.slice(0, 12)} has commits on no branch`);
+	}
+	if (result.ignored.count > 0 && !force) {
+		return keep(
+			`it holds ${result.ignored.count} ignored file(s) the task wrote (${ignoredFilesText(result.ignored)}), which are not in Git and would be deleted with it; copy what you need, or pass force (--discard) to delete them`,
+		);
 	}
 	if (force) result.discarded = result.dirtyFiles;
 	// A worktree holding submodules is refused by a plain remove even when clean; its state was checked above.

@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { requireRealFolders } from "../state/real-folders.ts";
 import { WorktreeError } from "./errors.ts";
 import { type GitOptions, gitOut } from "./git.ts";
 import { EXCLUDE_LINE, WORKTREES_DIR } from "./layout.ts";
@@ -40,26 +41,16 @@ export async function prepareWorktreesFolder(repo: Repository, runId: string, op
 			`${repo.root} tracks files under ${WORKTREES_DIR}/ (for example ${JSON.stringify(tracked.split("\0")[0])}); pi-crew keeps task worktrees there and will not mix them with tracked files`,
 		);
 	}
-	let dir = repo.root;
-	for (const part of [WORKTREES_DIR, runId]) {
-		dir = join(dir, part);
-		const info = await lstat(dir).catch(() => undefined);
-		if (info === undefined) {
-			await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
-				if (error.code !== "EEXIST") throw error;
-			});
-		}
-		const now = await lstat(dir);
-		if (now.isSymbolicLink() || !now.isDirectory()) {
-			throw new WorktreeError(
+	await requireRealFolders(repo.root, [WORKTREES_DIR, runId], {
+		create: true,
+		refuse: (dir, problem) =>
+			new WorktreeError(
 				"unsafe-layout",
-				`${dir} is ${now.isSymbolicLink() ? "a symbolic link" : "not a folder"}; pi-crew only creates task worktrees in a real folder inside ${repo.root}`,
-			);
-		}
-		if ((await realpath(dir)) !== dir) {
-			throw new WorktreeError("unsafe-layout", `${dir} resolves to ${await realpath(dir)}, outside its repository`);
-		}
-	}
+				typeof problem === "string"
+					? `${dir} is ${problem}; pi-crew only creates task worktrees in a real folder inside ${repo.root}`
+					: `${dir} resolves to ${problem.resolvesTo}, outside its repository`,
+			),
+	});
 }
 
 /**

@@ -1,5 +1,6 @@
 import { lstat } from "node:fs/promises";
 import { relative } from "node:path";
+import { printable } from "pi-fovea/printable";
 import type { GitOptions } from "./git.ts";
 import { parseTaskWorktreePath, shortBranch } from "./layout.ts";
 import { dirtyPaths, openRepository, worktreeRecords } from "./repository.ts";
@@ -71,7 +72,10 @@ export async function listTaskWorktrees(
 	return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Readable lines for `/team worktrees` and `crew worktrees`: one per worktree, paths relative to `root`. */
+/**
+ * Readable lines for `/team worktrees` and `crew worktrees`: one per worktree, paths relative to `root`, each made
+ * printable (a lock reason or Git's message may hold anything).
+ */
 export function formatTaskWorktrees(entries: readonly TaskWorktreeEntry[], root: string): string {
 	if (entries.length === 0) return "No task worktrees.";
 	return entries
@@ -84,7 +88,9 @@ export function formatTaskWorktrees(entries: readonly TaskWorktreeEntry[], root:
 				e.problem && !e.prunable ? `unverified: ${e.problem}` : "",
 			].filter((s) => s !== "");
 			const head = e.head ? e.head.slice(0, 12) : "no commit";
-			return `${relative(root, e.path)}  ${e.branch ?? "(detached)"} @ ${head}  run ${e.runId} task ${e.taskId}  ${state.join(", ")}`;
+			return printable(
+				`${relative(root, e.path)}  ${e.branch ?? "(detached)"} @ ${head}  run ${e.runId} task ${e.taskId}  ${state.join(", ")}`,
+			);
 		})
 		.join("\n");
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdir, readFile, realpath, symlink } from "node:fs/promises";
+import { cp, readdir, readFile, realpath, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { IllegalTransitionError, isRunId, RunStore, SCHEMA_VERSION } from "../../src/state/index.ts";
@@ -159,4 +159,25 @@ test("bad input is refused: unknown task, path-like run id, bad task graph, unkn
 	await assert.rejects(store.createRun(runInput("")), /field "ownerSessionId": must not be empty/);
 	await assert.rejects(store.appendEvent(manifest.runId, { type: "Not A Type" }), /field "type"/);
 	assert.equal((await store.listRuns()).length, 1);
+});
+
+test("a run folder that is a symbolic link (to a copy of a run outside the workspace) is neither read nor written", async (t) => {
+	const root = await realpath(await tempWorkspace(t));
+	const outside = await realpath(await tempWorkspace(t, "crew-outside-"));
+	const store = await RunStore.open(root);
+	const { manifest } = await store.createRun(runInput());
+	const { runId } = manifest;
+	const runDir = join(root, ".pi", "crew", "runs", runId);
+	const copy = join(outside, runId);
+	await cp(runDir, copy, { recursive: true });
+	await rm(runDir, { recursive: true });
+	await symlink(copy, runDir);
+	const before = await readFile(join(copy, "manifest.json"), "utf8");
+	const refusal = new RegExp(`${runDir}: is a symbolic link; pi-crew keeps run state only in real folders`);
+	await assert.rejects(store.readRun(runId), refusal);
+	await assert.rejects(store.readEvents(runId), refusal);
+	await assert.rejects(store.updateManifest(runId, { status: "running" }), refusal);
+	await assert.rejects(store.appendEvent(runId, { type: "agent.output" }), refusal);
+	assert.equal(await readFile(join(copy, "manifest.json"), "utf8"), before, "the linked run was not written");
+	assert.deepEqual((await readdir(copy)).sort(), ["events.jsonl", "manifest.json", "tasks.json"], "no lock made there");
 });

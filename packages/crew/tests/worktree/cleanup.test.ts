@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
@@ -87,6 +87,40 @@ test("cleanup: commitDirty commits the work to the task branch (no hook, fallbac
 	assert.equal(result.branchDeleted, false);
 	git(root, ...saved.mergeCommand.split(" ").slice(1), "-q", "-m", "bring it in");
 	assert.equal(readFileSync(join(root, "new.txt"), "utf8"), "new\n", "the recorded command merges the work");
+});
+
+test("cleanup: ignored files the task wrote keep the worktree (named, bounded) until force", async (t) => {
+	const root = repo(t, { "a.txt": "a\n", ".gitignore": ".env\nbuild/\n*.log\n" });
+	writeFileSync(join(root, ".env"), "the main checkout's own\n");
+	const fresh = await createTaskWorktree({ cwd: root, runId: RUN, taskId: "fresh" });
+	const untouched = await cleanupTaskWorktree({ path: fresh.path });
+	assert.deepEqual([untouched.action, untouched.ignored.count], ["removed", 0], "a checkout writes no ignored file");
+
+	const wt = await createTaskWorktree({ cwd: root, runId: RUN, taskId: "secrets" });
+	writeFileSync(join(wt.path, ".env"), "TOKEN=only here\n");
+	mkdirSync(join(wt.path, "build"));
+	writeFileSync(join(wt.path, "build", "report.txt"), "report\n");
+	for (let i = 0; i < 25; i++) writeFileSync(join(wt.path, `run-${String(i).padStart(2, "0")}.log`), "x\n");
+	const kept = await cleanupTaskWorktree({ path: wt.path });
+	assert.equal(kept.action, "kept");
+	assert.deepEqual(kept.dirtyFiles, [], "ignored files are not uncommitted work");
+	assert.equal(kept.ignored.count, 27);
+	assert.equal(kept.ignored.named.length, 20, "bounded");
+	assert.deepEqual(kept.ignored.named.slice(0, 3), [".env", "build/", "run-00.log"], "a folder ignored whole is one");
+	assert.match(kept.reason ?? "", /27 ignored file\(s\) the task wrote \(\.env, build\/, .*, … and 7 more\)/);
+	assert.equal(readFileSync(join(wt.path, "build", "report.txt"), "utf8"), "report\n", "nothing was deleted");
+
+	writeFileSync(join(wt.path, "a.txt"), "changed\n");
+	const committed = await cleanupTaskWorktree({ path: wt.path, commitDirty: true });
+	assert.equal(committed.action, "kept", "committing the work does not take the ignored files");
+	assert.equal(git(root, "show", `${committed.committed?.commit}:a.txt`), "changed\n");
+	assert.equal(readFileSync(join(wt.path, ".env"), "utf8"), "TOKEN=only here\n");
+
+	const discarded = await cleanupTaskWorktree({ path: wt.path, force: true });
+	assert.equal(discarded.action, "removed");
+	assert.equal(discarded.ignored.count, 27, "what went with it is listed");
+	assert.equal(existsSync(wt.path), false);
+	assert.equal(readFileSync(join(root, ".env"), "utf8"), "the main checkout's own\n");
 });
 
 test("cleanup: a locked worktree is an error unless forceLocked; a missing folder is pruned; unknown paths are refused", async (t) => {
