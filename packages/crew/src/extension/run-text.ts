@@ -1,3 +1,4 @@
+import { endedProcessesOf, endedProcessesText } from "../runtime/leftover-processes.ts";
 import type { LiveAgentHandle } from "../runtime/live-agents.ts";
 import type { RunEvent } from "../state/events.ts";
 import type { RunManifest } from "../state/manifest.ts";
@@ -42,6 +43,8 @@ function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: rea
 		lines.push(`  live agent ${agent.agentId}: ${agent.status}, pid ${agent.pid ?? "-"}${tool}, cwd ${agent.cwd}`);
 	}
 	if (roots.length > 0) lines.push(`  roots it accessed: ${roots.join(", ")}`);
+	const ended = endedProcessesText(endedProcessesOf(task.meta));
+	if (ended !== "") lines.push(`  ${ended}`);
 	if (task.error) lines.push(`  error: ${oneLine(task.error, 300)}`);
 	if (task.result) lines.push(`  result: ${oneLine(task.result, 400)}`);
 	return lines;
@@ -91,13 +94,18 @@ export function runStartedText(run: RunSnapshot): string {
 	].join("\n");
 }
 
-/** A run that ended: its status and each task's result or error. */
+/**
+ * A run that ended: its status and each task's result or error, and the processes its agent left running that
+ * were ended with it.
+ */
 export function runEndedText(run: RunSnapshot): string {
 	const m = run.manifest;
 	const lines = [`Run ${m.runId} of team ${m.team} is ${m.status}${m.error ? `: ${oneLine(m.error, 200)}` : ""}.`];
 	for (const t of run.tasks) {
 		const outcome = t.result ?? t.error ?? "(no report)";
 		lines.push(`### ${t.id} (${t.status})`, outcome.length > 4000 ? `${outcome.slice(0, 4000)}\n[…]` : outcome);
+		const ended = endedProcessesText(endedProcessesOf(t.meta));
+		if (ended !== "") lines.push(`(${ended})`);
 	}
 	return lines.join("\n");
 }
