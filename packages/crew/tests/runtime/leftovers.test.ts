@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FauxTurn } from "../../../../test/e2e/support/pi-cli.ts";
 import { runEndedText, runStatusText } from "../../src/extension/run-text.ts";
 import {
 	type CrewRuntime,
@@ -13,21 +12,7 @@ import {
 	processesWithEnvironment,
 } from "../../src/runtime/index.ts";
 import { busy, CATALOG, type CrewFixture, crewFixture, team, treeRunning } from "./support/crew-fixture.ts";
-
-/**
- * An agent's bash call that leaves two processes running after it returns: a loop in a session of its own
- * (`setsid`), appending to `out-<tag>.txt`, whose command line carries a terminal escape sequence, and a
- * `nohup sleep 300`. Their pids land in `<tag>.loop` and `<tag>.nohup` in the workspace.
- */
-function leaveBehind(tag: string): FauxTurn {
-	const loop = `echo $$ > ${tag}.loop; while :; do date >> out-${tag}.txt; sleep 0.2; done`;
-	const command = [
-		`setsid sh -c '${loop}' "$(printf 'loop-${tag}\\033]0;pwned\\007')" >/dev/null 2>&1 &`,
-		`nohup sleep 300 >/dev/null 2>&1 & echo $! > ${tag}.nohup`,
-		`while [ ! -s ${tag}.loop ]; do sleep 0.05; done`,
-	].join("\n");
-	return { toolCalls: [{ name: "bash", arguments: { command } }] };
-}
+import { assertEnded, assertNamed, leaveBehind, leftPids } from "./support/leftover-agent.ts";
 
 /**
  * Resolves once the agent of `agentId` runs `command` in its next bash call: the call that left processes behind
@@ -37,28 +22,6 @@ async function nextCallRunning(runtime: CrewRuntime, agentId: string, command: s
 	const pid = runtime.registry.get(agentId)?.pid as number;
 	await treeRunning(pid, command);
 	return pid;
-}
-
-/** The pids of what `leaveBehind(tag)` started, once both are written; ended (SIGKILL) when the test ends. */
-async function leftPids(t: TestContext, fx: CrewFixture, tag: string): Promise<{ loop: number; nohup: number }> {
-	const files = { loop: join(fx.ws, `${tag}.loop`), nohup: join(fx.ws, `${tag}.nohup`) };
-	for (let i = 0; i < 600 && !Object.values(files).every((f) => existsSync(f) && statSync(f).size > 0); i++) {
-		await sleep(50);
-	}
-	const pids = {
-		loop: Number(readFileSync(files.loop, "utf8").trim()),
-		nohup: Number(readFileSync(files.nohup, "utf8").trim()),
-	};
-	t.after(() => {
-		for (const pid of Object.values(pids)) {
-			try {
-				process.kill(pid, "SIGKILL");
-			} catch {
-				// Ended already, as it should be.
-			}
-		}
-	});
-	return pids;
 }
 
 /**
@@ -92,22 +55,6 @@ async function stoppedGrowing(fx: CrewFixture, tag: string): Promise<boolean> {
 	return statSync(file).size === before;
 }
 
-async function assertEnded(pids: { loop: number; nohup: number }, what: string): Promise<void> {
-	for (const [name, pid] of Object.entries(pids)) {
-		assert.equal(await isProcessRunning(pid), false, `${what}: the ${name} process ${pid} was ended`);
-	}
-}
-
-/** Asserts `text` names both processes by pid and command, with the escape sequence written out. */
-function assertNamed(text: string, pids: { loop: number; nohup: number }): void {
-	assert.match(text, new RegExp(`pid ${pids.loop} \`sh -c echo \\$\\$ > `), text);
-	assert.match(text, new RegExp(`pid ${pids.nohup} \`sleep 300\``), text);
-	assert.ok(text.includes("loop-"), text);
-	assert.ok(text.includes("\\u001b]0;pwned\\u0007"), `the escape sequence is written out: ${text}`);
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: no raw escape character may reach a person
-	assert.doesNotMatch(text, /[\u001b\u0007]/);
-}
-
 /** Starts a run of one task `id` in the fixture's workspace, for session s1. */
 function startOne(runtime: CrewRuntime, ws: string, id: string, instructions: string) {
 	const steps = [{ id, instructions }];
@@ -128,7 +75,7 @@ describe("processes an agent leaves running are ended with it", { concurrency: t
 		const { manifest } = await startOne(runtime, fx.ws, "left", "LEAVE-DONE");
 		const run = await runtime.waitForRun({ ...scope, runId: manifest.runId });
 		assert.equal(run.manifest.status, "done", run.manifest.error);
-		const pids = await leftPids(t, fx, "done");
+		const pids = await leftPids(t, fx.ws, "done");
 		await assertEnded(pids, "done");
 		assert.equal(await stoppedGrowing(fx, "done"), true, "nothing writes to the workspace any more");
 		for (const pid of others) assert.equal(await isProcessRunning(pid), true, `bystander ${pid} lives`);
@@ -168,8 +115,8 @@ describe("processes an agent leaves running are ended with it", { concurrency: t
 			goal: "Leave processes behind twice",
 			catalog: CATALOG,
 		});
-		const a = await leftPids(t, fx, "a");
-		const b = await leftPids(t, fx, "b");
+		const a = await leftPids(t, fx.ws, "a");
+		const b = await leftPids(t, fx.ws, "b");
 		await nextCallRunning(runtime, `${manifest.runId}:a`, "sleep 29");
 		await nextCallRunning(runtime, `${manifest.runId}:b`, "sleep 29");
 
@@ -200,7 +147,7 @@ describe("processes an agent leaves running are ended with it", { concurrency: t
 		const runtime = fx.runtime();
 		const scope = { cwd: fx.ws, sessionId: "s1" };
 		const { manifest } = await startOne(runtime, fx.ws, "down", "LEAVE-DOWN");
-		const down = await leftPids(t, fx, "down");
+		const down = await leftPids(t, fx.ws, "down");
 		await nextCallRunning(runtime, `${manifest.runId}:down`, "sleep 29");
 		await runtime.shutdown();
 		await assertEnded(down, "shutdown");
@@ -219,7 +166,7 @@ describe("processes an agent leaves running are ended with it", { concurrency: t
 		const runtime = fx.runtime();
 		const scope = { cwd: fx.ws, sessionId: "s1" };
 		const { manifest } = await startOne(runtime, fx.ws, "killed", "LEAVE-KILLED");
-		const killed = await leftPids(t, fx, "killed");
+		const killed = await leftPids(t, fx.ws, "killed");
 		const agentPid = await nextCallRunning(runtime, `${manifest.runId}:killed`, "sleep 31");
 		// The bash tool runs its command in a session of its own: killing the agent alone leaves it running.
 		const tool = (await treeRunning(agentPid, "sleep 31")).filter((pid) => pid !== agentPid);
