@@ -80,8 +80,8 @@ async function hasConversation(sessionFile: string): Promise<boolean> {
 
 /**
  * Ends what the slot's agent left running (every process carrying its run's and task's ids, see
- * `endAgentProcesses`), records it on the slot and, when there was any, as an `agent.leftovers-ended` event. Call it
- * once the agent process is gone.
+ * `endAgentProcesses`), adds it to the slot's and, when there was any, records an `agent.leftovers-ended` event.
+ * Call it once the agent process is gone. Returns what this call ended.
  */
 export async function endLeftovers(
 	deps: Pick<ExecutionDeps, "store">,
@@ -90,7 +90,8 @@ export async function endLeftovers(
 	workspace: string,
 ): Promise<EndedProcess[]> {
 	const ended = await endAgentProcesses({ workspace, runId, taskId: slot.taskId });
-	slot.endedProcesses = ended;
+	// Added to: a second sweep after a failure (see the scheduler) must not hide what the first one ended.
+	slot.endedProcesses = [...(slot.endedProcesses ?? []), ...ended];
 	if (ended.length > 0) {
 		const data = { count: ended.length, processes: ended };
 		await deps.store.appendEvent(runId, { type: "agent.leftovers-ended", taskId: slot.taskId, data });

@@ -8,6 +8,7 @@ import { runEndedText, runStatusText } from "../../src/extension/run-text.ts";
 import {
 	type CrewRuntime,
 	endedProcessesOf,
+	endedProcessesText,
 	isProcessRunning,
 	processesWithEnvironment,
 } from "../../src/runtime/index.ts";
@@ -176,5 +177,38 @@ describe("processes an agent leaves running are ended with it", { concurrency: t
 		for (const pid of tool) assert.equal(await isProcessRunning(pid), false, `its bash tool's ${pid} was ended`);
 		assertNamed(runEndedText(run), killed);
 		assert.match(runEndedText(run), /`sleep 31`/);
+	});
+});
+
+describe("the report of ended processes", () => {
+	it("counts them, names ten, escapes what a hand-edited tasks.json holds, and skips malformed entries", () => {
+		const meta = {
+			endedProcesses: [
+				{ pid: 7, command: "printf '\u001b]52;c;cGF5bG9hZA==\u0007'" },
+				{ pid: "8", command: "not a pid" },
+				null,
+				...Array.from({ length: 11 }, (_, i) => ({ pid: 100 + i, command: `sleep ${i}` })),
+			],
+		};
+		const ended = endedProcessesOf(meta);
+		assert.deepEqual(
+			ended.map((p) => p.pid),
+			[7, ...Array.from({ length: 11 }, (_, i) => 100 + i)],
+		);
+		const text = endedProcessesText(ended);
+		assert.match(
+			text,
+			/^Ended 12 processes left running by its agent: pid 7 `printf '\\u001b\]52;c;cGF5bG9hZA==\\u0007'`, /,
+		);
+		assert.match(text, /pid 108 `sleep 8` and 2 more$/);
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character may reach a person
+		assert.doesNotMatch(text, /[\u0000-\u001f]/);
+		assert.equal(
+			endedProcessesText([{ pid: 9, command: "sleep 1" }], "its agents"),
+			"Ended 1 process left running by its agents: pid 9 `sleep 1`",
+		);
+		assert.equal(endedProcessesText([]), "");
+		assert.deepEqual(endedProcessesOf(undefined), []);
+		assert.deepEqual(endedProcessesOf({ endedProcesses: "pid 1" }), []);
 	});
 });
