@@ -11,7 +11,7 @@
  * Fovea and Contour enrolling it as its own root, a task whose branch already exists failing clearly, and cleanup
  * keeping, then committing, a dirty change and keeping the ignored file an agent wrote until `--discard`; an ad-hoc run awaited with `wait`, and by default in print mode; a
  * killed coordinator recovered by a new session on its session file (whose children run the coordinator's own Pi
- * CLI and model).
+ * CLI and model); processes an agent left running ended when its run is done or cancelled, and named in the answer.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, symlinkSync } from "node:fs";
@@ -32,6 +32,12 @@ import {
 	widgetHistory,
 	writeDefinitions,
 } from "../../packages/crew/tests/extension/support/crew-world.ts";
+import {
+	assertEnded,
+	assertNamed,
+	leaveBehind,
+	leftPids,
+} from "../../packages/crew/tests/runtime/support/leftover-agent.ts";
 import { cleanupTempDirs, type PiHost, startHost, tempDir } from "./harness.ts";
 import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PiRpc, piEnv, runPi } from "./support/pi-cli.ts";
 import { CONTOUR_EXTENSION, commandText, FOVEA_EXTENSION, git, gitRepo, listedRoots } from "./support/workspaces.ts";
@@ -289,6 +295,32 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		assert.match(result.text, /^Run \S+ of team ad-hoc is done\.\n### look \(done\)\nwaited and done$/);
 		assert.equal((await readRun(ws, result.details.runId as string)).manifest.team, "ad-hoc");
 		await until(() => widget(h) === undefined, "the widget cleared");
+	});
+
+	it("ends what an agent left running when its run is done or cancelled, and names it in the answer", async (t) => {
+		const ws = join(world.root, "ws7");
+		await writeDefinitions(ws, {});
+		await world.route("LEAVE-AND-FINISH", [leaveBehind("done"), "finished, leaving company"]);
+		await world.route("LEAVE-AND-WAIT", [leaveBehind("cancel"), world.gate("g7")]);
+		const h = await host(ws);
+		const task = (id: string, instructions: string) => [{ id, agent: "worker", instructions }];
+		const done = await team(h, { action: "run", goal: "Leave", tasks: task("finish", "LEAVE-AND-FINISH"), wait: true });
+		assert.equal(done.isError, false, done.text);
+		const finished = await leftPids(t, ws, "done");
+		await assertEnded(finished, "done");
+		assertNamed(done.text, finished);
+
+		const started = await team(h, { action: "run", goal: "Linger", tasks: task("linger", "LEAVE-AND-WAIT") });
+		const lingering = await leftPids(t, ws, "cancel");
+		await until(() => world.requests("LEAVE-AND-WAIT").length >= 2, "the agent at its gate");
+		const cancelled = await team(h, { action: "cancel", runId: started.details.runId as string });
+		assert.equal(cancelled.isError, false, cancelled.text);
+		await assertEnded(lingering, "cancel");
+		assertNamed(cancelled.text, lingering);
+		assert.match(
+			cancelled.text,
+			/^Cancelled run \S+: it is cancelled\. Ended \d+ processes left running by its agents: /,
+		);
 	});
 
 	it("in print mode a run is awaited, since the session (and its agents) end after the prompt", async () => {

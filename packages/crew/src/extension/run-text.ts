@@ -1,4 +1,5 @@
 import { printable, printableLines } from "pi-fovea/printable";
+import { endedProcessesOf, endedProcessesText } from "../runtime/leftover-processes.ts";
 import type { LiveAgentHandle } from "../runtime/live-agents.ts";
 import type { RunEvent } from "../state/events.ts";
 import type { RunManifest } from "../state/manifest.ts";
@@ -59,6 +60,8 @@ function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: rea
 		lines.push(`  live agent ${agent.agentId}: ${agent.status}, pid ${agent.pid ?? "-"}${tool}, cwd ${agent.cwd}`);
 	}
 	if (roots.length > 0) lines.push(`  roots it accessed: ${roots.join(", ")}`);
+	const ended = endedProcessesText(endedProcessesOf(task.meta));
+	if (ended !== "") lines.push(`  ${ended}`);
 	if (task.error) lines.push(`  error: ${oneLine(task.error, 300)}`);
 	if (task.result) lines.push(`  result: ${oneLine(task.result, 400)}`);
 	return lines;
@@ -108,7 +111,10 @@ export function runStartedText(run: RunSnapshot): string {
 	]);
 }
 
-/** A run that ended: its status and each task's result or error. */
+/**
+ * A run that ended: its status and each task's result or error, and the processes its agent left running that
+ * were ended with it.
+ */
 export function runEndedText(run: RunSnapshot): string {
 	const m = run.manifest;
 	const lines = [
@@ -120,6 +126,8 @@ export function runEndedText(run: RunSnapshot): string {
 			printable(`### ${t.id} (${t.status})`),
 			shownText(outcome.length > 4000 ? `${outcome.slice(0, 4000)}\n[…]` : outcome),
 		);
+		const ended = endedProcessesText(endedProcessesOf(t.meta));
+		if (ended !== "") lines.push(printable(`(${ended})`));
 	}
 	return lines.join("\n");
 }

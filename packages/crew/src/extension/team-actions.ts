@@ -1,4 +1,5 @@
 import { loadDefinitions } from "../definitions/catalog.ts";
+import { endedProcessesText } from "../runtime/leftover-processes.ts";
 import { manifestOwner } from "../state/manifest.ts";
 import { isOwnerAlive } from "../state/owner.ts";
 import { formatTaskWorktrees, listTaskWorktrees } from "../worktree/list.ts";
@@ -68,7 +69,9 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 		case "cancel": {
 			const run = await session.runtime.cancel({ ...scope, runId: requireRunId(params, action) });
 			await session.repaint();
-			return ok(`Cancelled run ${run.manifest.runId}: it is ${run.manifest.status}.`, { runId: run.manifest.runId });
+			const ended = endedProcessesText(run.endedProcesses, "its agents");
+			const text = `Cancelled run ${run.manifest.runId}: it is ${run.manifest.status}.${ended ? ` ${ended}.` : ""}`;
+			return ok(text, { runId: run.manifest.runId, endedProcesses: run.endedProcesses });
 		}
 		case "resume": {
 			const run = await session.runtime.resume({ ...scope, runId: requireRunId(params, action) });

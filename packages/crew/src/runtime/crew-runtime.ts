@@ -23,7 +23,7 @@ import {
 import { heldByOtherRuntime, heldFor, heldForOtherSession, holdRun, releaseRuns } from "./run-holds.ts";
 import { planRun, type StartRunInput } from "./run-plan.ts";
 import { assertDepthAllowed, type CrewLimits, crewLimits } from "./runtime-config.ts";
-import { RunExecution } from "./scheduler.ts";
+import { type CancelledRun, RunExecution } from "./scheduler.ts";
 import type { ExecutionDeps, FinishWorkspace, PrepareWorkspace } from "./task-runner.ts";
 import { WorkerPool } from "./worker-pool.ts";
 
@@ -278,8 +278,11 @@ export class CrewRuntime {
 		return { runs, agents };
 	}
 
-	/** Ends the run's agents (process trees included) and marks it and its unfinished tasks cancelled. */
-	async cancel(scope: SessionScope & { runId: string }): Promise<RunSnapshot> {
+	/**
+	 * Ends the run's agents (process trees included, and what they left running, which the answer lists) and marks
+	 * it and its unfinished tasks cancelled.
+	 */
+	async cancel(scope: SessionScope & { runId: string }): Promise<CancelledRun> {
 		checkScope(scope, "cancel");
 		const store = await this.#store(scope.cwd);
 		const run = await readOwnedRun(store, scope, scope.runId, "cancel");

@@ -33,6 +33,14 @@ export {
 } from "./crew-events.ts";
 export { CrewRuntime, type CrewRuntimeOptions, type RunReport } from "./crew-runtime.ts";
 export {
+	type AgentProcessIds,
+	agentProcesses,
+	type EndedProcess,
+	endAgentProcesses,
+	endedProcessesOf,
+	endedProcessesText,
+} from "./leftover-processes.ts";
+export {
 	foreignSessionMessage,
 	foreignWorkspaceMessage,
 	LIVE_AGENT_OPERATIONS,
@@ -65,6 +73,7 @@ export {
 	type KillTreeOptions,
 	killProcessTree,
 	processesWithEnvironment,
+	readProcFile,
 } from "./process-tree.ts";
 export { type RpcCommand, RpcConnection, type RpcRecord, type RpcResponse } from "./rpc-connection.ts";
 export {
@@ -81,12 +90,13 @@ export {
 export { planRun, type StartRunInput } from "./run-plan.ts";
 export { blockedTasks, readyTasks, settledRunStatus } from "./run-progress.ts";
 export { assertDepthAllowed, CREW_ENV, type CrewLimits, crewLimits, DepthLimitError } from "./runtime-config.ts";
-export { RunExecution } from "./scheduler.ts";
+export { type CancelledRun, RunExecution } from "./scheduler.ts";
 export { type StopReason, type TaskOutcome, taskOutcome } from "./task-outcome.ts";
 export { CONTINUE_PROMPT, DEPENDENCY_RESULT_LIMIT, taskPrompt } from "./task-prompt.ts";
 export {
 	agentFiles,
 	type ExecutionDeps,
+	endLeftovers,
 	type FinishWorkspace,
 	type PrepareWorkspace,
 	runTaskAgent,

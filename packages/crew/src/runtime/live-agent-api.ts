@@ -1,4 +1,5 @@
 import { canonicalPath } from "pi-fovea/workspace";
+import { endedProcessesText } from "./leftover-processes.ts";
 import { isActiveAgent, type LiveAgentHandle, type LiveAgentRegistry, liveAgents } from "./live-agents.ts";
 
 /** The team-tool operations on live agents (names from the isolation seed). */
@@ -207,5 +208,7 @@ export async function runLiveAgentOperation(
 		"stop-agent": `Stopped live agent '${agentId}'; resume-agent continues it from its session.`,
 		"resume-agent": `Resumed live agent '${agentId}' from its session.`,
 	};
-	return ok(done[op], { operation, agentId, agent: registry.get(agentId, cwd) });
+	const agent = registry.get(agentId, cwd);
+	const ended = op === "stop-agent" ? endedProcessesText(agent?.endedProcesses ?? []) : "";
+	return ok(ended === "" ? done[op] : `${done[op]} ${ended}.`, { operation, agentId, agent });
 }

@@ -1,4 +1,5 @@
 import { canonicalPathSync } from "pi-fovea/workspace";
+import type { EndedProcess } from "./leftover-processes.ts";
 
 /**
  * Where a live agent stands: `starting` and `running` while its process works, `stopping` while it is being
@@ -33,6 +34,8 @@ export interface LiveAgentHandle {
 	accessedPaths: string[];
 	/** Records written to the agent's processes so far (prompts, steers, follow-ups, aborts). */
 	sends: number;
+	/** What the agent left running when it ended, which was ended then (see `endAgentProcesses`). */
+	endedProcesses?: EndedProcess[];
 }
 
 /** What the live-agent operations do to an agent; supplied by whoever runs it. */

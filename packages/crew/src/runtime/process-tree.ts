@@ -1,6 +1,28 @@
 import { readdir, readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 
+/**
+ * How long one read of a /proc file may take. Reading another process's `environ` or `cmdline` takes that
+ * process's memory lock, and a process stuck in the kernel holding it can block the read for as long as it is
+ * stuck: such a process counts as unreadable rather than hanging the sweep that looked at it.
+ */
+const PROC_READ_MS = 1000;
+
+/** The text of `/proc/<pid>/<file>`, or undefined when it cannot be read (gone, another user's, too slow). */
+export async function readProcFile(pid: number | string, file: string): Promise<string | undefined> {
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<undefined>((resolve) => {
+		timer = setTimeout(() => resolve(undefined), PROC_READ_MS);
+		timer.unref();
+	});
+	const read = readFile(`/proc/${pid}/${file}`, "utf8").catch(() => undefined);
+	try {
+		return await Promise.race([read, late]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
 /** The pids /proc lists now, as its entry names; none where there is no /proc. */
 async function procPids(): Promise<string[]> {
 	const names = await readdir("/proc").catch(() => []);
@@ -12,14 +34,12 @@ async function parentPids(): Promise<Map<number, number>> {
 	const parents = new Map<number, number>();
 	await Promise.all(
 		(await procPids()).map(async (name) => {
-			try {
-				const stat = await readFile(`/proc/${name}/stat`, "utf8");
-				// The command name may hold spaces and parentheses; fields are counted from the last ')'.
-				const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-				if (Number.isInteger(ppid)) parents.set(Number(name), ppid);
-			} catch {
-				// The process ended while we looked.
-			}
+			const stat = await readProcFile(name, "stat");
+			// Undefined: the process ended while we looked. The command name may hold spaces and parentheses;
+			// fields are counted from the last ')'.
+			if (stat === undefined) return;
+			const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+			if (Number.isInteger(ppid)) parents.set(Number(name), ppid);
 		}),
 	);
 	return parents;
@@ -51,12 +71,9 @@ export async function descendantPids(pid: number): Promise<number[]> {
  * read as a zombie), one way a killed tree could still look alive.
  */
 export async function isProcessRunning(pid: number): Promise<boolean> {
-	try {
-		const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-	} catch {
-		// Gone, or no /proc on this system: the signal check decides.
-	}
+	const stat = await readProcFile(pid, "stat");
+	// Undefined: gone, or no /proc on this system; the signal check decides.
+	if (stat !== undefined) return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 	try {
 		process.kill(pid, 0);
 		return true;
@@ -73,7 +90,7 @@ export async function isProcessRunning(pid: number): Promise<boolean> {
 export async function processesWithEnvironment(entries: readonly string[]): Promise<number[]> {
 	const found = await Promise.all(
 		(await procPids()).map(async (name) => {
-			const environ = await readFile(`/proc/${name}/environ`, "utf8").catch(() => "");
+			const environ = (await readProcFile(name, "environ")) ?? "";
 			const vars = new Set(environ.split("\0"));
 			return entries.every((entry) => vars.has(entry)) ? Number(name) : undefined;
 		}),

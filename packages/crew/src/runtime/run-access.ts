@@ -3,7 +3,8 @@ import { hostname } from "node:os";
 import { manifestOwner, type RunManifest } from "../state/manifest.ts";
 import { isOwnerAlive, processStartMarker } from "../state/owner.ts";
 import type { RunSnapshot, RunStore } from "../state/run-store.ts";
-import { isProcessRunning, killProcessTree, processesWithEnvironment } from "./process-tree.ts";
+import { agentProcesses, endAgentProcesses } from "./leftover-processes.ts";
+import { killProcessTree } from "./process-tree.ts";
 import { heldForOtherSession } from "./run-holds.ts";
 
 /** Who asks: the caller's workspace and Pi session, and whether it overrides the session boundary. */
@@ -100,27 +101,17 @@ export async function ownedElsewhere(run: RunSnapshot): Promise<boolean> {
 }
 
 /**
- * The processes started as agents of `runId` in `workspace`, or by them, as their environment (`PI_CREW_WORKSPACE`,
- * `PI_CREW_RUN_ID`, set by `agentEnv` and inherited by every child) says; never this process or its parent.
- * tasks.json is only a file in the workspace: a copy of another workspace's run directory carries that workspace's
- * agent pids, and must not end its agents.
- */
-async function processesOfRun(workspace: string, runId: string): Promise<number[]> {
-	const found = await processesWithEnvironment([`PI_CREW_WORKSPACE=${workspace}`, `PI_CREW_RUN_ID=${runId}`]);
-	const own = new Set([process.pid, process.ppid]);
-	return found.filter((pid) => !own.has(pid));
-}
-
-/**
  * Ends the processes a dead coordinator's agents left behind, so a resumed agent never shares its session file with
  * the old one and nothing of the old run keeps changing the workspace: each recorded agent (`meta.agentPid` and
  * `meta.agentStart`, whose start marker still matches) with its tree, and every other process that carries the run's
  * environment (a command an agent detached, or one it left when it exited). A process not started for this run of
- * this workspace is left alone, whatever pid tasks.json records. Returns the pids it ended.
+ * this workspace is left alone, whatever pid tasks.json records (tasks.json is only a file in the workspace: a copy
+ * of another workspace's run directory carries that workspace's agent pids, and must not end its agents). Returns
+ * the pids it ended.
  */
 export async function endOrphanedAgents(store: RunStore, runId: string): Promise<number[]> {
 	const ended: number[] = [];
-	const ofRun = new Set(await processesOfRun(store.root, runId));
+	const ofRun = new Set(await agentProcesses({ workspace: store.root, runId }));
 	const { tasks } = await store.readRun(runId);
 	for (const task of tasks) {
 		const pid = task.meta?.agentPid;
@@ -134,19 +125,11 @@ export async function endOrphanedAgents(store: RunStore, runId: string): Promise
 		}
 		await store.updateTask(runId, task.id, { meta: { agentPid: null, agentStart: null } });
 	}
-	const rest = [...ofRun].filter((pid) => !ended.includes(pid));
-	const leftovers: number[] = [];
-	await Promise.all(
-		rest.map(async (pid) => {
-			if (!(await isProcessRunning(pid))) return; // ended with an agent's tree above
-			leftovers.push(pid);
-			await killProcessTree(pid);
-		}),
-	);
+	const leftovers = await endAgentProcesses({ workspace: store.root, runId });
 	if (leftovers.length > 0) {
-		leftovers.sort((a, b) => a - b);
-		await store.appendEvent(runId, { type: "run.leftovers-ended", data: { pids: leftovers } });
-		ended.push(...leftovers);
+		const pids = leftovers.map((p) => p.pid);
+		await store.appendEvent(runId, { type: "run.leftovers-ended", data: { pids, processes: leftovers } });
+		ended.push(...pids);
 	}
 	return ended;
 }

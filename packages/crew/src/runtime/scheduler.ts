@@ -3,11 +3,17 @@ import { resumeRun } from "../state/run-lifecycle.ts";
 import type { RunSnapshot } from "../state/run-store.ts";
 import { isFinalRunStatus, type RunStatus, type TaskStatus } from "../state/status.ts";
 import { agentIdOf } from "./crew-events.ts";
+import type { EndedProcess } from "./leftover-processes.ts";
 import type { LiveAgentControl } from "./live-agents.ts";
 import { blockedTasks, readyTasks, settledRunStatus } from "./run-progress.ts";
 import type { StopReason } from "./task-outcome.ts";
 import { CONTINUE_PROMPT } from "./task-prompt.ts";
-import { type ExecutionDeps, runTaskAgent, type TaskSlot } from "./task-runner.ts";
+import { type ExecutionDeps, endLeftovers, runTaskAgent, type TaskSlot } from "./task-runner.ts";
+
+/** A cancelled run, and what its agents left running that the cancel ended with them. */
+export interface CancelledRun extends RunSnapshot {
+	endedProcesses: EndedProcess[];
+}
 
 interface ActiveTask extends TaskSlot {
 	finished: Promise<void>;
@@ -184,7 +190,11 @@ export class RunExecution {
 		slot.finished = runTaskAgent(this.#deps, this.runId, slot, resumeMessage, this.#control(taskId))
 			.catch(async (error: unknown) => {
 				if (slot.stop && slot.child === undefined) return; // stopped while waiting for a worker
-				await slot.child?.stop();
+				if (slot.child) {
+					await slot.child.stop();
+					// The sweep is what matters; a store that cannot take its event must not keep the task running.
+					await endLeftovers(this.#deps, this.runId, slot, this.workspaceId).catch(() => []);
+				}
 				const message = error instanceof Error ? error.message : String(error);
 				await this.#setTask(taskId, "failed", `the runtime could not run the agent: ${message}`).catch(() => {});
 				this.#deps.registry.update(this.workspaceId, agentIdOf(this.runId, taskId), { status: "failed" });
@@ -233,7 +243,8 @@ export class RunExecution {
 		this.#schedule();
 	}
 
-	async #haltAll(reason: StopReason): Promise<void> {
+	/** Ends every agent of the run for `reason`; returns what they left running, which was ended with them. */
+	async #haltAll(reason: StopReason): Promise<EndedProcess[]> {
 		this.#halted = reason;
 		const slots = [...this.#active.values()];
 		for (const slot of slots) {
@@ -243,11 +254,15 @@ export class RunExecution {
 		}
 		await Promise.all(slots.map((slot) => slot.child?.stop()));
 		await Promise.all(slots.map((slot) => slot.finished));
+		return slots.flatMap((slot) => slot.endedProcesses ?? []);
 	}
 
-	/** Ends every agent of the run (process trees included) and marks the run and its unfinished tasks cancelled. */
-	async cancel(): Promise<RunSnapshot> {
-		await this.#haltAll("cancelled");
+	/**
+	 * Ends every agent of the run (process trees included, and what they left running) and marks the run and its
+	 * unfinished tasks cancelled.
+	 */
+	async cancel(): Promise<CancelledRun> {
+		const endedProcesses = await this.#haltAll("cancelled");
 		const store = this.#deps.store;
 		const { manifest, tasks } = await store.readRun(this.runId);
 		for (const task of tasks) {
@@ -256,7 +271,7 @@ export class RunExecution {
 			}
 		}
 		if (!isFinalRunStatus(manifest.status)) await this.#setRun("cancelled", "cancelled by the coordinator");
-		return store.readRun(this.runId);
+		return { ...(await store.readRun(this.runId)), endedProcesses };
 	}
 
 	/** Ends every agent (they become resumable) and marks the run interrupted, for a coordinator that is leaving. */

@@ -8,6 +8,7 @@ import type { RunTask } from "../state/tasks.ts";
 import { agentArgs, agentEnv, type ModelChoice, readAgentSnapshot } from "./agent-launch.ts";
 import { type AgentOutcome, ChildAgent } from "./child-agent.ts";
 import { agentIdOf, type CrewEvent } from "./crew-events.ts";
+import { type EndedProcess, endAgentProcesses } from "./leftover-processes.ts";
 import type { LiveAgentControl, LiveAgentRegistry } from "./live-agents.ts";
 import type { PiCommand } from "./pi-command.ts";
 import type { CrewLimits } from "./runtime-config.ts";
@@ -54,6 +55,8 @@ export interface TaskSlot {
 	child: ChildAgent | undefined;
 	/** Aborts the wait for a worker slot. */
 	abort: AbortController;
+	/** What its agent left running, ended when the agent ended (see `endLeftovers`). */
+	endedProcesses?: EndedProcess[];
 }
 
 /** The session file and system prompt file of a task's agent, inside the run directory. */
@@ -73,6 +76,27 @@ async function hasConversation(sessionFile: string): Promise<boolean> {
 	} catch {
 		return false;
 	}
+}
+
+/**
+ * Ends what the slot's agent left running (every process carrying its run's and task's ids, see
+ * `endAgentProcesses`), adds it to the slot's and, when there was any, records an `agent.leftovers-ended` event.
+ * Call it once the agent process is gone. Returns what this call ended.
+ */
+export async function endLeftovers(
+	deps: Pick<ExecutionDeps, "store">,
+	runId: string,
+	slot: TaskSlot,
+	workspace: string,
+): Promise<EndedProcess[]> {
+	const ended = await endAgentProcesses({ workspace, runId, taskId: slot.taskId });
+	// Added to: a second sweep after a failure (see the scheduler) must not hide what the first one ended.
+	slot.endedProcesses = [...(slot.endedProcesses ?? []), ...ended];
+	if (ended.length > 0) {
+		const data = { count: ended.length, processes: ended };
+		await deps.store.appendEvent(runId, { type: "agent.leftovers-ended", taskId: slot.taskId, data });
+	}
+	return ended;
 }
 
 /**
@@ -121,7 +145,8 @@ export async function runTaskAgent(
 						task,
 						tasks.filter((t) => t.status === "done"),
 					));
-		await store.updateTask(runId, task.id, { status: "running", error: null, meta: { agentId, sessionFile, cwd } });
+		const startMeta = { agentId, sessionFile, cwd, endedProcesses: null };
+		await store.updateTask(runId, task.id, { status: "running", error: null, meta: startMeta });
 		deps.emit({ ...base, type: "task.status", data: { status: "running" } });
 		const child = ChildAgent.spawn({
 			pi: deps.pi,
@@ -167,17 +192,32 @@ export async function runTaskAgent(
 		deps.emit({ ...base, type: "agent.started", data: { pid, sessionFile, cwd, resumed } });
 		const outcome = await running;
 		await child.close();
+		// Before the workspace is finished (a worktree's diff) and before the task may be resumed: nothing the agent
+		// left may keep writing, nor be taken for the next agent's.
+		const endedProcesses = await endLeftovers(deps, runId, slot, manifest.cwd);
 		const finished = await deps.finishWorkspace?.({ manifest, task, cwd, outcome });
 		const { patch, agentStatus } = taskOutcome(outcome, slot.stop, finished?.changedFiles);
-		await store.updateTask(runId, task.id, { ...patch, meta: { ...patch.meta, agentPid: null, agentStart: null } });
+		const meta = {
+			...patch.meta,
+			agentPid: null,
+			agentStart: null,
+			endedProcesses: endedProcesses.length > 0 ? endedProcesses : null,
+		};
+		await store.updateTask(runId, task.id, { ...patch, meta });
 		await store.appendEvent(runId, {
 			type: "agent.exited",
 			taskId: task.id,
 			data: { agentId, end: outcome.end, status: agentStatus },
 		});
-		registry.update(manifest.cwd, agentId, { status: agentStatus, endedAt: store.now(), currentTool: undefined });
+		registry.update(manifest.cwd, agentId, {
+			status: agentStatus,
+			endedAt: store.now(),
+			currentTool: undefined,
+			endedProcesses,
+		});
 		deps.emit({ ...base, type: "task.status", data: { status: patch.status, error: patch.error ?? undefined } });
-		deps.emit({ ...base, type: "agent.exited", data: { end: outcome.end, status: agentStatus } });
+		const exited = { end: outcome.end, status: agentStatus, endedProcesses: endedProcesses.length };
+		deps.emit({ ...base, type: "agent.exited", data: exited });
 	} finally {
 		release();
 	}

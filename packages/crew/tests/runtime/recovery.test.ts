@@ -61,6 +61,8 @@ test("a run whose coordinator was killed is marked interrupted, its agent and wh
 	assert.equal(status.tasks[0]?.status, "interrupted");
 	assert.deepEqual(await runtime.recoverInterrupted(scope), [], "marked once");
 	for (const pid of tree) assert.equal(await isProcessRunning(pid), false, `left-over process ${pid} was ended`);
+	const swept = status.events.find((e) => e.type === "run.leftovers-ended")?.data?.processes;
+	assert.deepEqual(swept, [{ pid: loose[0], command: "sleep 31" }], "the run's events name what was ended");
 
 	await fx.script({ "CRASH-ME": ["recovered and done"] });
 	const resumed = await runtime.resume({ ...scope, runId: ready.runId });
