@@ -31,7 +31,13 @@ export {
 	type CrewListener,
 	parseAgentId,
 } from "./crew-events.ts";
-export { CrewRuntime, type CrewRuntimeOptions, type RunReport } from "./crew-runtime.ts";
+export {
+	type ControlledRun,
+	CrewRuntime,
+	type CrewRuntimeOptions,
+	type RunReport,
+	type TakenOver,
+} from "./crew-runtime.ts";
 export {
 	foreignSessionMessage,
 	foreignWorkspaceMessage,

@@ -1,4 +1,6 @@
 import type { RunManifest } from "../state/manifest.ts";
+import { CANCELLED_RUN_ERROR, CANCELLED_TASK_ERROR } from "../state/run-cancel.ts";
+import { claimOf, type RunClaim } from "../state/run-claim.ts";
 import { resumeRun } from "../state/run-lifecycle.ts";
 import type { RunSnapshot } from "../state/run-store.ts";
 import { isFinalRunStatus, type RunStatus, type TaskStatus } from "../state/status.ts";
@@ -8,6 +10,10 @@ import { blockedTasks, readyTasks, settledRunStatus } from "./run-progress.ts";
 import type { StopReason } from "./task-outcome.ts";
 import { CONTINUE_PROMPT } from "./task-prompt.ts";
 import { type ExecutionDeps, runTaskAgent, type TaskSlot } from "./task-runner.ts";
+
+/** Why a task marked running whose agent is gone became interrupted. */
+const ORPHANED_TASK_ERROR =
+	"its agent ended but the outcome could not be recorded (a state write failed); resume continues it from its session";
 
 interface ActiveTask extends TaskSlot {
 	finished: Promise<void>;
@@ -51,6 +57,12 @@ export class RunExecution {
 		if (announce) this.#emitRun(announce);
 		this.#halted = undefined;
 		this.#schedule();
+	}
+
+	/** Tells subscribers where the run stands after a change made outside this execution (cancel, takeover). */
+	announce(manifest: RunManifest): void {
+		this.#ownerSessionId = manifest.ownerSessionId;
+		this.#emitRun(manifest.status, manifest.error);
 	}
 
 	/** The run as it stands once nothing of it is working here; throws the error that stopped scheduling, if any. */
@@ -132,6 +144,13 @@ export class RunExecution {
 		}
 		if (this.#active.size > 0) return;
 		({ tasks } = await store.readRun(this.runId));
+		if (manifest.ownerPid === process.pid) {
+			// This process owns the run and no agent of it works here: a task still marked running lost its agent
+			// when its outcome could not be recorded (a failed state write). Its session holds the work; resume it.
+			const orphaned = tasks.filter((task) => task.status === "running");
+			for (const task of orphaned) await this.#setTask(task.id, "interrupted", ORPHANED_TASK_ERROR);
+			if (orphaned.length > 0) ({ tasks } = await store.readRun(this.runId));
+		}
 		const settled = settledRunStatus(tasks);
 		await this.#setRun(settled.status, settled.error);
 	}
@@ -208,9 +227,16 @@ export class RunExecution {
 
 	/**
 	 * Starts the stopped agent of `taskId` again on its session file with `message` (default: a request to
-	 * continue), and continues the run. A run interrupted by a dead owner is taken over first.
+	 * continue), and continues the run. A run interrupted by a dead owner, or one that `caller` (another session)
+	 * takes over, is resumed first, by the caller's session and only while it still has the owner the caller's
+	 * access check saw (`caller.claim`); `beforeLaunch` runs after that and before the agent starts (it ends what
+	 * the previous owner left).
 	 */
-	async resumeTask(taskId: string, message?: string): Promise<void> {
+	async resumeTask(
+		taskId: string,
+		message?: string,
+		caller?: { sessionId: string; claim: RunClaim; beforeLaunch?: () => Promise<unknown> },
+	): Promise<void> {
 		if (this.#active.has(taskId)) throw new Error(`task ${taskId} is already running`);
 		const store = this.#deps.store;
 		const { manifest, tasks } = await store.readRun(this.runId);
@@ -220,13 +246,24 @@ export class RunExecution {
 			throw new Error(`task ${taskId} is ${task.status}; only a stopped (interrupted) task can be resumed`);
 		}
 		if (isFinalRunStatus(manifest.status)) throw new Error(`run ${this.runId} is ${manifest.status}`);
+		const takeOver = caller !== undefined && caller.sessionId !== manifest.ownerSessionId;
+		if (takeOver && manifest.status !== "interrupted") {
+			throw new Error(`run ${this.runId} is ${manifest.status}; another session takes over only an interrupted run`);
+		}
 		if (manifest.status === "interrupted") {
-			if (manifest.ownerPid === process.pid) await this.#setRun("running");
+			if (!takeOver && manifest.ownerPid === process.pid) await this.#setRun("running");
 			else {
-				await resumeRun(store, this.runId, { ownerSessionId: manifest.ownerSessionId });
-				this.#emitRun("running");
+				const owner = caller?.sessionId ?? manifest.ownerSessionId;
+				const resumed = await resumeRun(
+					store,
+					this.runId,
+					{ ownerSessionId: owner },
+					caller?.claim ?? claimOf(manifest),
+				);
+				this.announce(resumed.manifest);
 			}
 		}
+		await caller?.beforeLaunch?.();
 		this.#halted = undefined;
 		await this.#noteMessage(taskId, "resume", message ?? CONTINUE_PROMPT);
 		this.#launch(taskId, message ?? CONTINUE_PROMPT);
@@ -252,10 +289,10 @@ export class RunExecution {
 		const { manifest, tasks } = await store.readRun(this.runId);
 		for (const task of tasks) {
 			if (["pending", "running", "interrupted"].includes(task.status)) {
-				await this.#setTask(task.id, "cancelled", "the run was cancelled");
+				await this.#setTask(task.id, "cancelled", CANCELLED_TASK_ERROR);
 			}
 		}
-		if (!isFinalRunStatus(manifest.status)) await this.#setRun("cancelled", "cancelled by the coordinator");
+		if (!isFinalRunStatus(manifest.status)) await this.#setRun("cancelled", CANCELLED_RUN_ERROR);
 		return store.readRun(this.runId);
 	}
 

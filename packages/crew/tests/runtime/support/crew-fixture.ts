@@ -3,6 +3,8 @@
  * directory, the scripted model (test/e2e/fixtures/faux-model-extension.ts) driven by a script file per fixture,
  * and its request log. No network, nothing under the real ~/.pi.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,9 +25,11 @@ import {
 	type CrewRuntimeOptions,
 	descendantPids,
 	LiveAgentRegistry,
+	planRun,
 	processesWithEnvironment,
 	type SessionScope,
 } from "../../../src/runtime/index.ts";
+import { type RunSnapshot, RunStore } from "../../../src/state/index.ts";
 
 /** One model request as the faux model logged it. */
 export interface FauxRequest {
@@ -211,4 +215,34 @@ export async function treeRunning(pid: number, command: string): Promise<number[
 		await sleep(50);
 	}
 	throw new Error(`no process running "${command}" below ${pid}`);
+}
+
+/** The pid of a process that has exited (a run owner that is dead). */
+export async function deadPid(): Promise<number> {
+	const child = spawn("true", { stdio: "ignore" });
+	await once(child, "exit");
+	return child.pid as number;
+}
+
+/**
+ * An interrupted run of `steps` (played by WORKER) in workspace `ws`, left by session `sessionId` whose process has
+ * died: what a forced request of another session may take over.
+ */
+export async function orphanedRun(
+	ws: string,
+	sessionId: string,
+	steps: { id: string; instructions: string; dependsOn?: string[] }[],
+): Promise<RunSnapshot> {
+	const store = await RunStore.open(ws);
+	const plan = planRun(
+		{ cwd: ws, sessionId, team: team("orphaned", steps), goal: "Left behind", catalog: CATALOG },
+		CATALOG,
+		{
+			depth: 0,
+			hasWorktreeHook: false,
+		},
+	);
+	const { manifest } = await store.createRun({ ...plan, ownerPid: await deadPid() });
+	await store.updateManifest(manifest.runId, { status: "interrupted" });
+	return store.readRun(manifest.runId);
 }
