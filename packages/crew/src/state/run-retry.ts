@@ -9,7 +9,8 @@ import { applyTaskPatch } from "./tasks.ts";
 /**
  * The tasks a retry sends back to work: `taskId` (which must have failed), or every failed task when it is
  * omitted, and each failed task that depends on one of them, directly or not (they were failed as "not started").
- * Interrupted tasks go back to work too, as on resume. Throws with the reason when there is nothing to retry.
+ * Interrupted tasks go back to work too, as on resume. Throws with the reason when there is nothing to retry, or
+ * when a chosen task depends on a task that is neither done nor retried (it could never start).
  */
 export function retriedTasks(runId: string, tasks: readonly RunTask[], taskId: string | undefined): Set<string> {
 	let roots: RunTask[];
@@ -39,6 +40,15 @@ export function retriedTasks(runId: string, tasks: readonly RunTask[], taskId: s
 		}
 	}
 	for (const t of tasks) if (t.status === "interrupted") chosen.add(t.id);
+	const status = new Map(tasks.map((t) => [t.id, t.status]));
+	for (const t of tasks) {
+		const blocker = t.dependsOn.find((d) => !chosen.has(d) && status.get(d) !== "done");
+		if (chosen.has(t.id) && blocker !== undefined) {
+			throw new Error(
+				`Task ${t.id} of run ${runId} depends on ${blocker}, which is ${status.get(blocker)}; retry ${blocker} (it brings ${t.id} along).`,
+			);
+		}
+	}
 	return chosen;
 }
 

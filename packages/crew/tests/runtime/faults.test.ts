@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { CONTINUE_PROMPT, isProcessRunning, processesWithEnvironment } from "../../src/runtime/index.ts";
+import { RunStore } from "../../src/state/index.ts";
+import { until } from "../extension/support/crew-world.ts";
+import { busy, CATALOG, crewFixture, eventWaiter, team } from "./support/crew-fixture.ts";
+
+/** Ends whatever processes still carry the run's id (a killed agent's tool may outlive it). */
+async function endRunProcesses(runId: string): Promise<void> {
+	for (const pid of await processesWithEnvironment([`PI_CREW_RUN_ID=${runId}`])) {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {
+			// Gone already.
+		}
+	}
+}
+
+describe("faults do not stick", { concurrency: true }, () => {
+	it("an agent killed by a signal leaves its task interrupted and its dependents pending; resume completes the run", async (t) => {
+		const fx = await crewFixture(t);
+		await fx.script({ "KILLED-TASK": [busy(60)], "AFTER-KILLED": ["after done"] });
+		const runtime = fx.runtime();
+		const scope = { cwd: fx.ws, sessionId: "s1" };
+		const working = await eventWaiter(runtime, scope, (e) => e.type === "agent.tool" && e.taskId === "first");
+		const chain = team("chain", [
+			{ id: "first", instructions: "KILLED-TASK" },
+			{ id: "second", instructions: "AFTER-KILLED", dependsOn: ["first"] },
+		]);
+		const { manifest } = await runtime.startRun({ ...scope, team: chain, goal: "Survive a kill", catalog: CATALOG });
+		const runId = manifest.runId;
+		t.after(() => endRunProcesses(runId));
+		const agentId = (await working.event).agentId as string;
+		const pid = runtime.registry.get(agentId)?.pid as number;
+		process.kill(-pid, "SIGKILL"); // the agent's whole process group, as an OOM kill or a crash would
+		const run = await runtime.waitForRun({ ...scope, runId });
+		assert.equal(run.manifest.status, "interrupted", run.manifest.error);
+		const [first, second] = run.tasks;
+		assert.equal(first?.status, "interrupted");
+		assert.match(first?.error ?? "", /killed \(signal SIGKILL\).*resume/);
+		assert.deepEqual([second?.status, second?.attempts], ["pending", 0], "the dependent waits, it did not fail");
+		assert.equal(runtime.registry.get(agentId)?.status, "stopped", "resume-agent may continue it too");
+		assert.equal(await isProcessRunning(pid), false);
+
+		await fx.script({ "KILLED-TASK": ["first recovered"], "AFTER-KILLED": ["after done"] });
+		await runtime.resume({ ...scope, runId });
+		const done = await runtime.waitForRun({ ...scope, runId });
+		assert.equal(done.manifest.status, "done", done.manifest.error);
+		assert.deepEqual(
+			done.tasks.map((task) => task.result),
+			["first recovered", "after done"],
+		);
+		const again = fx.requests().filter((r) => r.route === "KILLED-TASK");
+		assert.equal(again.at(-1)?.lastUser, CONTINUE_PROMPT, "the killed agent continued its session");
+	});
+
+	it("retry runs a failed task and its dependents again; bad requests are refused with the reason", async (t) => {
+		const fx = await crewFixture(t);
+		await fx.script({ "FAILING-TASK": [{ error: "the model fell over" }], "DEPENDENT-TASK": ["dependent done"] });
+		const runtime = fx.runtime();
+		const scope = { cwd: fx.ws, sessionId: "s1" };
+		const chain = team("chain", [
+			{ id: "first", instructions: "FAILING-TASK" },
+			{ id: "second", instructions: "DEPENDENT-TASK", dependsOn: ["first"] },
+		]);
+		const { manifest } = await runtime.startRun({ ...scope, team: chain, goal: "Fail, then retry", catalog: CATALOG });
+		const runId = manifest.runId;
+		const failed = await runtime.waitForRun({ ...scope, runId });
+		assert.equal(failed.manifest.status, "failed");
+		assert.deepEqual(
+			failed.tasks.map((task) => [task.status, task.error]),
+			[
+				["failed", "the model fell over"],
+				["failed", "not started: task first failed"],
+			],
+		);
+
+		const refusals: [object, RegExp][] = [
+			[{ taskId: "nope" }, /Run \S+ has no task "nope"; its tasks: first, second\./],
+			[{ taskId: "second" }, /Task second of run \S+ depends on first, which is failed; retry first/],
+			[{ taskId: "" }, /field "taskId"/],
+			[{ sessionId: "intruder" }, /belongs to another session of workspace .*; pass force to retry it/],
+			[{ runId: "20250101-000000-000-00000000" }, /No run 20250101-000000-000-00000000 in workspace/],
+		];
+		for (const [change, message] of refusals) {
+			await assert.rejects(runtime.retry({ ...scope, runId, ...change }), message);
+		}
+		assert.equal((await runtime.status({ ...scope, runId })).manifest.status, "failed", "nothing changed");
+
+		await fx.script({ "FAILING-TASK": ["first done on retry"], "DEPENDENT-TASK": ["dependent done"] });
+		const retried = await runtime.retry({ ...scope, runId, taskId: "first" });
+		assert.deepEqual(retried.retried, ["first", "second"]);
+		assert.equal(retried.manifest.status, "running");
+		assert.equal(retried.takenOverFrom, undefined, "its own run: no takeover");
+		const done = await runtime.waitForRun({ ...scope, runId });
+		assert.equal(done.manifest.status, "done", done.manifest.error);
+		assert.deepEqual(
+			done.tasks.map((task) => [task.status, task.result, task.error]),
+			[
+				["done", "first done on retry", undefined],
+				["done", "dependent done", undefined],
+			],
+		);
+		await assert.rejects(
+			runtime.retry({ ...scope, runId }),
+			/run \S+ is done; retry takes a failed or interrupted run/,
+		);
+		const events = (await (await RunStore.open(fx.ws)).readEvents(runId)).events.filter(
+			(e) => e.type === "run.retried",
+		);
+		assert.deepEqual(events[0]?.data?.tasks, ["first", "second"]);
+	});
+
+	it("after a transient storage fault a run this process owns but no longer works on is resumed, nothing lost", async (t) => {
+		const fx = await crewFixture(t);
+		const gate = join(fx.root, "gate");
+		const wait = {
+			toolCalls: [{ name: "bash", arguments: { command: `while [ ! -e '${gate}' ]; do sleep 0.05; done` } }],
+		};
+		await fx.script({ "FAULT-TASK": [wait, "finished while the disk was full"] });
+		const runtime = fx.runtime();
+		const scope = { cwd: fx.ws, sessionId: "s1" };
+		const working = await eventWaiter(runtime, scope, (e) => e.type === "agent.tool");
+		const solo = team("solo", [{ id: "only", instructions: "FAULT-TASK" }]);
+		const { manifest } = await runtime.startRun({
+			...scope,
+			team: solo,
+			goal: "Outlive a full disk",
+			catalog: CATALOG,
+		});
+		const runId = manifest.runId;
+		const agentId = (await working.event).agentId as string;
+		const tasksFile = (await RunStore.open(fx.ws)).files(runId).tasks;
+		const saved = await readFile(tasksFile, "utf8");
+		// The fault: tasks.json emptied while the agent works, so recording its outcome fails.
+		await writeFile(tasksFile, "");
+		await writeFile(gate, "open\n");
+		await until(() => runtime.registry.get(agentId)?.status === "failed", "the agent's outcome failing to record");
+		// Space is back: the file is restored whole.
+		await writeFile(`${tasksFile}.restore`, saved);
+		await rename(`${tasksFile}.restore`, tasksFile);
+		await until(async () => !(await runtime.status({ ...scope, runId })).active, "the run idle here");
+		const stuck = await runtime.status({ ...scope, runId });
+		assert.ok(["running", "interrupted"].includes(stuck.manifest.status), stuck.manifest.status);
+
+		await fx.script({ "FAULT-TASK": ["continued after the fault"] });
+		const resumed = await runtime.resume({ ...scope, runId });
+		assert.equal(resumed.manifest.status, "running");
+		const done = await runtime.waitForRun({ ...scope, runId });
+		assert.equal(done.manifest.status, "done", done.manifest.error);
+		assert.equal(done.tasks[0]?.result, "continued after the fault");
+		const requests = fx.requests().filter((r) => r.route === "FAULT-TASK");
+		assert.equal(requests.length, 3, "two turns before the fault, one after");
+		assert.equal(requests[2]?.lastUser, CONTINUE_PROMPT, "the agent continued its own session");
+		assert.equal(new Set(requests.map((r) => r.pid)).size, 2, "a new process for the resumed agent");
+	});
+});
