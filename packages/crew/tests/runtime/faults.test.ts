@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { CONTINUE_PROMPT, isProcessRunning, processesWithEnvironment } from "../../src/runtime/index.ts";
 import { RunStore } from "../../src/state/index.ts";
 import { until } from "../extension/support/crew-world.ts";
-import { busy, CATALOG, crewFixture, eventWaiter, team } from "./support/crew-fixture.ts";
+import { busy, CATALOG, crewFixture, eventWaiter, team, waitFor } from "./support/crew-fixture.ts";
 
 /** Ends whatever processes still carry the run's id (a killed agent's tool may outlive it). */
 async function endRunProcesses(runId: string): Promise<void> {
@@ -116,10 +116,7 @@ describe("faults do not stick", { concurrency: true }, () => {
 	it("after a transient storage fault a run this process owns but no longer works on is resumed, nothing lost", async (t) => {
 		const fx = await crewFixture(t);
 		const gate = join(fx.root, "gate");
-		const wait = {
-			toolCalls: [{ name: "bash", arguments: { command: `while [ ! -e '${gate}' ]; do sleep 0.05; done` } }],
-		};
-		await fx.script({ "FAULT-TASK": [wait, "finished while the disk was full"] });
+		await fx.script({ "FAULT-TASK": [waitFor(gate), "finished while the disk was full"] });
 		const runtime = fx.runtime();
 		const scope = { cwd: fx.ws, sessionId: "s1" };
 		const working = await eventWaiter(runtime, scope, (e) => e.type === "agent.tool");

@@ -102,6 +102,11 @@ export function busy(seconds: number): FauxTurn {
 	return { toolCalls: [{ name: "bash", arguments: { command: `sleep ${seconds}` } }] };
 }
 
+/** A bash turn that waits until the file `gate` exists (the test decides when the agent moves on). */
+export function waitFor(gate: string): FauxTurn {
+	return { toolCalls: [{ name: "bash", arguments: { command: `while [ ! -e '${gate}' ]; do sleep 0.05; done` } }] };
+}
+
 /** A turn whose bash call starts `sleep <seconds>` in a session of its own, outside the agent's process tree. */
 export function detached(seconds: number): FauxTurn {
 	return { toolCalls: [{ name: "bash", arguments: { command: `setsid sleep ${seconds} >/dev/null 2>&1 &` } }] };
