@@ -1,6 +1,6 @@
 import { loadDefinitions } from "../definitions/catalog.ts";
 import { parseAgentId } from "../runtime/crew-events.ts";
-import type { ControlledRun } from "../runtime/crew-runtime.ts";
+import type { ControlledRun } from "../runtime/run-control.ts";
 import { takeoverText } from "../runtime/takeover-text.ts";
 import { manifestOwner } from "../state/manifest.ts";
 import { isOwnerAlive } from "../state/owner.ts";

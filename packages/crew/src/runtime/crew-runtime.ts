@@ -1,15 +1,10 @@
-import { hostname } from "node:os";
 import { canonicalPath } from "pi-fovea/workspace";
 import { loadDefinitions } from "../definitions/catalog.ts";
 import type { RunEvent } from "../state/events.ts";
-import { manifestOwner, type RunManifest } from "../state/manifest.ts";
 import type { OwnerLiveness } from "../state/owner.ts";
-import { cancelRun } from "../state/run-cancel.ts";
-import { claimOf, newOwner } from "../state/run-claim.ts";
-import { detectInterrupted, type InterruptedRun, interruptRun, resumeRun } from "../state/run-lifecycle.ts";
-import { retryRun } from "../state/run-retry.ts";
+import { detectInterrupted, type InterruptedRun } from "../state/run-lifecycle.ts";
 import { type RunListing, type RunSnapshot, RunStore } from "../state/run-store.ts";
-import { isFinalRunStatus, type RunStatus } from "../state/status.ts";
+import type { RunStatus } from "../state/status.ts";
 import type { ModelChoice } from "./agent-launch.ts";
 import { resumeAgentFromRunState } from "./agent-resume.ts";
 import type { CrewEvent, CrewListener } from "./crew-events.ts";
@@ -20,11 +15,17 @@ import {
 	CrewAccessError,
 	checkScope,
 	endOrphanedAgents,
-	ownedElsewhere,
 	ownerSessionLive,
 	readOwnedRun,
 	type SessionScope,
 } from "./run-access.ts";
+import {
+	type ControlledRun,
+	cancelControlledRun,
+	type RunControl,
+	resumeControlledRun,
+	retryControlledRun,
+} from "./run-control.ts";
 import { heldByOtherRuntime, heldFor, heldForOtherSession, holdRun, releaseRuns } from "./run-holds.ts";
 import { planRun, type StartRunInput } from "./run-plan.ts";
 import { assertDepthAllowed, type CrewLimits, crewLimits } from "./runtime-config.ts";
@@ -64,25 +65,6 @@ export interface CrewRuntimeOptions {
 function runKey(workspaceId: string, runId: string): string {
 	return `${workspaceId}\0${runId}`;
 }
-
-/** The session (and its process) that had a run before a forced request of another session took it over. */
-export interface TakenOver {
-	sessionId: string;
-	pid: number;
-}
-
-/** A run after cancel, resume or retry; `takenOverFrom` names the previous owner when force took it over. */
-export type ControlledRun = RunSnapshot & { takenOverFrom?: TakenOver };
-
-/** The previous owner of `manifest` when it was not `sessionId`'s own run (force took it over). */
-function takeover(manifest: RunManifest, sessionId: string): { takenOverFrom?: TakenOver } {
-	if (manifest.ownerSessionId === sessionId) return {};
-	return { takenOverFrom: { sessionId: manifest.ownerSessionId, pid: manifest.ownerPid } };
-}
-
-/** Why resume interrupts a run that this process owns but no longer works on. */
-const STALE_RUN_REASON =
-	"no agent of this process works on the run any more (a state write failed while it ran); resume continues it";
 
 /** A run as `status` shows it. */
 export interface RunReport extends RunSnapshot {
@@ -302,84 +284,38 @@ export class CrewRuntime {
 		return { runs, agents };
 	}
 
+	/** The run control context of the caller's workspace and run `runId` (see run-control.ts). */
+	async #control(scope: SessionScope & { runId: string }): Promise<RunControl> {
+		const store = await this.#store(scope.cwd);
+		return {
+			store,
+			execution: this.#executionOf(store, scope.runId),
+			hold: (run) => this.#execution(store, run, scope.sessionId),
+			refuseHeldElsewhere: (action) => this.#refuseHeldElsewhere(store, scope.runId, action),
+		};
+	}
+
 	/**
-	 * Ends the run's agents (process trees included) and marks it and its unfinished tasks cancelled. A run that no
-	 * runtime of this process works on is cancelled in one transaction that first checks the run still has the
-	 * owner the access check saw (another session may have resumed it since: then nothing is changed and nothing
-	 * ended), and only then are its left-over processes ended.
+	 * Ends the run's agents (process trees included) and marks it and its unfinished tasks cancelled; see
+	 * `cancelControlledRun` for how a run no runtime of this process works on is cancelled.
 	 */
 	async cancel(scope: SessionScope & { runId: string }): Promise<ControlledRun> {
 		checkScope(scope, "cancel");
-		const store = await this.#store(scope.cwd);
-		const run = await readOwnedRun(store, scope, scope.runId, "cancel");
-		this.#refuseHeldElsewhere(store, scope.runId, "cancel");
-		const from = takeover(run.manifest, scope.sessionId);
-		const execution = this.#executionOf(store, scope.runId);
-		if (execution?.busy) return { ...(await execution.cancel()), ...from };
-		if (isFinalRunStatus(run.manifest.status)) throw new Error(`Run ${scope.runId} is already ${run.manifest.status}.`);
-		if (await ownedElsewhere(run)) {
-			throw new CrewAccessError(
-				`Run ${scope.runId} is being run by process ${run.manifest.ownerPid}; cancel it there.`,
-			);
-		}
-		const cancelled = await cancelRun(store, scope.runId, claimOf(run.manifest), await newOwner(scope.sessionId));
-		await endOrphanedAgents(store, scope.runId);
-		this.#execution(store, cancelled, scope.sessionId).announce(cancelled.manifest);
-		return { ...(await store.readRun(scope.runId)), ...from };
+		return cancelControlledRun(await this.#control(scope), scope);
 	}
 
-	/**
-	 * Continues an interrupted run: the caller's session becomes its owner (only while the run still has the owner
-	 * the access check saw), then leftover agent processes of a dead coordinator are ended, and unfinished tasks
-	 * start again; an agent whose session file holds a conversation continues it (`--session`) instead of starting
-	 * over. A run that this process owns but no longer works on (its state could not be written while it ran) is
-	 * interrupted first and resumed the same way.
-	 */
+	/** Continues an interrupted run under the caller's session (see `resumeControlledRun`). */
 	async resume(scope: SessionScope & { runId: string }): Promise<ControlledRun> {
 		checkScope(scope, "resume");
-		const store = await this.#store(scope.cwd);
-		const run = await readOwnedRun(store, scope, scope.runId, "resume");
-		this.#refuseHeldElsewhere(store, scope.runId, "resume");
-		if (this.#executionOf(store, scope.runId)?.busy) throw new Error(`Run ${scope.runId} is running here already.`);
-		const { status } = run.manifest;
-		const owner = manifestOwner(run.manifest);
-		if ((status === "running" || status === "pending") && owner.pid === process.pid && owner.host === hostname()) {
-			await interruptRun(store, scope.runId, { reason: STALE_RUN_REASON, owner });
-		} else if (status !== "interrupted") {
-			throw new Error(`Run ${scope.runId} is ${status}; only an interrupted run can be resumed.`);
-		}
-		const resumed = await resumeRun(store, scope.runId, { ownerSessionId: scope.sessionId }, claimOf(run.manifest));
-		await endOrphanedAgents(store, scope.runId);
-		this.#execution(store, resumed, scope.sessionId).start("running");
-		return { ...resumed, ...takeover(run.manifest, scope.sessionId) };
+		return resumeControlledRun(await this.#control(scope), scope);
 	}
 
-	/**
-	 * Runs failed tasks of a failed or interrupted run again: `taskId`, or every failed task, with each failed task
-	 * that depends on them (see `retriedTasks`); the caller's session becomes the run's owner as on resume, in one
-	 * transaction that checks the run still has the owner the access check saw.
-	 */
+	/** Runs failed tasks of a failed or interrupted run again (see `retryControlledRun`). */
 	async retry(
 		scope: SessionScope & { runId: string; taskId?: string },
 	): Promise<ControlledRun & { retried: string[] }> {
 		checkScope(scope, "retry");
-		if (scope.taskId !== undefined && (typeof scope.taskId !== "string" || scope.taskId.trim() === "")) {
-			throw new Error('retry: field "taskId": expected the id of a failed task, or nothing for every failed task');
-		}
-		const store = await this.#store(scope.cwd);
-		const run = await readOwnedRun(store, scope, scope.runId, "retry");
-		this.#refuseHeldElsewhere(store, scope.runId, "retry");
-		if (this.#executionOf(store, scope.runId)?.busy) {
-			throw new Error(`Run ${scope.runId} is still running here; retry its failed tasks once it has ended.`);
-		}
-		if (await ownedElsewhere(run)) {
-			throw new CrewAccessError(`Run ${scope.runId} is being run by process ${run.manifest.ownerPid}; retry it there.`);
-		}
-		const owner = await newOwner(scope.sessionId);
-		const retried = await retryRun(store, scope.runId, scope.taskId, claimOf(run.manifest), owner);
-		await endOrphanedAgents(store, scope.runId);
-		this.#execution(store, retried, scope.sessionId).start("running");
-		return { ...retried, ...takeover(run.manifest, scope.sessionId) };
+		return retryControlledRun(await this.#control(scope), scope);
 	}
 
 	/**

@@ -31,13 +31,7 @@ export {
 	type CrewListener,
 	parseAgentId,
 } from "./crew-events.ts";
-export {
-	type ControlledRun,
-	CrewRuntime,
-	type CrewRuntimeOptions,
-	type RunReport,
-	type TakenOver,
-} from "./crew-runtime.ts";
+export { CrewRuntime, type CrewRuntimeOptions, type RunReport } from "./crew-runtime.ts";
 export {
 	foreignSessionMessage,
 	foreignWorkspaceMessage,
@@ -84,6 +78,7 @@ export {
 	readOwnedRun,
 	type SessionScope,
 } from "./run-access.ts";
+export type { ControlledRun, RunControl, TakenOver } from "./run-control.ts";
 export { planRun, type StartRunInput } from "./run-plan.ts";
 export { blockedTasks, readyTasks, settledRunStatus } from "./run-progress.ts";
 export { assertDepthAllowed, CREW_ENV, type CrewLimits, crewLimits, DepthLimitError } from "./runtime-config.ts";
