@@ -15,6 +15,14 @@ import { type ExecutionDeps, runTaskAgent, type TaskSlot } from "./task-runner.t
 const ORPHANED_TASK_ERROR =
 	"its agent ended but the outcome could not be recorded (a state write failed); resume continues it from its session";
 
+/**
+ * A scheduling pass that failed (its state could not be read or written: disk full, a damaged file) is tried
+ * again after this long, doubling up to RETRY_MAX_MS, while no agent of the run works here: once the state can
+ * be written again, the run settles (a task that lost its agent becomes interrupted) instead of staying running.
+ */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
 interface ActiveTask extends TaskSlot {
 	finished: Promise<void>;
 }
@@ -38,6 +46,8 @@ export class RunExecution {
 	#again = false;
 	#halted: StopReason | undefined;
 	#error: Error | undefined;
+	#retryTimer: NodeJS.Timeout | undefined;
+	#retryMs = RETRY_FIRST_MS;
 	#idle: (() => void)[] = [];
 
 	constructor(deps: ExecutionDeps, manifest: RunManifest) {
@@ -113,9 +123,22 @@ export class RunExecution {
 				this.#error = error instanceof Error ? error : new Error(String(error));
 			} finally {
 				this.#pumping = false;
+				if (this.#error === undefined) this.#retryMs = RETRY_FIRST_MS;
+				else if (!this.busy && !this.#halted) this.#retryLater();
 				if (!this.busy) for (const wake of this.#idle.splice(0)) wake();
 			}
 		})();
+	}
+
+	#retryLater(): void {
+		if (this.#retryTimer) return;
+		const ms = this.#retryMs;
+		this.#retryMs = Math.min(ms * 2, RETRY_MAX_MS);
+		this.#retryTimer = setTimeout(() => {
+			this.#retryTimer = undefined;
+			if (!this.busy && !this.#halted) this.#schedule();
+		}, ms);
+		this.#retryTimer.unref();
 	}
 
 	async #pump(): Promise<void> {
@@ -272,6 +295,8 @@ export class RunExecution {
 
 	async #haltAll(reason: StopReason): Promise<void> {
 		this.#halted = reason;
+		clearTimeout(this.#retryTimer);
+		this.#retryTimer = undefined;
 		const slots = [...this.#active.values()];
 		for (const slot of slots) {
 			slot.stop ??= reason;

@@ -230,24 +230,23 @@ export async function deadPid(): Promise<number> {
 }
 
 /**
- * An interrupted run of `steps` (played by WORKER) in workspace `ws`, left by session `sessionId` whose process has
- * died: what a forced request of another session may take over.
+ * A run of `steps` (played by WORKER) in workspace `ws`, left by session `sessionId`: by default interrupted and
+ * owned by a process that has died, what a forced request of another session may take over. `stuck` leaves it
+ * running instead, owned by this process with its tasks marked running (what a shutdown that could not write
+ * its state leaves behind).
  */
 export async function orphanedRun(
 	ws: string,
 	sessionId: string,
 	steps: { id: string; instructions: string; dependsOn?: string[] }[],
+	options: { stuck?: boolean } = {},
 ): Promise<RunSnapshot> {
 	const store = await RunStore.open(ws);
-	const plan = planRun(
-		{ cwd: ws, sessionId, team: team("orphaned", steps), goal: "Left behind", catalog: CATALOG },
-		CATALOG,
-		{
-			depth: 0,
-			hasWorktreeHook: false,
-		},
-	);
-	const { manifest } = await store.createRun({ ...plan, ownerPid: await deadPid() });
-	await store.updateManifest(manifest.runId, { status: "interrupted" });
+	const input = { cwd: ws, sessionId, team: team("orphaned", steps), goal: "Left behind", catalog: CATALOG };
+	const plan = planRun(input, CATALOG, { depth: 0, hasWorktreeHook: false });
+	const ownerPid = options.stuck ? process.pid : await deadPid();
+	const { manifest, tasks } = await store.createRun({ ...plan, ownerPid });
+	await store.updateManifest(manifest.runId, { status: options.stuck ? "running" : "interrupted" });
+	if (options.stuck) for (const task of tasks) await store.updateTask(manifest.runId, task.id, { status: "running" });
 	return store.readRun(manifest.runId);
 }
