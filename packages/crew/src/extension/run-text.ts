@@ -38,18 +38,33 @@ export function taskCount(tasks: readonly Pick<RunTask, "status">[]): string {
 	return `${tasks.filter((t) => t.status === "done").length}/${tasks.length}`;
 }
 
-/** One line per run: id, status, team, tasks done, goal; a damaged run shows its error instead. */
-export function runListLine(listing: RunListing): string {
+/**
+ * One line per run: id, status, team, tasks done, goal; a damaged run shows its error instead. With `viewer` (the
+ * session that lists), a run of another session is marked with its owner, so a forced listing shows which runs
+ * force would take over; without it (the CLI sees every session) every line names its session.
+ */
+export function runListLine(listing: RunListing, viewer?: string): string {
 	const { manifest, tasks } = listing;
 	if (!manifest || !tasks) return `${listing.runId}  damaged: ${listing.error?.message ?? "unreadable"}`;
 	const mode = manifest.workspaceMode === "worktree" ? "  worktree" : "";
-	return `${manifest.runId}  ${manifest.status}  ${manifest.team}  ${taskCount(tasks)} tasks done${mode}  ${oneLine(manifest.goal, 60)}`;
+	const owner =
+		viewer === undefined
+			? `  session ${manifest.ownerSessionId}`
+			: manifest.ownerSessionId === viewer
+				? ""
+				: `  [another session: ${manifest.ownerSessionId}, ended; force takes it over]`;
+	return `${manifest.runId}  ${manifest.status}  ${manifest.team}  ${taskCount(tasks)} tasks done${mode}  ${oneLine(manifest.goal, 60)}${owner}`;
 }
 
-/** The runs of a listing as text. */
-export function runListText(listings: readonly RunListing[], workspace: string, scope: string): string {
+/** The runs of a listing as text; `viewer` as for runListLine. */
+export function runListText(
+	listings: readonly RunListing[],
+	workspace: string,
+	scope: string,
+	viewer?: string,
+): string {
 	if (listings.length === 0) return printable(`No runs of ${scope} in workspace ${workspace}.`);
-	return shownLines([`Runs of ${scope} in workspace ${workspace}:`, ...listings.map(runListLine)]);
+	return shownLines([`Runs of ${scope} in workspace ${workspace}:`, ...listings.map((l) => runListLine(l, viewer))]);
 }
 
 function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: readonly string[]): string[] {

@@ -1,5 +1,8 @@
 import { loadDefinitions } from "../definitions/catalog.ts";
+import { parseAgentId } from "../runtime/crew-events.ts";
 import { endedProcessesText } from "../runtime/leftover-processes.ts";
+import type { ControlledRun } from "../runtime/run-control.ts";
+import { takeoverText } from "../runtime/takeover-text.ts";
 import { manifestOwner } from "../state/manifest.ts";
 import { isOwnerAlive } from "../state/owner.ts";
 import { formatTaskWorktrees, listTaskWorktrees } from "../worktree/list.ts";
@@ -29,6 +32,13 @@ function requireRunId(params: TeamParams, action: string): string {
 	return params.runId.trim();
 }
 
+/** The answer to a run control action: `text`, and who had the run when force took it over. */
+function controlled(run: ControlledRun, text: string, details: Record<string, unknown> = {}): ActionResult {
+	const from = run.takenOverFrom;
+	const forced = from ? ` ${takeoverText(from.sessionId, from.pid)}` : "";
+	return ok(`${text}${forced}`, { runId: run.manifest.runId, ...details, ...(from ? { takenOverFrom: from } : {}) });
+}
+
 async function latestRunId(session: CrewSession, force: boolean): Promise<string> {
 	const runs = await session.runtime.list(session.scope(force));
 	const last = runs.filter((l) => l.manifest !== undefined).at(-1);
@@ -53,7 +63,7 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 			return startTeamRun(session, params, call);
 		case "list": {
 			const runs = await session.runtime.list(scope);
-			const text = runListText(runs, workspace, force ? "any session" : "this session");
+			const text = runListText(runs, workspace, force ? "any session" : "this session", session.identity.sessionId);
 			return ok(text, { runs: runs.map((l) => l.runId) });
 		}
 		case "status": {
@@ -71,16 +81,26 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 			await session.repaint();
 			const ended = endedProcessesText(run.endedProcesses, "its agents");
 			const text = `Cancelled run ${run.manifest.runId}: it is ${run.manifest.status}.${ended ? ` ${ended}.` : ""}`;
-			return ok(text, { runId: run.manifest.runId, endedProcesses: run.endedProcesses });
+			return controlled(run, text, { endedProcesses: run.endedProcesses });
 		}
 		case "resume": {
 			const run = await session.runtime.resume({ ...scope, runId: requireRunId(params, action) });
 			session.watch(run.manifest.runId);
 			await session.repaint();
 			const unfinished = run.tasks.filter((t) => t.status !== "done").map((t) => t.id);
-			return ok(`Resumed run ${run.manifest.runId}; unfinished tasks start again: ${unfinished.join(", ")}.`, {
-				runId: run.manifest.runId,
-			});
+			return controlled(
+				run,
+				`Resumed run ${run.manifest.runId}; unfinished tasks start again: ${unfinished.join(", ")}.`,
+			);
+		}
+		case "retry": {
+			const runId = requireRunId(params, action);
+			const taskId = params.taskId === undefined ? {} : { taskId: params.taskId };
+			const run = await session.runtime.retry({ ...scope, runId, ...taskId });
+			session.watch(runId);
+			await session.repaint();
+			const text = `Retrying run ${runId}: ${run.retried.join(", ")} start again.`;
+			return controlled(run, text, { retried: run.retried });
 		}
 		case "teams": {
 			const catalog = await loadDefinitions({ root: workspace, env: call.env ?? process.env });
@@ -107,6 +127,11 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 				...(params.message === undefined ? {} : { message: params.message }),
 				force,
 			});
+			if (!result.isError && action === "resume-agent" && typeof params.agentId === "string") {
+				// A resumed agent's run tells this session when it ends, whether it was this session's or taken over.
+				const parsed = parseAgentId(params.agentId);
+				if (parsed) session.watch(parsed.runId);
+			}
 			if (!result.isError && action !== "list-active-live-agents") await session.repaint();
 			return result;
 		}

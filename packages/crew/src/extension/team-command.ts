@@ -9,6 +9,7 @@ export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly s
 	list: { usage: "list [--force]", flags: ["--force"] },
 	cancel: { usage: "cancel <runId> [--force]", flags: ["--force"] },
 	resume: { usage: "resume <runId> [--force]", flags: ["--force"] },
+	retry: { usage: "retry <runId> [taskId] [--force]", flags: ["--force"] },
 	worktrees: { usage: "worktrees [--force]", flags: ["--force"] },
 	cleanup: {
 		usage: "cleanup [runId] [--commit|--discard] [--unlock] [--force]",
@@ -54,11 +55,15 @@ export function commandParams(command: TeamCommand): TeamParams {
 		const mode = flags.has("--worktree") ? "worktree" : flags.has("--single") ? "single" : undefined;
 		return { action: "run", team, goal: goal.join(" "), ...(mode ? { workspaceMode: mode } : {}) };
 	}
-	if ((sub === "cancel" || sub === "resume") && words[0] === undefined) {
+	if ((sub === "cancel" || sub === "resume" || sub === "retry") && words[0] === undefined) {
 		throw new Error(`usage: /team ${TEAM_SUBCOMMANDS[sub]?.usage}`);
 	}
+	if (words.length > (sub === "retry" ? 2 : 1)) {
+		throw new Error(`/team ${sub}: unexpected argument ${words.at(-1)}. Usage: /team ${TEAM_SUBCOMMANDS[sub]?.usage}`);
+	}
 	const runId = words[0] === undefined ? {} : { runId: words[0] };
-	return { action: sub as TeamParams["action"], ...runId, ...force };
+	const taskId = sub === "retry" && words[1] !== undefined ? { taskId: words[1] } : {};
+	return { action: sub as TeamParams["action"], ...runId, ...taskId, ...force };
 }
 
 /** Runs one `/team` command line for the session and returns the text to show; failures throw with the reason. */

@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 
 /** Actions on runs. */
-export const RUN_ACTIONS = ["run", "list", "status", "cancel", "resume", "teams", "worktrees"] as const;
+export const RUN_ACTIONS = ["run", "list", "status", "cancel", "resume", "retry", "teams", "worktrees"] as const;
 
 /** Actions on live agents (names from the isolation seed). */
 export const AGENT_ACTIONS = [
@@ -29,7 +29,7 @@ const taskSchema = Type.Object({
 export const teamParameters = Type.Object({
 	action: Type.Enum([...TEAM_ACTIONS], {
 		description:
-			"run: start a team on a goal. list / status / cancel / resume: this session's runs. teams: the teams and agents. worktrees: task worktrees. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
+			"run: start a team on a goal. list / status / cancel / resume: this session's runs. retry: run a failed task (taskId, default every failed task) and its dependents again. teams: the teams and agents. worktrees: task worktrees. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
 	}),
 	team: Type.Optional(Type.String({ description: "run: the team (see action teams); with tasks, optional." })),
 	goal: Type.Optional(Type.String({ description: "run: what the team should achieve." })),
@@ -47,7 +47,14 @@ export const teamParameters = Type.Object({
 				"run: wait until the run ends and return its results (default: return at once, except in print and JSON mode).",
 		}),
 	),
-	runId: Type.Optional(Type.String({ description: "status, cancel, resume: the run (status: default the latest)." })),
+	runId: Type.Optional(
+		Type.String({ description: "status, cancel, resume, retry: the run (status: default the latest)." }),
+	),
+	taskId: Type.Optional(
+		Type.String({
+			description: "retry: the failed task to run again with its dependents (default: every failed task).",
+		}),
+	),
 	agentId: Type.Optional(Type.String({ description: "Agent operations: the agent, <runId>:<taskId>." })),
 	message: Type.Optional(
 		Type.String({ description: "steer-agent, follow-up-agent (required), resume-agent (optional): the text to send." }),
@@ -55,7 +62,7 @@ export const teamParameters = Type.Object({
 	force: Type.Optional(
 		Type.Boolean({
 			description:
-				"Take over the runs and agents of another session of this workspace whose session has ended (its process died or it shut down). Never reaches a live session, nor another workspace.",
+				"Take over the runs and agents of another session of this workspace whose session has ended (its process died or it shut down); the answer names the session it was taken from. Never reaches a live session, nor another workspace.",
 		}),
 	),
 	root: Type.Optional(

@@ -35,6 +35,8 @@ export interface AgentOutcome {
 	text: string | undefined;
 	/** Why the agent failed (model error, exit, timeout), when it did. */
 	error: string | undefined;
+	/** The signal that ended the process, when it died of one (`exited`): killed, not failed on its own. */
+	signal?: NodeJS.Signals;
 	usage: AgentUsage;
 	changedFiles: string[];
 	accessedPaths: string[];
@@ -212,7 +214,9 @@ export class ChildAgent {
 		if (this.#ending === "stopped") return { ...base, end: "stopped", error: undefined };
 		if (failure !== undefined) {
 			const tail = this.#stderr.trim();
-			return { ...base, end: "exited", error: tail === "" ? failure : `${failure}\n${tail.slice(-800)}` };
+			const signal = this.#exit?.signal ?? undefined;
+			const error = tail === "" ? failure : `${failure}\n${tail.slice(-800)}`;
+			return { ...base, end: "exited", error, ...(signal ? { signal } : {}) };
 		}
 		return { ...base, end: aborted ? "aborted" : "completed", error: c.lastError };
 	}

@@ -2,7 +2,7 @@ import { canonicalPath } from "pi-fovea/workspace";
 import { loadDefinitions } from "../definitions/catalog.ts";
 import type { RunEvent } from "../state/events.ts";
 import type { OwnerLiveness } from "../state/owner.ts";
-import { detectInterrupted, type InterruptedRun, resumeRun } from "../state/run-lifecycle.ts";
+import { detectInterrupted, type InterruptedRun } from "../state/run-lifecycle.ts";
 import { type RunListing, type RunSnapshot, RunStore } from "../state/run-store.ts";
 import type { RunStatus } from "../state/status.ts";
 import type { ModelChoice } from "./agent-launch.ts";
@@ -15,15 +15,22 @@ import {
 	CrewAccessError,
 	checkScope,
 	endOrphanedAgents,
-	ownedElsewhere,
 	ownerSessionLive,
 	readOwnedRun,
 	type SessionScope,
 } from "./run-access.ts";
+import {
+	type CancelledControlledRun,
+	type ControlledRun,
+	cancelControlledRun,
+	type RunControl,
+	resumeControlledRun,
+	retryControlledRun,
+} from "./run-control.ts";
 import { heldByOtherRuntime, heldFor, heldForOtherSession, holdRun, releaseRuns } from "./run-holds.ts";
 import { planRun, type StartRunInput } from "./run-plan.ts";
 import { assertDepthAllowed, type CrewLimits, crewLimits } from "./runtime-config.ts";
-import { type CancelledRun, RunExecution } from "./scheduler.ts";
+import { RunExecution } from "./scheduler.ts";
 import type { ExecutionDeps, FinishWorkspace, PrepareWorkspace } from "./task-runner.ts";
 import { WorkerPool } from "./worker-pool.ts";
 
@@ -278,47 +285,38 @@ export class CrewRuntime {
 		return { runs, agents };
 	}
 
-	/**
-	 * Ends the run's agents (process trees included, and what they left running, which the answer lists) and marks
-	 * it and its unfinished tasks cancelled.
-	 */
-	async cancel(scope: SessionScope & { runId: string }): Promise<CancelledRun> {
-		checkScope(scope, "cancel");
+	/** The run control context of the caller's workspace and run `runId` (see run-control.ts). */
+	async #control(scope: SessionScope & { runId: string }): Promise<RunControl> {
 		const store = await this.#store(scope.cwd);
-		const run = await readOwnedRun(store, scope, scope.runId, "cancel");
-		this.#refuseHeldElsewhere(store, scope.runId, "cancel");
-		const execution = this.#executionOf(store, scope.runId);
-		if (!execution?.busy) {
-			if (run.manifest.status === "done" || run.manifest.status === "failed" || run.manifest.status === "cancelled") {
-				throw new Error(`Run ${scope.runId} is already ${run.manifest.status}.`);
-			}
-			if (await ownedElsewhere(run))
-				throw new CrewAccessError(
-					`Run ${scope.runId} is being run by process ${run.manifest.ownerPid}; cancel it there.`,
-				);
-			await endOrphanedAgents(store, scope.runId);
-		}
-		return this.#execution(store, run, scope.sessionId).cancel();
+		return {
+			store,
+			execution: this.#executionOf(store, scope.runId),
+			hold: (run) => this.#execution(store, run, scope.sessionId),
+			refuseHeldElsewhere: (action) => this.#refuseHeldElsewhere(store, scope.runId, action),
+		};
 	}
 
 	/**
-	 * Continues an interrupted run: the caller's session becomes its owner, leftover agent processes of a dead
-	 * coordinator are ended, and unfinished tasks start again; an agent whose session file holds a conversation
-	 * continues it (`--session`) instead of starting over.
+	 * Ends the run's agents (process trees included) and marks it and its unfinished tasks cancelled; see
+	 * `cancelControlledRun` for how a run no runtime of this process works on is cancelled.
 	 */
-	async resume(scope: SessionScope & { runId: string }): Promise<RunSnapshot> {
+	async cancel(scope: SessionScope & { runId: string }): Promise<CancelledControlledRun> {
+		checkScope(scope, "cancel");
+		return cancelControlledRun(await this.#control(scope), scope);
+	}
+
+	/** Continues an interrupted run under the caller's session (see `resumeControlledRun`). */
+	async resume(scope: SessionScope & { runId: string }): Promise<ControlledRun> {
 		checkScope(scope, "resume");
-		const store = await this.#store(scope.cwd);
-		const run = await readOwnedRun(store, scope, scope.runId, "resume");
-		this.#refuseHeldElsewhere(store, scope.runId, "resume");
-		if (this.#executionOf(store, scope.runId)?.busy) throw new Error(`Run ${scope.runId} is running here already.`);
-		if (run.manifest.status !== "interrupted") {
-			throw new Error(`Run ${scope.runId} is ${run.manifest.status}; only an interrupted run can be resumed.`);
-		}
-		await endOrphanedAgents(store, scope.runId);
-		const resumed = await resumeRun(store, scope.runId, { ownerSessionId: scope.sessionId });
-		this.#execution(store, resumed, scope.sessionId).start("running");
-		return resumed;
+		return resumeControlledRun(await this.#control(scope), scope);
+	}
+
+	/** Runs failed tasks of a failed or interrupted run again (see `retryControlledRun`). */
+	async retry(
+		scope: SessionScope & { runId: string; taskId?: string },
+	): Promise<ControlledRun & { retried: string[] }> {
+		checkScope(scope, "retry");
+		return retryControlledRun(await this.#control(scope), scope);
 	}
 
 	/**

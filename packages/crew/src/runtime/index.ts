@@ -87,6 +87,7 @@ export {
 	readOwnedRun,
 	type SessionScope,
 } from "./run-access.ts";
+export type { CancelledControlledRun, ControlledRun, RunControl, TakenOver } from "./run-control.ts";
 export { planRun, type StartRunInput } from "./run-plan.ts";
 export { blockedTasks, readyTasks, settledRunStatus } from "./run-progress.ts";
 export { assertDepthAllowed, CREW_ENV, type CrewLimits, crewLimits, DepthLimitError } from "./runtime-config.ts";

@@ -1,4 +1,6 @@
 import type { RunManifest } from "../state/manifest.ts";
+import { CANCELLED_RUN_ERROR, CANCELLED_TASK_ERROR } from "../state/run-cancel.ts";
+import { claimOf, type RunClaim } from "../state/run-claim.ts";
 import { resumeRun } from "../state/run-lifecycle.ts";
 import type { RunSnapshot } from "../state/run-store.ts";
 import { isFinalRunStatus, type RunStatus, type TaskStatus } from "../state/status.ts";
@@ -14,6 +16,18 @@ import { type ExecutionDeps, endLeftovers, runTaskAgent, type TaskSlot } from ".
 export interface CancelledRun extends RunSnapshot {
 	endedProcesses: EndedProcess[];
 }
+
+/** Why a task marked running whose agent is gone became interrupted. */
+const ORPHANED_TASK_ERROR =
+	"its agent ended but the outcome could not be recorded (a state write failed); resume continues it from its session";
+
+/**
+ * A scheduling pass that failed (its state could not be read or written: disk full, a damaged file) is tried
+ * again after this long, doubling up to RETRY_MAX_MS, while no agent of the run works here: once the state can
+ * be written again, the run settles (a task that lost its agent becomes interrupted) instead of staying running.
+ */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
 
 interface ActiveTask extends TaskSlot {
 	finished: Promise<void>;
@@ -38,6 +52,8 @@ export class RunExecution {
 	#again = false;
 	#halted: StopReason | undefined;
 	#error: Error | undefined;
+	#retryTimer: NodeJS.Timeout | undefined;
+	#retryMs = RETRY_FIRST_MS;
 	#idle: (() => void)[] = [];
 
 	constructor(deps: ExecutionDeps, manifest: RunManifest) {
@@ -57,6 +73,12 @@ export class RunExecution {
 		if (announce) this.#emitRun(announce);
 		this.#halted = undefined;
 		this.#schedule();
+	}
+
+	/** Tells subscribers where the run stands after a change made outside this execution (cancel, takeover). */
+	announce(manifest: RunManifest): void {
+		this.#ownerSessionId = manifest.ownerSessionId;
+		this.#emitRun(manifest.status, manifest.error);
 	}
 
 	/** The run as it stands once nothing of it is working here; throws the error that stopped scheduling, if any. */
@@ -107,9 +129,22 @@ export class RunExecution {
 				this.#error = error instanceof Error ? error : new Error(String(error));
 			} finally {
 				this.#pumping = false;
+				if (this.#error === undefined) this.#retryMs = RETRY_FIRST_MS;
+				else if (!this.busy && !this.#halted) this.#retryLater();
 				if (!this.busy) for (const wake of this.#idle.splice(0)) wake();
 			}
 		})();
+	}
+
+	#retryLater(): void {
+		if (this.#retryTimer) return;
+		const ms = this.#retryMs;
+		this.#retryMs = Math.min(ms * 2, RETRY_MAX_MS);
+		this.#retryTimer = setTimeout(() => {
+			this.#retryTimer = undefined;
+			if (!this.busy && !this.#halted) this.#schedule();
+		}, ms);
+		this.#retryTimer.unref();
 	}
 
 	async #pump(): Promise<void> {
@@ -138,6 +173,13 @@ export class RunExecution {
 		}
 		if (this.#active.size > 0) return;
 		({ tasks } = await store.readRun(this.runId));
+		if (manifest.ownerPid === process.pid) {
+			// This process owns the run and no agent of it works here: a task still marked running lost its agent
+			// when its outcome could not be recorded (a failed state write). Its session holds the work; resume it.
+			const orphaned = tasks.filter((task) => task.status === "running");
+			for (const task of orphaned) await this.#setTask(task.id, "interrupted", ORPHANED_TASK_ERROR);
+			if (orphaned.length > 0) ({ tasks } = await store.readRun(this.runId));
+		}
 		const settled = settledRunStatus(tasks);
 		await this.#setRun(settled.status, settled.error);
 	}
@@ -218,9 +260,16 @@ export class RunExecution {
 
 	/**
 	 * Starts the stopped agent of `taskId` again on its session file with `message` (default: a request to
-	 * continue), and continues the run. A run interrupted by a dead owner is taken over first.
+	 * continue), and continues the run. A run interrupted by a dead owner, or one that `caller` (another session)
+	 * takes over, is resumed first, by the caller's session and only while it still has the owner the caller's
+	 * access check saw (`caller.claim`); `beforeLaunch` runs after that and before the agent starts (it ends what
+	 * the previous owner left).
 	 */
-	async resumeTask(taskId: string, message?: string): Promise<void> {
+	async resumeTask(
+		taskId: string,
+		message?: string,
+		caller?: { sessionId: string; claim: RunClaim; beforeLaunch?: () => Promise<unknown> },
+	): Promise<void> {
 		if (this.#active.has(taskId)) throw new Error(`task ${taskId} is already running`);
 		const store = this.#deps.store;
 		const { manifest, tasks } = await store.readRun(this.runId);
@@ -230,13 +279,24 @@ export class RunExecution {
 			throw new Error(`task ${taskId} is ${task.status}; only a stopped (interrupted) task can be resumed`);
 		}
 		if (isFinalRunStatus(manifest.status)) throw new Error(`run ${this.runId} is ${manifest.status}`);
+		const takeOver = caller !== undefined && caller.sessionId !== manifest.ownerSessionId;
+		if (takeOver && manifest.status !== "interrupted") {
+			throw new Error(`run ${this.runId} is ${manifest.status}; another session takes over only an interrupted run`);
+		}
 		if (manifest.status === "interrupted") {
-			if (manifest.ownerPid === process.pid) await this.#setRun("running");
+			if (!takeOver && manifest.ownerPid === process.pid) await this.#setRun("running");
 			else {
-				await resumeRun(store, this.runId, { ownerSessionId: manifest.ownerSessionId });
-				this.#emitRun("running");
+				const owner = caller?.sessionId ?? manifest.ownerSessionId;
+				const resumed = await resumeRun(
+					store,
+					this.runId,
+					{ ownerSessionId: owner },
+					caller?.claim ?? claimOf(manifest),
+				);
+				this.announce(resumed.manifest);
 			}
 		}
+		await caller?.beforeLaunch?.();
 		this.#halted = undefined;
 		await this.#noteMessage(taskId, "resume", message ?? CONTINUE_PROMPT);
 		this.#launch(taskId, message ?? CONTINUE_PROMPT);
@@ -246,6 +306,8 @@ export class RunExecution {
 	/** Ends every agent of the run for `reason`; returns what they left running, which was ended with them. */
 	async #haltAll(reason: StopReason): Promise<EndedProcess[]> {
 		this.#halted = reason;
+		clearTimeout(this.#retryTimer);
+		this.#retryTimer = undefined;
 		const slots = [...this.#active.values()];
 		for (const slot of slots) {
 			slot.stop ??= reason;
@@ -267,10 +329,10 @@ export class RunExecution {
 		const { manifest, tasks } = await store.readRun(this.runId);
 		for (const task of tasks) {
 			if (["pending", "running", "interrupted"].includes(task.status)) {
-				await this.#setTask(task.id, "cancelled", "the run was cancelled");
+				await this.#setTask(task.id, "cancelled", CANCELLED_TASK_ERROR);
 			}
 		}
-		if (!isFinalRunStatus(manifest.status)) await this.#setRun("cancelled", "cancelled by the coordinator");
+		if (!isFinalRunStatus(manifest.status)) await this.#setRun("cancelled", CANCELLED_RUN_ERROR);
 		return { ...(await store.readRun(this.runId)), endedProcesses };
 	}
 

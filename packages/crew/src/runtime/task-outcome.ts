@@ -1,3 +1,4 @@
+import { CANCELLED_TASK_ERROR } from "../state/run-cancel.ts";
 import type { TaskPatch } from "../state/tasks.ts";
 import type { AgentOutcome } from "./child-agent.ts";
 import type { LiveAgentStatus } from "./live-agents.ts";
@@ -14,7 +15,9 @@ export interface TaskOutcome {
 /**
  * An agent that completed without a model error is done, whatever was requested meanwhile (the work exists); a
  * cancelled agent's task is cancelled; a stopped one (or one ended by shutdown) is interrupted and can be resumed
- * from its session; anything else (timeout, crash, model error, a foreign abort) fails with the reason.
+ * from its session, and so is one whose process was killed by a signal without a model error (a crash or an OOM
+ * kill is no verdict on the work: resume or resume-agent continues it); anything else (timeout, an exit of its
+ * own, model error, a foreign abort) fails with the reason, and `retry` may run it again.
  */
 export function taskOutcome(
 	outcome: AgentOutcome,
@@ -28,9 +31,13 @@ export function taskOutcome(
 		return { patch: { status: "done", result, error: null, meta }, agentStatus: "done" };
 	}
 	if (stop === "cancelled")
-		return { patch: { status: "cancelled", error: "the run was cancelled", meta }, agentStatus: "cancelled" };
+		return { patch: { status: "cancelled", error: CANCELLED_TASK_ERROR, meta }, agentStatus: "cancelled" };
 	if (stop !== undefined) {
 		const error = stop === "stopped" ? "stopped by stop-agent" : "the coordinator shut down";
+		return { patch: { status: "interrupted", error, meta }, agentStatus: "stopped" };
+	}
+	if (outcome.end === "exited" && outcome.signal !== undefined) {
+		const error = `the agent's process was killed (signal ${outcome.signal}); resume or resume-agent continues it from its session`;
 		return { patch: { status: "interrupted", error, meta }, agentStatus: "stopped" };
 	}
 	const error =

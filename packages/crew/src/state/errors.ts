@@ -59,3 +59,19 @@ export class RunLockedError extends Error {
 		this.lockPath = lockPath;
 	}
 }
+
+/**
+ * A change refused because another session took the run over after the caller checked that it may act on it
+ * (see RunClaim): the caller's check no longer holds, so nothing was changed and nothing was ended.
+ */
+export class RunTakenError extends Error {
+	readonly ownerSessionId: string;
+
+	constructor(runId: string, ownerSessionId: string, ownerPid: number, previousSessionId: string, action: string) {
+		super(
+			`Run ${runId} was taken over by session ${ownerSessionId} (process ${ownerPid}) after this request found it with session ${previousSessionId}; it was not ${action}, and nothing was changed.`,
+		);
+		this.name = "RunTakenError";
+		this.ownerSessionId = ownerSessionId;
+	}
+}

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { IllegalTransitionError, RunLockedError, RunStateError, SchemaVersionError } from "./errors.ts";
+export { IllegalTransitionError, RunLockedError, RunStateError, RunTakenError, SchemaVersionError } from "./errors.ts";
 export { EVENT_TYPE_PATTERN, type EventInput, type EventLog, type EventProblem, type RunEvent } from "./events.ts";
 export {
 	type ManifestPatch,
@@ -16,10 +16,13 @@ export {
 	type WorkspaceMode,
 } from "./manifest.ts";
 export { isOwnerAlive, type OwnerLiveness, type OwnerProcess, ownerProcess, processStartMarker } from "./owner.ts";
+export { CANCELLED_RUN_ERROR, CANCELLED_TASK_ERROR, cancelRun } from "./run-cancel.ts";
+export { claimOf, newOwner, type RunClaim, type RunOwner, sameClaim } from "./run-claim.ts";
 export { isRunId, newRunId, RUN_ID_PATTERN, TASK_ID_PATTERN } from "./run-id.ts";
 export { RUNS_SUBDIR, type RunFiles, runsDirOf } from "./run-layout.ts";
 export { detectInterrupted, type InterruptedRun, interruptRun, resumeRun } from "./run-lifecycle.ts";
 export { LOCK_NAME, STALE_MS } from "./run-lock.ts";
+export { retriedTasks, retryRun } from "./run-retry.ts";
 export {
 	type CreateRunInput,
 	type RunChange,

@@ -128,6 +128,7 @@ export function applyManifestPatch(current: RunManifest, patch: ManifestPatch, n
 		assertRunTransition(`run ${current.runId}`, current.status, patch.status);
 		next.status = patch.status;
 		if (patch.status === "running" && next.startedAt === undefined) next.startedAt = now;
+		if (!isFinalRunStatus(patch.status)) delete next.finishedAt;
 		if (isFinalRunStatus(patch.status) && patch.status !== current.status) next.finishedAt = now;
 	}
 	if (patch.error === null) delete next.error;

@@ -1,8 +1,8 @@
-import { hostname } from "node:os";
 import { RunStateError } from "./errors.ts";
 import type { EventInput } from "./events.ts";
 import { applyManifestPatch, manifestOwner } from "./manifest.ts";
-import { isOwnerAlive, type OwnerLiveness, type OwnerProcess, processStartMarker } from "./owner.ts";
+import { isOwnerAlive, type OwnerLiveness, type OwnerProcess } from "./owner.ts";
+import { checkClaim, newOwner, type RunClaim, withOwner } from "./run-claim.ts";
 import type { RunSnapshot, RunStore } from "./run-store.ts";
 import { isActiveStatus } from "./status.ts";
 import { applyTaskPatch } from "./tasks.ts";
@@ -75,19 +75,21 @@ export async function detectInterrupted(
 
 /**
  * Resumes an interrupted run: the caller becomes its owner, the run is running again and its interrupted tasks are
- * pending (done tasks stay done), logged as `run.resumed`. Refuses any run that is not interrupted.
+ * pending (done tasks stay done), logged as `run.resumed`. Refuses any run that is not interrupted, and, given
+ * `claim` (the owner the caller's access check saw), a run that another session took over since.
  */
 export async function resumeRun(
 	store: RunStore,
 	runId: string,
 	owner: { ownerSessionId: string; ownerPid?: number },
+	claim?: RunClaim,
 ): Promise<RunSnapshot> {
 	if (typeof owner.ownerSessionId !== "string" || owner.ownerSessionId.trim() === "") {
 		throw new Error("resumeRun: ownerSessionId must be a nonempty string");
 	}
-	const pid = owner.ownerPid ?? process.pid;
-	const start = await processStartMarker(pid);
+	const next = await newOwner(owner.ownerSessionId, owner.ownerPid);
 	return store.transact(runId, ({ manifest, tasks }, now) => {
+		if (claim) checkClaim(manifest, claim, "resumed");
 		if (manifest.status !== "interrupted") {
 			throw new RunStateError(
 				store.files(runId).manifest,
@@ -95,14 +97,7 @@ export async function resumeRun(
 				"status",
 			);
 		}
-		const resumed = applyManifestPatch(manifest, { status: "running" }, now);
-		const next = {
-			...resumed,
-			ownerSessionId: owner.ownerSessionId,
-			ownerPid: pid,
-			ownerStart: start,
-			ownerHost: hostname(),
-		};
+		const resumed = withOwner(applyManifestPatch(manifest, { status: "running" }, now), next);
 		const retried = tasks.filter((t) => t.status === "interrupted").map((t) => t.id);
 		const nextTasks = tasks.map((t) =>
 			t.status === "interrupted" ? applyTaskPatch(runId, t, { status: "pending" }, now) : t,
@@ -113,6 +108,6 @@ export async function resumeRun(
 				data: { previousOwnerSessionId: manifest.ownerSessionId, ownerSessionId: owner.ownerSessionId, tasks: retried },
 			},
 		];
-		return { change: { manifest: next, tasks: nextTasks, events }, value: { manifest: next, tasks: nextTasks } };
+		return { change: { manifest: resumed, tasks: nextTasks, events }, value: { manifest: resumed, tasks: nextTasks } };
 	});
 }

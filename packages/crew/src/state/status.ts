@@ -9,7 +9,7 @@ export type RunStatus = TaskStatus;
 /** Every status, in lifecycle order. */
 export const STATUSES: readonly TaskStatus[] = ["pending", "running", "done", "failed", "cancelled", "interrupted"];
 
-// A failed task may be retried (back to pending); a failed run is final, a new run is started instead.
+// A failed task may be retried (back to pending). A failed run has ended, but `retry` may send it back to work.
 const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
 	pending: ["running", "failed", "cancelled", "interrupted"],
 	running: ["done", "failed", "cancelled", "interrupted"],
@@ -23,14 +23,14 @@ const RUN_TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> = {
 	pending: ["running", "failed", "cancelled", "interrupted"],
 	running: ["done", "failed", "cancelled", "interrupted"],
 	interrupted: ["running", "failed", "cancelled"],
-	failed: [],
+	failed: ["running"],
 	done: [],
 	cancelled: [],
 };
 
-/** True for a status that no transition leaves (done and cancelled; failed too for runs). */
+/** True for a run that has ended: done, cancelled or failed (a failed run comes back only through `retry`). */
 export function isFinalRunStatus(status: RunStatus): boolean {
-	return RUN_TRANSITIONS[status].length === 0;
+	return status === "done" || status === "failed" || status === "cancelled";
 }
 
 /** True while a run or task still has work ahead or under way. */

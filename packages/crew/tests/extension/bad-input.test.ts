@@ -98,6 +98,15 @@ describe("bad input gives a clear error and loses nothing", () => {
 		await refused({ action: "steer-agent", agentId: "20250101-000000-000-00000000:x" }, /field "message"/);
 		await refused({ action: "stop-agent" }, /field "agentId"/);
 		await refused({ action: "cancel" }, /field "runId"/);
+		await refused({ action: "retry" }, /retry: field "runId"/);
+		await refused(
+			{ action: "retry", runId: "20250101-000000-000-00000000", root: other },
+			/not this session's workspace/,
+		);
+		await refused(
+			{ action: "retry", runId: "20250101-000000-000-00000000", taskId: "a" },
+			/No run 20250101-000000-000-00000000 in workspace/,
+		);
 		await refused(
 			{ action: "status", runId: "20250101-000000-000-00000000" },
 			/No run 20250101-000000-000-00000000 in workspace/,
@@ -126,6 +135,7 @@ describe("bad input gives a clear error and loses nothing", () => {
 		await refused({ action: "status", runId }, /tasks\.json: field "tasks\[0\]\.status": expected one of pending/);
 		await refused({ action: "cancel", runId }, /tasks\.json/);
 		await refused({ action: "resume", runId }, /tasks\.json/);
+		await refused({ action: "retry", runId }, /tasks\.json/);
 		assert.match(
 			await commandText(host, "/team list"),
 			new RegExp(`${runId} {2}damaged: .*tasks\\.json`),

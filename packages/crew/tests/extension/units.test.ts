@@ -72,6 +72,13 @@ describe("/team command parsing", () => {
 			force: true,
 		});
 		assert.deepEqual(commandParams(parseTeamCommand("")), { action: "list" });
+		assert.deepEqual(commandParams(parseTeamCommand(`retry ${RUN}`)), { action: "retry", runId: RUN });
+		assert.deepEqual(commandParams(parseTeamCommand(`retry ${RUN} build --force`)), {
+			action: "retry",
+			runId: RUN,
+			taskId: "build",
+			force: true,
+		});
 	});
 
 	it("refuses what it does not know", () => {
@@ -79,6 +86,9 @@ describe("/team command parsing", () => {
 		assert.throws(() => parseTeamCommand("status --commit"), /unknown flag --commit/);
 		assert.throws(() => parseTeamCommand("run a b --worktree --single"), /not both/);
 		assert.throws(() => commandParams(parseTeamCommand("run onlyteam")), /usage/);
+		assert.throws(() => commandParams(parseTeamCommand("retry")), /usage: \/team retry <runId> \[taskId\]/);
+		assert.throws(() => commandParams(parseTeamCommand(`retry ${RUN} a b`)), /unexpected argument b/);
+		assert.throws(() => commandParams(parseTeamCommand(`cancel ${RUN} extra`)), /unexpected argument extra/);
 	});
 });
 
@@ -115,6 +125,15 @@ describe("run texts and ad-hoc teams", () => {
 			`${RUN}  damaged: tasks.json: broken`,
 		);
 		assert.equal(oneLine("a\n  b   c", 4), "a b…");
+	});
+
+	it("a listed run of another session names it; the CLI, which sees every session, names each run's", () => {
+		const run = listing("interrupted");
+		(run.manifest as RunManifest).ownerSessionId = "ended-one";
+		const prefix = `${RUN}  interrupted  pair  1/1 tasks done  Do the thing`;
+		assert.equal(runListLine(run, "ended-one"), prefix);
+		assert.equal(runListLine(run, "me"), `${prefix}  [another session: ended-one, ended; force takes it over]`);
+		assert.equal(runListLine(run), `${prefix}  session ended-one`);
 	});
 
 	it("tasks without a team make an ad-hoc team of their agents", () => {

@@ -98,6 +98,15 @@ test("an agent's outcome decides its task: done, interrupted (resumable), cancel
 	assert.deepEqual([timeout.patch.status, timeout.patch.error], ["failed", "no output from the agent for 5 ms"]);
 	assert.equal(taskOutcome({ ...base, error: "rate limited" }, undefined).patch.error, "rate limited");
 	assert.equal(taskOutcome({ ...base, end: "aborted" }, undefined).patch.error, "the agent's run was aborted");
+	// A process killed by a signal is no verdict on its work: resumable. One that exited on its own failed.
+	const killed = taskOutcome(
+		{ ...base, end: "exited", error: "the agent process exited", signal: "SIGKILL" },
+		undefined,
+	);
+	assert.deepEqual([killed.patch.status, killed.agentStatus], ["interrupted", "stopped"]);
+	assert.match(killed.patch.error ?? "", /killed \(signal SIGKILL\); resume or resume-agent continues it/);
+	const exited = taskOutcome({ ...base, end: "exited", error: "the agent process exited (code 1)" }, undefined);
+	assert.deepEqual([exited.patch.status, exited.patch.error], ["failed", "the agent process exited (code 1)"]);
 });
 
 test("agent arguments and environment: model, tools, thinking, system prompt file, depth + 1", () => {

@@ -5,12 +5,18 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { test } from "node:test";
 import {
+	cancelRun,
+	claimOf,
 	detectInterrupted,
 	isOwnerAlive,
+	newOwner,
 	ownerProcess,
 	processStartMarker,
 	RunStore,
+	RunTakenError,
 	resumeRun,
+	retriedTasks,
+	retryRun,
 } from "../../src/state/index.ts";
 import { runInput, tempWorkspace } from "./support/temp-workspace.ts";
 
@@ -116,4 +122,52 @@ test("resume continues an interrupted run under the new owner; only interrupted 
 		[runId],
 	);
 	assert.deepEqual(await detectInterrupted(store), [], "the new owner (this process) is alive");
+});
+
+test("resume, cancel and retry change a run only while it has the owner the caller's check saw", async (t) => {
+	const store = await RunStore.open(await tempWorkspace(t));
+	const { manifest } = await store.createRun(runInput("ended", { ownerPid: await deadPid() }));
+	const runId = manifest.runId;
+	await store.updateManifest(runId, { status: "interrupted" });
+	// Both callers checked the run against its ended owner; the resume wins the lock first.
+	const seen = claimOf(await store.readManifest(runId));
+	await resumeRun(store, runId, { ownerSessionId: "resumer" }, seen);
+	const before = await store.readRun(runId);
+	await assert.rejects(cancelRun(store, runId, seen, await newOwner("canceller")), (error: unknown) => {
+		assert.ok(error instanceof RunTakenError);
+		assert.match(
+			error.message,
+			/was taken over by session resumer \(process \d+\) after this request found it with session ended; it was not cancelled/,
+		);
+		return true;
+	});
+	await assert.rejects(retryRun(store, runId, undefined, seen, await newOwner("x")), RunTakenError);
+	await assert.rejects(resumeRun(store, runId, { ownerSessionId: "y" }, seen), RunTakenError);
+	assert.deepEqual(await store.readRun(runId), before, "nothing changed");
+	// With the current owner the change goes through, and the canceller owns the cancelled run.
+	const cancelled = await cancelRun(store, runId, claimOf(before.manifest), await newOwner("canceller"));
+	assert.deepEqual([cancelled.manifest.status, cancelled.manifest.ownerSessionId], ["cancelled", "canceller"]);
+	assert.ok(cancelled.tasks.every((task) => task.status === "cancelled"));
+	await assert.rejects(
+		cancelRun(store, runId, claimOf(cancelled.manifest), await newOwner("canceller")),
+		/Run \S+ is already cancelled\./,
+	);
+});
+
+test("retry picks the failed task, its failed dependents and interrupted tasks; never one that could not start", () => {
+	const task = (id: string, status: string, dependsOn: string[] = []) =>
+		({ id, status, dependsOn }) as unknown as Parameters<typeof retriedTasks>[1][number];
+	const tasks = [
+		task("a", "failed"),
+		task("b", "failed", ["a"]),
+		task("c", "failed", ["b"]),
+		task("d", "done"),
+		task("e", "interrupted", ["d"]),
+		task("f", "failed", ["d"]),
+	];
+	assert.deepEqual([...retriedTasks("R", tasks, "a")].sort(), ["a", "b", "c", "e"]);
+	assert.deepEqual([...retriedTasks("R", tasks, undefined)].sort(), ["a", "b", "c", "e", "f"]);
+	assert.throws(() => retriedTasks("R", tasks, "b"), /Task b of run R depends on a, which is failed; retry a/);
+	assert.throws(() => retriedTasks("R", tasks, "d"), /Task d of run R is done; only a failed task can be retried/);
+	assert.throws(() => retriedTasks("R", [task("d", "done")], undefined), /Run R has no failed task to retry/);
 });

@@ -3,6 +3,8 @@
  * directory, the scripted model (test/e2e/fixtures/faux-model-extension.ts) driven by a script file per fixture,
  * and its request log. No network, nothing under the real ~/.pi.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,9 +25,11 @@ import {
 	type CrewRuntimeOptions,
 	descendantPids,
 	LiveAgentRegistry,
+	planRun,
 	processesWithEnvironment,
 	type SessionScope,
 } from "../../../src/runtime/index.ts";
+import { type RunSnapshot, RunStore } from "../../../src/state/index.ts";
 
 /** One model request as the faux model logged it. */
 export interface FauxRequest {
@@ -96,6 +100,11 @@ export const CATALOG = new DefinitionCatalog(new Map([["worker", WORKER]]), new 
 /** A bash call that keeps the agent busy (and live) for `seconds`. */
 export function busy(seconds: number): FauxTurn {
 	return { toolCalls: [{ name: "bash", arguments: { command: `sleep ${seconds}` } }] };
+}
+
+/** A bash turn that waits until the file `gate` exists (the test decides when the agent moves on). */
+export function waitFor(gate: string): FauxTurn {
+	return { toolCalls: [{ name: "bash", arguments: { command: `while [ ! -e '${gate}' ]; do sleep 0.05; done` } }] };
 }
 
 /** A turn whose bash call starts `sleep <seconds>` in a session of its own, outside the agent's process tree. */
@@ -211,4 +220,33 @@ export async function treeRunning(pid: number, command: string): Promise<number[
 		await sleep(50);
 	}
 	throw new Error(`no process running "${command}" below ${pid}`);
+}
+
+/** The pid of a process that has exited (a run owner that is dead). */
+export async function deadPid(): Promise<number> {
+	const child = spawn("true", { stdio: "ignore" });
+	await once(child, "exit");
+	return child.pid as number;
+}
+
+/**
+ * A run of `steps` (played by WORKER) in workspace `ws`, left by session `sessionId`: by default interrupted and
+ * owned by a process that has died, what a forced request of another session may take over. `stuck` leaves it
+ * running instead, owned by this process with its tasks marked running (what a shutdown that could not write
+ * its state leaves behind).
+ */
+export async function orphanedRun(
+	ws: string,
+	sessionId: string,
+	steps: { id: string; instructions: string; dependsOn?: string[] }[],
+	options: { stuck?: boolean } = {},
+): Promise<RunSnapshot> {
+	const store = await RunStore.open(ws);
+	const input = { cwd: ws, sessionId, team: team("orphaned", steps), goal: "Left behind", catalog: CATALOG };
+	const plan = planRun(input, CATALOG, { depth: 0, hasWorktreeHook: false });
+	const ownerPid = options.stuck ? process.pid : await deadPid();
+	const { manifest, tasks } = await store.createRun({ ...plan, ownerPid });
+	await store.updateManifest(manifest.runId, { status: options.stuck ? "running" : "interrupted" });
+	if (options.stuck) for (const task of tasks) await store.updateTask(manifest.runId, task.id, { status: "running" });
+	return store.readRun(manifest.runId);
 }
