@@ -5,12 +5,18 @@
  * @module
  */
 
-export { printable } from "../printable.ts";
-export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
+export { printable } from "../cli/printable.ts";
 export { isInside } from "./cache-location.ts";
-export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
-export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
-export { countsContentTerms, useContentTerms } from "./content-terms.ts";
+export {
+	type ForcedConfig,
+	forcedConfigFrom,
+	GUARDED_CONFIG_PATTERN,
+	hardenedGit,
+	repositoryGuard,
+	runGit,
+} from "./git-hardening.ts";
+export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph/model.ts";
+export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/code-map.ts";
 export {
 	type CallSites,
 	type CoverageGap,
@@ -21,31 +27,25 @@ export {
 	type LanguageId,
 	noCalls,
 	type SymbolFact,
-} from "./facts.ts";
-export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
-export {
-	type ForcedConfig,
-	forcedConfigFrom,
-	GUARDED_CONFIG_PATTERN,
-	hardenedGit,
-	repositoryGuard,
-	runGit,
-} from "./git-hardening.ts";
-export { useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
-export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
-export { diffuse, normalizeGraph } from "./heat.ts";
-export type { IndexSnapshot } from "./index-snapshot.ts";
-export { languageOf } from "./languages.ts";
-export { type Extractor, loadExtractor, withSyntaxTree } from "./parser.ts";
-export { type PartialFile, type PartialReason, partialFileCount } from "./partial-coverage.ts";
-export { PROGRESS_INTERVAL_MS, pacedProgress } from "./progress-pace.ts";
-export { terms } from "./query-terms.ts";
-export { coverageFooter } from "./render-coverage.ts";
-export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
-export { renderSketch } from "./render-sketch.ts";
+} from "./model/facts.ts";
+export { languageOf } from "./model/languages.ts";
+export { type PartialFile, type PartialReason, partialFileCount } from "./model/partial-coverage.ts";
+export { PROGRESS_INTERVAL_MS, pacedProgress } from "./pace/progress.ts";
+export { TimeSlice } from "./pace/time-slice.ts";
+export { useBaselineCompilerEverywhere } from "./parse/grammar-compiler.ts";
+export { type Extractor, loadExtractor, withSyntaxTree } from "./parse/parser.ts";
+export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./rank/focus.ts";
+export { diffuse, normalizeGraph } from "./rank/heat.ts";
+export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./refresh/code-index.ts";
+export type { IndexSnapshot } from "./refresh/snapshot.ts";
+export { BudgetedText, budgetChars, estimateTokens } from "./render/budget.ts";
+export { coverageFooter } from "./render/coverage.ts";
+export { type FocusItem, focusItems, renderFocus } from "./render/focus.ts";
+export { renderSketch } from "./render/sketch.ts";
 export { ResidentMaps } from "./residency.ts";
-export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
-export { RootGoneError } from "./root-presence.ts";
+export { type ResolutionContext, resolveImport } from "./resolve/imports.ts";
+export { isTestPath, testSubjects } from "./resolve/test-links.ts";
+export { RootGoneError } from "./scan/root-presence.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
-export { isTestPath, testSubjects } from "./test-links.ts";
-export { TimeSlice } from "./time-slice.ts";
+export { countsContentTerms, useContentTerms } from "./terms/content.ts";
+export { terms } from "./terms/query.ts";

@@ -1,4 +1,4 @@
-import { printable } from "../printable.ts";
+import { printable } from "../cli/printable.ts";
 import type { ExecutionRoots } from "../workspace/roots.ts";
 import type { RootInfo } from "./roaming.ts";
 

@@ -13,9 +13,9 @@ function loadEnrollment(): Promise<Enrollment> {
 	return enrollmentModule;
 }
 
-export type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "./roaming-contract.ts";
+export type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "../workspace/roaming-contract.ts";
 
-import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "./roaming-contract.ts";
+import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "../workspace/roaming-contract.ts";
 
 /**
  * Wires the roaming rules of the seed into a Pi extension: enrollment from successful tool results, the bounded

@@ -1,6 +1,6 @@
-import { describeAttention } from "../engine/attention-keys.ts";
-import { mappedCounts } from "../engine/render-coverage.ts";
-import { printable } from "../printable.ts";
+import { printable } from "../cli/printable.ts";
+import { describeAttention } from "../engine/model/attention-keys.ts";
+import { mappedCounts } from "../engine/render/coverage.ts";
 import { envInt } from "../workspace/env.ts";
 import type { Roaming } from "./roaming.ts";
 import type { Sync } from "./sync.ts";

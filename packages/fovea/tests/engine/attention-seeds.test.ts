@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { attentionKey, attentionTarget, describeAttention } from "../../src/engine/attention-keys.ts";
-import { CodeMap } from "../../src/engine/code-map.ts";
-import { attentionSeeds } from "../../src/engine/focus-seeds.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { attentionKey, attentionTarget, describeAttention } from "../../src/engine/model/attention-keys.ts";
+import { attentionSeeds } from "../../src/engine/rank/seeds.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseRecord, recordLine } from "../../src/engine/fact-records.ts";
-import { type FileFacts, noCalls } from "../../src/engine/facts.ts";
+import { parseRecord, recordLine } from "../../src/engine/cache/records.ts";
+import { type FileFacts, noCalls } from "../../src/engine/model/facts.ts";
 
 const FACTS: FileFacts = {
 	path: "latin.py",

@@ -9,7 +9,7 @@ import {
 	ScratchVectors,
 	type SparseGraph,
 	scaledBesselSeries,
-} from "../../src/engine/heat.ts";
+} from "../../src/engine/rank/heat.ts";
 
 function sparse(n: number, edges: Array<[number, number, number]>): SparseGraph {
 	const rows: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);

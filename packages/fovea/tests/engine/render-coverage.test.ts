@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { CoverageGap } from "../../src/engine/facts.ts";
-import type { PartialFile } from "../../src/engine/partial-coverage.ts";
-import { coverageFooter, coverageLine, LIMIT_REACHED } from "../../src/engine/render-coverage.ts";
+import type { CoverageGap } from "../../src/engine/model/facts.ts";
+import type { PartialFile } from "../../src/engine/model/partial-coverage.ts";
+import { coverageFooter, coverageLine, LIMIT_REACHED } from "../../src/engine/render/coverage.ts";
 
 const GAPS: CoverageGap[] = [
 	{ path: "assets/a.ts", reason: "binary" },
