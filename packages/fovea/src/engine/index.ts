@@ -15,7 +15,8 @@ export {
 	repositoryGuard,
 	runGit,
 } from "./git-hardening.ts";
-export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph/model.ts";
+export { buildGraph } from "./graph/build.ts";
+export type { CodeGraph, EdgeKind, GraphNode } from "./graph/model.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/code-map.ts";
 export {
 	type CallSites,

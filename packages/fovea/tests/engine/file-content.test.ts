@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { readAll } from "../../src/engine/refresh/examine-files.ts";
 import { type ReadOutcome, readBounded, readBoundedSync } from "../../src/engine/scan/file-content.ts";
-import type { ScannedFile } from "../../src/engine/scan/walk.ts";
+import type { ScannedFile } from "../../src/engine/scan/file-metadata.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

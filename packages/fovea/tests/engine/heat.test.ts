@@ -2,12 +2,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import type { SparseGraph } from "../../src/engine/graph/sparse-graph.ts";
 import {
 	diffuse,
 	normalizeGraph,
 	renormalizeRows,
 	ScratchVectors,
-	type SparseGraph,
 	scaledBesselSeries,
 } from "../../src/engine/rank/heat.ts";
 

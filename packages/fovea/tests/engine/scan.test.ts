@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
 import { mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { RecordedFile } from "../../src/engine/refresh/file-state.ts";
+import type { RecordedFile, ScannedFile } from "../../src/engine/scan/file-metadata.ts";
 import { rootRelativeSegments, scanPaths } from "../../src/engine/scan/path-check.ts";
 import { isSkippedDirName } from "../../src/engine/scan/skip-dirs.ts";
-import { type ScannedFile, scanRoot } from "../../src/engine/scan/walk.ts";
+import { scanRoot } from "../../src/engine/scan/walk.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

@@ -7,18 +7,7 @@
 import type { FileFacts, LanguageId } from "../model/facts.ts";
 import { type Extractor, isEngineExtractor } from "../parse/parser.ts";
 import { sharedExtractPool } from "../shared-extract-pool.ts";
-import type { ExtractOptions } from "./pool.ts";
-
-/** One file to extract: what crosses to a worker thread. */
-export interface ExtractJob {
-	path: string;
-	language: LanguageId;
-	source: string;
-	/** Count its content terms; default the extracting thread's setting (a worker's is not the caller's: set it). */
-	contentTerms?: boolean;
-	/** The source's content hash (`hashOf(source)`) when the caller has it already: extraction then skips hashing. */
-	hash?: string;
-}
+import type { ExtractJob, ExtractOptions } from "./job.ts";
 
 /**
  * Extracts each job, results in job order; a job whose extraction throws gives its error instead of facts. `onEach`

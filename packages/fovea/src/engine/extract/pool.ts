@@ -24,7 +24,7 @@ import { compactFacts } from "../model/compact-facts.ts";
 import type { LanguageId } from "../model/facts.ts";
 import { TimeSlice } from "../pace/time-slice.ts";
 import { type Extractor, isEngineExtractor } from "../parse/parser.ts";
-import type { ExtractJob } from "./many.ts";
+import type { ExtractJob, ExtractOptions } from "./job.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
 import { ExtractThread, type ThreadEvents } from "./thread.ts";
 import { extractThreads } from "./thread-count.ts";
@@ -46,19 +46,6 @@ export interface ExtractPoolStats {
 	/** Time inside `extract`, summed per side (the workers' on their own threads). */
 	mainExtractMs: number;
 	workerExtractMs: number;
-}
-
-/** How a call is extracted; see {@link ExtractPool.extract}. */
-export interface ExtractOptions {
-	signal?: AbortSignal | undefined;
-	onEach?: (() => void) | undefined;
-	expected?: number | undefined;
-	/**
-	 * Nothing follows this call in its refresh: once it is over, every worker without work retires at once instead of
-	 * after `idleMs`. At 10,000 files a worker's 50–60 MB otherwise stayed through the graph build and the first
-	 * answer that follow an index, and made their peak (413 against 354 MB).
-	 */
-	last?: boolean | undefined;
 }
 
 export interface ExtractPoolOptions {

@@ -8,7 +8,7 @@
 
 import type { FileFacts } from "../model/facts.ts";
 import type { Extractor } from "../parse/parser.ts";
-import type { ExtractJob } from "./many.ts";
+import type { ExtractJob } from "./job.ts";
 
 /** A job's result: its facts, or the error its extraction threw. */
 export type ExtractResult = FileFacts | Error;

@@ -9,7 +9,7 @@ import type { FileFacts, LanguageId } from "../model/facts.ts";
 import { isLanguageId } from "../model/languages.ts";
 import { useBaselineCompilerEverywhere } from "../parse/grammar-compiler.ts";
 import { type Extractor, loadExtractor } from "../parse/parser.ts";
-import type { ExtractJob } from "./many.ts";
+import type { ExtractJob } from "./job.ts";
 
 /** What the pool sends: load grammars ahead of work, or take part in a run. */
 export type ToWorker = { kind: "load"; languages: readonly LanguageId[] } | RunMessage;

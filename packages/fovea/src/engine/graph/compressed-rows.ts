@@ -1,5 +1,5 @@
-import type { SparseGraph } from "../rank/heat.ts";
 import type { FileEdges } from "./edges.ts";
+import { type SparseGraph, withCapacity } from "./sparse-graph.ts";
 
 /**
  * Assembles the symmetric compressed-row adjacency of `size` nodes from per-file edge lists. Each undirected edge is
@@ -192,22 +192,4 @@ export function patchRows(
 		touched: [...touched],
 		zeroed,
 	};
-}
-
-/**
- * A view of `array`'s buffer from its start with room for `length` elements, or a new array of `capacity`
- * elements holding a copy of `array` when the buffer is too small. How arrays that grow edit by edit (rows, and the
- * per-node arrays of `heat.ts` and `focus.ts`) keep their buffers.
- */
-export function withCapacity<T extends Int32Array | Float64Array>(array: T, length: number, capacity: number): T {
-	const available = (array.buffer.byteLength - array.byteOffset) / array.BYTES_PER_ELEMENT;
-	if (available >= length)
-		return new (array.constructor as new (b: ArrayBufferLike, o: number, l: number) => T)(
-			array.buffer,
-			array.byteOffset,
-			available,
-		);
-	const grown = new (array.constructor as new (length: number) => T)(capacity);
-	grown.set(array);
-	return grown;
 }

@@ -1,9 +1,10 @@
+/**
+ * The code graph as plain data: its nodes, why two nodes are linked, and what the graph asks of import resolution.
+ * Types only, so every module of the graph and the ranking can name them without loading the builders.
+ */
 import type { FileFacts, SymbolKind } from "../model/facts.ts";
 import type { Ids } from "../model/one-or-many.ts";
-import type { SparseGraph } from "../rank/heat.ts";
-import { GraphStore } from "./store.ts";
-
-export { EDGE_WEIGHTS } from "./edges.ts";
+import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Why two nodes are linked. */
 export type EdgeKind = "contains" | "imports" | "calls" | "inherits" | "tests";
@@ -39,12 +40,4 @@ export interface CodeGraph extends SparseGraph {
 export interface GraphLinks {
 	imports(file: FileFacts): readonly string[];
 	subjects(path: string): readonly string[];
-}
-
-/**
- * Builds the graph of a root from its files' facts at once (see `GraphStore` for the edit-by-edit form and
- * `fileEdges` for which facts become which edges). Parallel edges merge by adding weights.
- */
-export function buildGraph(files: readonly FileFacts[], links: GraphLinks): CodeGraph {
-	return new GraphStore(files, links).graph();
 }

@@ -1,5 +1,5 @@
-import { withCapacity } from "../graph/compressed-rows.ts";
 import type { CodeGraph, GraphNode } from "../graph/model.ts";
+import { withCapacity } from "../graph/sparse-graph.ts";
 import type { GraphDelta } from "../graph/store.ts";
 import type { FileFacts } from "../model/facts.ts";
 import { terms } from "../terms/query.ts";

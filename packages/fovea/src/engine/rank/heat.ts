@@ -7,15 +7,7 @@
  * vectors `Tk(L - I) s` do not depend on `t`, so one sweep of sparse products serves every timescale: each new
  * vector is added into every timescale's accumulator with that timescale's coefficient.
  */
-import { withCapacity } from "../graph/compressed-rows.ts";
-
-/** A symmetric sparse graph in compressed-row form; `weights` are the raw (positive) edge weights. */
-export interface SparseGraph {
-	size: number;
-	offsets: Int32Array;
-	targets: Int32Array;
-	weights: Float64Array;
-}
+import { type SparseGraph, withCapacity } from "../graph/sparse-graph.ts";
 
 /**
  * The normalized operator `D^-1/2 A D^-1/2` of a graph, as its rows and `scale = D^-1/2`: a product scales its input,

@@ -16,15 +16,10 @@ import { factKey } from "../cache-location.ts";
 import { forgetSharedNames } from "../model/compact-facts.ts";
 import type { CoverageGap, FileFacts } from "../model/facts.ts";
 import { type Extractor, loadExtractor } from "../parse/parser.ts";
+import type { ScannedFile } from "../scan/file-metadata.ts";
 import { scanPaths } from "../scan/path-check.ts";
 import { ensureRootPresent } from "../scan/root-presence.ts";
-import {
-	DEFAULT_MAX_FILE_BYTES,
-	DEFAULT_MAX_FILES,
-	type ScannedFile,
-	type ScanResult,
-	scanRoot,
-} from "../scan/walk.ts";
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScanResult, scanRoot } from "../scan/walk.ts";
 import type { SharedParse } from "./examine-files.ts";
 import { type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./snapshot.ts";

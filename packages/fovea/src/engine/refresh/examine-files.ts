@@ -8,13 +8,14 @@
 import { join } from "node:path";
 import type { FactCache } from "../cache/fact-cache.ts";
 import { factKey } from "../cache-location.ts";
-import { type ExtractJob, extractMany, extractsWithWorkers } from "../extract/many.ts";
+import type { ExtractJob } from "../extract/job.ts";
+import { extractMany, extractsWithWorkers } from "../extract/many.ts";
 import type { FileFacts } from "../model/facts.ts";
 import { type Pace, syncWhileFast } from "../pace/sync-while-fast.ts";
 import { TimeSlice } from "../pace/time-slice.ts";
 import { type Extractor, hashOf } from "../parse/parser.ts";
 import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "../scan/file-content.ts";
-import type { ScannedFile } from "../scan/walk.ts";
+import type { ScannedFile } from "../scan/file-metadata.ts";
 import { countsContentTerms } from "../terms/content.ts";
 import { type FileState, stateAsRead } from "./file-state.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { ManifestEntry } from "../cache/manifest.ts";
 import type { CoverageGap, FileFacts, LanguageId } from "../model/facts.ts";
-import type { ScannedFile } from "../scan/walk.ts";
+import type { ScannedFile } from "../scan/file-metadata.ts";
 
 /** The last known state of one file whose content was examined. */
 export interface FileState {
@@ -24,35 +24,6 @@ export interface FileState {
 
 /** A placeholder in a state being built; never committed (every one is replaced or deleted). */
 export const PENDING: FileState = { size: -1, mtimeMs: -1, ctimeMs: -1, racy: true, language: "typescript" };
-
-/**
- * Whether a file's walk metadata matches a recorded state that (size, mtime, ctime) can vouch for. The ctime, which
- * no tool can set, catches an edit that keeps the size and puts the mtime back (`cp -p`, `touch -r`), as Git does.
- */
-export function unchanged(
-	prev: { size: number; mtimeMs: number; ctimeMs: number; racy?: boolean },
-	file: { size: number; mtimeMs: number; ctimeMs: number },
-): boolean {
-	return (
-		prev.racy !== true && prev.size === file.size && prev.mtimeMs === file.mtimeMs && prev.ctimeMs === file.ctimeMs
-	);
-}
-
-/** What a walk compares a file it finds with (a `FileState` is one). */
-export type RecordedFile = Pick<FileState, "size" | "mtimeMs" | "ctimeMs" | "language"> & { racy?: boolean };
-
-/**
- * Whether a file a walk found, of `language` with `info`'s size and mtime, is as `record` says: same language and
- * `unchanged`. A walk given the records of every file compares as it goes and lists nothing while all are as recorded
- * (`ScanOptions.recorded`).
- */
-export function asRecorded(
-	record: RecordedFile | undefined,
-	language: LanguageId,
-	info: { size: number; mtimeMs: number; ctimeMs: number },
-): boolean {
-	return record !== undefined && record.language === language && unchanged(record, info);
-}
 
 /**
  * A file's state as just read: size and times from the open file, racy when modified less than `racyWindowMs`

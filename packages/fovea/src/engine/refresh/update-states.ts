@@ -9,9 +9,10 @@ import type { ManifestEntry } from "../cache/manifest.ts";
 import { factKey } from "../cache-location.ts";
 import { prepareExtraction } from "../extract/many.ts";
 import type { FileFacts } from "../model/facts.ts";
-import type { ScannedFile } from "../scan/walk.ts";
+import type { ScannedFile } from "../scan/file-metadata.ts";
+import { unchanged } from "../scan/file-metadata.ts";
 import { type ExamineContext, parseBatch, type ReadBatch, readBatch } from "./examine-files.ts";
-import { type FileState, PENDING, unchanged } from "./file-state.ts";
+import { type FileState, PENDING } from "./file-state.ts";
 
 /** Files handled per batch: read, hashed, looked up, parsed; bounds memory and abort latency. */
 const BATCH_FILES = 256;

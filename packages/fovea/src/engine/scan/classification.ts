@@ -6,8 +6,8 @@
 import type { Stats } from "node:fs";
 import type { CoverageGap, LanguageId } from "../model/facts.ts";
 import { languageOf } from "../model/languages.ts";
+import type { ScannedFile } from "./file-metadata.ts";
 import { type IgnoreLevel, isIgnored } from "./ignore-rules.ts";
-import type { ScannedFile } from "./walk.ts";
 
 /**
  * Extensions of source code in languages the engine does not parse: such files are `unsupported-language` gaps so the

@@ -8,9 +8,10 @@ import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { CoverageGap } from "../model/facts.ts";
 import { classifyName, classifyStat, symlinkGap } from "./classification.ts";
+import type { ScannedFile } from "./file-metadata.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
 import { isSkippedDirName } from "./skip-dirs.ts";
-import { bounds, newStats, type ScannedFile, type ScanOptions, type ScanStats } from "./walk.ts";
+import { bounds, newStats, type ScanOptions, type ScanStats } from "./walk.ts";
 
 /** What one explicitly named path is now, as the full walk would see it. */
 export type PathVerdict =

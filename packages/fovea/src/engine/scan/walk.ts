@@ -9,22 +9,12 @@ import { join, sep } from "node:path";
 import type { CoverageGap, LanguageId } from "../model/facts.ts";
 import { type Pace, syncWhileFast } from "../pace/sync-while-fast.ts";
 import { TimeSlice } from "../pace/time-slice.ts";
-import { asRecorded, type RecordedFile } from "../refresh/file-state.ts";
 import { classifyName, classifyStat, symlinkGap } from "./classification.ts";
+import { asRecorded, type RecordedFile, type ScannedFile } from "./file-metadata.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";
 import { SETTINGS_FILE_NAMES } from "./settings-files.ts";
 import { skippedDirGap } from "./skip-dirs.ts";
 import { lstatOrUndefined, lstatSyncOrUndefined, readdirOrUndefined } from "./walk-calls.ts";
-
-/** A supported source file found by the walk: not read yet. `path` is root-relative with `/` separators. */
-export interface ScannedFile {
-	path: string;
-	language: LanguageId;
-	size: number;
-	mtimeMs: number;
-	/** Status change time: an edit moves it even when it keeps the size and puts the mtime back (`cp -p`). */
-	ctimeMs: number;
-}
 
 export interface ScanOptions {
 	/** Supported files listed at most; more sets `truncated`. Default 20,000. */
