@@ -15,9 +15,9 @@ export {
 	repositoryGuard,
 	runGit,
 } from "./git-hardening.ts";
-export { buildGraph } from "./graph/build.ts";
-export type { CodeGraph, EdgeKind, GraphNode } from "./graph/model.ts";
-export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/code-map.ts";
+export type { CodeGraph, EdgeKind, GraphNode } from "./graph/index.ts";
+export { buildGraph } from "./graph/index.ts";
+export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
 export {
 	type CallSites,
 	type CoverageGap,
@@ -26,27 +26,38 @@ export {
 	EXTRACTOR_VERSION,
 	type FileFacts,
 	type LanguageId,
+	languageOf,
 	noCalls,
+	type PartialFile,
+	type PartialReason,
+	partialFileCount,
 	type SymbolFact,
-} from "./model/facts.ts";
-export { languageOf } from "./model/languages.ts";
-export { type PartialFile, type PartialReason, partialFileCount } from "./model/partial-coverage.ts";
-export { PROGRESS_INTERVAL_MS, pacedProgress } from "./pace/progress.ts";
-export { TimeSlice } from "./pace/time-slice.ts";
-export { useBaselineCompilerEverywhere } from "./parse/grammar-compiler.ts";
-export { type Extractor, loadExtractor, withSyntaxTree } from "./parse/parser.ts";
-export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./rank/focus.ts";
-export { diffuse, normalizeGraph } from "./rank/heat.ts";
-export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./refresh/code-index.ts";
-export type { IndexSnapshot } from "./refresh/snapshot.ts";
-export { BudgetedText, budgetChars, estimateTokens } from "./render/budget.ts";
-export { coverageFooter } from "./render/coverage.ts";
-export { type FocusItem, focusItems, renderFocus } from "./render/focus.ts";
-export { renderSketch } from "./render/sketch.ts";
+} from "./model/index.ts";
+export { PROGRESS_INTERVAL_MS, pacedProgress, TimeSlice } from "./pace/index.ts";
+export { type Extractor, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
+export {
+	diffuse,
+	type FocusQuery,
+	type FocusResult,
+	focus,
+	normalizeGraph,
+	type PreparedGraph,
+	prepareGraph,
+} from "./rank/index.ts";
+export type { IndexSnapshot } from "./refresh/index.ts";
+export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./refresh/index.ts";
+export {
+	BudgetedText,
+	budgetChars,
+	coverageFooter,
+	estimateTokens,
+	type FocusItem,
+	focusItems,
+	renderFocus,
+	renderSketch,
+} from "./render/index.ts";
 export { ResidentMaps } from "./residency.ts";
-export { type ResolutionContext, resolveImport } from "./resolve/imports.ts";
-export { isTestPath, testSubjects } from "./resolve/test-links.ts";
-export { RootGoneError } from "./scan/root-presence.ts";
+export { isTestPath, type ResolutionContext, resolveImport, testSubjects } from "./resolve/index.ts";
+export { RootGoneError } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
-export { countsContentTerms, useContentTerms } from "./terms/content.ts";
-export { terms } from "./terms/query.ts";
+export { countsContentTerms, terms, useContentTerms } from "./terms/index.ts";

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { symbolKind } from "../engine/model/facts.ts";
 import { partialFileCount } from "../engine/model/partial-coverage.ts";
-import type { Observer } from "../engine/observe/observer.ts";
+import type { Observer } from "../engine/observe/index.ts";
 import { pacedProgress } from "../engine/pace/progress.ts";
 import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import type { ResidentMaps } from "../engine/residency.ts";

@@ -22,7 +22,7 @@ import { mkdir, readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { removeQuietly, writeAtomic } from "../atomic-write.ts";
 import { defaultCacheDir, isInside, rootCacheDir } from "../cache-location.ts";
-import type { FileFacts } from "../model/facts.ts";
+import type { FileFacts } from "../model/index.ts";
 import { evictionVictims, segmentsToRewrite } from "./eviction.ts";
 import { serializeIndexFile } from "./index-file.ts";
 import { type ManifestEntry, parseManifest, serializeManifest } from "./manifest.ts";

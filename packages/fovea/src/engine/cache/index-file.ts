@@ -4,7 +4,7 @@
  * says whether a text is usable, stale (another format or extractor) or damaged; the cache decides what to do.
  */
 
-import { EXTRACTOR_VERSION } from "../model/facts.ts";
+import { EXTRACTOR_VERSION } from "../model/index.ts";
 import { FORMAT_VERSION } from "./records.ts";
 import type { Entry, Segment } from "./segments.ts";
 

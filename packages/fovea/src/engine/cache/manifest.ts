@@ -3,7 +3,7 @@
  * content), so a restart can tell unchanged files from their metadata alone. This module is its on-disk format:
  * rows compact enough for tens of thousands of files, and a parser that treats every field as untrusted.
  */
-import { type CoverageGap, EXTRACTOR_VERSION } from "../model/facts.ts";
+import { type CoverageGap, EXTRACTOR_VERSION } from "../model/index.ts";
 
 /** One file as last seen by the indexer: facts by `hash`, or a content gap (binary, generated, …). */
 export interface ManifestEntry {

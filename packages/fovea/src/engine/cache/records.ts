@@ -3,9 +3,7 @@
  * record per line, `JSON.stringify([key, facts])`. Pure: it makes record lines and finds them again in a segment's
  * bytes; writing segments is `segment-writer.ts`'s, and which files exist and which records are live the cache's.
  */
-import { compactFacts } from "../model/compact-facts.ts";
-import { isCount } from "../model/count.ts";
-import { EXTRACTOR_VERSION, type FileFacts, isCallSites } from "../model/facts.ts";
+import { compactFacts, EXTRACTOR_VERSION, type FileFacts, isCallSites, isCount } from "../model/index.ts";
 
 /** Version of the cache's on-disk formats (segments, index, manifest): files of another version are stale. */
 export const FORMAT_VERSION = 1;

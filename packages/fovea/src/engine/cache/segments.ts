@@ -6,7 +6,7 @@
 import { type FileHandle, open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { removeQuietly, TEMP_PREFIX } from "../atomic-write.ts";
-import type { FileFacts } from "../model/facts.ts";
+import type { FileFacts } from "../model/index.ts";
 import { parseRecord } from "./records.ts";
 
 /** One segment file as the cache knows it. */

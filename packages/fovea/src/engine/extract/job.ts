@@ -3,7 +3,7 @@
  * is extracted. Types only, in a module of their own, so the pool, its run queue and its workers name them without
  * importing the entry point (`many.ts`) that calls the pool.
  */
-import type { LanguageId } from "../model/facts.ts";
+import type { LanguageId } from "../model/index.ts";
 
 /** One file to extract: what crosses to a worker thread. */
 export interface ExtractJob {

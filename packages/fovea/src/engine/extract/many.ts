@@ -4,8 +4,8 @@
  * extractor is shared with worker threads (`extract-pool.ts`). Either way the index sees the same results.
  */
 
-import type { FileFacts, LanguageId } from "../model/facts.ts";
-import { type Extractor, isEngineExtractor } from "../parse/parser.ts";
+import type { FileFacts, LanguageId } from "../model/index.ts";
+import { type Extractor, isEngineExtractor } from "../parse/index.ts";
 import { sharedExtractPool } from "../shared-extract-pool.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
 

@@ -20,10 +20,10 @@
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
 import { bundleStandsForSources } from "../../../bin/launch.js";
-import { compactFacts } from "../model/compact-facts.ts";
-import type { LanguageId } from "../model/facts.ts";
-import { TimeSlice } from "../pace/time-slice.ts";
-import { type Extractor, isEngineExtractor } from "../parse/parser.ts";
+import type { LanguageId } from "../model/index.ts";
+import { compactFacts } from "../model/index.ts";
+import { TimeSlice } from "../pace/index.ts";
+import { type Extractor, isEngineExtractor } from "../parse/index.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
 import { ExtractThread, type ThreadEvents } from "./thread.ts";

@@ -6,8 +6,8 @@
  * their own.
  */
 
-import type { FileFacts } from "../model/facts.ts";
-import type { Extractor } from "../parse/parser.ts";
+import type { FileFacts } from "../model/index.ts";
+import type { Extractor } from "../parse/index.ts";
 import type { ExtractJob } from "./job.ts";
 
 /** A job's result: its facts, or the error its extraction threw. */

@@ -5,7 +5,7 @@
  * check in one place.
  */
 import { Worker } from "node:worker_threads";
-import { baselineCompilerEverywhere } from "../parse/grammar-compiler.ts";
+import { baselineCompilerEverywhere } from "../parse/index.ts";
 import type { ExtractRun } from "./run.ts";
 import type { FromWorker, ToWorker, WorkerSettings } from "./worker.ts";
 

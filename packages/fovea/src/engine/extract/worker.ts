@@ -5,10 +5,9 @@
  * point of its own (no top-level await, no path derived from this file's name).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { FileFacts, LanguageId } from "../model/facts.ts";
-import { isLanguageId } from "../model/languages.ts";
-import { useBaselineCompilerEverywhere } from "../parse/grammar-compiler.ts";
-import { type Extractor, loadExtractor } from "../parse/parser.ts";
+import type { FileFacts, LanguageId } from "../model/index.ts";
+import { isLanguageId } from "../model/index.ts";
+import { type Extractor, loadExtractor, useBaselineCompilerEverywhere } from "../parse/index.ts";
 import type { ExtractJob } from "./job.ts";
 
 /** What the pool sends: load grammars ahead of work, or take part in a run. */

@@ -1,4 +1,4 @@
-import type { FileFacts } from "../model/facts.ts";
+import type { FileFacts } from "../model/index.ts";
 import type { CodeGraph, GraphLinks } from "./model.ts";
 import { GraphStore } from "./store.ts";
 

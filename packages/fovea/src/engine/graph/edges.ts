@@ -1,6 +1,6 @@
 import { posix } from "node:path";
-import type { FileFacts } from "../model/facts.ts";
-import { firstOf, type Ids, manyOf } from "../model/one-or-many.ts";
+import type { FileFacts } from "../model/index.ts";
+import { firstOf, type Ids, manyOf } from "../model/index.ts";
 import type { EdgeKind, GraphNode } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */

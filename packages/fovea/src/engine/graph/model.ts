@@ -2,8 +2,7 @@
  * The code graph as plain data: its nodes, why two nodes are linked, and what the graph asks of import resolution.
  * Types only, so every module of the graph and the ranking can name them without loading the builders.
  */
-import type { FileFacts, SymbolKind } from "../model/facts.ts";
-import type { Ids } from "../model/one-or-many.ts";
+import type { FileFacts, Ids, SymbolKind } from "../model/index.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Why two nodes are linked. */

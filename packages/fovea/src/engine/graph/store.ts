@@ -1,5 +1,5 @@
-import type { FileFacts, SymbolFact } from "../model/facts.ts";
-import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/one-or-many.ts";
+import type { FileFacts, SymbolFact } from "../model/index.ts";
+import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./edges.ts";
 import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./model.ts";

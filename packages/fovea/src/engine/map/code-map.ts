@@ -1,26 +1,24 @@
 import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
 import { gitStateDirectories } from "../git-hardening.ts";
-import { GraphStore } from "../graph/store.ts";
-import { describeAttention } from "../model/attention-keys.ts";
-import type { FileFacts } from "../model/facts.ts";
+import { GraphStore } from "../graph/index.ts";
+import type { FileFacts } from "../model/index.ts";
+import { describeAttention } from "../model/index.ts";
 import {
+	dwellQuery,
 	type FocusQuery,
 	type FocusResult,
 	focus,
+	impactQuery,
 	type PreparedGraph,
 	patchPreparedGraph,
 	prepareGraph,
-} from "../rank/focus.ts";
-import { dwellQuery, impactQuery } from "../rank/seeds.ts";
-import { CodeIndex, type CodeIndexOptions, type RefreshOptions } from "../refresh/code-index.ts";
-import { RootWatch } from "../refresh/root-watch.ts";
-import type { IndexSnapshot } from "../refresh/snapshot.ts";
-import { type FocusItem, focusItems, renderFocus } from "../render/focus.ts";
-import { renderSketch } from "../render/sketch.ts";
-import { type ResolutionContext, resolveImport } from "../resolve/imports.ts";
-import type { ResolutionSettings } from "../resolve/settings.ts";
-import { testSubjects } from "../resolve/test-links.ts";
+} from "../rank/index.ts";
+import type { IndexSnapshot } from "../refresh/index.ts";
+import { CodeIndex, type CodeIndexOptions, type RefreshOptions, RootWatch } from "../refresh/index.ts";
+import { type FocusItem, focusItems, renderFocus, renderSketch } from "../render/index.ts";
+import type { ResolutionSettings } from "../resolve/index.ts";
+import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
 

@@ -3,8 +3,8 @@
  * node to seed heat from, yet the files that import it are exactly what the deletion exposes. Found by resolving
  * every import as if the gone files were still there, so the answer follows the same resolution rules as the graph.
  */
-import type { FileFacts } from "../model/facts.ts";
-import { type ResolutionContext, resolveImport } from "../resolve/imports.ts";
+import type { FileFacts } from "../model/index.ts";
+import { type ResolutionContext, resolveImport } from "../resolve/index.ts";
 
 /** Root-relative paths of the files in `files` with an import that resolves to one of `gone`, in `files` order. */
 export function importersOf(

@@ -6,9 +6,9 @@
  * in an ignored directory, a root default not there) are checked every time.
  */
 
-import type { RootWatch } from "../refresh/root-watch.ts";
-import { type ResolutionSettings, readResolutionSettings, settingsChanged } from "../resolve/settings.ts";
-import { isSettingsPath } from "../scan/settings-files.ts";
+import type { RootWatch } from "../refresh/index.ts";
+import { type ResolutionSettings, readResolutionSettings, settingsChanged } from "../resolve/index.ts";
+import { isSettingsPath } from "../scan/index.ts";
 
 /** One root's import settings as last read, with what its change watch said since. */
 export class ImportSettings {

@@ -1,4 +1,4 @@
-import { type FileFacts, noCalls } from "../model/facts.ts";
+import { type FileFacts, noCalls } from "../model/index.ts";
 import { describeDrift, semanticFingerprint } from "./fingerprint.ts";
 
 /** A meaningful change of one file since the baseline, and whether this session's own tools made it. */

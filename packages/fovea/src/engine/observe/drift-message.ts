@@ -6,7 +6,7 @@
  */
 
 import { printable } from "../../cli/printable.ts";
-import { estimateTokens } from "../render/budget.ts";
+import { estimateTokens } from "../render/index.ts";
 import type { Drift } from "./baseline.ts";
 
 /** A root's drift not told yet; told drift is taken out of `pending`. */

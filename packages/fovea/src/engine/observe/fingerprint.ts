@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FileFacts, SymbolFact } from "../model/facts.ts";
+import type { FileFacts, SymbolFact } from "../model/index.ts";
 
 /**
  * The semantic fingerprint of a file: its symbols with their signatures, its imports and the names it calls,

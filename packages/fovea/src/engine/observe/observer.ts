@@ -1,12 +1,11 @@
 import { isAbsolute, resolve } from "node:path";
-import type { Roaming } from "../../extension/roaming.ts";
 import { envInt } from "../../workspace/env.ts";
 import { relativeInside } from "../../workspace/path-inside.ts";
-import { type AttentionTarget, attentionKey } from "../model/attention-keys.ts";
-import { hashOf } from "../parse/parser.ts";
+import type { Roaming } from "../../workspace/roaming-contract.ts";
+import { type AttentionTarget, attentionKey } from "../model/index.ts";
+import { hashOf } from "../parse/index.ts";
 import type { ResidentMaps } from "../residency.ts";
-import { readBounded } from "../scan/file-content.ts";
-import { DEFAULT_MAX_FILE_BYTES } from "../scan/walk.ts";
+import { DEFAULT_MAX_FILE_BYTES, readBounded } from "../scan/index.ts";
 import { Attention } from "./attention.ts";
 import { Baseline, type Drift } from "./baseline.ts";
 import { driftMessage } from "./drift-message.ts";

@@ -10,8 +10,8 @@
 
 import { repositoryGuard } from "../git-hardening.ts";
 import { statusSignature } from "../git-probe.ts";
-import type { CodeMap } from "../map/code-map.ts";
-import { RootGoneError } from "../scan/root-presence.ts";
+import type { CodeMap } from "../map/index.ts";
+import { RootGoneError } from "../scan/index.ts";
 import type { Baseline, Drift } from "./baseline.ts";
 import type { Provenance } from "./provenance.ts";
 

@@ -3,10 +3,9 @@
  * showed, the lines an `edit` wrote, the symbols a `grep` for an identifier searched for, else the path itself.
  * Read from the tool's input (and, for an edit, the file as written); never from the result's text.
  */
-import type { AttentionTarget } from "../model/attention-keys.ts";
-import { isCount } from "../model/count.ts";
-import { readBounded } from "../scan/file-content.ts";
-import { DEFAULT_MAX_FILE_BYTES } from "../scan/walk.ts";
+import type { AttentionTarget } from "../model/index.ts";
+import { isCount } from "../model/index.ts";
+import { DEFAULT_MAX_FILE_BYTES, readBounded } from "../scan/index.ts";
 
 /** Lines Pi's `read` shows when it is given an offset and no limit. */
 const READ_DEFAULT_LINES = 2000;

@@ -21,10 +21,17 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser, Query } from "web-tree-sitter";
-import { compactFacts } from "../model/compact-facts.ts";
-import { EXTRACTOR_VERSION, type FileFacts, type LanguageId, noCalls } from "../model/facts.ts";
-import { isLanguageId, LANGUAGES, languageOf } from "../model/languages.ts";
-import { contentTerms, countsContentTerms } from "../terms/content.ts";
+import {
+	compactFacts,
+	EXTRACTOR_VERSION,
+	type FileFacts,
+	isLanguageId,
+	LANGUAGES,
+	type LanguageId,
+	languageOf,
+	noCalls,
+} from "../model/index.ts";
+import { contentTerms, countsContentTerms } from "../terms/index.ts";
 import { onBaselineCompiler } from "./grammar-compiler.ts";
 import { type CaptureMatch, countLines, type LanguageRules } from "./languages/common.ts";
 import { goRules } from "./languages/go.ts";

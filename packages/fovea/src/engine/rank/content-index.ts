@@ -5,9 +5,8 @@
  * file when an edit changes them.
  */
 
-import type { FileFacts } from "../model/facts.ts";
-import { forEachContentTerm } from "../terms/content.ts";
-import { rememberedTerms, terms } from "../terms/query.ts";
+import type { FileFacts } from "../model/index.ts";
+import { forEachContentTerm, rememberedTerms, terms } from "../terms/index.ts";
 
 const K1 = 1.2;
 const B = 0.75;

@@ -1,8 +1,7 @@
-import type { CodeGraph, GraphNode } from "../graph/model.ts";
-import { withCapacity } from "../graph/sparse-graph.ts";
-import type { GraphDelta } from "../graph/store.ts";
-import type { FileFacts } from "../model/facts.ts";
-import { terms } from "../terms/query.ts";
+import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
+import { withCapacity } from "../graph/index.ts";
+import type { FileFacts } from "../model/index.ts";
+import { terms } from "../terms/index.ts";
 import { ContentIndex } from "./content-index.ts";
 import {
 	diffuse,

@@ -7,7 +7,7 @@
  * vectors `Tk(L - I) s` do not depend on `t`, so one sweep of sparse products serves every timescale: each new
  * vector is added into every timescale's accumulator with that timescale's coefficient.
  */
-import { type SparseGraph, withCapacity } from "../graph/sparse-graph.ts";
+import { type SparseGraph, withCapacity } from "../graph/index.ts";
 
 /**
  * The normalized operator `D^-1/2 A D^-1/2` of a graph, as its rows and `scale = D^-1/2`: a product scales its input,

@@ -7,7 +7,7 @@
  * reaching it, and that code was entered again on the first query after every edit of the graph (a deopt
  * each time, seen with `--trace-deopt`). So a step with two passes is two functions, and nothing follows a loop.
  */
-import type { GraphNode } from "../graph/model.ts";
+import type { GraphNode } from "../graph/index.ts";
 
 /** One ranked node with its evidence. */
 export interface RankedNode {

@@ -4,9 +4,8 @@
  * graph's node tables.
  */
 import { relativeInside } from "../../workspace/path-inside.ts";
-import type { CodeGraph } from "../graph/model.ts";
-import { attentionTarget } from "../model/attention-keys.ts";
-import { manyOf } from "../model/one-or-many.ts";
+import type { CodeGraph } from "../graph/index.ts";
+import { attentionTarget, manyOf } from "../model/index.ts";
 import type { FocusQuery, PreparedGraph } from "./focus.ts";
 
 /** Seed mass per file node for root-relative paths (unknown paths are ignored). */

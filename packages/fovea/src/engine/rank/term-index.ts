@@ -1,6 +1,6 @@
-import type { GraphNode } from "../graph/model.ts";
-import { addOne, countOf, dropOne, type Ids, manyOf, trimMany } from "../model/one-or-many.ts";
-import { rememberedTerms, terms } from "../terms/query.ts";
+import type { GraphNode } from "../graph/index.ts";
+import { addOne, countOf, dropOne, type Ids, manyOf, trimMany } from "../model/index.ts";
+import { rememberedTerms, terms } from "../terms/index.ts";
 
 /**
  * The lexical view of a graph: which nodes carry each term, and how rare each term is. A file is described by its

@@ -10,22 +10,27 @@
  * (the cache lives in the user's cache directory); no code from the root is run — only its bytes are parsed.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { FactCache } from "../cache/fact-cache.ts";
-import type { ManifestEntry } from "../cache/manifest.ts";
+import type { ManifestEntry } from "../cache/index.ts";
+import { FactCache } from "../cache/index.ts";
 import { factKey } from "../cache-location.ts";
-import { forgetSharedNames } from "../model/compact-facts.ts";
-import type { CoverageGap, FileFacts } from "../model/facts.ts";
-import { type Extractor, loadExtractor } from "../parse/parser.ts";
-import type { ScannedFile } from "../scan/file-metadata.ts";
-import { scanPaths } from "../scan/path-check.ts";
-import { ensureRootPresent } from "../scan/root-presence.ts";
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScanResult, scanRoot } from "../scan/walk.ts";
+import type { CoverageGap, FileFacts } from "../model/index.ts";
+import { forgetSharedNames } from "../model/index.ts";
+import { type Extractor, loadExtractor } from "../parse/index.ts";
+import type { ScannedFile } from "../scan/index.ts";
+import {
+	DEFAULT_MAX_FILE_BYTES,
+	DEFAULT_MAX_FILES,
+	ensureRootPresent,
+	type ScanResult,
+	scanPaths,
+	scanRoot,
+} from "../scan/index.ts";
 import type { SharedParse } from "./examine-files.ts";
 import { type FileState, manifestOf } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./snapshot.ts";
 import { updateStates } from "./update-states.ts";
 
-export type { Extractor } from "../parse/parser.ts";
+export type { Extractor } from "../parse/index.ts";
 export type { SharedParse };
 
 export interface CodeIndexOptions {

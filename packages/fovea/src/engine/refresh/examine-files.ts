@@ -6,17 +6,16 @@
  * compares with, the cache, the work counters) is stated in their signatures.
  */
 import { join } from "node:path";
-import type { FactCache } from "../cache/fact-cache.ts";
+import type { FactCache } from "../cache/index.ts";
 import { factKey } from "../cache-location.ts";
-import type { ExtractJob } from "../extract/job.ts";
-import { extractMany, extractsWithWorkers } from "../extract/many.ts";
-import type { FileFacts } from "../model/facts.ts";
-import { type Pace, syncWhileFast } from "../pace/sync-while-fast.ts";
-import { TimeSlice } from "../pace/time-slice.ts";
-import { type Extractor, hashOf } from "../parse/parser.ts";
-import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "../scan/file-content.ts";
-import type { ScannedFile } from "../scan/file-metadata.ts";
-import { countsContentTerms } from "../terms/content.ts";
+import type { ExtractJob } from "../extract/index.ts";
+import { extractMany, extractsWithWorkers } from "../extract/index.ts";
+import type { FileFacts } from "../model/index.ts";
+import { type Pace, syncWhileFast, TimeSlice } from "../pace/index.ts";
+import { type Extractor, hashOf } from "../parse/index.ts";
+import type { ScannedFile } from "../scan/index.ts";
+import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "../scan/index.ts";
+import { countsContentTerms } from "../terms/index.ts";
 import { type FileState, stateAsRead } from "./file-state.ts";
 
 /** Asynchronous reads in flight at once, once a batch has met a slow read. */

@@ -3,9 +3,9 @@
  * the gap found in its content, and whether that metadata can be trusted next time (racy). Shared by the index, its
  * examine step and the manifest it persists, so the rules for "unchanged" and "racy" are stated once.
  */
-import type { ManifestEntry } from "../cache/manifest.ts";
-import type { CoverageGap, FileFacts, LanguageId } from "../model/facts.ts";
-import type { ScannedFile } from "../scan/file-metadata.ts";
+import type { ManifestEntry } from "../cache/index.ts";
+import type { CoverageGap, FileFacts, LanguageId } from "../model/index.ts";
+import type { ScannedFile } from "../scan/index.ts";
 
 /** The last known state of one file whose content was examined. */
 export interface FileState {

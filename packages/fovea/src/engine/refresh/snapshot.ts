@@ -3,8 +3,8 @@
  * changed, the published facts and gaps, and the generation. Pure, so the rule that the generation bumps only when
  * some file's facts changed, and that a path refresh costs work proportional to its paths, is checked in one place.
  */
-import type { CoverageGap, FileFacts } from "../model/facts.ts";
-import { isPartial, type PartialFile, partialEntries } from "../model/partial-coverage.ts";
+import type { CoverageGap, FileFacts } from "../model/index.ts";
+import { isPartial, type PartialFile, partialEntries } from "../model/index.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 import { type Change, withChanges } from "./layered-map.ts";
 

@@ -5,12 +5,12 @@
  * apart from the index's bookkeeping.
  */
 
-import type { ManifestEntry } from "../cache/manifest.ts";
+import type { ManifestEntry } from "../cache/index.ts";
 import { factKey } from "../cache-location.ts";
-import { prepareExtraction } from "../extract/many.ts";
-import type { FileFacts } from "../model/facts.ts";
-import type { ScannedFile } from "../scan/file-metadata.ts";
-import { unchanged } from "../scan/file-metadata.ts";
+import { prepareExtraction } from "../extract/index.ts";
+import type { FileFacts } from "../model/index.ts";
+import type { ScannedFile } from "../scan/index.ts";
+import { unchanged } from "../scan/index.ts";
 import { type ExamineContext, parseBatch, type ReadBatch, readBatch } from "./examine-files.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 

@@ -4,9 +4,9 @@
  * reasons, but the count stays, so nothing unmapped or half-read passes for "nothing relevant".
  */
 import { printable } from "../../cli/printable.ts";
-import type { CoverageGap } from "../model/facts.ts";
-import { type PartialFile, partialFileCount } from "../model/partial-coverage.ts";
-import type { IndexSnapshot } from "../refresh/snapshot.ts";
+import type { CoverageGap } from "../model/index.ts";
+import { type PartialFile, partialFileCount } from "../model/index.ts";
+import type { IndexSnapshot } from "../refresh/index.ts";
 import { budgetChars } from "./budget.ts";
 
 /** Example paths a reason shows at most. */

@@ -3,7 +3,7 @@
  * (every top-level symbol for a language without exports), in source order. Shared by the sketch's connected files
  * and the focus answer's files further out.
  */
-import type { FileFacts } from "../model/facts.ts";
+import type { FileFacts } from "../model/index.ts";
 
 /** Up to `limit` names that summarize `facts` on one line; none for a file that defines nothing at its top level. */
 export function outlineNames(facts: FileFacts | undefined, limit: number): string[] {

@@ -1,7 +1,6 @@
-import type { CodeGraph, GraphNode } from "../graph/model.ts";
-import type { CoverageGap, FileFacts } from "../model/facts.ts";
-import type { PartialFile } from "../model/partial-coverage.ts";
-import type { FocusResult } from "../rank/focus.ts";
+import type { CodeGraph, GraphNode } from "../graph/index.ts";
+import type { CoverageGap, FileFacts, PartialFile } from "../model/index.ts";
+import type { FocusResult } from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
 import { coverageFooter } from "./coverage.ts";
 import { outlineNames } from "./file-outline.ts";

@@ -11,7 +11,7 @@
  * `context.files` must not change while it is in use: per-set indexes (directory listing, file names) are built on
  * first use and cached on the set object (rebuilt if its size changes).
  */
-import type { FileFacts, ImportFact } from "../model/facts.ts";
+import type { FileFacts, ImportFact } from "../model/index.ts";
 import type { LocalPackage } from "./local-packages.ts";
 import { type GoModule, resolveGo, resolveJava } from "./packages.ts";
 import { resolvePython } from "./python.ts";

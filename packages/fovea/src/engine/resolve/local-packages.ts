@@ -5,7 +5,7 @@
  * root's files by `resolve-script.ts`.
  */
 
-import { joinPath } from "../model/project-paths.ts";
+import { joinPath } from "../model/index.ts";
 import { patternMatch } from "./path-patterns.ts";
 
 /** One package of the root: where its `package.json` lies and the entry points it declares. */

@@ -5,7 +5,7 @@
  * `stamp`, so an edit shows as a stale stamp, never a fresh one.
  */
 import { join } from "node:path";
-import { dirnameOf } from "../model/project-paths.ts";
+import { dirnameOf } from "../model/index.ts";
 import { type LocalPackage, localPackageOf, subpathImportsOf } from "./local-packages.ts";
 import type { GoModule } from "./packages.ts";
 import { readJsonc, readSettingsText } from "./read-settings.ts";

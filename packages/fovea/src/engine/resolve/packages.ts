@@ -3,7 +3,7 @@
  * by `go.mod` → every non-test `.go` file of that directory) and Java (`a.b.C` → every `…/a/b/C.java`, the outer
  * class for nested or static-member imports; `a.b.*` → every `.java` file of every `…/a/b` directory).
  */
-import { basenameOf, type FileIndex, fileIndex, joinPath } from "../model/project-paths.ts";
+import { basenameOf, type FileIndex, fileIndex, joinPath } from "../model/index.ts";
 
 /** A Go module: the path its `go.mod` declares and the root-relative directory holding that file. */
 export interface GoModule {

@@ -4,7 +4,7 @@
  * leading dots climb from the importing file's package.
  * For `from m import n`, each name that is a submodule resolves too, besides `m` itself.
  */
-import { dirnameOf, firstExisting, joinPath } from "../model/project-paths.ts";
+import { dirnameOf, firstExisting, joinPath } from "../model/index.ts";
 
 /**
  * The files a Python import of `spec` (and `names`, for `from spec import names`) in `fromPath` names. Absolute

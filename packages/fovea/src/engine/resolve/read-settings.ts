@@ -3,7 +3,7 @@
  * are untrusted files like its sources: read as the index reads source files, so a FIFO in their place cannot block
  * the index, a symlink is not followed out and a huge file is not read.
  */
-import { readBounded } from "../scan/file-content.ts";
+import { readBounded } from "../scan/index.ts";
 
 /** Larger settings files are not read: no real `tsconfig.json` or `go.mod` comes near it. */
 const MAX_SETTINGS_BYTES = 1_000_000;

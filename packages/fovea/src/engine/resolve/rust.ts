@@ -4,7 +4,7 @@
  * starting with a module of the crate root is crate-relative; `mod:x` is `x.rs` or `x/mod.rs` in the declaring
  * module's directory. Its own module because crate layout (where `src` is, which file is the root) is Rust's alone.
  */
-import { basenameOf, dirnameOf, firstExisting, joinPath } from "../model/project-paths.ts";
+import { basenameOf, dirnameOf, firstExisting, joinPath } from "../model/index.ts";
 
 const RUST_EXTERNAL_ROOTS = new Set(["std", "core", "alloc"]);
 

@@ -5,7 +5,7 @@
  * `imports` of the nearest `package.json` and any other name through the root's own packages.
  */
 
-import { dirnameOf, firstExisting, joinPath } from "../model/project-paths.ts";
+import { dirnameOf, firstExisting, joinPath } from "../model/index.ts";
 import { declaredTargets, type LocalPackage, packageTargets } from "./local-packages.ts";
 import { patternTargets } from "./path-patterns.ts";
 

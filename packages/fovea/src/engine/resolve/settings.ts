@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { dirnameOf, joinPath } from "../model/project-paths.ts";
+import { dirnameOf, joinPath } from "../model/index.ts";
 import type { ResolutionContext } from "./imports.ts";
 import { goModuleOf, pythonProjectsOf, readCrates, readGoModules, readPackageManifests } from "./module-manifests.ts";
 import { readJsonc } from "./read-settings.ts";

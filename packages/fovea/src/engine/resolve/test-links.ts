@@ -13,8 +13,7 @@
  *
  * A path that is not a test by these conventions has no subjects (`[]`).
  */
-import { languageOf } from "../model/languages.ts";
-import { basenameOf, dirnameOf, fileIndex, joinPath } from "../model/project-paths.ts";
+import { basenameOf, dirnameOf, fileIndex, joinPath, languageOf } from "../model/index.ts";
 
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
 const SCRIPT_TEST = /^(.+)\.(?:test|spec)\.[cm]?[jt]sx?$/;

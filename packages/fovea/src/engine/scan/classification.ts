@@ -4,8 +4,8 @@
  * media, lock files), which is left out rather than reported. Shared by the full walk and the path check.
  */
 import type { Stats } from "node:fs";
-import type { CoverageGap, LanguageId } from "../model/facts.ts";
-import { languageOf } from "../model/languages.ts";
+import type { CoverageGap, LanguageId } from "../model/index.ts";
+import { languageOf } from "../model/index.ts";
 import type { ScannedFile } from "./file-metadata.ts";
 import { type IgnoreLevel, isIgnored } from "./ignore-rules.ts";
 

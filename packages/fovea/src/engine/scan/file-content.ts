@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
-import type { CoverageGap } from "../model/facts.ts";
+import type { CoverageGap } from "../model/index.ts";
 
 const BINARY_SNIFF_BYTES = 8192;
 const MINIFIED_MIN_BYTES = 2048;

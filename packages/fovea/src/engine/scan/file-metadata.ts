@@ -3,7 +3,7 @@
  * matches what the index recorded. Apart from the walk so the index's file state (`refresh/file-state.ts`) and the
  * walk share one rule for "unchanged" without importing each other.
  */
-import type { LanguageId } from "../model/facts.ts";
+import type { LanguageId } from "../model/index.ts";
 
 /** A supported source file found by the walk: not read yet. `path` is root-relative with `/` separators. */
 export interface ScannedFile {

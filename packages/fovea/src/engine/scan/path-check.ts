@@ -6,7 +6,7 @@
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import type { CoverageGap } from "../model/facts.ts";
+import type { CoverageGap } from "../model/index.ts";
 import { classifyName, classifyStat, symlinkGap } from "./classification.ts";
 import type { ScannedFile } from "./file-metadata.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";

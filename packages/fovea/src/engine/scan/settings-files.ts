@@ -3,7 +3,7 @@
  * (`ScanResult.settingsFiles`), `resolution-settings.ts` reads them, and a change watch event on one of them means
  * the graph's import resolution may be stale.
  */
-import { basenameOf } from "../model/project-paths.ts";
+import { basenameOf } from "../model/index.ts";
 
 /**
  * `tsconfig.json`/`jsconfig.json` (aliases), `package.json` (package names), `go.mod` and `Cargo.toml` (modules),

@@ -6,9 +6,8 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
-import type { CoverageGap, LanguageId } from "../model/facts.ts";
-import { type Pace, syncWhileFast } from "../pace/sync-while-fast.ts";
-import { TimeSlice } from "../pace/time-slice.ts";
+import type { CoverageGap, LanguageId } from "../model/index.ts";
+import { type Pace, syncWhileFast, TimeSlice } from "../pace/index.ts";
 import { classifyName, classifyStat, symlinkGap } from "./classification.ts";
 import { asRecorded, type RecordedFile, type ScannedFile } from "./file-metadata.ts";
 import { type IgnoreLevel, isIgnored, readIgnoreRules, rootIgnoreLevels } from "./ignore-rules.ts";

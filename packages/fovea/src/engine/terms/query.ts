@@ -1,4 +1,4 @@
-import { SLICE_MIN_LENGTH } from "../model/compact-facts.ts";
+import { SLICE_MIN_LENGTH } from "../model/index.ts";
 
 /**
  * Turns a natural-language or identifier query into index terms, the same way node names and paths are turned

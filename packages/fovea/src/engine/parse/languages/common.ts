@@ -23,7 +23,7 @@ import {
 	type SymbolFact,
 	type SymbolKind,
 	symbolFact,
-} from "../../model/facts.ts";
+} from "../../model/index.ts";
 
 /** The language-dependent part of a `FileFacts`. */
 export interface Extracted {

@@ -11,7 +11,7 @@
  * - Inheritance: an embedded struct field or embedded interface `extends` the embedding type.
  * - `package`: the package clause.
  */
-import type { ImportFact, InheritFact } from "../../model/facts.ts";
+import type { ImportFact, InheritFact } from "../../model/index.ts";
 import {
 	byLine,
 	type CollectInput,

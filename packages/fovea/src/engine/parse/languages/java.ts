@@ -11,7 +11,7 @@
  * - Inheritance: `extends` (class, interface) and `implements` (class, enum, record).
  * - `package`: the package declaration.
  */
-import type { ImportFact, InheritFact } from "../../model/facts.ts";
+import type { ImportFact, InheritFact } from "../../model/index.ts";
 import {
 	byLine,
 	type CollectInput,

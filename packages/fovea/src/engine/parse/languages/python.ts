@@ -13,7 +13,7 @@
  * - `package`: the dotted module path derived from the file path, below the last `src/` directory if any
  *   (`src/pkg/mod.py` → `pkg.mod`, `pkg/__init__.py` → `pkg`).
  */
-import type { ImportFact, InheritFact } from "../../model/facts.ts";
+import type { ImportFact, InheritFact } from "../../model/index.ts";
 import {
 	addName,
 	byLine,

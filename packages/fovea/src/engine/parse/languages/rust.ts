@@ -15,7 +15,7 @@
  * - `package`: the module path derived from the file path: `crate` for `src/lib.rs`/`src/main.rs` (and for crate
  *   roots under `tests/`, `examples/`, `benches/`), `crate::a::b` for `src/a/b.rs` or `src/a/b/mod.rs`.
  */
-import type { ImportFact, InheritFact } from "../../model/facts.ts";
+import type { ImportFact, InheritFact } from "../../model/index.ts";
 import {
 	byLine,
 	type CollectInput,

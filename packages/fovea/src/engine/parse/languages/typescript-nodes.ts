@@ -13,7 +13,7 @@
  * named parent.
  */
 import type { Node } from "web-tree-sitter";
-import type { LanguageId } from "../../model/facts.ts";
+import type { LanguageId } from "../../model/index.ts";
 import { type CaptureMatch, named, namedChildren } from "./common.ts";
 
 const COMMON_KINDS = [

@@ -16,7 +16,7 @@
  *   `require("x")` and `import("x")` with a string literal.
  */
 import type { Node } from "web-tree-sitter";
-import type { ImportFact, InheritFact, LanguageId } from "../../model/facts.ts";
+import type { ImportFact, InheritFact, LanguageId } from "../../model/index.ts";
 import {
 	addName,
 	byLine,
