@@ -19,7 +19,7 @@
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
-import { bundleStandsForSources } from "../../../bin/launch.js";
+import { bundleStandsForSources } from "../../bundle-record.js";
 import type { LanguageId } from "../model/index.ts";
 import { compactFacts } from "../model/index.ts";
 import { TimeSlice } from "../pace/index.ts";
@@ -70,12 +70,12 @@ const MAX_CRASHES = 3;
 
 /**
  * The worker's entry when none is named: the package's bundled worker (`dist/extract-worker.js`, which `npm install`
- * builds beside the CLI) while that bundle stands for the sources, else `extract-worker.ts` beside this module. A
- * worker started from the sources spent ~450 ms before its first file of a cold index (Node's type stripper and ~100
- * modules loaded again in a fresh isolate), the main thread meanwhile parsing alone. `engine` is this module's URL: an engine that
- * is itself bundled (a CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the
- * extension in Pi, tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` of
- * `bin/launch.js`, the rule the CLIs' launcher applies (in a checkout: every recorded source unchanged).
+ * builds beside the CLI) while that bundle stands for the sources, else `worker.ts` beside this module: a worker
+ * started from the sources loads Node's type stripper and the engine's modules again in a fresh isolate before its
+ * first file, while the main thread parses alone. `engine` is this module's URL: an engine that is itself bundled (a
+ * CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the extension in Pi,
+ * tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` (`src/bundle-record.js`), the rule
+ * the CLIs' launcher applies (in a checkout: every recorded source unchanged).
  */
 export function defaultWorkerScript(
 	engine: string = import.meta.url,
