@@ -5,7 +5,6 @@
  * @module
  */
 
-export { printable } from "../cli/printable.ts";
 export { isInside } from "./cache-location.ts";
 export {
 	type ForcedConfig,
@@ -21,19 +20,16 @@ export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
 export {
 	type CallSites,
 	type CoverageGap,
-	callList,
 	callSitesOf,
 	EXTRACTOR_VERSION,
 	type FileFacts,
 	type LanguageId,
 	languageOf,
-	noCalls,
 	type PartialFile,
 	type PartialReason,
-	partialFileCount,
 	type SymbolFact,
 } from "./model/index.ts";
-export { PROGRESS_INTERVAL_MS, pacedProgress, TimeSlice } from "./pace/index.ts";
+export { pacedProgress, TimeSlice } from "./pace/index.ts";
 export { type Extractor, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
 export {
 	diffuse,
@@ -49,15 +45,13 @@ export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse
 export {
 	BudgetedText,
 	budgetChars,
-	coverageFooter,
 	estimateTokens,
 	type FocusItem,
-	focusItems,
 	renderFocus,
 	renderSketch,
 } from "./render/index.ts";
 export { ResidentMaps } from "./residency.ts";
-export { isTestPath, type ResolutionContext, resolveImport, testSubjects } from "./resolve/index.ts";
+export { type ResolutionContext, resolveImport } from "./resolve/index.ts";
 export { RootGoneError } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
-export { countsContentTerms, terms, useContentTerms } from "./terms/index.ts";
+export { terms, useContentTerms } from "./terms/index.ts";

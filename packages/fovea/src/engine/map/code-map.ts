@@ -1,3 +1,10 @@
+/**
+ * The code map of one root: what a host (the extension, the CLI, Contour) asks about a project. It composes the
+ * stages: the index of facts (`refresh/code-index.ts`, which knows files and their facts only), the import settings
+ * the graph was built with and whether they went stale (`graph-settings.ts`), the graph (built, or patched edit by
+ * edit), the ranking (focus, dwell, impact) and the rendering within a token budget; a watch of the root tells it
+ * which paths changed. The index holds facts; the map holds everything derived from them.
+ */
 import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
 import { gitStateDirectories } from "../git-hardening.ts";

@@ -12,7 +12,6 @@ export {
 	addCall,
 	type CallSites,
 	type CoverageGap,
-	callList,
 	callSitesOf,
 	EXTRACTOR_VERSION,
 	type FileFacts,

@@ -4,6 +4,6 @@
  *
  * @module
  */
-export { PROGRESS_INTERVAL_MS, pacedProgress } from "./progress.ts";
+export { pacedProgress } from "./progress.ts";
 export { type Pace, syncWhileFast } from "./sync-while-fast.ts";
 export { TimeSlice } from "./time-slice.ts";

@@ -1,5 +1,6 @@
 /**
- * The facts of one project root, kept current incrementally.
+ * The facts of one project root, kept current incrementally: the index under a code map (`map/code-map.ts`, which
+ * derives the graph and the answers from these facts).
  *
  * A refresh walks the root (metadata only), compares each file's (size, mtime) with what the previous refresh — or,
  * after a restart, the persisted manifest — recorded, and reads only files that differ. A read file's content hash

@@ -5,6 +5,5 @@
  * @module
  */
 export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
-export { coverageFooter } from "./coverage.ts";
 export { type FocusItem, focusItems, renderFocus } from "./focus.ts";
 export { renderSketch } from "./sketch.ts";

@@ -108,11 +108,6 @@ function isDigits(text: string): boolean {
 	return true;
 }
 
-/** The distinct terms of `text`. */
-export function termSet(text: string): Set<string> {
-	return new Set(terms(text));
-}
-
 /**
  * A light suffix stemmer, cheap and predictable, that brings a word's inflections to one stem: a plural or third
  * person (`-s`, `-es` after a sibilant, `-ies`), then one of `-ing`, `-ed`, `-er`, `-ly` or `-ation` (kept as `at`),

@@ -6,18 +6,18 @@ import type { FoveaMaps } from "./tools.ts";
 const PATH_TOOLS = new Set(["read", "edit", "write", "grep", "find", "ls"]);
 const WRITERS = new Set(["edit", "write"]);
 
-/** What the rest of the extension needs from the sync wiring. */
-export interface Sync {
+/** What the rest of the extension needs from the observation wiring. */
+export interface Observation {
 	/** Resolves when the post-turn probes started so far have finished. */
 	settled(): Promise<void>;
 }
 
 /**
- * Wires Fovea's per-root observation (see `observer.ts`, loaded on the first tool result) into the session:
- * attention from successful tool results, provenance from this session's own writes, per-turn decay, a post-turn
- * backstop that probes the roots the agent works in, and one drift message before each run.
+ * Wires Fovea's per-root observation (see `engine/observe/observer.ts`, loaded on the first tool result) into the
+ * session: attention from successful tool results, provenance from this session's own writes, per-turn decay, a
+ * post-turn backstop that probes the roots the agent works in, and one drift message before each run.
  */
-export function registerSync(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps): Sync {
+export function wireObservation(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps): Observation {
 	pi.on("tool_execution_start", async (event, ctx) => {
 		if (WRITERS.has(event.toolName))
 			await (await maps.observer()).writeStarted(event.toolCallId, event.args, ctx.cwd, roaming);
