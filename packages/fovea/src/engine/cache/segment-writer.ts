@@ -1,9 +1,8 @@
 /**
  * Writes the fact cache's records into new segment files, streaming: each record's line is built when its turn
- * comes and copied into one reused buffer, which goes to the file whenever it fills. A flush used to hold every
- * record's line and then their join, ~20 MB of strings per flush of 2,048 files in a cold index, all of it promoted
- * to V8's old generation before it died (they outlive the collections of the young one while the list grows), so the
- * heap grew by that much at every flush.
+ * comes and copied into one reused buffer, which goes to the file whenever it fills. Holding every record's line and
+ * then their join would promote all those strings to V8's old generation before they die (they outlive the
+ * collections of the young one while the list grows), so the heap would grow by a flush's worth at every flush.
  *
  * Each segment is an `AtomicFile` (`atomic-write.ts`): written under a temp name and renamed into place when
  * complete, so a reader or a crash sees a whole segment or none. A segment ends after the record that takes it past

@@ -23,8 +23,8 @@ export interface ExtractOptions {
 	expected?: number | undefined;
 	/**
 	 * Nothing follows this call in its refresh: once it is over, every worker without work retires at once instead of
-	 * after `idleMs`. At 10,000 files a worker's 50–60 MB otherwise stayed through the graph build and the first
-	 * answer that follow an index, and made their peak (413 against 354 MB).
+	 * after `idleMs`, so a worker's heap does not stay through the graph build and the first answer that follow an
+	 * index, which is where a process peaks.
 	 */
 	last?: boolean | undefined;
 }

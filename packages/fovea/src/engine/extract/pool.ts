@@ -8,9 +8,8 @@
  * - Only calls with at least `minJobs` jobs whose extractor is the engine's own (`isEngineExtractor`: a wrapper's
  *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
  *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
- *   (a large cold index): a worker costs CPU to start and load its grammars, and two parsing threads each parse
- *   slower than one alone here (~1.8 against ~1.15 ms a file of viem), so a cold index of 700–1,000 files took as
- *   long or longer with one, 1,200 files about as long, and viem's 1,695 files 2.22–2.25 s against 2.39–2.60 s.
+ *   (a large cold index): a worker costs CPU to start and load its grammars, and on two cores two parsing threads
+ *   each parse slower than one alone, so a worker pays for itself only on a large index (see bench/HISTORY.md).
  *   Once started, a worker serves every shared call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
@@ -57,8 +56,7 @@ export interface ExtractPoolOptions {
 	startJobs?: number;
 	/**
 	 * A worker idle this long is terminated. Default 1 s: the batches of one refresh follow each other within
-	 * milliseconds, and a worker's heap and grammars (50–120 MB) are worth giving back before the queries that follow
-	 * an index (at 10,000 files the peak RSS was 20–35 MB lower than with 5 s).
+	 * milliseconds, and a worker's heap and grammars are worth giving back before the queries that follow an index.
 	 */
 	idleMs?: number;
 	/** The worker's entry module. Default: {@link defaultWorkerScript}. */
@@ -144,9 +142,8 @@ export class ExtractPool {
 
 	/**
 	 * Whether a run of calls bringing `expected` jobs in all would start workers: then a caller that knows that total
-	 * before its first call (a refresh, right after its walk) can start them at once (`warm`). A worker takes ~450 ms
-	 * to start and load a grammar, which a cold index of viem otherwise spent with the main thread parsing alone
-	 * (median of eight alternating runs 2,224 against 2,389 ms).
+	 * before its first call (a refresh, right after its walk) can start them at once (`warm`): a worker's start and
+	 * grammar loading then overlap the caller's reads instead of leaving the main thread to parse alone.
 	 */
 	startsWorkersFor(expected: number): boolean {
 		return this.threads > 0 && expected >= this.minJobs && this.#startsWorkers(expected, expected);

@@ -81,10 +81,9 @@ export class ExtractThread {
 
 /**
  * A worker's young generation: what it allocates (one file's syntax tree walk and facts, cloned and dropped) dies
- * young. V8's default for a worker held ~30–50 MB more at peak in a 10,000-file cold index with no gain in speed; at
- * 4 MB the worker spent ~260 ms of a cold index of viem in 97 scavenges (16 MB: ~140 ms in 30), and the index took
- * longer (median of eight alternating runs 2,299 against 2,181 ms). At 16 MB a 10,000-file cold index peaked 10–20
- * MB higher (257–259 against 266–278 MB), still below the peak that the answers after it reach either way.
+ * young. V8's default for a worker holds more memory at peak in a large cold index with no gain in speed; a much
+ * smaller one spends the worker's time in scavenges and makes the index slower. 16 MB is between the two, and its
+ * peak stays below the one the answers after an index reach either way (see bench/HISTORY.md).
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 16 };
 

@@ -146,8 +146,8 @@ export function patchRows(
 	const before = targets.length;
 	const total = before + extra;
 	// Rows live in buffers with room to spare (an assembly leaves the merged duplicates' room; a growth leaves a
-	// tenth more), so inserting shifts entries within them: an edit that linked new nodes used to allocate a copy of
-	// every row, ~6 MB at 10,000 files, which V8 gave back only much later.
+	// tenth more), so inserting shifts entries within them instead of allocating a copy of every row, which V8 gives
+	// back only much later.
 	const room = (length: number) => Math.ceil(length * 1.1) + 1024;
 	const allTargets = withCapacity(targets, total, room(total));
 	const allWeights = withCapacity(weights, total, room(total));

@@ -2,7 +2,7 @@
  * The import settings a code map's graph was built with, and whether they went stale: a settings file edited, or
  * the walk finding another set of them (a package or configuration added or gone). A healthy change watch that has
  * accounted for every event and named no settings file vouches for the files the walk found, so a monorepo's
- * hundreds of manifests are not stat-checked on every query (~5-15 ms here); the others (an extended configuration
+ * hundreds of manifests are not stat-checked on every query; the others (an extended configuration
  * in an ignored directory, a root default not there) are checked every time.
  */
 

@@ -122,8 +122,8 @@ export const SLICE_MIN_LENGTH = 13;
  * A flat copy of `value` that does not point into a larger string. A short one is cut from a fresh concatenation,
  * which copies it. A longer one would be cut as a slice of that concatenation, two strings where one will do, so it
  * goes through a JSON round trip, which builds one flat string (and quotes and unquotes every character exactly,
- * lone surrogates included). At 10,000 files the live heap after the graph is built went from 128 to 122 MB; a cold
- * index of viem (every file extracted on the main thread) took no measurable time more.
+ * lone surrogates included): the heap holds the name once instead of its larger parent string, at no measurable
+ * cost to extraction.
  */
 function standalone(value: string): string {
 	return value.length < SLICE_MIN_LENGTH ? ` ${value}`.slice(1) : (JSON.parse(JSON.stringify(value)) as string);

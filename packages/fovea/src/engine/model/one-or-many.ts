@@ -1,8 +1,7 @@
 /**
  * Values kept per key (node ids per term or name, files per referenced name): the value alone while the key has
  * one, a list once a second comes. Most terms and nearly every symbol name belong to one node, and most names are
- * referred to by one file; a one-element list costs ~56 bytes more than the value alone, a set ~200: at 10,000 files
- * the term index went from 10.8 to 6.6 MB with it, and the graph's referrers by name from ~7 MB to ~1 MB. A value must
+ * referred to by one file; a one-element list costs ~56 bytes more than the value alone, a set ~200. A value must
  * not itself be an array.
  */
 export type OneOrMany<T> = T | T[];

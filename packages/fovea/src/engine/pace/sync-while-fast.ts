@@ -2,11 +2,10 @@
  * File system calls in bulk on the main thread: synchronous while they are fast, asynchronous once one is slow.
  *
  * Each asynchronous call costs the main thread more than a fast synchronous one does in all: a promise or callback,
- * a request object, a trip through the thread pool and back (a cold index of 5,000 files spent ~300 ms of its main
- * thread on asynchronous reads that took ~80 ms synchronously; a walk of 10,000 files allocated ~38 MB, most of it
- * for asynchronous `lstat` calls). A call slower than `slowMs` (a network mount, a busy disk) sends the rest of the
- * calls, and every later one sharing the same `Pace`, to the asynchronous form, so a host's event loop is not held
- * by a slow file system; while calls run synchronously the loop gets a turn after every time slice.
+ * a request object, a trip through the thread pool and back, and the garbage of all of them. A call slower than
+ * `slowMs` (a network mount, a busy disk) sends the rest of the calls, and every later one sharing the same `Pace`,
+ * to the asynchronous form, so a host's event loop is not held by a slow file system; while calls run synchronously
+ * the loop gets a turn after every time slice.
  */
 import { TimeSlice } from "./time-slice.ts";
 

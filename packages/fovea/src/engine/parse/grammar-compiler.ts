@@ -5,13 +5,11 @@
  * A tree-sitter grammar is a large module whose code is mostly one huge lexer function beside its tables. With V8's
  * defaults its hot functions are optimized in the background: for the TypeScript grammar a second or more of the
  * second core in a fresh process, the core a parsing thread would use; and Node waits for that background work
- * before a process exits and whenever its event loop runs dry (a short CLI run took 1.8 s instead of 0.6 s). A parse
- * spends its time in web-tree-sitter's own module (the parse loop, tree cursors, queries): small, compiled first,
- * with V8's defaults, so its hot functions are still optimized. Cold index of viem's 1,695 files in a fresh process:
- * 2.82–2.88 s with the defaults, 2.39–2.60 s with the grammars on the baseline compiler, 2.22–2.25 s with that and a
- * parsing thread (alternating runs). Those were the grammars of `tree-sitter-wasms`; the grammar projects' own builds
- * used since are cheaper to optimize (~100 ms for the TypeScript grammar's two lexer functions), and with them a cold
- * index of viem takes as long either way (ten alternating runs: medians 2,693 ms here, 2,731 with the defaults).
+ * before a process exits and whenever its event loop runs dry, which makes a short CLI run several times longer. A
+ * parse spends its time in web-tree-sitter's own module (the parse loop, tree cursors, queries): small, compiled
+ * first, with V8's defaults, so its hot functions are still optimized. With the grammar projects' own builds a cold
+ * index takes as long either way, so nothing is lost where the optimizing compiler would have paid off (see
+ * bench/HISTORY.md).
  *
  * V8 has one set of flags per process, so the flag is on only while this thread compiles grammars, and off again
  * once none is compiling: a module that another thread or another package compiles in that window is compiled the
@@ -44,9 +42,8 @@ let everywhere = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split
 
 /**
  * Puts all WebAssembly compiled from now on, the runtime's too, on the baseline compiler, for good: for a short run
- * (a CLI command), where optimizing even the runtime's hot functions costs more than it returns (a review after a
- * one-file edit took 609-638 ms with the runtime optimized, 538-581 ms without). The extract pool's worker threads
- * follow (`baselineCompilerEverywhere`).
+ * (a CLI command), where optimizing even the runtime's hot functions costs more than it returns. The extract pool's
+ * worker threads follow (`baselineCompilerEverywhere`).
  */
 export function useBaselineCompilerEverywhere(): void {
 	everywhere = true;

@@ -87,9 +87,8 @@ export async function updateStates(
 	let reading: Promise<ReadBatch> | undefined;
 	// Node waits for V8's background tasks whenever its event loop runs out of work, and in a fresh process those
 	// include optimizing WebAssembly and JavaScript. Synchronous reads and parses leave the loop with nothing in flight
-	// between turns, so a ref'd timer keeps it running while files are examined: a cold index of viem in a process
-	// with nothing else to do stalled 1.5 s without it (measured while the grammars were still optimized in the
-	// background, over a second of work; `grammar-compiler.ts` now keeps them on the baseline compiler).
+	// between turns, so a ref'd timer keeps it running while files are examined: without it a cold index in a process
+	// with nothing else to do stalls for as long as V8's background work lasts.
 	const keepAlive = batches.length > 0 ? setInterval(() => {}, KEEP_ALIVE_MS) : undefined;
 	try {
 		for (let k = 0; k < batches.length; k++) {

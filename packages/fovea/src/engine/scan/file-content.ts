@@ -24,7 +24,7 @@ export function contentGap(bytes: Uint8Array): "binary" | "minified" | "generate
 	if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
 	if (buffer.length > MINIFIED_MIN_BYTES) {
 		// Counting stops once there are lines enough for the average to be short: most files prove it in their first
-		// few kilobytes (counting every line of viem's sources took ~40 ms of a cold index's main thread).
+		// few kilobytes, and counting every line of every file is a visible share of a cold index's main thread.
 		const enough = buffer.length / MINIFIED_AVG_LINE;
 		let lines = 1;
 		for (let i = buffer.indexOf(10); i >= 0 && lines < enough; i = buffer.indexOf(10, i + 1)) lines++;
@@ -117,8 +117,7 @@ export async function readBounded(path: string, maxBytes: number): Promise<ReadO
 
 /**
  * `readBounded` with synchronous calls, for a batch of files on a local disk: each asynchronous call costs the main
- * thread more than a small file's whole synchronous read (a cold index of 5,000 files spent ~300 ms of its main
- * thread on reads that took ~80 ms synchronously). Same rules and outcomes.
+ * thread more than a small file's whole synchronous read (see `pace/sync-while-fast.ts`). Same rules and outcomes.
  */
 export function readBoundedSync(path: string, maxBytes: number): ReadOutcome {
 	let fd: number;

@@ -7,9 +7,9 @@ import { SLICE_MIN_LENGTH } from "../model/index.ts";
  *
  * Parts are cut where a lower-case letter or digit meets an upper-case letter, before the last upper-case letter of
  * a run followed by a lower-case one (`HTTPRequest` → `HTTP`, `Request`), and where letters and digits meet; any
- * other character than a letter (of any script) or digit separates words. One pass over the characters: every path, name and
- * long word of a root's text goes through here, and the splitting regular expressions (with look-behinds) this
- * replaces took twice as long (200,000 words of viem: 58–61 ms against 26–32 ms, warm).
+ * other character than a letter (of any script) or digit separates words. One pass over the characters: every path,
+ * name and long word of a root's text goes through here, and splitting regular expressions (with look-behinds) take
+ * about twice as long.
  */
 export function terms(text: string): string[] {
 	const out: string[] = [];
@@ -37,11 +37,10 @@ const MAX_REMEMBERED = 20_000;
 const remembered = new Map<string, readonly string[]>();
 
 /**
- * `terms(text)`, remembered when `text` is short: a root repeats its identifiers and keywords from file to file (a
- * cold index of viem spent a third less time on content terms; the lexical indexes of 10,000 generated files ask
- * for the terms of ~90,000 names, the short ones mostly seen before). The list is shared: callers must not change it.
- * Remembering long names too made the first query at 10,000 files slower (~720 against ~560 ms): most are distinct,
- * and the table, cleared whenever full, only cost its upkeep.
+ * `terms(text)`, remembered when `text` is short: a root repeats its identifiers and keywords from file to file, and
+ * the lexical indexes ask for the terms of every name, the short ones mostly seen before. The list is shared: callers
+ * must not change it. Long names are not remembered: most are distinct, and the table, cleared whenever full, would
+ * only cost its upkeep.
  */
 export function rememberedTerms(text: string): readonly string[] {
 	// A longer text may be a slice of a file's whole text (a raw word of it): remembered, it would keep that alive.

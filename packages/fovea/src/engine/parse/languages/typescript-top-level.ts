@@ -2,9 +2,9 @@
  * The file-level facts of TypeScript, TSX and JavaScript (imports, re-exports, export lists, CommonJS exports, module
  * constants), found by walking the root's children instead of with a compiled query.
  *
- * Why a walk: these patterns only ever start at a root child, so a query had to be told `maxStartDepth: 1`, yet
- * compiling it cost ~40 ms per process (TypeScript grammar, baseline compiler), more than a short-lived CLI parses in
- * that time; the walk touches a few nodes per statement and compiles nothing.
+ * Why a walk: these patterns only ever start at a root child, so a query would be told `maxStartDepth: 1`, yet
+ * compiling it against the TypeScript grammar costs every process more than a short-lived CLI spends parsing in that
+ * time; the walk touches a few nodes per statement and compiles nothing.
  *
  * Each match carries the captures the query gave, named as `typescriptRules.collect` reads them: `variable`,
  * `declarator`, `name`, `value` for a declared variable; `exportname` for a name exported by a list, a default
