@@ -6,10 +6,10 @@ import { latestWorkspaceEntry } from "../workspace/session-entries.ts";
 
 // Discovery and path parsing are loaded on the first tool result, not at startup: an idle session never pays for
 // them and the extension's static import graph stays within its byte budget.
-type Enrollment = typeof import("./enrollment.ts");
+type Enrollment = typeof import("../workspace/enrollment.ts");
 let enrollmentModule: Promise<Enrollment> | undefined;
 function loadEnrollment(): Promise<Enrollment> {
-	enrollmentModule ??= import("./enrollment.ts");
+	enrollmentModule ??= import("../workspace/enrollment.ts");
 	return enrollmentModule;
 }
 

@@ -1,12 +1,12 @@
 import { homedir } from "node:os";
-import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "../workspace/accessed-paths.ts";
-import { canonicalPath } from "../workspace/canonical-path.ts";
-import { ProjectDiscovery, type ProjectRoot } from "../workspace/discovery.ts";
-import { excludedRootReason } from "../workspace/exclusions.ts";
-import { relativeInside } from "../workspace/path-inside.ts";
+import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "./accessed-paths.ts";
+import { canonicalPath } from "./canonical-path.ts";
+import { ProjectDiscovery, type ProjectRoot } from "./discovery.ts";
+import { excludedRootReason } from "./exclusions.ts";
+import { relativeInside } from "./path-inside.ts";
 
-export { cwdProject, gitReviewRoot } from "../workspace/manual-root.ts";
-export { peerWorkspaceHint } from "../workspace/peer-hint-check.ts";
+export { cwdProject, gitReviewRoot } from "./manual-root.ts";
+export { peerWorkspaceHint } from "./peer-hint-check.ts";
 
 /**
  * The filesystem half of roaming, loaded lazily on the first tool result: which project roots a successful tool
