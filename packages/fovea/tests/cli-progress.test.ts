@@ -1,4 +1,4 @@
-/** `cli-progress.ts`: the CLIs' progress line is written only on a terminal, and cleared only when it was written. */
+/** `cli/progress.ts`: the CLIs' progress line is written only on a terminal, and cleared only when it was written. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { terminalProgress } from "../src/cli/progress.ts";

@@ -1,5 +1,5 @@
 /**
- * Attention on files, line ranges and symbols (`attention-keys.ts`) and the heat a dwell seeds from it
+ * Attention on files, line ranges and symbols (`engine/model/attention-keys.ts`) and the heat a dwell seeds from it
  * (`attentionSeeds`, `CodeMap.dwell`). Issue: "Attention: which files and symbols the agent read, searched, edited or
  * focused".
  */

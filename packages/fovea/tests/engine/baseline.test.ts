@@ -1,7 +1,7 @@
 /**
- * The semantic baseline (`engine/observe/baseline.ts`, `fingerprint.ts`) over facts the real extractor gives: formatting is
- * not drift (a trailing comma a formatter adds included), a file that stops being mapped is told once as such and not
- * as deleted, and a deletion is told as one.
+ * The semantic baseline (`engine/observe/baseline.ts`, `engine/observe/fingerprint.ts`) over facts the real extractor
+ * gives: formatting is not drift (a trailing comma a formatter adds included), a file that stops being mapped is told
+ * once as such and not as deleted, and a deletion is told as one.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";

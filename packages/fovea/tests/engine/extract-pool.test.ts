@@ -1,9 +1,9 @@
 /**
- * The extract pool (`engine/extract/pool.ts`, `extract-run.ts`, `extract-worker.ts`, `extract-threads.ts`) with real
- * worker threads and real grammars: the same facts as the main thread on a mixed-language set (with a syntax error and
- * an unsupported language), results in job order, no worker for small calls, custom extractors or
- * FOVEA_EXTRACT_THREADS=0, the finished prefix on abort, jobs of a lost or never-started worker extracted on the main
- * thread, and processes that exit as soon as their own work is done.
+ * The extract pool (`engine/extract/pool.ts`, `engine/extract/run.ts`, `engine/extract/worker.ts`,
+ * `engine/extract/thread-count.ts`) with real worker threads and real grammars: the same facts as the main thread on a
+ * mixed-language set (with a syntax error and an unsupported language), results in job order, no worker for small
+ * calls, custom extractors or FOVEA_EXTRACT_THREADS=0, the finished prefix on abort, jobs of a lost or never-started
+ * worker extracted on the main thread, and processes that exit as soon as their own work is done.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -1,6 +1,6 @@
 /**
- * `render-coverage.ts`: the coverage lines every rendering ends with. Whatever the room, the count of unmapped and
- * best-effort files is the last thing to go, and nothing is ever longer than the room it was given.
+ * `engine/render/coverage.ts`: the coverage lines every rendering ends with. Whatever the room, the count of unmapped
+ * and best-effort files is the last thing to go, and nothing is ever longer than the room it was given.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

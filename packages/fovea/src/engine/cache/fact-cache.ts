@@ -14,8 +14,8 @@
  * Bounds (entries and bytes) evict the least recently used entries, then rewrite the segments that held them. A
  * damaged segment, index or manifest is ignored and removed, never fatal: the cost is re-extraction.
  *
- * The formats live beside this class (`fact-records.ts`, `fact-index-file.ts`, `fact-manifest.ts`), as do the segment
- * file reads (`fact-segments.ts`) and the bounds policy (`fact-eviction.ts`); this class holds the state and the order
+ * The formats live beside this class (`records.ts`, `index-file.ts`, `manifest.ts`), as do the segment
+ * file reads (`segments.ts`) and the bounds policy (`eviction.ts`); this class holds the state and the order
  * of operations.
  */
 import { mkdir, readFile, realpath } from "node:fs/promises";

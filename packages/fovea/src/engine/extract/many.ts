@@ -1,7 +1,7 @@
 /**
  * Extraction of many files in a row: the boundary between the index and the extract pool. Small calls and custom
  * extractors run on the main thread, yielding to the event loop as they go; a large call with the engine's own
- * extractor is shared with worker threads (`extract-pool.ts`). Either way the index sees the same results.
+ * extractor is shared with worker threads (`pool.ts`). Either way the index sees the same results.
  */
 
 import type { FileFacts, LanguageId } from "../model/index.ts";

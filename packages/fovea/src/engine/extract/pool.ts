@@ -1,5 +1,5 @@
 /**
- * Parallel extraction for large `extractMany` calls (a cold index): worker threads running `extract-worker.ts` take
+ * Parallel extraction for large `extractMany` calls (a cold index): worker threads running `worker.ts` take
  * jobs from the same shared queue as the main thread, which keeps extracting too, so one worker and the main thread
  * use both cores of a 2-core machine. Facts come back by structured clone and are compacted again on arrival, so
  * identifiers stay shared with the rest of the process.

@@ -16,7 +16,7 @@ export interface ThreadEvents {
 	exit(thread: ExtractThread): void;
 }
 
-/** A worker thread running `extract-worker.ts` (or a bundled build of it). */
+/** A worker thread running `worker.ts` (or a bundled build of it). */
 export class ExtractThread {
 	readonly #worker: Worker;
 	readonly #idleMs: number;

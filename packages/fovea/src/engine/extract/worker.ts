@@ -1,5 +1,5 @@
 /**
- * The worker-thread side of the extract pool (`extract-pool.ts`): loads the same extractor as the main thread, and
+ * The worker-thread side of the extract pool (`pool.ts`): loads the same extractor as the main thread, and
  * for each run it is sent, claims jobs from the run's shared counter until none is left, sending the facts (or the
  * error message) back in small batches. Kept to what extraction needs so it starts fast and can be an esbuild entry
  * point of its own (no top-level await, no path derived from this file's name).

@@ -239,7 +239,7 @@ export class CodeMap {
 	}
 
 	/**
-	 * What surrounds the retained focus: heat seeded from attention (`attention-keys.ts` keys with weights) spread
+	 * What surrounds the retained focus: heat seeded from attention (`model/attention-keys.ts` keys with weights) spread
 	 * `factor` times further than a focus. After an eviction this rebuilds the graph and seeds it again from the
 	 * same attention, so paging never forgets what the agent was looking at.
 	 */

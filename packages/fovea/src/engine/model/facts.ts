@@ -176,12 +176,12 @@ export interface FileFacts {
 	 */
 	replacementCharacters?: number;
 	/**
-	 * The file's queries ran out of their time (`QUERY_BUDGET_MS` in `parser.ts`): a tree nested so deeply that
+	 * The file's queries ran out of their time (`QUERY_BUDGET_MS` in `parse/parser.ts`): a tree nested so deeply that
 	 * tree-sitter's query cursor would take minutes. Facts are then best effort, and may be empty.
 	 */
 	cutShort?: true;
 	/**
-	 * Every term of the file's text with its count, as `contentTerms` encodes them (`content-terms.ts`): what a focus
+	 * Every term of the file's text with its count, as `contentTerms` encodes them (`terms/content.ts`): what a focus
 	 * query's lexical ranking reads. Absent from facts extracted with counting turned off (`useContentTerms(false)`,
 	 * cached under keys of their own).
 	 */

@@ -1,8 +1,8 @@
 /**
  * What the agent has been looking at in one root: files, line ranges and symbols it read, searched, edited or focused
- * (keys of `attention-keys.ts`), each with a weight that decays per turn (not per second: an idle conversation does
- * not forget). Bounded; survives eviction of the root's heavy caches, so a dwell after paging rebuilds heat from it
- * instead of forgetting the focus.
+ * (keys of `model/attention-keys.ts`), each with a weight that decays per turn (not per second: an idle conversation
+ * does not forget). Bounded; survives eviction of the root's heavy caches, so a dwell after paging rebuilds heat from
+ * it instead of forgetting the focus.
  */
 export class Attention {
 	readonly #weights = new Map<string, number>();

@@ -109,7 +109,7 @@ async function ensureLanguages(languages: Iterable<LanguageId>): Promise<void> {
 
 /**
  * Whether `extractor` extracts with this module's code rather than a wrapper or a stand-in, so a worker thread running
- * `loadExtractor()` gives the same facts and may take its jobs (see `extract-pool.ts`).
+ * `loadExtractor()` gives the same facts and may take its jobs (see `extract/pool.ts`).
  */
 export function isEngineExtractor(extractor: Extractor): boolean {
 	return extractor.extract === extract;

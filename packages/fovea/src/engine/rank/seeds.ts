@@ -1,7 +1,7 @@
 /**
  * The focus queries behind dwell and impact: where heat is seeded on the prepared graph. Dwell seeds from retained
- * attention (files, line ranges and symbols) and spreads further; impact seeds from a change and reports only what lies beyond it. Pure, over the
- * graph's node tables.
+ * attention (files, line ranges and symbols) and spreads further; impact seeds from a change and reports only what lies
+ * beyond it. Pure, over the graph's node tables.
  */
 import { relativeInside } from "../../workspace/path-inside.ts";
 import type { CodeGraph } from "../graph/index.ts";
@@ -21,7 +21,7 @@ export function fileSeeds(
 	return seeds;
 }
 
-/** Heat seeded from attention (weighted `attention-keys.ts` keys), spread `factor` times further than a focus. */
+/** Heat seeded from attention (weighted `model/attention-keys.ts` keys), spread `factor` times further than a focus. */
 export function dwellQuery(
 	graph: PreparedGraph,
 	attention: ReadonlyArray<readonly [string, number]>,

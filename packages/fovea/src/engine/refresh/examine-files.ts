@@ -107,8 +107,8 @@ export async function readBatch(batch: readonly ScannedFile[], context: ExamineC
 
 /**
  * The read outcomes of a batch, in its order: synchronous reads while they are fast, then asynchronous ones
- * (`sync-while-fast.ts`). A large batch gives the event loop a turn first: it is read ahead while the caller hands the
- * previous one to the parsing threads.
+ * (`pace/sync-while-fast.ts`). A large batch gives the event loop a turn first: it is read ahead while the caller hands
+ * the previous one to the parsing threads.
  */
 export async function readAll(
 	batch: readonly ScannedFile[],

@@ -4,9 +4,9 @@
  * (standard library, third-party package, unknown alias) resolves to `[]`. The importing file itself is never
  * returned.
  *
- * Each language's rules live in its own module: TypeScript/JavaScript with tsconfig paths (`resolve-script.ts`),
- * Python (`resolve-python.ts`), Rust (`resolve-rust.ts`), and Go and Java, whose imports name package directories
- * (`resolve-packages.ts`). This module picks one by the importing file's language and drops duplicates.
+ * Each language's rules live in its own module: TypeScript/JavaScript with tsconfig paths (`script.ts`),
+ * Python (`python.ts`), Rust (`rust.ts`), and Go and Java, whose imports name package directories
+ * (`packages.ts`). This module picks one by the importing file's language and drops duplicates.
  *
  * `context.files` must not change while it is in use: per-set indexes (directory listing, file names) are built on
  * first use and cached on the set object (rebuilt if its size changes).

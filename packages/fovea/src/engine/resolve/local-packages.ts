@@ -1,8 +1,8 @@
 /**
  * A monorepo's own packages, as their `package.json` files name them: `import { x } from "@acme/lib"` in one
  * package names a file of another, which a package manager links into `node_modules` (never read here). Pure: the
- * manifests are read by `resolution-settings.ts`, and the candidate paths returned here are probed against the
- * root's files by `resolve-script.ts`.
+ * manifests are read by `settings.ts`, and the candidate paths returned here are probed against the
+ * root's files by `script.ts`.
  */
 
 import { joinPath } from "../model/index.ts";

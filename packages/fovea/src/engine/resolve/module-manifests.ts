@@ -1,7 +1,7 @@
 /**
  * The packages, modules, crates and projects a root declares in its manifests, by which its files import each other:
  * `package.json` names (a monorepo's own packages), `go.mod` module paths, `Cargo.toml` crate names and the
- * directories of Python projects. Read bounded (`settings-text.ts`); each file read is stamped first through
+ * directories of Python projects. Read bounded (`read-settings.ts`); each file read is stamped first through
  * `stamp`, so an edit shows as a stale stamp, never a fresh one.
  */
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * The path check: what a few named paths are now, as the full walk would classify them, found by reading only their
- * ancestors' ignore files and metadata. The fast path after an edit, kept beside the walk (`scan.ts`) whose verdicts
+ * ancestors' ignore files and metadata. The fast path after an edit, kept beside the walk (`walk.ts`) whose verdicts
  * it must reproduce.
  */
 import type { Stats } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * The names of the files that decide how a root's imports resolve, wherever they lie in it: the walk lists them
- * (`ScanResult.settingsFiles`), `resolution-settings.ts` reads them, and a change watch event on one of them means
+ * (`ScanResult.settingsFiles`), `resolve/settings.ts` reads them, and a change watch event on one of them means
  * the graph's import resolution may be stale.
  */
 import { basenameOf } from "../model/index.ts";

@@ -1,7 +1,7 @@
 /**
- * The file system calls of a walk (`scan.ts`), each answering `undefined` where the entry vanished or cannot be read:
+ * The file system calls of a walk (`walk.ts`), each answering `undefined` where the entry vanished or cannot be read:
  * a walk meets both all the time and goes on. Synchronous variants serve while a walk's calls are fast
- * (`sync-while-fast.ts`).
+ * (`pace/sync-while-fast.ts`).
  */
 import { type Dirent, lstat as lstatCallback, lstatSync, readdirSync, type Stats } from "node:fs";
 
@@ -22,7 +22,7 @@ export function readdirOrUndefined(dir: string): Dirent[] | undefined {
 	}
 }
 
-/** `lstatOrUndefined` with a synchronous call, while a walk's calls are fast (`sync-while-fast.ts`). */
+/** `lstatOrUndefined` with a synchronous call, while a walk's calls are fast (`pace/sync-while-fast.ts`). */
 export function lstatSyncOrUndefined(path: string): Stats | undefined {
 	try {
 		return lstatSync(path, { throwIfNoEntry: false });

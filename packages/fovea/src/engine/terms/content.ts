@@ -1,6 +1,6 @@
 /**
  * A file's content terms: every term of its text (comments, strings and code alike, split and stemmed as query words
- * are, see `query-terms.ts`) with how often it occurs. They let a focus query find a file by what its text says, not
+ * are, see `query.ts`) with how often it occurs. They let a focus query find a file by what its text says, not
  * only by its path and the names it defines: on this repository's own history, ranking files by what their names say
  * found 39% of the changed files in the top ten, a lexical ranker over their whole text 68%.
  *
