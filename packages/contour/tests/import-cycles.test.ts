@@ -59,7 +59,11 @@ describe("import cycles", () => {
 		const graph = importGraph(packages, repoRoot);
 		assert.ok(graph.size > 200, `the walk read the sources (${graph.size} files)`);
 		const cycles = importCycles(graph).map((files) => files.map((file) => relative(repoRoot, file)));
-		assert.deepEqual(cycles, [], `import cycles:\n${cycles.map((c) => c.join(" → ")).join("\n")}`);
+		assert.deepEqual(
+			cycles,
+			[],
+			`files that import each other in a circle:\n${cycles.map((c) => c.join(", ")).join("\n")}`,
+		);
 	});
 
 	it("finds a cycle through a type-only import, a re-export and an import()", () => {
