@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { FactCache } from "../packages/fovea/src/engine/fact-cache.ts";
+import { FactCache } from "../packages/fovea/src/engine/cache/fact-cache.ts";
 import { CodeMap, languageOf, terms } from "../packages/fovea/src/engine/index.ts";
 import { git, materialize } from "./support/git.ts";
 

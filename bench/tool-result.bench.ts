@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { discovery } from "../packages/fovea/src/extension/enrollment.ts";
 import foveaExtension from "../packages/fovea/src/extension/index.ts";
+import { discovery } from "../packages/fovea/src/workspace/enrollment.ts";
 
 type Handler = (event: unknown, ctx: unknown) => unknown;
 

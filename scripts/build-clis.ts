@@ -69,7 +69,7 @@ export async function bundleEntries(entryPoints: Record<string, string>, outdir:
 }
 
 /** The entry of Fovea's parsing threads, bundled beside every bundled engine (a pool started there points at it). */
-export const EXTRACT_WORKER_ENTRY = join(repo, "packages/fovea/src/engine/extract-worker.ts");
+export const EXTRACT_WORKER_ENTRY = join(repo, "packages/fovea/src/engine/extract/worker.ts");
 
 /**
  * Builds the bundle of one package's CLI into `dist` (default: the package's `dist/`; another directory must also

@@ -56,7 +56,7 @@ async function editablePath(root: string, changed: ReadonlySet<string | undefine
 	const sources = tracked
 		.filter((p) => /\.ts$/.test(p) && !p.endsWith(".d.ts") && !/(^|\/)test\//.test(p) && !changed.has(p))
 		.sort();
-	const preferred = sources.find((p) => p.endsWith("/engine/heat.ts")) ?? sources[Math.floor(sources.length / 2)];
+	const preferred = sources.find((p) => p.endsWith("/engine/rank/heat.ts")) ?? sources[Math.floor(sources.length / 2)];
 	if (preferred === undefined) throw new Error(`no TypeScript source to edit in ${root}`);
 	return preferred;
 }

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { delimiter, join, sep } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ExtractPool } from "../../packages/fovea/src/engine/extract-pool.ts";
-import { loadExtractor } from "../../packages/fovea/src/engine/parser.ts";
+import { ExtractPool } from "../../packages/fovea/src/engine/extract/pool.ts";
+import { loadExtractor } from "../../packages/fovea/src/engine/parse/parser.ts";
 import { type BundledCli, buildCli } from "../../scripts/build-clis.ts";
 import { git, gitRepo, writeFiles } from "./support/workspaces.ts";
 

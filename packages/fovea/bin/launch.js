@@ -8,73 +8,15 @@
  * as written, never as a stale bundle; a missing or damaged record is the same as no bundle. A package installed
  * under `node_modules` (from a tarball) is not edited in place and its sources sit elsewhere than where the bundle
  * was built, so there a readable record is enough. Plain JavaScript because it runs before anything could strip
- * types, and it imports only Node's built-ins and the plain JavaScript `src/cache-dir.js`.
+ * types, and it imports only Node's built-ins and the plain JavaScript `src/cache-dir.js` and `src/bundle-record.js`.
  */
-import { readFileSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
-import { basename, join, sep } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleIsCurrent, isInstalled, readRecord } from "../src/bundle-record.js";
 import { defaultCacheDir } from "../src/cache-dir.js";
 
-/** The `cli.inputs.json` version this launcher reads (`INPUTS_VERSION` in `scripts/build-clis.ts`). */
-const INPUTS_VERSION = 1;
-
-/**
- * Whether the bundle in `packageDir` (a `file:` URL of the package directory, ending in `/`) was built from the
- * sources as they are now.
- * @param {URL} packageDir
- * @returns {boolean}
- */
-export function bundleIsCurrent(packageDir) {
-	const record = readRecord(packageDir);
-	if (record === undefined) return false;
-	for (const input of record.inputs) {
-		if (typeof input?.path !== "string" || typeof input.size !== "number" || typeof input.mtimeMs !== "number") {
-			return false;
-		}
-		const info = statSync(fileURLToPath(new URL(input.path, packageDir)), { throwIfNoEntry: false });
-		if (info === undefined || info.size !== input.size || info.mtimeMs !== input.mtimeMs) return false;
-	}
-	return true;
-}
-
-/**
- * The bundle's record of its inputs, when readable and of this version.
- * @param {URL} packageDir
- * @returns {{ inputs: ({ path?: unknown; size?: unknown; mtimeMs?: unknown } | null)[] } | undefined}
- */
-function readRecord(packageDir) {
-	let record;
-	try {
-		record = JSON.parse(readFileSync(new URL("dist/cli.inputs.json", packageDir), "utf8"));
-	} catch {
-		return undefined;
-	}
-	if (typeof record !== "object" || record === null || record.version !== INPUTS_VERSION) return undefined;
-	if (!Array.isArray(record.inputs) || record.inputs.length === 0) return undefined;
-	return record;
-}
-
-/**
- * Whether the package at `packageDir` is an installed copy (it sits under a `node_modules` directory) rather than a
- * checkout.
- * @param {URL} packageDir
- * @returns {boolean}
- */
-export function isInstalled(packageDir) {
-	return fileURLToPath(packageDir).split(sep).includes("node_modules");
-}
-
-/**
- * Whether the package's bundle stands for its sources: in an installed copy, a readable record (its sources are not
- * edited in place); in a checkout, a current one (`bundleIsCurrent`). The rule `launchCli` applies, for other code
- * that can run either (Fovea's parsing threads).
- * @param {URL} packageDir
- * @returns {boolean}
- */
-export function bundleStandsForSources(packageDir) {
-	return isInstalled(packageDir) ? readRecord(packageDir) !== undefined : bundleIsCurrent(packageDir);
-}
+export { bundleIsCurrent, bundleStandsForSources, isInstalled } from "../src/bundle-record.js";
 
 /**
  * Where a bundled CLI keeps V8's compiled code of its bundle between runs (Node's module compile cache), so a run

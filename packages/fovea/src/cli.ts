@@ -12,17 +12,17 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { reportCliFailure, UsageError } from "./cli-failure.ts";
-import { writeOutput } from "./cli-output.ts";
-import { terminalProgress } from "./cli-progress.ts";
-import { CodeMap } from "./engine/code-map.ts";
-import { symbolKind } from "./engine/facts.ts";
-import { useBaselineCompilerEverywhere } from "./engine/grammar-compiler.ts";
-import type { IndexSnapshot } from "./engine/index-snapshot.ts";
-import { partialFileCount } from "./engine/partial-coverage.ts";
-import { coverageFooter, mappedCounts } from "./engine/render-coverage.ts";
+import { reportCliFailure, UsageError } from "./cli/failure.ts";
+import { writeOutput } from "./cli/output.ts";
+import { printable } from "./cli/printable.ts";
+import { terminalProgress } from "./cli/progress.ts";
+import { CodeMap } from "./engine/map/code-map.ts";
+import { symbolKind } from "./engine/model/facts.ts";
+import { partialFileCount } from "./engine/model/partial-coverage.ts";
+import { useBaselineCompilerEverywhere } from "./engine/parse/grammar-compiler.ts";
+import type { IndexSnapshot } from "./engine/refresh/snapshot.ts";
+import { coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
-import { printable } from "./printable.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
 	const map = new CodeMap(root);
 	const progress = terminalProgress("indexing");
 	const refresh = progress.onProgress === undefined ? {} : { onProgress: progress.onProgress };
-	// A reader that closed the pipe early ends the run quietly, after the cache is flushed (see `cli-output.ts`).
+	// A reader that closed the pipe early ends the run quietly, after the cache is flushed (see `cli/output.ts`).
 	const print = (text: string) => writeOutput(`${text}\n`);
 	try {
 		switch (command) {
@@ -227,10 +227,10 @@ function jsonListLength(maxTokens: number): number {
 // Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.
 if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 // A command is a short run, so all of its WebAssembly stays on V8's baseline compiler, as in the `contour` CLI: the
-// engine keeps the grammars there in every process (`grammar-compiler.ts`), and optimizing even the runtime's hot
-// functions costs a short run more than it returns. With the second core left free, a parsing thread pays for its
-// start from a few hundred files: a cold `focus` on viem's 1,695 files took 3.5-4.3 s with the optimizing compiler
-// and no thread, 2.9-3.2 s so; at 10,000 files 9.3 and 9.5 s.
+// engine keeps the grammars there in every process (`engine/parse/grammar-compiler.ts`), and optimizing even the
+// runtime's hot functions costs a short run more than it returns. With the second core left free, a parsing thread pays
+// for its start from a few hundred files: a cold `focus` on viem's 1,695 files took 3.5-4.3 s with the optimizing
+// compiler and no thread, 2.9-3.2 s so; at 10,000 files 9.3 and 9.5 s.
 useBaselineCompilerEverywhere();
 useExtractWorkersFrom(500);
 

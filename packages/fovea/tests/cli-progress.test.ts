@@ -1,7 +1,7 @@
-/** `cli-progress.ts`: the CLIs' progress line is written only on a terminal, and cleared only when it was written. */
+/** `cli/progress.ts`: the CLIs' progress line is written only on a terminal, and cleared only when it was written. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { terminalProgress } from "../src/cli-progress.ts";
+import { terminalProgress } from "../src/cli/progress.ts";
 
 function stream(isTTY: boolean) {
 	const written: string[] = [];

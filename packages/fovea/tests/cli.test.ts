@@ -10,7 +10,7 @@ import { isAbsolute, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
-import { estimateTokens } from "../src/engine/budget.ts";
+import { estimateTokens } from "../src/engine/render/budget.ts";
 import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } from "./fixtures/polyglot.ts";
 import { type NodeRun, runNode } from "./support/run-node.ts";
 

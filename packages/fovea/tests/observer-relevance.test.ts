@@ -2,8 +2,8 @@
 // a root stays relevant for a while after its attention has faded, and the strongest come first.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Observer } from "../src/engine/observe/observer.ts";
 import { ResidentMaps } from "../src/engine/residency.ts";
-import { Observer } from "../src/extension/observer.ts";
 
 describe("Observer.relevant", () => {
 	it("keeps a root relevant for 50 turns after its last attention, strongest and then most recent first", () => {

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { BudgetedText, budgetChars } from "../src/engine/budget.ts";
-import { CodeMap } from "../src/engine/code-map.ts";
-import { printable } from "../src/printable.ts";
+import { printable } from "../src/cli/printable.ts";
+import { CodeMap } from "../src/engine/map/code-map.ts";
+import { BudgetedText, budgetChars } from "../src/engine/render/budget.ts";
 
 describe("printable", () => {
 	it("writes out control characters, DEL, C1 and bidirectional controls; leaves other text as it is", () => {

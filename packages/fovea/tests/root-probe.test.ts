@@ -5,11 +5,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
-import { Baseline } from "../src/engine/baseline.ts";
-import { CodeMap } from "../src/engine/code-map.ts";
-import { Provenance } from "../src/engine/provenance.ts";
+import { CodeMap } from "../src/engine/map/code-map.ts";
+import { Baseline } from "../src/engine/observe/baseline.ts";
+import { Provenance } from "../src/engine/observe/provenance.ts";
+import { newProbeState, type ProbedRoot, type ProbeStats, probeRoots } from "../src/engine/observe/root-probe.ts";
 import { ResidentMaps } from "../src/engine/residency.ts";
-import { newProbeState, type ProbedRoot, type ProbeStats, probeRoots } from "../src/extension/root-probe.ts";
 import { makeTempDir, removeTempDir, writeTree } from "./support/temp-tree.ts";
 
 const temps: string[] = [];

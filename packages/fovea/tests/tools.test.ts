@@ -22,8 +22,8 @@ import {
 	withHost,
 	writeFiles,
 } from "../../../test/e2e/support/workspaces.ts";
-import { estimateTokens } from "../src/engine/budget.ts";
-import { CodeMap } from "../src/engine/code-map.ts";
+import { CodeMap } from "../src/engine/map/code-map.ts";
+import { estimateTokens } from "../src/engine/render/budget.ts";
 import {
 	generatedProject,
 	INVOICE_SIGNATURE,

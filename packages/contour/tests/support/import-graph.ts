@@ -61,7 +61,25 @@ function allTypeOnly(clause: string): boolean {
 	return names.length > 0 && names.every((n) => n.startsWith("type "));
 }
 
-function resolveWorkspaceExport(specifier: string, repoRoot: string): string | undefined {
+/**
+ * Every module `source` names: static imports and re-exports, type-only ones included, side-effect imports, and
+ * `import("…")` with a literal. Comments that start a line are skipped (a doc comment may show an import as an
+ * example).
+ */
+export function allSpecifiers(source: string): string[] {
+	const code = source.replace(/^\s*\/\*[\s\S]*?\*\//gm, "").replace(/^\s*\/\/.*$/gm, "");
+	const specifiers: string[] = [];
+	const pattern =
+		/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
+	for (const match of code.matchAll(pattern)) {
+		const specifier = match[1] ?? match[2];
+		if (specifier !== undefined) specifiers.push(specifier);
+	}
+	return specifiers;
+}
+
+/** The file a workspace package specifier (`pi-fovea/engine`) names through its package's `exports`, if any. */
+export function resolveWorkspaceExport(specifier: string, repoRoot: string): string | undefined {
 	const [scopeOrName = "", maybeName] = specifier.split("/");
 	const name = scopeOrName.startsWith("@") ? `${scopeOrName}/${maybeName}` : scopeOrName;
 	const subpath = `.${specifier.slice(name.length)}`;

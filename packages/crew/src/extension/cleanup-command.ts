@@ -1,15 +1,18 @@
 import type { CrewSession } from "./crew-session.ts";
 import { cleanupRunWorktrees, cleanupText } from "./run-cleanup.ts";
-import type { TeamCommand } from "./team-command.ts";
 
 /**
  * `/team cleanup [runId] [--commit|--discard] [--unlock] [--force]`: the task worktrees of this session's finished
  * runs (or of the named run) are removed when clean; uncommitted work is kept and reported, committed to the task
  * branch with `--commit`, or thrown away only with `--discard`; ignored files the task wrote keep their worktree
- * too, named, until `--discard`. `--force` reaches the runs of ended sessions of
- * this workspace (never a live session's) and worktrees whose run is gone.
+ * too, named, until `--discard`. `--force` reaches the runs of ended sessions of this workspace (never a live
+ * session's) and worktrees whose run is gone. `command` is the parsed command line (`parseTeamCommand` of
+ * `team-command.ts`, which loads this module when the subcommand is `cleanup`).
  */
-export async function cleanupCommand(session: CrewSession, command: TeamCommand): Promise<string> {
+export async function cleanupCommand(
+	session: CrewSession,
+	command: { words: readonly string[]; flags: ReadonlySet<string> },
+): Promise<string> {
 	const { flags, words } = command;
 	const force = flags.has("--force");
 	const { workspace } = session.identity;

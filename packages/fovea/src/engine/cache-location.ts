@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { relativeInside } from "../workspace/path-inside.ts";
-import { countsContentTerms } from "./content-terms.ts";
-import type { LanguageId } from "./facts.ts";
+import type { LanguageId } from "./model/facts.ts";
+import { countsContentTerms } from "./terms/content.ts";
 
 /**
  * The cache key of one file's facts: its content hash (`FileFacts.hash`: sha256 of the extractor version and the

@@ -5,24 +5,7 @@
  * @module
  */
 
-export { printable } from "../printable.ts";
-export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
 export { isInside } from "./cache-location.ts";
-export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
-export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
-export { countsContentTerms, useContentTerms } from "./content-terms.ts";
-export {
-	type CallSites,
-	type CoverageGap,
-	callList,
-	callSitesOf,
-	EXTRACTOR_VERSION,
-	type FileFacts,
-	type LanguageId,
-	noCalls,
-	type SymbolFact,
-} from "./facts.ts";
-export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
 export {
 	type ForcedConfig,
 	forcedConfigFrom,
@@ -31,21 +14,44 @@ export {
 	repositoryGuard,
 	runGit,
 } from "./git-hardening.ts";
-export { useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
-export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
-export { diffuse, normalizeGraph } from "./heat.ts";
-export type { IndexSnapshot } from "./index-snapshot.ts";
-export { languageOf } from "./languages.ts";
-export { type Extractor, loadExtractor, withSyntaxTree } from "./parser.ts";
-export { type PartialFile, type PartialReason, partialFileCount } from "./partial-coverage.ts";
-export { PROGRESS_INTERVAL_MS, pacedProgress } from "./progress-pace.ts";
-export { terms } from "./query-terms.ts";
-export { coverageFooter } from "./render-coverage.ts";
-export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
-export { renderSketch } from "./render-sketch.ts";
+export type { CodeGraph, EdgeKind, GraphNode } from "./graph/index.ts";
+export { buildGraph } from "./graph/index.ts";
+export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
+export {
+	type CallSites,
+	type CoverageGap,
+	callSitesOf,
+	EXTRACTOR_VERSION,
+	type FileFacts,
+	type LanguageId,
+	languageOf,
+	type PartialFile,
+	type PartialReason,
+	type SymbolFact,
+} from "./model/index.ts";
+export { pacedProgress, TimeSlice } from "./pace/index.ts";
+export { type Extractor, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
+export {
+	diffuse,
+	type FocusQuery,
+	type FocusResult,
+	focus,
+	normalizeGraph,
+	type PreparedGraph,
+	prepareGraph,
+} from "./rank/index.ts";
+export type { IndexSnapshot } from "./refresh/index.ts";
+export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./refresh/index.ts";
+export {
+	BudgetedText,
+	budgetChars,
+	estimateTokens,
+	type FocusItem,
+	renderFocus,
+	renderSketch,
+} from "./render/index.ts";
 export { ResidentMaps } from "./residency.ts";
-export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
-export { RootGoneError } from "./root-presence.ts";
+export { type ResolutionContext, resolveImport } from "./resolve/index.ts";
+export { RootGoneError } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
-export { isTestPath, testSubjects } from "./test-links.ts";
-export { TimeSlice } from "./time-slice.ts";
+export { terms, useContentTerms } from "./terms/index.ts";

@@ -1,4 +1,4 @@
-import { CodeMap, type CodeMapOptions } from "./code-map.ts";
+import { CodeMap, type CodeMapOptions } from "./map/code-map.ts";
 
 /**
  * The code maps of the enrolled roots, with heavy state (graph, in-memory facts) resident for at most `limit`

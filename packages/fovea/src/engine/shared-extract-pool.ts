@@ -2,9 +2,10 @@
  * The process's one extraction pool, and how a process tunes it: `extractMany` uses it, so every index of every root
  * in a process shares the same parsing threads. A bundled CLI points it at its own worker build.
  */
-import { isCount } from "./count.ts";
-import { DEFAULT_START_JOBS, ExtractPool } from "./extract-pool.ts";
-import { extractThreads } from "./extract-threads.ts";
+
+import { DEFAULT_START_JOBS, ExtractPool } from "./extract/pool.ts";
+import { extractThreads } from "./extract/thread-count.ts";
+import { isCount } from "./model/count.ts";
 
 let shared: ExtractPool | undefined;
 let sharedScript: URL | undefined;

@@ -1,11 +1,11 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { Observation } from "./observation.ts";
 import type { Roaming } from "./roaming.ts";
 import { registerSubcommands } from "./subcommands.ts";
-import type { Sync } from "./sync.ts";
 import type { FoveaMaps } from "./tools.ts";
 
 /** `/fovea status|roots|reset`: what Fovea observes, and a way to forget it. */
-export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps, sync: Sync): void {
+export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps, sync: Observation): void {
 	registerSubcommands(
 		pi,
 		"fovea",

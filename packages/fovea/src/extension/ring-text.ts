@@ -1,6 +1,6 @@
-import { printable } from "../printable.ts";
+import { printable } from "../cli/printable.ts";
+import type { RootInfo } from "../workspace/roaming-contract.ts";
 import type { ExecutionRoots } from "../workspace/roots.ts";
-import type { RootInfo } from "./roaming.ts";
 
 /**
  * The ring as text lines for `/fovea roots` and `/contour status`: position, root, marker, lease serial and age,

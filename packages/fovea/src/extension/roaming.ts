@@ -6,16 +6,16 @@ import { latestWorkspaceEntry } from "../workspace/session-entries.ts";
 
 // Discovery and path parsing are loaded on the first tool result, not at startup: an idle session never pays for
 // them and the extension's static import graph stays within its byte budget.
-type Enrollment = typeof import("./enrollment.ts");
+type Enrollment = typeof import("../workspace/enrollment.ts");
 let enrollmentModule: Promise<Enrollment> | undefined;
 function loadEnrollment(): Promise<Enrollment> {
-	enrollmentModule ??= import("./enrollment.ts");
+	enrollmentModule ??= import("../workspace/enrollment.ts");
 	return enrollmentModule;
 }
 
-export type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "./roaming-contract.ts";
+export type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "../workspace/roaming-contract.ts";
 
-import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "./roaming-contract.ts";
+import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "../workspace/roaming-contract.ts";
 
 /**
  * Wires the roaming rules of the seed into a Pi extension: enrollment from successful tool results, the bounded

@@ -1,9 +1,9 @@
-import { describeAttention } from "../engine/attention-keys.ts";
-import { mappedCounts } from "../engine/render-coverage.ts";
-import { printable } from "../printable.ts";
+import { printable } from "../cli/printable.ts";
+import { describeAttention } from "../engine/model/attention-keys.ts";
+import { mappedCounts } from "../engine/render/coverage.ts";
 import { envInt } from "../workspace/env.ts";
+import type { Observation } from "./observation.ts";
 import type { Roaming } from "./roaming.ts";
-import type { Sync } from "./sync.ts";
 import type { FoveaMaps } from "./tools.ts";
 
 /**
@@ -11,7 +11,7 @@ import type { FoveaMaps } from "./tools.ts";
  * resident roots as last mapped, and what the observer has done. Waits for post-turn probes already started, so
  * what it shows is settled.
  */
-export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps, sync: Sync): Promise<string> {
+export async function foveaStatus(cwd: string, roaming: Roaming, maps: FoveaMaps, sync: Observation): Promise<string> {
 	const scope = await roaming.manualRoot(cwd);
 	const cacheRoots = envInt("FOVEA_CACHE_ROOTS", 2, 1, Number.MAX_SAFE_INTEGER);
 	await sync.settled();

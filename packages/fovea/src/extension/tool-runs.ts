@@ -1,12 +1,12 @@
 import { stat } from "node:fs/promises";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { symbolKind } from "../engine/facts.ts";
-import type { IndexSnapshot } from "../engine/index-snapshot.ts";
-import { partialFileCount } from "../engine/partial-coverage.ts";
-import { pacedProgress } from "../engine/progress-pace.ts";
+import { symbolKind } from "../engine/model/facts.ts";
+import { partialFileCount } from "../engine/model/partial-coverage.ts";
+import type { Observer } from "../engine/observe/index.ts";
+import { pacedProgress } from "../engine/pace/progress.ts";
+import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
-import type { Observer } from "./observer.ts";
 import type { Roaming } from "./roaming.ts";
 
 /**

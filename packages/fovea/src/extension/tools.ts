@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import type { IndexSnapshot } from "../engine/index-snapshot.ts";
+import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import { envInt } from "../workspace/env.ts";
 import type { RetireReason, Roaming } from "./roaming.ts";
 
@@ -28,7 +28,7 @@ const maxTokensParameter = Type.Optional(
 	Type.Number({ description: "Token budget of the answer (200–20000, default 1500)." }),
 );
 
-type Observer = InstanceType<typeof import("./observer.ts")["Observer"]>;
+type Observer = InstanceType<typeof import("../engine/observe/index.ts")["Observer"]>;
 
 /**
  * The heavy per-root state of this extension instance: code maps (at most FOVEA_CACHE_ROOTS resident) and the
@@ -60,7 +60,7 @@ export function foveaMaps(): FoveaMaps {
 	return {
 		maps,
 		async observer() {
-			const [registry, module] = await Promise.all([maps(), import("./observer.ts")]);
+			const [registry, module] = await Promise.all([maps(), import("../engine/observe/index.ts")]);
 			observer ??= new module.Observer(registry);
 			return observer;
 		},

@@ -1,13 +1,13 @@
 /**
- * Attention on files, line ranges and symbols (`attention-keys.ts`) and the heat a dwell seeds from it
+ * Attention on files, line ranges and symbols (`engine/model/attention-keys.ts`) and the heat a dwell seeds from it
  * (`attentionSeeds`, `CodeMap.dwell`). Issue: "Attention: which files and symbols the agent read, searched, edited or
  * focused".
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { attentionKey, attentionTarget, describeAttention } from "../../src/engine/attention-keys.ts";
-import { CodeMap } from "../../src/engine/code-map.ts";
-import { attentionSeeds } from "../../src/engine/focus-seeds.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { attentionKey, attentionTarget, describeAttention } from "../../src/engine/model/attention-keys.ts";
+import { attentionSeeds } from "../../src/engine/rank/seeds.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

@@ -1,13 +1,13 @@
 /**
- * The semantic baseline (`engine/baseline.ts`, `fingerprint.ts`) over facts the real extractor gives: formatting is
- * not drift (a trailing comma a formatter adds included), a file that stops being mapped is told once as such and not
- * as deleted, and a deletion is told as one.
+ * The semantic baseline (`engine/observe/baseline.ts`, `engine/observe/fingerprint.ts`) over facts the real extractor
+ * gives: formatting is not drift (a trailing comma a formatter adds included), a file that stops being mapped is told
+ * once as such and not as deleted, and a deletion is told as one.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { Baseline } from "../../src/engine/baseline.ts";
-import type { FileFacts } from "../../src/engine/facts.ts";
-import { type Extractor, loadExtractor } from "../../src/engine/parser.ts";
+import type { FileFacts } from "../../src/engine/model/facts.ts";
+import { Baseline } from "../../src/engine/observe/baseline.ts";
+import { type Extractor, loadExtractor } from "../../src/engine/parse/parser.ts";
 
 let extractor: Extractor;
 before(async () => {

@@ -1,7 +1,7 @@
 /** Budgeted text: sections written while they fit, shorter forms of lines, and room held for what follows. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BudgetedText, estimateTokens } from "../../src/engine/budget.ts";
+import { BudgetedText, estimateTokens } from "../../src/engine/render/budget.ts";
 
 /** A writer of exactly `chars` characters (a token is three). */
 const writer = (chars: number) => new BudgetedText(chars / 3);

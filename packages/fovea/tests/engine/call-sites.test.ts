@@ -5,8 +5,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { parseRecord, recordLine } from "../../src/engine/fact-records.ts";
-import { type CallFact, callList, callSitesOf, type FileFacts, isCallSites, noCalls } from "../../src/engine/facts.ts";
+import { parseRecord, recordLine } from "../../src/engine/cache/records.ts";
+import {
+	type CallFact,
+	callList,
+	callSitesOf,
+	type FileFacts,
+	isCallSites,
+	noCalls,
+} from "../../src/engine/model/facts.ts";
 
 const callFact = fc
 	.record({

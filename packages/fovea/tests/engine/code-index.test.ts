@@ -1,5 +1,5 @@
 /**
- * `CodeIndex` (`engine/code-index.ts`) with the real tree-sitter extractor, on real temporary trees. The issue's
+ * `CodeIndex` (`engine/refresh/code-index.ts`) with the real tree-sitter extractor, on real temporary trees. The issue's
  * "Tests assert work counts (files parsed, blobs read, graphs rebuilt), which do not flake": every assertion here is
  * on exact counters, and every file gets an explicit mtime in the past so (size, mtime) can vouch for it.
  * - "Facts are content-addressed … and cached on disk per root … so a restart or the CLI reuses them."
@@ -13,15 +13,15 @@ import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
-import { CodeIndex, type CodeIndexStats } from "../../src/engine/code-index.ts";
-import { type ExamineContext, parseBatch, readBatch } from "../../src/engine/examine-files.ts";
-import { FactCache } from "../../src/engine/fact-cache.ts";
-import type { LanguageId } from "../../src/engine/facts.ts";
-import { contentGap } from "../../src/engine/file-content.ts";
-import type { IndexSnapshot } from "../../src/engine/index-snapshot.ts";
-import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parser.ts";
-import { RootGoneError } from "../../src/engine/root-presence.ts";
-import { scanRoot } from "../../src/engine/scan.ts";
+import { FactCache } from "../../src/engine/cache/fact-cache.ts";
+import type { LanguageId } from "../../src/engine/model/facts.ts";
+import { type Extractor, hashOf, loadExtractor } from "../../src/engine/parse/parser.ts";
+import { CodeIndex, type CodeIndexStats } from "../../src/engine/refresh/code-index.ts";
+import { type ExamineContext, parseBatch, readBatch } from "../../src/engine/refresh/examine-files.ts";
+import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
+import { contentGap } from "../../src/engine/scan/file-content.ts";
+import { RootGoneError } from "../../src/engine/scan/root-presence.ts";
+import { scanRoot } from "../../src/engine/scan/walk.ts";
 import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 

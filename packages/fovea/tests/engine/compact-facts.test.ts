@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compactFacts } from "../../src/engine/compact-facts.ts";
-import { callSitesOf, type FileFacts } from "../../src/engine/facts.ts";
+import { compactFacts } from "../../src/engine/model/compact-facts.ts";
+import { callSitesOf, type FileFacts } from "../../src/engine/model/facts.ts";
 
 /** Cut from a larger text, as names and signatures are cut from a file's source. */
 function cut(text: string): string {

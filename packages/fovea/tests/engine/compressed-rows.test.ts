@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compressedRows, patchRows } from "../../src/engine/compressed-rows.ts";
-import type { FileEdges } from "../../src/engine/graph-edges.ts";
-import type { SparseGraph } from "../../src/engine/heat.ts";
+import { compressedRows, patchRows } from "../../src/engine/graph/compressed-rows.ts";
+import type { FileEdges } from "../../src/engine/graph/edges.ts";
+import type { SparseGraph } from "../../src/engine/graph/sparse-graph.ts";
 
 function part(edges: [number, number, number][]): FileEdges {
 	return {

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { ContentIndex, type IndexedFacts } from "../../src/engine/content-index.ts";
-import { contentTerms } from "../../src/engine/content-terms.ts";
-import type { SymbolFact } from "../../src/engine/facts.ts";
-import { terms } from "../../src/engine/query-terms.ts";
+import type { SymbolFact } from "../../src/engine/model/facts.ts";
+import { ContentIndex, type IndexedFacts } from "../../src/engine/rank/content-index.ts";
+import { contentTerms } from "../../src/engine/terms/content.ts";
+import { terms } from "../../src/engine/terms/query.ts";
 
 function file(path: string, text: string, names: string[] = []): IndexedFacts {
 	const symbols: SymbolFact[] = names.map((name, i) => ({

@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
+import { FactCache } from "../../src/engine/cache/fact-cache.ts";
 import { factKey } from "../../src/engine/cache-location.ts";
-import { CodeIndex } from "../../src/engine/code-index.ts";
-import { countsContentTerms, useContentTerms } from "../../src/engine/content-terms.ts";
-import { ExtractPool } from "../../src/engine/extract-pool.ts";
-import { FactCache } from "../../src/engine/fact-cache.ts";
-import { loadExtractor } from "../../src/engine/parser.ts";
+import { ExtractPool } from "../../src/engine/extract/pool.ts";
+import { loadExtractor } from "../../src/engine/parse/parser.ts";
+import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
+import { countsContentTerms, useContentTerms } from "../../src/engine/terms/content.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

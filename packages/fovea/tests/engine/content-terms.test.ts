@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { contentTerms, forEachContentTerm } from "../../src/engine/content-terms.ts";
-import { terms } from "../../src/engine/query-terms.ts";
+import { contentTerms, forEachContentTerm } from "../../src/engine/terms/content.ts";
+import { terms } from "../../src/engine/terms/query.ts";
 
 function decode(encoded: string): Map<string, number> {
 	const out = new Map<string, number>();

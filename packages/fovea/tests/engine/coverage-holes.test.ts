@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { CodeMap } from "../../src/engine/code-map.ts";
-import { LIMIT_REACHED } from "../../src/engine/render-coverage.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { LIMIT_REACHED } from "../../src/engine/render/coverage.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

@@ -1,9 +1,9 @@
 /**
- * The extract pool (`engine/extract-pool.ts`, `extract-run.ts`, `extract-worker.ts`, `extract-threads.ts`) with real
- * worker threads and real grammars: the same facts as the main thread on a mixed-language set (with a syntax error and
- * an unsupported language), results in job order, no worker for small calls, custom extractors or
- * FOVEA_EXTRACT_THREADS=0, the finished prefix on abort, jobs of a lost or never-started worker extracted on the main
- * thread, and processes that exit as soon as their own work is done.
+ * The extract pool (`engine/extract/pool.ts`, `engine/extract/run.ts`, `engine/extract/worker.ts`,
+ * `engine/extract/thread-count.ts`) with real worker threads and real grammars: the same facts as the main thread on a
+ * mixed-language set (with a syntax error and an unsupported language), results in job order, no worker for small
+ * calls, custom extractors or FOVEA_EXTRACT_THREADS=0, the finished prefix on abort, jobs of a lost or never-started
+ * worker extracted on the main thread, and processes that exit as soon as their own work is done.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -12,12 +12,13 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { bundleStandsForSources } from "../../bin/launch.js";
-import { type ExtractJob, extractMany } from "../../src/engine/extract-many.ts";
-import { defaultWorkerScript, ExtractPool } from "../../src/engine/extract-pool.ts";
-import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract-threads.ts";
-import type { FileFacts, LanguageId } from "../../src/engine/facts.ts";
-import { LANGUAGES } from "../../src/engine/languages.ts";
-import { type Extractor, loadExtractor } from "../../src/engine/parser.ts";
+import type { ExtractJob } from "../../src/engine/extract/job.ts";
+import { extractMany } from "../../src/engine/extract/many.ts";
+import { defaultWorkerScript, ExtractPool } from "../../src/engine/extract/pool.ts";
+import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract/thread-count.ts";
+import type { FileFacts, LanguageId } from "../../src/engine/model/facts.ts";
+import { LANGUAGES } from "../../src/engine/model/languages.ts";
+import { type Extractor, loadExtractor } from "../../src/engine/parse/parser.ts";
 import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { runNode } from "../support/run-node.ts";
 
@@ -132,7 +133,7 @@ const pools: ExtractPool[] = [];
 const temps: string[] = [];
 
 /** The worker's sources: the unit tests run them, whether or not the checkout's bundle is current. */
-const SOURCE_WORKER = new URL("../../src/engine/extract-worker.ts", import.meta.url);
+const SOURCE_WORKER = new URL("../../src/engine/extract/worker.ts", import.meta.url);
 const PACKAGE_DIR = new URL("../../", import.meta.url);
 
 /**
@@ -184,7 +185,7 @@ describe("extract pool", () => {
 	});
 
 	it("runs the package's bundled worker while the bundle is current, else the sources'", () => {
-		const engine = new URL("../../src/engine/extract-pool.ts", import.meta.url).href;
+		const engine = new URL("../../src/engine/extract/pool.ts", import.meta.url).href;
 		const bundled = new URL("dist/extract-worker.js", PACKAGE_DIR).href;
 		assert.equal(defaultWorkerScript(engine, () => true).href, bundled);
 		assert.equal(defaultWorkerScript(engine, () => false).href, SOURCE_WORKER.href);
@@ -194,7 +195,7 @@ describe("extract pool", () => {
 		assert.equal(defaultWorkerScript(engine, unreadable).href, SOURCE_WORKER.href);
 		// A bundled engine (a CLI) names its worker itself; its default stays beside it.
 		const cli = new URL("dist/cli.js", PACKAGE_DIR).href;
-		assert.equal(defaultWorkerScript(cli, () => true).href, new URL("dist/extract-worker.ts", PACKAGE_DIR).href);
+		assert.equal(defaultWorkerScript(cli, () => true).href, new URL("dist/worker.ts", PACKAGE_DIR).href);
 		assert.equal(defaultWorkerScript().href, bundleStandsForSources(PACKAGE_DIR) ? bundled : SOURCE_WORKER.href);
 	});
 
@@ -346,7 +347,7 @@ describe("processes using the pool", () => {
 	const engine = (name: string) => new URL(`../../src/engine/${name}`, import.meta.url).href;
 	/** Indexes `root` in a child process and prints the shared pool's counters at exit. */
 	const INDEX_SCRIPT = `
-import { CodeIndex } from ${JSON.stringify(engine("code-index.ts"))};
+import { CodeIndex } from ${JSON.stringify(engine("refresh/code-index.ts"))};
 import { sharedExtractPool } from ${JSON.stringify(engine("shared-extract-pool.ts"))};
 const index = new CodeIndex(process.argv.at(-1), { cache: false });
 await index.refresh();
@@ -428,8 +429,8 @@ process.on("exit", () => {
 			`
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { CodeIndex } from ${JSON.stringify(engine("code-index.ts"))};
-import { FactCache } from ${JSON.stringify(engine("fact-cache.ts"))};
+import { CodeIndex } from ${JSON.stringify(engine("refresh/code-index.ts"))};
+import { FactCache } from ${JSON.stringify(engine("cache/fact-cache.ts"))};
 import { sharedExtractPool } from ${JSON.stringify(engine("shared-extract-pool.ts"))};
 const [root, cacheDir] = process.argv.slice(-2);
 const index = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }) });

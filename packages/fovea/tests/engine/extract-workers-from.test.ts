@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { DEFAULT_START_JOBS } from "../../src/engine/extract-pool.ts";
+import { DEFAULT_START_JOBS } from "../../src/engine/extract/pool.ts";
 import { sharedExtractPool, useExtractWorkersFrom } from "../../src/engine/shared-extract-pool.ts";
 
 after(() => useExtractWorkersFrom(undefined));

@@ -1,5 +1,5 @@
 /**
- * The tree-sitter extraction engine (`engine/parser.ts`, `engine/extract/*`, `engine/languages.ts`): for each language
+ * The tree-sitter extraction engine (`engine/parse/parser.ts`, `engine/extract/*`, `engine/model/languages.ts`): for each language
  * a realistic file yields exactly the expected symbols (kind, lines, container, signature, exported), imports as
  * written, calls with their callers, inheritance and package; broken sources still give facts with
  * `parseErrors > 0`; empty and large files work; the content hash and unsupported languages behave as documented.
@@ -7,12 +7,12 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { before, describe, it } from "node:test";
-import { pythonModule } from "../../src/engine/extract/python.ts";
-import { expandUse, rustModule } from "../../src/engine/extract/rust.ts";
-import { callList, EXTRACTOR_VERSION, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/facts.ts";
-import { LANGUAGES, languageOf } from "../../src/engine/languages.ts";
-import { type Extractor, hashOf, loadExtractor, withSyntaxTree } from "../../src/engine/parser.ts";
-import { partialEntries } from "../../src/engine/partial-coverage.ts";
+import { callList, EXTRACTOR_VERSION, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/model/facts.ts";
+import { LANGUAGES, languageOf } from "../../src/engine/model/languages.ts";
+import { partialEntries } from "../../src/engine/model/partial-coverage.ts";
+import { pythonModule } from "../../src/engine/parse/languages/python.ts";
+import { expandUse, rustModule } from "../../src/engine/parse/languages/rust.ts";
+import { type Extractor, hashOf, loadExtractor, withSyntaxTree } from "../../src/engine/parse/parser.ts";
 
 let extractor: Extractor;
 before(async () => {

@@ -1,5 +1,5 @@
 /**
- * The on-disk fact cache (`engine/fact-cache.ts`) on real temporary directories:
+ * The on-disk fact cache (`engine/cache/fact-cache.ts`) on real temporary directories:
  * - "Facts are content-addressed (hash of content + extractor version) and cached on disk per root, bounded in bytes
  *   and entries, so a restart or the CLI reuses them."
  * - writes are atomic; "a corrupt or truncated cache file is ignored and removed, never crashes".
@@ -11,11 +11,11 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/cache/fact-cache.ts";
+import type { ManifestEntry } from "../../src/engine/cache/manifest.ts";
+import { READ_WINDOW } from "../../src/engine/cache/segments.ts";
 import { defaultCacheDir, factKey, rootCacheDir } from "../../src/engine/cache-location.ts";
-import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/fact-cache.ts";
-import type { ManifestEntry } from "../../src/engine/fact-manifest.ts";
-import { READ_WINDOW } from "../../src/engine/fact-segments.ts";
-import { type FileFacts, noCalls } from "../../src/engine/facts.ts";
+import { type FileFacts, noCalls } from "../../src/engine/model/facts.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

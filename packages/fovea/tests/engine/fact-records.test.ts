@@ -1,11 +1,11 @@
 /**
- * `fact-records.ts`: a record line read back from a pack segment is the facts that were written, and a line whose
- * facts lack a field the engine counts on (or hold one of the wrong kind) is damaged, never facts.
+ * `engine/cache/records.ts`: a record line read back from a pack segment is the facts that were written, and a line
+ * whose facts lack a field the engine counts on (or hold one of the wrong kind) is damaged, never facts.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseRecord, recordLine } from "../../src/engine/fact-records.ts";
-import { type FileFacts, noCalls } from "../../src/engine/facts.ts";
+import { parseRecord, recordLine } from "../../src/engine/cache/records.ts";
+import { type FileFacts, noCalls } from "../../src/engine/model/facts.ts";
 
 const FACTS: FileFacts = {
 	path: "latin.py",

@@ -1,5 +1,5 @@
 /**
- * Reading files for the index (`engine/file-content.ts`, `readAll` in `engine/examine-files.ts`), on real files: the
+ * Reading files for the index (`engine/scan/file-content.ts`, `readAll` in `engine/refresh/examine-files.ts`), on real files: the
  * synchronous reader a batch normally uses and the asynchronous one it falls back to after a slow read give the same
  * outcome for every kind of entry the walk can meet, and a batch read either way has every file in place.
  */
@@ -8,9 +8,9 @@ import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { readAll } from "../../src/engine/examine-files.ts";
-import { type ReadOutcome, readBounded, readBoundedSync } from "../../src/engine/file-content.ts";
-import type { ScannedFile } from "../../src/engine/scan.ts";
+import { readAll } from "../../src/engine/refresh/examine-files.ts";
+import { type ReadOutcome, readBounded, readBoundedSync } from "../../src/engine/scan/file-content.ts";
+import type { ScannedFile } from "../../src/engine/scan/file-metadata.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

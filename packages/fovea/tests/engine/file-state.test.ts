@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { asRecorded, type RecordedFile } from "../../src/engine/file-state.ts";
+import { asRecorded, type RecordedFile } from "../../src/engine/scan/file-metadata.ts";
 
 const record: RecordedFile = { size: 10, mtimeMs: 1000, ctimeMs: 1500, language: "typescript", racy: false };
 const info = { size: 10, mtimeMs: 1000, ctimeMs: 1500 };

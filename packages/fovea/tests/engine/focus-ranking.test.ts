@@ -13,7 +13,7 @@ import {
 	scaleFrom,
 	sumOf,
 	topK,
-} from "../../src/engine/focus-ranking.ts";
+} from "../../src/engine/rank/ranking.ts";
 
 /** Scores with zeros and ties (as a sparse heat has), or mostly distinct. */
 const scores = fc.oneof(

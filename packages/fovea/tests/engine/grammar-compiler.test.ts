@@ -9,8 +9,8 @@ import {
 	baselineCompilerEverywhere,
 	baselineCompilerScope,
 	useBaselineCompilerEverywhere,
-} from "../../src/engine/grammar-compiler.ts";
-import { loadExtractor } from "../../src/engine/parser.ts";
+} from "../../src/engine/parse/grammar-compiler.ts";
+import { loadExtractor } from "../../src/engine/parse/parser.ts";
 
 function recorder(): { flags: string[]; set: (flags: string) => void } {
 	const flags: string[] = [];

@@ -2,11 +2,11 @@
 // derives again only the edges of the edited file and of the files that use the names it added or removed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { contentTerms } from "../../src/engine/content-terms.ts";
-import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/facts.ts";
-import { focus, patchPreparedGraph, prepareGraph } from "../../src/engine/focus.ts";
-import type { CodeGraph, GraphLinks, GraphNode } from "../../src/engine/graph.ts";
-import { GraphStore } from "../../src/engine/graph-store.ts";
+import type { CodeGraph, GraphLinks, GraphNode } from "../../src/engine/graph/model.ts";
+import { GraphStore } from "../../src/engine/graph/store.ts";
+import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/model/facts.ts";
+import { focus, patchPreparedGraph, prepareGraph } from "../../src/engine/rank/focus.ts";
+import { contentTerms } from "../../src/engine/terms/content.ts";
 
 const links: GraphLinks = {
 	imports: (f) => f.imports.map((i) => i.specifier),

@@ -1,11 +1,12 @@
 // The code graph: which facts become which edges, and how a focus query ranks through it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { contentTerms } from "../../src/engine/content-terms.ts";
-import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/facts.ts";
-import { focus, hasContentIndex, hasTermIndex, prepareGraph } from "../../src/engine/focus.ts";
-import { buildGraph, type GraphLinks } from "../../src/engine/graph.ts";
-import { firstOf } from "../../src/engine/one-or-many.ts";
+import { buildGraph } from "../../src/engine/graph/build.ts";
+import type { GraphLinks } from "../../src/engine/graph/model.ts";
+import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/model/facts.ts";
+import { firstOf } from "../../src/engine/model/one-or-many.ts";
+import { focus, hasContentIndex, hasTermIndex, prepareGraph } from "../../src/engine/rank/focus.ts";
+import { contentTerms } from "../../src/engine/terms/content.ts";
 
 function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
 	return {

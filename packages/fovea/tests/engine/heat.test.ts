@@ -2,14 +2,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import type { SparseGraph } from "../../src/engine/graph/sparse-graph.ts";
 import {
 	diffuse,
 	normalizeGraph,
 	renormalizeRows,
 	ScratchVectors,
-	type SparseGraph,
 	scaledBesselSeries,
-} from "../../src/engine/heat.ts";
+} from "../../src/engine/rank/heat.ts";
 
 function sparse(n: number, edges: Array<[number, number, number]>): SparseGraph {
 	const rows: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);

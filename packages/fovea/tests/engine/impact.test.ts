@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { CodeMap } from "../../src/engine/code-map.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type Change, LayeredMap, MAX_CHANGES, withChanges } from "../../src/engine/layered-map.ts";
+import { type Change, LayeredMap, MAX_CHANGES, withChanges } from "../../src/engine/refresh/layered-map.ts";
 
 const KEYS = ["a", "b", "c", "d", "e", "f", "g", "h"];
 

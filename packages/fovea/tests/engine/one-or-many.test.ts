@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { addOne, countOf, dropOne, firstOf, type Ids, manyOf, trimMany } from "../../src/engine/one-or-many.ts";
+import { addOne, countOf, dropOne, firstOf, type Ids, manyOf, trimMany } from "../../src/engine/model/one-or-many.ts";
 
 type Step = { add: boolean; key: string; id: number };
 

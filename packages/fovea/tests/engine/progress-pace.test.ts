@@ -1,7 +1,7 @@
-/** `progress-pace.ts`: reports passed on at most once an interval, the first and the last always. */
+/** `engine/pace/progress.ts`: reports passed on at most once an interval, the first and the last always. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { pacedProgress } from "../../src/engine/progress-pace.ts";
+import { pacedProgress } from "../../src/engine/pace/progress.ts";
 
 describe("paced progress", () => {
 	it("passes the first report, then one an interval, and always the last", () => {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { stem, terms } from "../../src/engine/query-terms.ts";
+import { stem, terms } from "../../src/engine/terms/query.ts";
 
 const STOP_WORDS_SAMPLE = ["the", "and", "for", "of", "to"];
 

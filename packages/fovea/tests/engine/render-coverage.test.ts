@@ -1,13 +1,13 @@
 /**
- * `render-coverage.ts`: the coverage lines every rendering ends with. Whatever the room, the count of unmapped and
- * best-effort files is the last thing to go, and nothing is ever longer than the room it was given.
+ * `engine/render/coverage.ts`: the coverage lines every rendering ends with. Whatever the room, the count of unmapped
+ * and best-effort files is the last thing to go, and nothing is ever longer than the room it was given.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { CoverageGap } from "../../src/engine/facts.ts";
-import type { PartialFile } from "../../src/engine/partial-coverage.ts";
-import { coverageFooter, coverageLine, LIMIT_REACHED } from "../../src/engine/render-coverage.ts";
+import type { CoverageGap } from "../../src/engine/model/facts.ts";
+import type { PartialFile } from "../../src/engine/model/partial-coverage.ts";
+import { coverageFooter, coverageLine, LIMIT_REACHED } from "../../src/engine/render/coverage.ts";
 
 const GAPS: CoverageGap[] = [
 	{ path: "assets/a.ts", reason: "binary" },

@@ -6,8 +6,8 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { repositoryGuard } from "../../src/engine/git-hardening.ts";
-import { crateNameOf } from "../../src/engine/module-manifests.ts";
-import { readResolutionSettings } from "../../src/engine/resolution-settings.ts";
+import { crateNameOf } from "../../src/engine/resolve/module-manifests.ts";
+import { readResolutionSettings } from "../../src/engine/resolve/settings.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const dirs: string[] = [];

@@ -1,14 +1,14 @@
 /**
- * Import resolution (`engine/resolve-imports.ts`) and test ↔ subject links (`engine/test-links.ts`), both pure
+ * Import resolution (`engine/resolve/imports.ts`) and test ↔ subject links (`engine/resolve/test-links.ts`), both pure
  * functions over a set of root-relative paths: every rule of each language, and unresolvable specifiers → `[]`.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ImportFact, LanguageId } from "../../src/engine/facts.ts";
-import { type LocalPackage, localPackageOf, subpathImportsOf } from "../../src/engine/local-packages.ts";
-import { joinPath } from "../../src/engine/project-paths.ts";
-import { type ResolutionContext, resolveImport } from "../../src/engine/resolve-imports.ts";
-import { isTestPath, testSubjects } from "../../src/engine/test-links.ts";
+import type { ImportFact, LanguageId } from "../../src/engine/model/facts.ts";
+import { joinPath } from "../../src/engine/model/project-paths.ts";
+import { type ResolutionContext, resolveImport } from "../../src/engine/resolve/imports.ts";
+import { type LocalPackage, localPackageOf, subpathImportsOf } from "../../src/engine/resolve/local-packages.ts";
+import { isTestPath, testSubjects } from "../../src/engine/resolve/test-links.ts";
 
 function resolver(files: string[], extra: Omit<ResolutionContext, "files"> = {}) {
 	const context: ResolutionContext = { files: new Set(files), ...extra };

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
-import { CodeMap } from "../../src/engine/code-map.ts";
-import { RootWatch } from "../../src/engine/root-watch.ts";
-import { watchBarrier } from "../../src/engine/watch-barrier.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { RootWatch } from "../../src/engine/refresh/root-watch.ts";
+import { watchBarrier } from "../../src/engine/refresh/watch-barrier.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 process.env.FOVEA_CACHE_DIR ??= mkdtempSync(join(tmpdir(), "fovea-cache-"));

@@ -1,5 +1,5 @@
 /**
- * The tree walk (`engine/scan.ts`) on real temporary trees:
+ * The tree walk (`engine/scan/walk.ts`) on real temporary trees:
  * - "honoring `.gitignore` files at every level", plus `.git/info/exclude`; ignored directories are not entered.
  * - "always skipping `.git`, `node_modules`, and dependency/build dirs".
  * - "symlinks pointing outside the root are not followed"; symlinked directories inside the root are not followed.
@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
 import { mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { RecordedFile } from "../../src/engine/file-state.ts";
-import { type ScannedFile, scanRoot } from "../../src/engine/scan.ts";
-import { rootRelativeSegments, scanPaths } from "../../src/engine/scan-paths.ts";
-import { isSkippedDirName } from "../../src/engine/skip-dirs.ts";
+import type { RecordedFile, ScannedFile } from "../../src/engine/scan/file-metadata.ts";
+import { rootRelativeSegments, scanPaths } from "../../src/engine/scan/path-check.ts";
+import { isSkippedDirName } from "../../src/engine/scan/skip-dirs.ts";
+import { scanRoot } from "../../src/engine/scan/walk.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];

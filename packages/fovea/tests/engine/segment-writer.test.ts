@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
-import { SEGMENT_HEADER } from "../../src/engine/fact-records.ts";
+import { SEGMENT_HEADER } from "../../src/engine/cache/records.ts";
 import {
 	type RecordToWrite,
 	WRITE_BUFFER_BYTES,
 	type WrittenSegment,
 	writeSegmentFiles,
-} from "../../src/engine/segment-writer.ts";
+} from "../../src/engine/cache/segment-writer.ts";
 
 const base = mkdtempSync(join(tmpdir(), "fovea-segment-writer-"));
 after(() => rmSync(base, { recursive: true, force: true }));

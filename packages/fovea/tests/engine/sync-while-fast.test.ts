@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Pace, syncWhileFast } from "../../src/engine/sync-while-fast.ts";
-import { TimeSlice } from "../../src/engine/time-slice.ts";
+import { type Pace, syncWhileFast } from "../../src/engine/pace/sync-while-fast.ts";
+import { TimeSlice } from "../../src/engine/pace/time-slice.ts";
 
 function calls(): { log: string[]; fast: (i: number) => string; slow: (i: number) => Promise<string> } {
 	const log: string[] = [];

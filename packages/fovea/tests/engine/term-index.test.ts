@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { GraphNode } from "../../src/engine/graph.ts";
-import { rememberedTerms, terms } from "../../src/engine/query-terms.ts";
-import { TermIndex } from "../../src/engine/term-index.ts";
+import type { GraphNode } from "../../src/engine/graph/model.ts";
+import { TermIndex } from "../../src/engine/rank/term-index.ts";
+import { rememberedTerms, terms } from "../../src/engine/terms/query.ts";
 
 const PARTS = ["parse", "Parse", "HTTP", "request", "Request", "2", "token", "x", "_", "-", "$", "Queue"];
 const identifier = fc.array(fc.constantFrom(...PARTS), { minLength: 1, maxLength: 6 }).map((p) => p.join(""));

@@ -1,7 +1,7 @@
-/** `TimeSlice` (`engine/time-slice.ts`): a slice is due after its length, and a turn runs what waits on the loop. */
+/** `TimeSlice` (`engine/pace/time-slice.ts`): a slice is due after its length, and a turn runs what waits on the loop. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TimeSlice } from "../../src/engine/time-slice.ts";
+import { TimeSlice } from "../../src/engine/pace/time-slice.ts";
 
 function spin(ms: number): void {
 	const end = performance.now() + ms;

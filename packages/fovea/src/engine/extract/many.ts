@@ -1,0 +1,54 @@
+/**
+ * Extraction of many files in a row: the boundary between the index and the extract pool. Small calls and custom
+ * extractors run on the main thread, yielding to the event loop as they go; a large call with the engine's own
+ * extractor is shared with worker threads (`pool.ts`). Either way the index sees the same results.
+ */
+
+import type { FileFacts, LanguageId } from "../model/index.ts";
+import { type Extractor, isEngineExtractor } from "../parse/index.ts";
+import { sharedExtractPool } from "../shared-extract-pool.ts";
+import type { ExtractJob, ExtractOptions } from "./job.ts";
+
+/**
+ * Extracts each job, results in job order; a job whose extraction throws gives its error instead of facts. `onEach`
+ * is called once per finished job. When `signal` aborts, it stops early and returns the contiguous prefix of finished
+ * results (shorter than `jobs`), so finished work can still be cached. `expected` is how many jobs the call is part of
+ * (its own and those the caller will send next): worker threads start only for large totals (a cold index).
+ */
+export function extractMany(
+	extractor: Extractor,
+	jobs: readonly ExtractJob[],
+	options: ExtractOptions = {},
+): Promise<(FileFacts | Error)[]> {
+	return sharedExtractPool().extract(extractor, jobs, options);
+}
+
+/**
+ * Whether `extractMany` of `jobs` jobs, part of `expected`, would share them with worker threads: then a caller's
+ * own parse on the main thread (`RefreshOptions.sharedParse`) would only hold the workers back.
+ */
+export function extractsWithWorkers(jobs: number, expected: number): boolean {
+	return sharedExtractPool().sharesWithWorkers(jobs, expected);
+}
+
+/**
+ * Gets ready for a run of `extractMany` calls bringing `expected` jobs in the given `languages`, before the caller
+ * reads its first files: when that total would start worker threads (a large cold index) and the extractor `load`
+ * gives is the engine's, the workers start now and load those grammars, and so does this thread, all while the
+ * caller reads. Returns at once; `load` is called only then. A failure here is met again, and handled, by the calls.
+ */
+export function prepareExtraction(
+	load: () => Promise<Extractor>,
+	expected: number,
+	languages: ReadonlySet<LanguageId>,
+): void {
+	const pool = sharedExtractPool();
+	if (!pool.startsWorkersFor(expected)) return;
+	load()
+		.then((extractor) => {
+			if (!isEngineExtractor(extractor)) return;
+			void pool.warm(languages);
+			return extractor.ensureLanguages(languages);
+		})
+		.catch(() => {});
+}

@@ -1,0 +1,311 @@
+/**
+ * Parallel extraction for large `extractMany` calls (a cold index): worker threads running `worker.ts` take
+ * jobs from the same shared queue as the main thread, which keeps extracting too, so one worker and the main thread
+ * use both cores of a 2-core machine. Facts come back by structured clone and are compacted again on arrival, so
+ * identifiers stay shared with the rest of the process.
+ *
+ * Design:
+ * - Only calls with at least `minJobs` jobs whose extractor is the engine's own (`isEngineExtractor`: a wrapper's
+ *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
+ *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
+ *   (a large cold index): a worker costs CPU to start and load its grammars, and on two cores two parsing threads
+ *   each parse slower than one alone, so a worker pays for itself only on a large index (see bench/HISTORY.md).
+ *   Once started, a worker serves every shared call.
+ * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
+ *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
+ *   at once when the call said it was the last of its refresh (`last`).
+ * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
+ *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
+ *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
+ */
+import { bundleStandsForSources } from "../../bundle-record.js";
+import type { LanguageId } from "../model/index.ts";
+import { compactFacts } from "../model/index.ts";
+import { TimeSlice } from "../pace/index.ts";
+import { type Extractor, isEngineExtractor } from "../parse/index.ts";
+import type { ExtractJob, ExtractOptions } from "./job.ts";
+import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
+import { ExtractThread, type ThreadEvents } from "./thread.ts";
+import { extractThreads } from "./thread-count.ts";
+import type { FromWorker, ToWorker } from "./worker.ts";
+
+/** Exact work counters of a pool, for tests and benchmarks. */
+export interface ExtractPoolStats {
+	/** Worker threads created. */
+	workersStarted: number;
+	/** Workers that failed to start or were lost while running. */
+	workerFailures: number;
+	/** Workers terminated after being idle, or by `close`. */
+	workersRetired: number;
+	jobsByWorkers: number;
+	/** Jobs extracted on the main thread, including `recoveredJobs`. */
+	jobsByMain: number;
+	/** Jobs a lost worker had claimed, extracted again on the main thread. */
+	recoveredJobs: number;
+	/** Time inside `extract`, summed per side (the workers' on their own threads). */
+	mainExtractMs: number;
+	workerExtractMs: number;
+}
+
+export interface ExtractPoolOptions {
+	/** Worker threads at most; 0 extracts on the main thread only. Default: {@link extractThreads}. */
+	threads?: number;
+	/** Calls with fewer jobs stay on the main thread. Default 48. */
+	minJobs?: number;
+	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 1500. */
+	startJobs?: number;
+	/**
+	 * A worker idle this long is terminated. Default 1 s: the batches of one refresh follow each other within
+	 * milliseconds, and a worker's heap and grammars are worth giving back before the queries that follow an index.
+	 */
+	idleMs?: number;
+	/** The worker's entry module. Default: {@link defaultWorkerScript}. */
+	script?: URL;
+}
+
+/** Losses of running workers after which the pool stops starting new ones. */
+const MAX_CRASHES = 3;
+
+/**
+ * The worker's entry when none is named: the package's bundled worker (`dist/extract-worker.js`, which `npm install`
+ * builds beside the CLI) while that bundle stands for the sources, else `worker.ts` beside this module: a worker
+ * started from the sources loads Node's type stripper and the engine's modules again in a fresh isolate before its
+ * first file, while the main thread parses alone. `engine` is this module's URL: an engine that is itself bundled (a
+ * CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the extension in Pi,
+ * tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` (`src/bundle-record.js`), the rule
+ * the CLIs' launcher applies (in a checkout: every recorded source unchanged).
+ */
+export function defaultWorkerScript(
+	engine: string = import.meta.url,
+	isCurrent: (packageDir: URL) => boolean = bundleStandsForSources,
+): URL {
+	const sources = new URL("./worker.ts", engine);
+	if (!engine.endsWith(".ts")) return sources;
+	const packageDir = new URL("../../../", engine);
+	try {
+		if (isCurrent(packageDir)) return new URL("dist/extract-worker.js", packageDir);
+	} catch {
+		// an unreadable record is no bundle
+	}
+	return sources;
+}
+
+/** See the module comment; a process can change it (`useExtractWorkersFrom`). */
+export const DEFAULT_START_JOBS = 1500;
+
+/** A pool of extraction worker threads; see the module comment. */
+export class ExtractPool {
+	readonly stats: ExtractPoolStats = {
+		workersStarted: 0,
+		workerFailures: 0,
+		workersRetired: 0,
+		jobsByWorkers: 0,
+		jobsByMain: 0,
+		recoveredJobs: 0,
+		mainExtractMs: 0,
+		workerExtractMs: 0,
+	};
+	readonly threads: number;
+	readonly minJobs: number;
+	/** Settable: a process can learn after the pool exists that threads pay off sooner (see `useExtractWorkersFrom`). */
+	startJobs: number;
+	readonly idleMs: number;
+	/** Decided when the first worker starts (see {@link defaultWorkerScript}). */
+	#script: URL | undefined;
+	/** Threads not ended yet, retiring ones included until they exit. */
+	readonly #threads = new Set<ExtractThread>();
+	readonly #runs = new Map<number, ExtractRun<ExtractThread>>();
+	#nextRun = 0;
+	#crashes = 0;
+	#startFailed = false;
+	readonly #events: ThreadEvents = {
+		message: (thread, message) => this.#receive(thread, message),
+		exit: (thread) => this.#ended(thread),
+	};
+
+	constructor(options: ExtractPoolOptions = {}) {
+		this.threads = options.threads ?? extractThreads().threads;
+		this.minJobs = options.minJobs ?? 48;
+		this.startJobs = options.startJobs ?? DEFAULT_START_JOBS;
+		this.idleMs = options.idleMs ?? 1000;
+		this.#script = options.script;
+	}
+
+	/**
+	 * Whether a call of `jobs` jobs that is part of `expected` would be shared with worker threads (by the engine's
+	 * own extractor): what a caller weighs before parsing files on the main thread itself.
+	 */
+	sharesWithWorkers(jobs: number, expected: number): boolean {
+		if (this.threads === 0 || jobs < this.minJobs) return false;
+		return this.#startsWorkers(jobs, expected) || this.liveWorkers > 0;
+	}
+
+	/**
+	 * Whether a run of calls bringing `expected` jobs in all would start workers: then a caller that knows that total
+	 * before its first call (a refresh, right after its walk) can start them at once (`warm`): a worker's start and
+	 * grammar loading then overlap the caller's reads instead of leaving the main thread to parse alone.
+	 */
+	startsWorkersFor(expected: number): boolean {
+		return this.threads > 0 && expected >= this.minJobs && this.#startsWorkers(expected, expected);
+	}
+
+	/** Whether a call of `jobs` jobs, part of `expected`, is large enough to start workers (a large cold index). */
+	#startsWorkers(jobs: number, expected: number): boolean {
+		return Math.max(jobs, expected) >= this.startJobs;
+	}
+
+	/** Worker threads started and neither retiring nor lost (starting, working or idle). */
+	get liveWorkers(): number {
+		return this.#working().length;
+	}
+
+	/**
+	 * Extracts each job, results in job order; `extractMany`'s contract: an extraction error is that job's result,
+	 * `onEach` is called once per finished job, and when `signal` aborts the contiguous prefix of finished results
+	 * is returned. `expected` is how many jobs the call is part of (its own and those that will follow).
+	 */
+	async extract(
+		extractor: Extractor,
+		jobs: readonly ExtractJob[],
+		options: ExtractOptions = {},
+	): Promise<ExtractResult[]> {
+		const { signal } = options;
+		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
+		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) {
+			this.#share(run, this.#startsWorkers(jobs.length, options.expected ?? 0));
+		}
+		try {
+			// The event loop (and the workers' results) gets a turn after every slice of extraction.
+			const slice = new TimeSlice();
+			while (signal?.aborted !== true) {
+				const index = run.claim();
+				if (index === undefined) break;
+				this.#extractHere(extractor, run, index);
+				if (slice.due) await slice.turn();
+			}
+			await run.settled(signal?.aborted === true);
+			if (signal?.aborted !== true) {
+				// Jobs claimed by a worker that was lost.
+				for (const index of run.missing()) {
+					this.#extractHere(extractor, run, index);
+					this.stats.recoveredJobs++;
+				}
+			}
+			return run.prefix();
+		} finally {
+			this.#runs.delete(run.id);
+			for (const thread of run.attached) thread.release(run);
+			if (options.last === true) for (const thread of this.#working()) thread.retireIfIdle();
+		}
+	}
+
+	/**
+	 * Starts the workers now, if this pool would start any, and resolves once each has loaded the extractor and the
+	 * grammars of `languages` (or has failed to). For a caller that knows a large extraction is coming.
+	 */
+	async warm(languages: Iterable<LanguageId> = []): Promise<void> {
+		const message: ToWorker = { kind: "load", languages: [...new Set(languages)] };
+		await Promise.all(
+			this.#fill().map(
+				(thread) =>
+					new Promise<void>((loaded) => {
+						thread.loads.push(loaded);
+						thread.send(message);
+					}),
+			),
+		);
+	}
+
+	/** Points new workers at `script` (terminating current ones); `undefined` restores the default. */
+	useScript(script: URL | undefined): void {
+		this.#script = script;
+		this.#startFailed = false;
+		this.#crashes = 0;
+		this.close();
+	}
+
+	/** Terminates every worker now; runs they were part of finish on the main thread. */
+	close(): void {
+		for (const thread of this.#threads) thread.retire();
+	}
+
+	#extractHere(extractor: Extractor, run: ExtractRun<ExtractThread>, index: number): void {
+		const start = performance.now();
+		const result = extractOne(extractor, run.jobs[index] as ExtractJob);
+		this.stats.mainExtractMs += performance.now() - start;
+		this.stats.jobsByMain++;
+		run.settle(index, result);
+	}
+
+	/** Sends `run` to the workers, starting them up to `threads` if `start`. */
+	#share(run: ExtractRun<ExtractThread>, start: boolean): void {
+		const threads = start ? this.#fill() : this.#working();
+		if (threads.length === 0) return;
+		this.#runs.set(run.id, run);
+		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims };
+		for (const thread of threads) {
+			thread.runs.add(run);
+			run.attached.add(thread);
+			thread.send(message);
+		}
+	}
+
+	#working(): ExtractThread[] {
+		return [...this.#threads].filter((thread) => !thread.retiring);
+	}
+
+	/** Starts workers up to `threads`, unless starting failed before; returns the working ones. */
+	#fill(): ExtractThread[] {
+		let working = this.#working().length;
+		while (working < this.threads && !this.#startFailed && this.#crashes < MAX_CRASHES) {
+			try {
+				this.#script ??= defaultWorkerScript();
+				this.#threads.add(new ExtractThread(this.#script, this.idleMs, this.#events));
+			} catch {
+				this.#startFailed = true;
+				this.stats.workerFailures++;
+				break;
+			}
+			this.stats.workersStarted++;
+			working++;
+		}
+		return this.#working();
+	}
+
+	#receive(thread: ExtractThread, message: FromWorker): void {
+		if (message.kind === "ready") return;
+		if (message.kind === "loaded") {
+			thread.loads.shift()?.();
+			thread.release();
+			return;
+		}
+		this.stats.workerExtractMs += message.extractMs;
+		const run = this.#runs.get(message.run);
+		if (run !== undefined) {
+			for (const outcome of message.outcomes) {
+				this.stats.jobsByWorkers++;
+				run.settle(
+					outcome.index,
+					"facts" in outcome ? compactFacts(outcome.facts, { cloned: true }) : new Error(outcome.error),
+				);
+			}
+		}
+		if (message.done) {
+			run?.detach(thread);
+			thread.release(run);
+		}
+	}
+
+	/** The thread ended: retired as planned, or lost (failed to start, crashed); its runs go on without it. */
+	#ended(thread: ExtractThread): void {
+		this.#threads.delete(thread);
+		if (thread.retiring) this.stats.workersRetired++;
+		else {
+			this.stats.workerFailures++;
+			if (thread.ready) this.#crashes++;
+			else this.#startFailed = true;
+		}
+		for (const run of thread.runs) run.detach(thread);
+		thread.runs.clear();
+	}
+}

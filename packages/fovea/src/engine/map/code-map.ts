@@ -1,0 +1,351 @@
+/**
+ * The code map of one root: what a host (the extension, the CLI, Contour) asks about a project. It composes the
+ * stages: the index of facts (`refresh/code-index.ts`, which knows files and their facts only), the import settings
+ * the graph was built with and whether they went stale (`graph-settings.ts`), the graph (built, or patched edit by
+ * edit), the ranking (focus, dwell, impact) and the rendering within a token budget; a watch of the root tells it
+ * which paths changed. The index holds facts; the map holds everything derived from them.
+ */
+import { join } from "node:path";
+import { envInt } from "../../workspace/env.ts";
+import { gitStateDirectories } from "../git-hardening.ts";
+import { GraphStore } from "../graph/index.ts";
+import type { FileFacts } from "../model/index.ts";
+import { describeAttention } from "../model/index.ts";
+import {
+	dwellQuery,
+	type FocusQuery,
+	type FocusResult,
+	focus,
+	impactQuery,
+	type PreparedGraph,
+	patchPreparedGraph,
+	prepareGraph,
+} from "../rank/index.ts";
+import type { IndexSnapshot } from "../refresh/index.ts";
+import { CodeIndex, type CodeIndexOptions, type RefreshOptions, RootWatch } from "../refresh/index.ts";
+import { type FocusItem, focusItems, renderFocus, renderSketch } from "../render/index.ts";
+import type { ResolutionSettings } from "../resolve/index.ts";
+import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
+import { importersOf } from "./gone-importers.ts";
+import { ImportSettings } from "./graph-settings.ts";
+
+/** Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`. */
+export type CodeMapOptions = CodeIndexOptions & { watch?: boolean };
+
+/** Refresh options of a code map: the index's, plus `fresh` to force a full walk. */
+export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
+
+/** Work counters of a code map, so tests can assert that nothing was rebuilt needlessly. */
+export interface CodeMapStats {
+	graphsBuilt: number;
+	/** Generations reached by patching the previous graph edit by edit instead of building it again. */
+	graphsPatched: number;
+	/** Refreshes that the watch answered (a path refresh or nothing) instead of a walk. */
+	watchedRefreshes: number;
+	queries: number;
+	/** Settings files stat-checked to tell whether import resolution went stale (see `refresh`). */
+	settingsStatted: number;
+}
+
+/** A focus answer: text for the model, ranked items for machines, and the raw ranking. */
+export interface FocusAnswer {
+	text: string;
+	files: FocusItem[];
+	symbols: FocusItem[];
+	result: FocusResult;
+	snapshot: IndexSnapshot;
+}
+
+/**
+ * The code map of one project root: its incremental index of facts and the graph built from them. The graph is
+ * rebuilt only when the index generation changes, and lazily, when a query needs it. `evict()` drops the heavy
+ * in-memory state; facts stay in the on-disk cache, so the next query rebuilds without parsing.
+ */
+export class CodeMap {
+	readonly root: string;
+	readonly stats: CodeMapStats = {
+		graphsBuilt: 0,
+		graphsPatched: 0,
+		watchedRefreshes: 0,
+		queries: 0,
+		settingsStatted: 0,
+	};
+	#index: CodeIndex;
+	readonly #indexOptions: CodeIndexOptions;
+	#prepared: { generation: number; store: GraphStore; graph: PreparedGraph } | undefined;
+	/** How imports resolve (files, tsconfig paths, packages, modules), as read for the graph, and whether stale. */
+	readonly #settings: ImportSettings;
+	/** When the last full walk finished, and paths known to have changed since (this session's own writes). */
+	#lastWalk = 0;
+	readonly #dirty = new Set<string>();
+	readonly #reuseMs = envInt("FOVEA_WALK_REUSE_MS", 5000, 0, 3_600_000);
+	readonly #watch: RootWatch | undefined;
+	/** The watch's change count when the last walk started, or when watched paths were last refreshed. */
+	#reading = 0;
+	/** The index's walk count the watch last followed. */
+	#watchedScan = -1;
+	#gitDirectories: string[] | undefined;
+	/** Set when the watch gained directories: the next refresh walks, to cover changes made before they were watched. */
+	#verifyNext = false;
+
+	constructor(root: string, options: CodeMapOptions = {}) {
+		this.root = root;
+		const { watch, ...indexOptions } = options;
+		this.#indexOptions = indexOptions;
+		this.#index = new CodeIndex(root, indexOptions);
+		this.#settings = new ImportSettings(root, this.stats);
+		if (watch === true) this.#watch = new RootWatch(root);
+	}
+
+	get index(): CodeIndex {
+		return this.#index;
+	}
+
+	/** Whether the graph is in memory. */
+	get resident(): boolean {
+		return this.#prepared !== undefined;
+	}
+
+	/** Paths known to have changed (e.g. written by this session's tools), re-checked by the next refresh. */
+	markDirty(paths: Iterable<string>): void {
+		for (const path of paths) this.#dirty.add(path);
+	}
+
+	/**
+	 * Brings facts up to date and returns the graph for the current generation: just `paths` when given; else a
+	 * full walk, unless one finished within FOVEA_WALK_REUSE_MS (5 s) and `fresh` is not set, in which case only the
+	 * paths marked dirty are re-checked. Post-turn probes keep roots current between walks.
+	 */
+	async refresh(options: MapRefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
+		const snapshot = await this.#refreshIndex(options);
+		const prepared = this.#prepared;
+		// The same files with the same facts: the graph stands, unless a settings file (tsconfig.json, a configuration
+		// it extends, go.mod) changed how their imports resolve, which no source edit announces.
+		if (prepared !== undefined && prepared.generation === snapshot.generation && !(await this.#settingsStale()))
+			return { snapshot, graph: prepared.graph };
+		const patched = prepared === undefined ? undefined : await this.#patch(prepared, snapshot);
+		if (prepared !== undefined && patched !== undefined) {
+			this.stats.graphsPatched++;
+			this.#prepared = { generation: snapshot.generation, store: prepared.store, graph: patched };
+			return { snapshot, graph: patched };
+		}
+		const context = await this.#readSettings(snapshot);
+		const store = new GraphStore(snapshot.files.values(), {
+			imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context.value)),
+			subjects: (path: string) => testSubjects(path, context.value.files),
+		});
+		this.stats.graphsBuilt++;
+		this.#prepared = { generation: snapshot.generation, store, graph: prepareGraph(store.graph(), snapshot.files) };
+		return { snapshot, graph: this.#prepared.graph };
+	}
+
+	/**
+	 * Carries the graph to the snapshot's generation edit by edit, when the previous generation is the one before it,
+	 * the set of files is the same and the resolution settings did not change; `undefined` asks for a full build.
+	 */
+	async #patch(
+		prepared: { generation: number; store: GraphStore; graph: PreparedGraph },
+		snapshot: IndexSnapshot,
+	): Promise<PreparedGraph | undefined> {
+		const settings = this.#settings.current;
+		if (snapshot.generation !== prepared.generation + 1 || settings === undefined) return undefined;
+		if (snapshot.files.size !== settings.value.files.size) return undefined;
+		if (await this.#settingsStale()) return undefined;
+		const delta = prepared.store.update(snapshot.generationChanged, snapshot.files);
+		if (delta === undefined) return undefined;
+		return patchPreparedGraph(
+			prepared.graph,
+			prepared.store.graph(),
+			delta,
+			snapshot.files,
+			snapshot.generationChanged,
+		);
+	}
+
+	async #refreshIndex(options: MapRefreshOptions): Promise<IndexSnapshot> {
+		const { fresh, ...rest } = options;
+		if (rest.paths !== undefined) return this.#afterRefresh(await this.#index.refresh(rest));
+		const current = this.#index.snapshot;
+		if (fresh !== true && current !== undefined) {
+			// A healthy watch names what changed since the last walk: refresh just those paths, or nothing.
+			const reading = this.#watch?.changes ?? 0;
+			const changed =
+				this.#watch === undefined || this.#verifyNext ? undefined : await this.#watch.pathsSince(this.#reading);
+			if (changed !== undefined) {
+				this.#reading = reading;
+				this.#settings.watched(changed, reading);
+				const paths = [...new Set([...changed, ...this.#dirty])];
+				this.#dirty.clear();
+				this.stats.watchedRefreshes++;
+				return paths.length === 0 ? current : this.#afterRefresh(await this.#index.refresh({ ...rest, paths }));
+			}
+			if (!this.#verifyNext && Date.now() - this.#lastWalk < this.#reuseMs) {
+				if (this.#dirty.size === 0) return current;
+				const paths = [...this.#dirty];
+				this.#dirty.clear();
+				return this.#index.refresh({ ...rest, paths });
+			}
+		}
+		this.#dirty.clear();
+		this.#verifyNext = false;
+		this.#reading = this.#watch?.changes ?? 0;
+		const snapshot = await this.#index.refresh(rest);
+		this.#lastWalk = Date.now();
+		return this.#afterRefresh(snapshot);
+	}
+
+	/** After any walk (a path refresh may fall back to one), the watch follows the directories it listed. */
+	async #afterRefresh(snapshot: IndexSnapshot): Promise<IndexSnapshot> {
+		const watch = this.#watch;
+		if (watch === undefined || this.#index.stats.scans === this.#watchedScan) return snapshot;
+		this.#watchedScan = this.#index.stats.scans;
+		this.#gitDirectories ??= await gitStateDirectories(this.root);
+		const root = this.root;
+		const added = watch.sync(
+			this.#index.walkedDirectories.map((rel) => (rel === "" ? root : join(root, rel))),
+			this.#gitDirectories,
+		);
+		// Files in newly watched directories may have changed between the walk and their watcher: walk once more.
+		if (added > 0) this.#verifyNext = true;
+		return snapshot;
+	}
+
+	/**
+	 * The change watch of this root, when the map was made with `watch: true` (see `RootWatch`): lets a probe
+	 * tell that nothing happened without a walk or a `git status`.
+	 */
+	get watch(): RootWatch | undefined {
+		return this.#watch;
+	}
+
+	/** Stops watching and drops the heavy state; for a retired root. */
+	async close(): Promise<void> {
+		this.#watch?.close();
+		await this.evict();
+	}
+
+	/**
+	 * How imports resolve in this root at its current generation (its files, tsconfig paths, Go module), for callers
+	 * that resolve the imports of other versions of its files, like Contour's before and after sides of a change.
+	 */
+	async importResolution(refresh: MapRefreshOptions = { paths: [] }): Promise<ResolutionContext> {
+		const { snapshot } = await this.refresh(refresh);
+		return (this.#settings.current ?? (await this.#readSettings(snapshot))).value;
+	}
+
+	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
+	async focus(query: FocusQuery, maxTokens: number, refresh: MapRefreshOptions = {}): Promise<FocusAnswer> {
+		return this.#answer("focus", () => ({ query, label: query.text }), maxTokens, refresh);
+	}
+
+	/**
+	 * What surrounds the retained focus: heat seeded from attention (`model/attention-keys.ts` keys with weights) spread
+	 * `factor` times further than a focus. After an eviction this rebuilds the graph and seeds it again from the
+	 * same attention, so paging never forgets what the agent was looking at.
+	 */
+	async dwell(
+		attention: ReadonlyArray<[string, number]>,
+		factor: number,
+		maxTokens: number,
+		refresh: MapRefreshOptions = {},
+	) {
+		const around = attention
+			.slice(0, 5)
+			.map(([key]) => describeAttention(key))
+			.join(", ");
+		return this.#answer(
+			"dwell",
+			(graph) => ({ query: dwellQuery(graph, attention, factor), label: `around ${around}` }),
+			maxTokens,
+			refresh,
+		);
+	}
+
+	/**
+	 * What a change exposes: heat seeded from changed files and symbols, reported for the nodes it reaches beyond
+	 * them (callers, importers, tests, subclasses). This is modelled exposure, not severity.
+	 */
+	async impact(
+		changed: { files: readonly string[]; symbols: readonly string[] },
+		maxTokens: number,
+		refresh: MapRefreshOptions = {},
+	) {
+		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
+		return this.#answer(
+			"impact",
+			(graph, snapshot) => {
+				const context = this.#settings.current?.value;
+				const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
+				const n = importers.length;
+				const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
+				return { query: impactQuery(graph, changed, importers), label: `exposure of ${subject}${gone}` };
+			},
+			maxTokens,
+			refresh,
+		);
+	}
+
+	/** Refreshes, builds the query (and the label its answer names it by) on the fresh graph, ranks and renders. */
+	async #answer(
+		title: "focus" | "dwell" | "impact",
+		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
+		maxTokens: number,
+		refresh: MapRefreshOptions,
+	): Promise<FocusAnswer> {
+		const { snapshot, graph } = await this.refresh(refresh);
+		this.stats.queries++;
+		const { query, label } = build(graph, snapshot);
+		const result = focus(graph, query);
+		const items = focusItems(result, graph.graph);
+		const text = renderFocus(result, {
+			root: this.root,
+			query: label,
+			title,
+			graph: graph.graph,
+			gaps: snapshot.gaps,
+			partial: snapshot.partial,
+			truncated: snapshot.truncated,
+			files: snapshot.files,
+			maxTokens,
+		});
+		return { text, ...items, result, snapshot };
+	}
+
+	/** An overview of the root within `maxTokens`. */
+	async sketch(maxTokens: number, refresh: MapRefreshOptions = {}): Promise<{ text: string; snapshot: IndexSnapshot }> {
+		const { snapshot, graph } = await this.refresh(refresh);
+		return {
+			text: renderSketch({
+				root: this.root,
+				graph: graph.graph,
+				files: snapshot.files,
+				gaps: snapshot.gaps,
+				partial: snapshot.partial,
+				truncated: snapshot.truncated,
+				maxTokens,
+			}),
+			snapshot,
+		};
+	}
+
+	/**
+	 * Drops the graph and in-memory facts; the next refresh reloads facts from the manifest and fact cache. The
+	 * manifest is flushed first, so files refreshed by path since its last save are not read again.
+	 */
+	async evict(): Promise<void> {
+		const index = this.#index;
+		this.#prepared = undefined;
+		this.#settings.clear();
+		this.#index = new CodeIndex(this.root, this.#indexOptions);
+		await index.flush().catch(() => {});
+	}
+
+	/** Whether the settings the graph's imports were resolved with changed since (see `ImportSettings.stale`). */
+	#settingsStale(): Promise<boolean> {
+		return this.#settings.stale(this.#index.settingsFiles, this.#watch);
+	}
+
+	#readSettings(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
+		return this.#settings.read(new Set(snapshot.files.keys()), this.#index.settingsFiles);
+	}
+}

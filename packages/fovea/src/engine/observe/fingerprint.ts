@@ -1,0 +1,51 @@
+import { createHash } from "node:crypto";
+import type { FileFacts, SymbolFact } from "../model/index.ts";
+
+/**
+ * The semantic fingerprint of a file: its symbols with their signatures, its imports and the names it calls,
+ * without line numbers, comments or whitespace. Two versions with equal fingerprints mean the same thing to the
+ * code map, so a comment- or formatting-only edit is not drift.
+ */
+export function semanticFingerprint(facts: FileFacts): string {
+	const symbols = facts.symbols.map((s) => `${s.kind} ${qualified(s)} ${squash(s.signature)}`).sort();
+	const imports = facts.imports.map((i) => i.specifier).sort();
+	const calls = facts.calls.callee.map((callee, i) => `${facts.calls.caller[i]}>${callee}`).sort();
+	const inherits = facts.inherits.map((i) => `${i.symbol}<${i.relation}<${i.base}`).sort();
+	return createHash("sha256")
+		.update(JSON.stringify([symbols, imports, calls, inherits]))
+		.digest("hex")
+		.slice(0, 32);
+}
+
+/** What changed in meaning between two versions of a file, as short human-readable items (at most `limit`). */
+export function describeDrift(before: FileFacts | undefined, after: FileFacts | undefined, limit = 6): string[] {
+	if (before === undefined && after === undefined) return [];
+	if (before === undefined) return [`new file (${(after as FileFacts).symbols.length} symbols)`];
+	if (after === undefined) return ["deleted"];
+	const items: string[] = [];
+	const old = new Map(before.symbols.map((s) => [`${s.kind} ${qualified(s)}`, s]));
+	const now = new Map(after.symbols.map((s) => [`${s.kind} ${qualified(s)}`, s]));
+	for (const [key, symbol] of now) {
+		const previous = old.get(key);
+		if (previous === undefined) items.push(`+ ${key} (line ${symbol.line})`);
+		else if (squash(previous.signature) !== squash(symbol.signature)) items.push(`~ ${key}: ${symbol.signature}`);
+	}
+	for (const key of old.keys()) if (!now.has(key)) items.push(`- ${key}`);
+	const importsBefore = new Set(before.imports.map((i) => i.specifier));
+	const importsAfter = new Set(after.imports.map((i) => i.specifier));
+	const added = [...importsAfter].filter((i) => !importsBefore.has(i));
+	const removed = [...importsBefore].filter((i) => !importsAfter.has(i));
+	if (added.length > 0) items.push(`+ imports ${added.slice(0, 3).join(", ")}${added.length > 3 ? ", …" : ""}`);
+	if (removed.length > 0) items.push(`- imports ${removed.slice(0, 3).join(", ")}${removed.length > 3 ? ", …" : ""}`);
+	if (items.length === 0) items.push("bodies changed (calls differ)");
+	return items.length > limit ? [...items.slice(0, limit), `… ${items.length - limit} more`] : items;
+}
+
+function qualified(symbol: SymbolFact): string {
+	return symbol.container === undefined ? symbol.name : `${symbol.container}.${symbol.name}`;
+}
+
+/** A signature without whitespace and without a trailing comma before a closing bracket (a formatter adds those). */
+function squash(text: string): string {
+	return text.replace(/\s+/g, "").replace(/,(?=[)\]}>])/g, "");
+}

@@ -1,0 +1,59 @@
+/**
+ * Grammars compile on V8's baseline WebAssembly compiler (Liftoff) only, in every process; the runtime keeps V8's
+ * defaults.
+ *
+ * A tree-sitter grammar is a large module whose code is mostly one huge lexer function beside its tables. With V8's
+ * defaults its hot functions are optimized in the background: for the TypeScript grammar a second or more of the
+ * second core in a fresh process, the core a parsing thread would use; and Node waits for that background work
+ * before a process exits and whenever its event loop runs dry, which makes a short CLI run several times longer. A
+ * parse spends its time in web-tree-sitter's own module (the parse loop, tree cursors, queries): small, compiled
+ * first, with V8's defaults, so its hot functions are still optimized. With the grammar projects' own builds a cold
+ * index takes as long either way, so nothing is lost where the optimizing compiler would have paid off (see
+ * bench/HISTORY.md).
+ *
+ * V8 has one set of flags per process, so the flag is on only while this thread compiles grammars, and off again
+ * once none is compiling: a module that another thread or another package compiles in that window is compiled the
+ * same way (slower code, never different results). A process started with `--liftoff-only`, or one that asks for the
+ * baseline compiler everywhere, keeps it.
+ */
+import { setFlagsFromString } from "node:v8";
+
+/** Runs a compile with WebAssembly on the baseline compiler. */
+export type CompileScope = <T>(compile: () => Promise<T>) => Promise<T>;
+
+/**
+ * A scope that turns the flag on (through `setFlags`) when the first of overlapping compiles starts and off when the
+ * last one ends, failed or not; never off while `keepOn()` (the whole process is meant to stay on it).
+ */
+export function baselineCompilerScope(setFlags: (flags: string) => void, keepOn: () => boolean): CompileScope {
+	let compiling = 0;
+	return async (compile) => {
+		if (compiling++ === 0) setFlags("--liftoff-only");
+		try {
+			return await compile();
+		} finally {
+			if (--compiling === 0 && !keepOn()) setFlags("--no-liftoff-only");
+		}
+	};
+}
+
+/** Whether all of this process's WebAssembly stays on the baseline compiler. */
+let everywhere = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--liftoff-only");
+
+/**
+ * Puts all WebAssembly compiled from now on, the runtime's too, on the baseline compiler, for good: for a short run
+ * (a CLI command), where optimizing even the runtime's hot functions costs more than it returns. The extract pool's
+ * worker threads follow (`baselineCompilerEverywhere`).
+ */
+export function useBaselineCompilerEverywhere(): void {
+	everywhere = true;
+	setFlagsFromString("--liftoff-only");
+}
+
+/** Whether {@link useBaselineCompilerEverywhere} holds for this thread (or the process was started with the flag). */
+export function baselineCompilerEverywhere(): boolean {
+	return everywhere;
+}
+
+/** The scope each grammar's `Language.load` runs in: this thread's compiles, V8's process-wide flag. */
+export const onBaselineCompiler: CompileScope = baselineCompilerScope(setFlagsFromString, () => everywhere);

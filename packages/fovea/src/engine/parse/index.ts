@@ -1,0 +1,9 @@
+/**
+ * In-process tree-sitter. Takes a file's source text and language; gives its facts (symbols, imports, calls,
+ * content terms). `parser.ts` loads the grammars (on V8's baseline compiler, `grammar-compiler.ts`); `languages/`
+ * holds one extractor per language family.
+ *
+ * @module
+ */
+export { baselineCompilerEverywhere, useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
+export { type Extractor, hashOf, isEngineExtractor, loadExtractor, withSyntaxTree } from "./parser.ts";

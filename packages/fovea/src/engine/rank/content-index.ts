@@ -1,0 +1,249 @@
+/**
+ * The lexical ranking of a root's files by their whole text: Okapi BM25 over each file's content terms and path
+ * terms (k1 = 1.2, b = 0.75, idf = ln(1 + (N − df + ½)/(df + ½))). A focus query seeds heat from it beside the
+ * names it matches, and blends it into the files' ranking. Built once per graph from the facts and patched file by
+ * file when an edit changes them.
+ */
+
+import type { FileFacts } from "../model/index.ts";
+import { forEachContentTerm, rememberedTerms, terms } from "../terms/index.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The files that hold one term and how often each holds it, as pairs `[id, count, id, count, …]` in one list (order
+ * carries no meaning): the postings of files added or replaced since the index was built.
+ */
+type Postings = number[];
+
+/** What a file is indexed from: its path, the names it defines and its content terms. */
+export type IndexedFacts = Pick<FileFacts, "path" | "symbols" | "contentTerms">;
+
+/**
+ * How many times more a term counts in the names a file defines than in the rest of its text: a file that defines
+ * `computeTotal` ranks above the files that only call it, for a query naming it.
+ */
+const DEFINED_NAME_WEIGHT = 2;
+
+/**
+ * BM25 over files, by file node id; see the module comment.
+ *
+ * The postings of the files it is built with sit in two typed arrays, one row per term (`#rowStart`, `#pairs`):
+ * as a list per term they held ~8 MB of V8's heap at 10,000 generated files (~500,000 pairs; viem's 1,695 files have
+ * ~107,000 in ~5,500 terms), which V8 lets grow to a few times its live set, and growing and trimming the lists
+ * promoted as much again before it died. An edit does not
+ * rewrite the rows: the file's built postings stop counting (`#stale`) and its new ones go to small lists of their
+ * own (`#added`), as every posting was kept before.
+ */
+export class ContentIndex {
+	/** Term → its row in the built postings. */
+	readonly #rows = new Map<string, number>();
+	/** Where each row's pairs start in `#pairs`; one entry more than there are rows. */
+	#rowStart: Uint32Array = new Uint32Array(1);
+	/** The built postings: `[id, count]` pairs, row after row. */
+	#pairs: Int32Array = new Int32Array(0);
+	/** 1 for a file whose built postings no longer count (removed or re-added since the build). */
+	#stale: Uint8Array = new Uint8Array(0);
+	/** Postings of the files added since the build, by term. */
+	readonly #added = new Map<string, Postings>();
+	/** Files whose postings are in `#added`. */
+	readonly #inAdded = new Set<number>();
+	readonly #files = new Map<number, IndexedFacts>();
+	/** Terms per file id (the document length). */
+	readonly #lengths: number[] = [];
+	#totalLength = 0;
+
+	/** Indexes the files of `entries` (file node id and facts; a repeated id replaces the earlier facts). */
+	constructor(entries: Iterable<readonly [id: number, facts: IndexedFacts]> = []) {
+		const triples = new TripleList();
+		const repeated: (readonly [number, IndexedFacts])[] = [];
+		let maxId = -1;
+		for (const entry of entries) {
+			const [id, facts] = entry;
+			if (this.#files.has(id)) {
+				repeated.push(entry);
+				continue;
+			}
+			let length = 0;
+			eachTerm(facts, (term, count) => {
+				let row = this.#rows.get(term);
+				if (row === undefined) {
+					row = this.#rows.size;
+					this.#rows.set(term, row);
+				}
+				triples.push(row, id, count);
+				length += count;
+			});
+			this.#files.set(id, facts);
+			this.#lengths[id] = length;
+			this.#totalLength += length;
+			if (id > maxId) maxId = id;
+		}
+		this.#layOut(triples);
+		this.#stale = new Uint8Array(maxId + 1);
+		for (const [id, facts] of repeated) this.add(id, facts);
+	}
+
+	/** Files indexed. */
+	get size(): number {
+		return this.#files.size;
+	}
+
+	/** Indexes file `id` (replacing what it was indexed with before). */
+	add(id: number, facts: IndexedFacts): void {
+		if (this.#files.has(id)) this.remove(id);
+		let length = 0;
+		eachTerm(facts, (term, count) => {
+			const postings = this.#added.get(term);
+			if (postings === undefined) this.#added.set(term, [id, count]);
+			else postings.push(id, count);
+			length += count;
+		});
+		this.#inAdded.add(id);
+		this.#files.set(id, facts);
+		this.#lengths[id] = length;
+		this.#totalLength += length;
+	}
+
+	/** Takes file `id` out, if it was indexed. */
+	remove(id: number): void {
+		const indexed = this.#files.get(id);
+		if (indexed === undefined) return;
+		if (this.#inAdded.delete(id)) {
+			eachTerm(indexed, (term) => {
+				const postings = this.#added.get(term);
+				if (postings === undefined) return;
+				let at = 0;
+				while (at < postings.length && postings[at] !== id) at += 2;
+				if (at >= postings.length) return;
+				// Order carries no meaning: the last pair takes the removed one's place.
+				postings[at] = postings[postings.length - 2] as number;
+				postings[at + 1] = postings[postings.length - 1] as number;
+				postings.length -= 2;
+				if (postings.length === 0) this.#added.delete(term);
+			});
+		} else {
+			// Built postings: they stay in their rows and stop counting.
+			this.#stale[id] = 1;
+		}
+		this.#files.delete(id);
+		this.#totalLength -= this.#lengths[id] ?? 0;
+		this.#lengths[id] = 0;
+	}
+
+	/**
+	 * Adds each file's BM25 score for the distinct `queryTerms` into `scores` (indexed by file id, zeroed by the
+	 * caller) and returns the highest score (0 when no file holds any of the terms).
+	 */
+	score(queryTerms: readonly string[], scores: Float64Array): number {
+		const n = this.#files.size;
+		if (n === 0) return 0;
+		const averageLength = this.#totalLength / n || 1;
+		const pairs = this.#pairs;
+		const stale = this.#stale;
+		for (const term of new Set(queryTerms)) {
+			const row = this.#rows.get(term);
+			const from = row === undefined ? 0 : (this.#rowStart[row] as number);
+			const to = row === undefined ? 0 : (this.#rowStart[row + 1] as number);
+			const added = this.#added.get(term) ?? NO_POSTINGS;
+			let df = added.length / 2;
+			for (let k = from; k < to; k += 2) if (stale[pairs[k] as number] !== 1) df++;
+			if (df === 0) continue;
+			const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+			const add = (id: number, f: number) => {
+				const norm = K1 * (1 - B + (B * (this.#lengths[id] ?? 0)) / averageLength);
+				scores[id] = (scores[id] as number) + (idf * f * (K1 + 1)) / (f + norm);
+			};
+			for (let k = from; k < to; k += 2) {
+				const id = pairs[k] as number;
+				if (stale[id] !== 1) add(id, pairs[k + 1] as number);
+			}
+			for (let k = 0; k < added.length; k += 2) add(added[k] as number, added[k + 1] as number);
+		}
+		let best = 0;
+		for (let id = 0; id < scores.length; id++) if ((scores[id] as number) > best) best = scores[id] as number;
+		return best;
+	}
+
+	/** Sorts the build's (row, id, count) triples into the rows of `#pairs` (a counting sort by row). */
+	#layOut(triples: TripleList): void {
+		const rows = this.#rows.size;
+		const rowStart = new Uint32Array(rows + 1);
+		for (const chunk of triples.chunks) {
+			const end = triples.used(chunk);
+			for (let t = 0; t < end; t += 3) (rowStart[(chunk[t] as number) + 1] as number)++;
+		}
+		for (let r = 0; r < rows; r++) rowStart[r + 1] = (rowStart[r + 1] as number) * 2 + (rowStart[r] as number);
+		const pairs = new Int32Array((triples.length / 3) * 2);
+		const next = rowStart.slice(0, rows);
+		for (const chunk of triples.chunks) {
+			const end = triples.used(chunk);
+			for (let t = 0; t < end; t += 3) {
+				const row = chunk[t] as number;
+				const at = next[row] as number;
+				pairs[at] = chunk[t + 1] as number;
+				pairs[at + 1] = chunk[t + 2] as number;
+				next[row] = at + 2;
+			}
+		}
+		this.#rowStart = rowStart;
+		this.#pairs = pairs;
+	}
+}
+
+const NO_POSTINGS: Postings = [];
+
+/** Triples per chunk of a {@link TripleList}. */
+const CHUNK_TRIPLES = 16_384;
+
+/**
+ * A growing list of (row, id, count) triples outside V8's heap, in chunks of equal size: a single array doubled as it
+ * grew left the earlier copies as garbage beside the final one (at 10,000 generated files, ~500,000 triples, up to
+ * ~12.5 MB of them at once during the first query, which builds the index, against 6 MB in chunks).
+ */
+class TripleList {
+	readonly chunks: Int32Array[] = [];
+	/** Numbers (three per triple) in all chunks. */
+	length = 0;
+	#last = new Int32Array(0);
+	#used = 0;
+
+	push(row: number, id: number, count: number): void {
+		if (this.#used === this.#last.length) {
+			this.#last = new Int32Array(3 * CHUNK_TRIPLES);
+			this.chunks.push(this.#last);
+			this.#used = 0;
+		}
+		const chunk = this.#last;
+		chunk[this.#used] = row;
+		chunk[this.#used + 1] = id;
+		chunk[this.#used + 2] = count;
+		this.#used += 3;
+		this.length += 3;
+	}
+
+	/** Numbers filled in `chunk`: all but in the last one. */
+	used(chunk: Int32Array): number {
+		return chunk === this.#last ? this.#used : chunk.length;
+	}
+}
+
+/**
+ * The terms of one file's document with their counts: its text's, its path's and its defined names' (weighted). The
+ * path and names give a few terms, merged into the text's as they pass, so no map of the whole document is built.
+ */
+function eachTerm(file: IndexedFacts, each: (term: string, count: number) => void): void {
+	const extra = new Map<string, number>();
+	for (const term of terms(file.path)) extra.set(term, (extra.get(term) ?? 0) + 1);
+	for (const symbol of file.symbols) {
+		for (const term of rememberedTerms(symbol.name)) extra.set(term, (extra.get(term) ?? 0) + DEFINED_NAME_WEIGHT);
+	}
+	forEachContentTerm(file.contentTerms ?? "", (term, count) => {
+		const more = extra.get(term);
+		if (more === undefined) return each(term, count);
+		extra.delete(term);
+		each(term, count + more);
+	});
+	for (const [term, count] of extra) each(term, count);
+}

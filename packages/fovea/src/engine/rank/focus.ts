@@ -1,0 +1,285 @@
+import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
+import { withCapacity } from "../graph/index.ts";
+import type { FileFacts } from "../model/index.ts";
+import { terms } from "../terms/index.ts";
+import { ContentIndex } from "./content-index.ts";
+import {
+	diffuse,
+	diffusionSlots,
+	type HeatStats,
+	type NormalizedGraph,
+	normalizeGraph,
+	renormalizeRows,
+	ScratchVectors,
+	withHeadroom,
+} from "./heat.ts";
+import {
+	addMass,
+	addTextShare,
+	blendHeats,
+	blendTextRank,
+	countPositive,
+	normalizeSeeds,
+	type RankedNode,
+	scaleFrom,
+	scoreFiles,
+	seededPaths,
+	sumOf,
+	topK,
+} from "./ranking.ts";
+import { TermIndex } from "./term-index.ts";
+
+/** Timescales of the diffusion and how much each contributes: local context first, neighbourhood second. */
+const TIMES = [0.5, 2, 6] as const;
+const TIME_WEIGHTS = [0.5, 0.3, 0.2] as const;
+/**
+ * The series stops once every timescale's remaining coefficient mass is below this share of the seed mass: a
+ * ranking needs no more: a tighter tolerance costs more sparse products on the longest timescale and ranks the
+ * changed files of `bench/fovea-quality.bench.ts` no differently.
+ */
+const HEAT_TOLERANCE = 1e-3;
+/**
+ * How a query's words rank files. Heat is seeded from the nodes whose names and paths the words match
+ * (`NAME_SEEDS` of the seed mass) and from the files whose text they match, by BM25 (the rest); a file's rank blends
+ * its text's BM25 (`TEXT_RANK`, relative to the best) with its heat (relative to the hottest file). Chosen on this
+ * repository's history (`bench/fovea-quality.bench.ts`, 123 commits): heat seeded by names alone found 39% of the
+ * changed files in the top ten, BM25 alone 68%, this blend 71%; every neighbour with the same text rank (name seeds
+ * 0.3–0.7, shorter timescales) found 70–72% with a better MRR than BM25's.
+ */
+const NAME_SEEDS = 0.7;
+const TEXT_RANK = 0.7;
+
+/** A graph prepared for queries: normalized operator and term index, kept per graph generation. */
+export interface PreparedGraph {
+	graph: CodeGraph;
+	operator: NormalizedGraph;
+	/**
+	 * The term index, built on first use: impact and dwell seed by node, not by words, and a process that only asks
+	 * them (the `contour` CLI's exposure) never pays for it.
+	 */
+	readonly index: TermIndex;
+	/** BM25 over the files' whole text, built on first use (as `index`). Empty for a graph prepared without facts. */
+	readonly content: ContentIndex;
+	/** The file node of every node (a file's own id for files); longer than the node count, to leave room for edits. */
+	fileOf: Int32Array;
+	/** Vectors reused by every query on this graph (diffusion slots first, then `FOCUS_SLOTS`). */
+	scratch: ScratchVectors;
+}
+
+/**
+ * Scratch slots of a focus query, after the diffusion's; the blended score takes the diffusion's first slot, free once
+ * the diffusion has returned (one node-sized vector less).
+ */
+const FOCUS_SLOTS = {
+	score: 0,
+	seeds: diffusionSlots(TIMES.length),
+	hottest: diffusionSlots(TIMES.length) + 1,
+	text: diffusionSlots(TIMES.length) + 2,
+} as const;
+
+/** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */
+export function prepareGraph(graph: CodeGraph, files?: ReadonlyMap<string, FileFacts>): PreparedGraph {
+	const fileOf = new Int32Array(withHeadroom(graph.nodes.length));
+	graph.nodes.forEach((node, id) => {
+		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
+	});
+	const scratch = new ScratchVectors(fileOf.length);
+	return withIndexes({ graph, operator: normalizeGraph(graph), fileOf, scratch }, files, {});
+}
+
+/** The term and content indexes of each prepared graph that built them. */
+const builtIndexes = new WeakMap<PreparedGraph, TermIndex>();
+const builtContent = new WeakMap<PreparedGraph, ContentIndex>();
+
+/** Whether `prepared`'s term index has been built (read, or carried over from the graph it was patched from). */
+export function hasTermIndex(prepared: PreparedGraph): boolean {
+	return builtIndexes.has(prepared);
+}
+
+/** Whether `prepared`'s content index has been built (read, or carried over from the graph it was patched from). */
+export function hasContentIndex(prepared: PreparedGraph): boolean {
+	return builtContent.has(prepared);
+}
+
+/**
+ * `prepared` with its `index` and `content`: those `built` when given, else made when first read (the term index
+ * from the graph's nodes, the content index from `files`).
+ */
+function withIndexes(
+	prepared: Omit<PreparedGraph, "index" | "content">,
+	files: ReadonlyMap<string, FileFacts> | undefined,
+	built: { index?: TermIndex | undefined; content?: ContentIndex | undefined },
+): PreparedGraph {
+	const out: PreparedGraph = {
+		...prepared,
+		get index(): TermIndex {
+			let index = builtIndexes.get(out);
+			if (index === undefined) {
+				index = new TermIndex(prepared.graph.nodes);
+				builtIndexes.set(out, index);
+			}
+			return index;
+		},
+		get content(): ContentIndex {
+			let content = builtContent.get(out);
+			if (content === undefined) {
+				content = new ContentIndex(contentEntries(prepared.graph, files));
+				builtContent.set(out, content);
+			}
+			return content;
+		},
+	};
+	if (built.index !== undefined) builtIndexes.set(out, built.index);
+	if (built.content !== undefined) builtContent.set(out, built.content);
+	return out;
+}
+
+/** The files of `graph` in `files`, as content index entries. */
+function* contentEntries(
+	graph: CodeGraph,
+	files: ReadonlyMap<string, FileFacts> | undefined,
+): Generator<[number, FileFacts]> {
+	if (files === undefined) return;
+	for (const [path, facts] of files) {
+		const id = graph.fileNode.get(path);
+		if (id !== undefined) yield [id, facts];
+	}
+}
+
+/**
+ * Prepares the next generation of a graph that `GraphStore.update` patched: the operator's degrees are computed again
+ * for the rows the update changed (all of them when it assembled the rows anew), the term index and the file of
+ * each node are patched for the removed and added nodes only, and the content index for the `changed` paths of
+ * `files`. The previous `PreparedGraph` shares the indexes and the operator's arrays and must not be used afterwards.
+ */
+export function patchPreparedGraph(
+	previous: PreparedGraph,
+	graph: CodeGraph,
+	delta: GraphDelta,
+	files?: ReadonlyMap<string, FileFacts>,
+	changed: readonly string[] = [],
+): PreparedGraph {
+	// An index not built yet has nothing to patch: it will be made from the nodes as they are then.
+	const index = builtIndexes.get(previous);
+	for (const id of delta.removed) index?.remove(id, graph.nodes[id] as GraphNode);
+	const fileOf = withCapacity(previous.fileOf, graph.nodes.length, withHeadroom(graph.nodes.length));
+	for (const id of delta.added) {
+		const node = graph.nodes[id] as GraphNode;
+		index?.add(id, node);
+		fileOf[id] = graph.fileNode.get(node.path) ?? -1;
+	}
+	const scratch = previous.scratch.size >= graph.nodes.length ? previous.scratch : new ScratchVectors(fileOf.length);
+	const operator =
+		delta.rows === undefined ? normalizeGraph(graph) : renormalizeRows(previous.operator, graph, delta.rows);
+	const content = builtContent.get(previous);
+	for (const path of changed) {
+		const id = graph.fileNode.get(path);
+		if (content === undefined || id === undefined) continue;
+		const facts = files?.get(path);
+		if (facts === undefined) content.remove(id);
+		else content.add(id, facts);
+	}
+	return withIndexes({ graph, operator, fileOf, scratch }, files, { index, content });
+}
+
+/** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */
+export interface FocusQuery {
+	text: string;
+	/** Root-relative paths to seed directly (a file and its symbols). */
+	paths?: readonly string[];
+	/** Extra seed mass per node id, e.g. decayed attention. */
+	attention?: ReadonlyMap<number, number>;
+	/** Restrict ranked symbols to these kinds. */
+	kinds?: ReadonlySet<string>;
+	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
+	timeScale?: number;
+	/** Rank only nodes that heat reached, not the seeds themselves (impact: what a change exposes). */
+	excludeSeeds?: boolean;
+	/** With `excludeSeeds`: seeded files ranked all the same (the importers of a deleted file). */
+	rankedSeeds?: ReadonlySet<string>;
+}
+
+export type { RankedNode } from "./ranking.ts";
+
+/** The outcome of a focus query. */
+export interface FocusResult {
+	terms: string[];
+	seededNodes: number;
+	files: RankedNode[];
+	symbols: RankedNode[];
+	stats: HeatStats;
+}
+
+/**
+ * Ranks the files and symbols of a root for a query: lexical matches (terms weighted by rarity, exact identifier
+ * matches boosted) seed heat, heat diffuses over the code graph at three timescales, and a node's score is its
+ * blended heat, normalized by the square root of its degree so that hubs do not win by being hubs. A file's score
+ * adds the heat of its own symbols, so a file whose functions are relevant ranks even if its name is not.
+ */
+export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
+	const { graph, operator, fileOf } = prepared;
+	const seeds = prepared.scratch.vector(FOCUS_SLOTS.seeds, graph.nodes.length);
+	// A query by attention or path (impact, dwell) has no text: nothing to split.
+	const queryTerms = query.text === "" ? [] : [...new Set(terms(query.text))];
+	// Read only for words: the getter builds the index on first use, which a query by attention or path never needs.
+	const words =
+		query.text === "" ? [] : query.text.split(/[^A-Za-z0-9_$\u0080-\uffff]+/).filter((word) => word.length >= 3);
+	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
+	if (index !== undefined) {
+		for (const term of queryTerms) addMass(seeds, index.postings(term), index.idf(term));
+		for (const word of words) addMass(seeds, index.exact(word), 3 * index.idf(word.toLowerCase()));
+	}
+	for (const path of query.paths ?? []) {
+		const fileId = graph.fileNode.get(path);
+		if (fileId !== undefined) seeds[fileId] = (seeds[fileId] as number) + 5;
+	}
+	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
+	const stats: HeatStats = { products: 0 };
+	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
+	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
+	const seededNodes = mixSeeds(seeds, text, bestText);
+	if (seededNodes === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
+
+	const scale = query.timeScale !== undefined && query.timeScale > 0 ? Math.min(query.timeScale, 20) : 1;
+	const heats = diffuse(
+		operator,
+		seeds,
+		TIMES.map((t) => t * scale),
+		HEAT_TOLERANCE,
+		stats,
+		prepared.scratch,
+	);
+	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
+	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.degree);
+	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
+	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
+	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
+	const seededFiles = query.excludeSeeds === true ? seededPaths(seeds, graph.nodes) : new Set<string>();
+	for (const path of query.rankedSeeds ?? []) seededFiles.delete(path);
+	const unseeded = (id: number) =>
+		query.excludeSeeds !== true || !seededFiles.has((graph.nodes[id] as { path: string }).path);
+	const files = topK(fileScore, 0, graph.fileCount, limit, seeds, unseeded);
+	const symbols = topK(
+		score,
+		graph.fileCount,
+		graph.nodes.length,
+		limit,
+		seeds,
+		(id) => unseeded(id) && (query.kinds === undefined || query.kinds.has((graph.nodes[id] as { kind: string }).kind)),
+	);
+	return { terms: queryTerms, seededNodes, files, symbols, stats };
+}
+
+/**
+ * Makes `seeds` (name, path and attention mass per node) one distribution with the files' text scores: `NAME_SEEDS`
+ * of the mass from the names, the rest from the text, either all of it when the other has none. Returns how many
+ * nodes are seeded.
+ */
+function mixSeeds(seeds: Float64Array, text: Float64Array, bestText: number): number {
+	const named = normalizeSeeds(seeds);
+	if (bestText === 0) return named;
+	const nameShare = named === 0 ? 0 : NAME_SEEDS;
+	addTextShare(seeds, text, nameShare, sumOf(text));
+	scaleFrom(seeds, text.length, nameShare);
+	return countPositive(seeds);
+}

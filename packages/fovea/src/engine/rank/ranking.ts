@@ -1,0 +1,228 @@
+/**
+ * The node-sized steps of a focus query after the diffusion, and the bounded selection of the best nodes. Each loop is
+ * a small function of its own: V8 optimizes each whole after a few calls. Inside `focus` they ran as loops replaced on
+ * the stack, and the rest of `focus` fell back to the interpreter on every call (too little type feedback), which
+ * boxed every number it computed (~4 MB of garbage a query at 10,000 files). The same holds within a step: code that
+ * V8 compiles while a loop runs (on-stack replacement) has no feedback for what follows the loop and is thrown away on
+ * reaching it, and that code was entered again on the first query after every edit of the graph (a deopt
+ * each time, seen with `--trace-deopt`). So a step with two passes is two functions, and nothing follows a loop.
+ */
+import type { GraphNode } from "../graph/index.ts";
+
+/** One ranked node with its evidence. */
+export interface RankedNode {
+	id: number;
+	score: number;
+	/** The node's own lexical seed mass (0 for nodes reached only through the graph). */
+	seed: number;
+}
+
+/** Adds `mass` to the seed of each node of `ids`, in place. */
+export function addMass(seeds: Float64Array, ids: readonly number[], mass: number): void {
+	for (let k = 0; k < ids.length; k++) {
+		const id = ids[k] as number;
+		seeds[id] = (seeds[id] as number) + mass;
+	}
+}
+
+/** Scales `seeds` to sum to 1, in place; returns how many are positive (0 when there is no seed mass). */
+export function normalizeSeeds(seeds: Float64Array): number {
+	const total = sumOf(seeds);
+	if (total === 0) return 0;
+	let seeded = 0;
+	for (let i = 0; i < seeds.length; i++) {
+		const value = seeds[i] as number;
+		if (value > 0) seeded++;
+		seeds[i] = value / total;
+	}
+	return seeded;
+}
+
+/** The sum of `values`. */
+export function sumOf(values: Float64Array): number {
+	let total = 0;
+	for (let i = 0; i < values.length; i++) total += values[i] as number;
+	return total;
+}
+
+/**
+ * Blends the files' text scores into their seeds, in place: file `id` keeps `nameShare` of its seed and gains
+ * `1 - nameShare` of its share of the text (`text[id] / total`). Symbols (ids past the files) are `scaleFrom`'s.
+ */
+export function addTextShare(seeds: Float64Array, text: Float64Array, nameShare: number, total: number): void {
+	for (let id = 0; id < text.length; id++)
+		seeds[id] = nameShare * (seeds[id] as number) + ((1 - nameShare) * (text[id] as number)) / total;
+}
+
+/** Multiplies the entries of `values` from index `from` on by `factor`, in place. */
+export function scaleFrom(values: Float64Array, from: number, factor: number): void {
+	for (let i = from; i < values.length; i++) values[i] = factor * (values[i] as number);
+}
+
+/** How many entries are positive. */
+export function countPositive(values: Float64Array): number {
+	let positive = 0;
+	for (let i = 0; i < values.length; i++) if ((values[i] as number) > 0) positive++;
+	return positive;
+}
+
+/**
+ * A node's score: its heat at the three timescales blended by their `weights`, over the square root of its degree.
+ * The heats and weights are read through locals, not looked up per node.
+ */
+export function blendHeats(
+	score: Float64Array,
+	[h0, h1, h2]: readonly [Float64Array, Float64Array, Float64Array],
+	[w0, w1, w2]: readonly [number, number, number],
+	degree: Float64Array,
+): void {
+	for (let i = 0; i < score.length; i++) {
+		const h = w0 * (h0[i] as number) + w1 * (h1[i] as number) + w2 * (h2[i] as number);
+		score[i] = h / Math.sqrt(1 + (degree[i] as number));
+	}
+}
+
+/**
+ * A file's score: its own plus that of its hottest symbol (a maximum, not a sum, so a file does not win merely by
+ * holding many symbols). `fileScore` (zeroed, one entry per file) first gathers the maxima.
+ */
+export function scoreFiles(
+	fileScore: Float64Array,
+	score: Float64Array,
+	fileOf: Int32Array,
+	fileCount: number,
+	nodeCount: number,
+): void {
+	hottestSymbols(fileScore, score, fileOf, fileCount, nodeCount);
+	addOwnScores(fileScore, score, fileCount);
+}
+
+function hottestSymbols(
+	fileScore: Float64Array,
+	score: Float64Array,
+	fileOf: Int32Array,
+	fileCount: number,
+	nodeCount: number,
+): void {
+	for (let id = fileCount; id < nodeCount; id++) {
+		const fileId = fileOf[id] as number;
+		if (fileId >= 0 && (score[id] as number) > (fileScore[fileId] as number)) fileScore[fileId] = score[id] as number;
+	}
+}
+
+function addOwnScores(fileScore: Float64Array, score: Float64Array, fileCount: number): void {
+	for (let id = 0; id < fileCount; id++) fileScore[id] = (score[id] as number) + (fileScore[id] as number);
+}
+
+/**
+ * Blends the files' text scores into their heat scores, in place: `share` of a file's rank is its text score relative
+ * to the best (`bestText`), the rest its heat score relative to the hottest file's.
+ */
+export function blendTextRank(fileScore: Float64Array, text: Float64Array, bestText: number, share: number): void {
+	const hottest = maxOf(fileScore);
+	for (let id = 0; id < fileScore.length; id++) {
+		const heat = hottest > 0 ? (fileScore[id] as number) / hottest : 0;
+		fileScore[id] = (share * (text[id] as number)) / bestText + (1 - share) * heat;
+	}
+}
+
+/** The largest value, or 0 when none is positive. */
+function maxOf(values: Float64Array): number {
+	let largest = 0;
+	for (let i = 0; i < values.length; i++) if ((values[i] as number) > largest) largest = values[i] as number;
+	return largest;
+}
+
+/** The paths of the files and symbols with seed mass. */
+export function seededPaths(seeds: Float64Array, nodes: readonly GraphNode[]): Set<string> {
+	const paths = new Set<string>();
+	for (let id = 0; id < seeds.length; id++) if ((seeds[id] as number) > 0) paths.add((nodes[id] as GraphNode).path);
+	return paths;
+}
+
+/**
+ * The best `limit` nodes with ids in [from, to), best first; `score` is indexed by node id. A bounded min-heap keeps
+ * the selection linear in the number of nodes instead of sorting every warm node.
+ */
+export function topK(
+	score: Float64Array,
+	from: number,
+	to: number,
+	limit: number,
+	seeds: Float64Array,
+	accept: (id: number) => boolean = () => true,
+): RankedNode[] {
+	if (limit <= 0) return [];
+	const heap: number[] = [];
+	selectBest(heap, score, from, to, limit, accept);
+	return heap
+		.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b)
+		.map((id) => ({ id, score: score[id] as number, seed: seeds[id] as number }));
+}
+
+/**
+ * Fills `heap` (a min-heap by `worse`) with the best `limit` accepted ids of [from, to). Its own function, with the
+ * heap's steps in functions of their own, and no closure of its own: as part of `topK` the loop only ever ran as code
+ * replaced on the stack, entered anew on every call after a stretch in the interpreter, which boxed each score it
+ * read (~1 MB of garbage a query at 10,000 files, most of a warm query's allocation).
+ */
+function selectBest(
+	heap: number[],
+	score: Float64Array,
+	from: number,
+	to: number,
+	limit: number,
+	accept: (id: number) => boolean,
+): void {
+	for (let id = from; id < to; id++) {
+		if (!((score[id] as number) > 1e-12)) continue;
+		if (heap.length === limit && !worse(score, heap[0] as number, id)) continue;
+		if (!accept(id)) continue;
+		if (heap.length < limit) siftUp(heap, score, id);
+		else siftDown(heap, score, id);
+	}
+}
+
+/** Whether node `a` ranks below node `b`: a lower score, or the same score and a later id. */
+function worse(score: Float64Array, a: number, b: number): boolean {
+	const sa = score[a] as number;
+	const sb = score[b] as number;
+	return sa < sb || (sa === sb && a > b);
+}
+
+/** Adds `id` to a heap that is not full. */
+function siftUp(heap: number[], score: Float64Array, id: number): void {
+	let i = heap.length;
+	heap.push(id);
+	while (i > 0) {
+		const parent = (i - 1) >> 1;
+		const above = heap[parent] as number;
+		if (!worse(score, id, above)) break;
+		heap[i] = above;
+		i = parent;
+	}
+	heap[i] = id;
+}
+
+/** Puts `id` in place of the heap's worst entry. */
+function siftDown(heap: number[], score: Float64Array, id: number): void {
+	let i = 0;
+	for (;;) {
+		const left = 2 * i + 1;
+		const right = left + 1;
+		let least = i;
+		let leastId = id;
+		if (left < heap.length && worse(score, heap[left] as number, leastId)) {
+			least = left;
+			leastId = heap[left] as number;
+		}
+		if (right < heap.length && worse(score, heap[right] as number, leastId)) {
+			least = right;
+			leastId = heap[right] as number;
+		}
+		if (least === i) break;
+		heap[i] = leastId;
+		i = least;
+	}
+	heap[i] = id;
+}

@@ -1,0 +1,56 @@
+import { homedir } from "node:os";
+import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "./accessed-paths.ts";
+import { canonicalPath } from "./canonical-path.ts";
+import { ProjectDiscovery, type ProjectRoot } from "./discovery.ts";
+import { excludedRootReason } from "./exclusions.ts";
+import { relativeInside } from "./path-inside.ts";
+
+export { cwdProject, gitReviewRoot } from "./manual-root.ts";
+export { peerWorkspaceHint } from "./peer-hint-check.ts";
+
+/**
+ * The filesystem half of roaming, loaded lazily on the first tool result: which project roots a successful tool
+ * result touched, and whether a root hinted by the peer extension may enroll here.
+ */
+
+/** One discovery per process, so Fovea and Contour coalesce their lookups of the same paths. */
+export const discovery = new ProjectDiscovery();
+
+/**
+ * The distinct owning projects of every path a successful tool result proves was accessed. A path inside a root
+ * that was chosen explicitly (`narrowOwner`) belongs to that root as named, without discovery widening it, unless
+ * it lies in a project of its own strictly inside that root (a nested repository, a linked worktree, a manifest
+ * project in an umbrella folder): that one is another project, closed until access like this enrolls it.
+ */
+export async function ownersOf(
+	event: ToolAccessEvent,
+	cwd: string,
+	gitOnly: boolean,
+	narrowOwner?: (path: string) => string | undefined,
+): Promise<Array<{ root: string; marker: ProjectRoot["marker"] | "explicit" }>> {
+	const paths: AccessedPath[] = accessedPaths(event, cwd, homedir(), { cdpath: process.env.CDPATH });
+	const owners = new Map<string, { root: string; marker: ProjectRoot["marker"] | "explicit" }>();
+	for (const accessed of paths) {
+		const narrow = narrowOwner?.(await canonicalPath(accessed.path));
+		const found = await discovery.discover(accessed.path, accessed.kind);
+		if (narrow !== undefined && (found === undefined || !projectInside(found, narrow))) {
+			owners.set(narrow, { root: narrow, marker: "explicit" });
+			continue;
+		}
+		if (found === undefined || owners.has(found.root)) continue;
+		if (gitOnly && found.marker !== "git" && found.marker !== "git-file") continue;
+		owners.set(found.root, found);
+	}
+	return [...owners.values()];
+}
+
+/** Whether `found` is a project of its own (a Git marker or a manifest, not a source file's folder) below `root`. */
+function projectInside(found: ProjectRoot, root: string): boolean {
+	return found.marker !== "source" && found.root !== root && relativeInside(root, found.root) !== undefined;
+}
+
+/** Whether a root hinted by the peer may enroll: never an excluded path, and a Git worktree where one is required. */
+export async function acceptsPeerRoot(root: string, gitOnly: boolean): Promise<boolean> {
+	if (excludedRootReason(root, root, homedir()) !== undefined) return false;
+	return !gitOnly || (await discovery.gitMarkerOf(root)) !== undefined;
+}
