@@ -71,9 +71,8 @@ if (unknown.length > 0) throw new Error(`unknown repositories: ${unknown.join(",
 
 const started = performance.now();
 const results: CorpusResult[] = [];
-const progress = (line: string) => {
-	if (!values.json) process.stderr.write(`${line}\n`);
-};
+/** Progress goes to stderr, so `--json` output stays one document. */
+const progress = (line: string) => process.stderr.write(`${line}\n`);
 const missing = (task: Task, repo: string, why: string): CorpusResult => ({
 	task,
 	repo,
@@ -109,6 +108,7 @@ if (tasks.has("issues") && issueRepos.selected.length > 0) {
 			const instances = sampleInstances(dataset.instances, repo, limit);
 			progress(`issues ${repo}: ${instances.length} instances…`);
 			results.push(await runIssues(repo, path, dataset.group, instances));
+			progress(`  ${results.at(-1)?.cases.length} cases, ${results.at(-1)?.seconds} s`);
 		}
 	}
 }
@@ -126,7 +126,9 @@ if ((tasks.has("subjects") || tasks.has("impact")) && historyRepos.selected.leng
 		}
 		progress(`history ${repo}…`);
 		const options = { limit, window, subjects: tasks.has("subjects"), impact: tasks.has("impact") };
-		results.push(...(await runHistory(repo, path, options)));
+		const measured = await runHistory(repo, path, options);
+		results.push(...measured);
+		progress(`  ${measured.map((r) => `${r.task} ${r.cases.length} cases`).join(", ")}, ${measured[0]?.seconds} s`);
 	}
 }
 

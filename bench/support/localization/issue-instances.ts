@@ -106,8 +106,7 @@ export async function msweJavaScript(corpusDir: string): Promise<LoadedInstances
 
 /**
  * At most `limit` instances of `repo`, chosen by the SHA-1 of their ids (a fixed, repository-independent sample, so
- * large sets like sympy's are cut the same way in every run), then ordered by base commit so instances sharing a
- * tree run together.
+ * large sets like sympy's are cut the same way in every run), ordered by base commit then id.
  */
 export function sampleInstances(all: readonly IssueInstance[], repo: string, limit: number): IssueInstance[] {
 	const hash = (id: string) => createHash("sha1").update(id).digest("hex");

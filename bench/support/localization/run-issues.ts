@@ -24,11 +24,15 @@ export async function runIssues(
 	const workDir = mkdtempSync(join(tmpdir(), "fovea-localization-"));
 	const states = new TreeStates(repoPath, workDir);
 	try {
+		// In commit-time order, so each tree is written as an update of the one before (see `TreeStates`).
+		const dated: { instance: IssueInstance; time: number }[] = [];
 		for (const instance of instances) {
-			if (!(await commitExists(repoPath, instance.baseCommit))) {
-				countSkip(skipped, "base-commit-missing");
-				continue;
-			}
+			const time = await commitTime(repoPath, instance.baseCommit);
+			if (time === undefined) countSkip(skipped, "base-commit-missing");
+			else dated.push({ instance, time });
+		}
+		dated.sort((a, b) => a.time - b.time || (a.instance.id < b.instance.id ? -1 : 1));
+		for (const { instance } of dated) {
 			const state = await states.at(instance.baseCommit);
 			const label = instance.query.split("\n", 1)[0]?.slice(0, 160) ?? "";
 			const scored = await focusAgainstBm25(
@@ -54,12 +58,12 @@ export async function runIssues(
 	};
 }
 
-/** Whether `commit` is a commit of the repository (a mirror may predate or lack it). */
-async function commitExists(repo: string, commit: string): Promise<boolean> {
+/** The committer time of `commit`, or undefined when the repository lacks it (a mirror may predate it). */
+async function commitTime(repo: string, commit: string): Promise<number | undefined> {
 	try {
-		await git(repo, ["cat-file", "-e", `${commit}^{commit}`]);
-		return true;
+		const time = Number((await git(repo, ["show", "-s", "--format=%ct", `${commit}^{commit}`, "--"])).trim());
+		return Number.isFinite(time) ? time : undefined;
 	} catch {
-		return false;
+		return undefined;
 	}
 }

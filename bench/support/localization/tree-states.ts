@@ -1,13 +1,14 @@
 // One repository's past trees as the rankers see them, one at a time: the tree of a commit written into a temp
 // directory, Fovea's code map of it and the BM25 index of the same files. Every tree of a repository is written into
 // the same directory with one fact cache, so a file unchanged between trees is parsed once (facts are keyed by
-// content: the cache carries nothing else from one tree to the next).
+// content: the cache carries nothing else from one tree to the next). From the second tree on, only the paths that
+// differ from the previous tree are written again (`updateTree`).
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CodeMap } from "../../../packages/fovea/src/engine/index.ts";
 import { type Bm25Doc, Bm25Index, bm25Doc } from "../bm25.ts";
 import { cachedCodeMap } from "../engine-internals.ts";
-import { writeTree } from "../engine-tree.ts";
+import { updateTree, writeTree } from "../engine-tree.ts";
 
 /** A commit's tree, indexed by both rankers over exactly the same files. */
 export interface TreeState {
@@ -21,6 +22,8 @@ export interface TreeState {
 /** Milliseconds spent per phase and trees written, for the report. */
 export interface TreeTiming {
 	trees: number;
+	/** Trees written by updating the previous one with the paths that differ (the others were written whole). */
+	treesUpdated: number;
 	materializeMs: number;
 	indexMs: number;
 	bm25IndexMs: number;
@@ -28,11 +31,13 @@ export interface TreeTiming {
 
 /** The trees of one repository, under `workDir` (created by the caller, removed by it). */
 export class TreeStates {
-	readonly timing: TreeTiming = { trees: 0, materializeMs: 0, indexMs: 0, bm25IndexMs: 0 };
+	readonly timing: TreeTiming = { trees: 0, treesUpdated: 0, materializeMs: 0, indexMs: 0, bm25IndexMs: 0 };
 	readonly #repo: string;
 	readonly #tree: string;
 	readonly #cacheDir: string;
 	#current: TreeState | undefined;
+	/** The commit whose tree the directory holds, once completely written; an update starts from it. */
+	#written: string | undefined;
 
 	constructor(repo: string, workDir: string) {
 		this.#repo = repo;
@@ -43,9 +48,13 @@ export class TreeStates {
 	/** The state of `commit`'s tree; the same object while consecutive calls ask for the same commit. */
 	async at(commit: string): Promise<TreeState> {
 		if (this.#current?.commit === commit) return this.#current;
+		const previous = this.#written;
 		this.#current = undefined;
+		this.#written = undefined;
 		let t = performance.now();
-		await writeTree(this.#repo, commit, this.#tree);
+		if (previous === undefined) await writeTree(this.#repo, commit, this.#tree);
+		else if ((await updateTree(this.#repo, previous, commit, this.#tree)) === "updated") this.timing.treesUpdated++;
+		this.#written = commit;
 		this.timing.materializeMs += performance.now() - t;
 		t = performance.now();
 		const map = cachedCodeMap(this.#tree, this.#cacheDir);
@@ -65,6 +74,7 @@ export class TreeStates {
 	/** Removes the written tree (the caller removes `workDir` with the cache). */
 	close(): void {
 		this.#current = undefined;
+		this.#written = undefined;
 		rmSync(this.#tree, { recursive: true, force: true });
 	}
 }
