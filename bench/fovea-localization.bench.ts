@@ -10,12 +10,13 @@
 //      own distinctive words), the same-folder heuristic and co-change counts from the commits before the case.
 //
 //   node bench/fovea-localization.bench.ts [--corpus DIR] [--repos flask,gin,self] [--tasks issues,subjects,impact]
-//                                          [--limit 40] [--window 1000] [--json]
+//                                          [--limit 40] [--window 1000] [--losses N] [--json]
 //
 // --corpus: where the fetched repositories are, as `<owner>+<name>/repo` Git directories (default
 // $FOVEA_BENCH_CORPUS or /work/.mirror); a missing one is reported as not measured. `self` is this repository.
 // --limit: cases per repository and task (issues: a fixed sample by hashed instance id; histories: the newest).
-// --window: commits before each case the co-change baseline reads.
+// --window: commits before each case the co-change baseline reads. --losses N: after the tables, the N cases per task
+// and repository where Fovea trails the best baseline most, with both top fives (text output; JSON has every case).
 //
 // No leakage. Every ranker and baseline sees only what existed before the case: an issue is answered on its base
 // commit's tree (the fix is not in it); a history case on its parent's tree, and the co-change counts read the parent
@@ -35,6 +36,7 @@ import {
 	sampleInstances,
 	sweBenchVerified,
 } from "./support/localization/issue-instances.ts";
+import { renderLosses } from "./support/localization/losses.ts";
 import { renderReport, summaries } from "./support/localization/report.ts";
 import { runHistory } from "./support/localization/run-history.ts";
 import { runIssues } from "./support/localization/run-issues.ts";
@@ -47,6 +49,7 @@ const { values } = parseArgs({
 		limit: { type: "string", default: "40" },
 		window: { type: "string", default: "1000" },
 		json: { type: "boolean", default: false },
+		losses: { type: "string", default: "0" },
 	},
 });
 
@@ -58,6 +61,7 @@ const positive = (flag: string, text: string | undefined): number => {
 const list = (text: string | undefined) => (text ?? "").split(",").filter((s) => s.trim() !== "");
 const limit = positive("limit", values.limit);
 const window = positive("window", values.window);
+const losses = values.losses === "0" ? 0 : positive("losses", values.losses);
 const tasks = new Set(list(values.tasks));
 for (const task of tasks) {
 	if (task !== "issues" && task !== "subjects" && task !== "impact") throw new Error(`unknown task: ${task}`);
@@ -137,5 +141,6 @@ if (values.json) {
 	const report = { benchmark: "fovea localization (issue 31)", corpusDir, limit, window, seconds };
 	process.stdout.write(`${JSON.stringify({ ...report, summaries: summaries(results), results }, null, 2)}\n`);
 } else {
-	process.stdout.write(`${renderReport(results)}\n\n${seconds} s in all\n`);
+	const lossText = losses > 0 ? `\n\n== where Fovea loses\n${renderLosses(results, losses)}` : "";
+	process.stdout.write(`${renderReport(results)}${lossText}\n\n${seconds} s in all\n`);
 }
