@@ -53,9 +53,14 @@ const { values } = parseArgs({
 	},
 });
 
+/** A usage error: the message alone on stderr, exit code 2. */
+const usage = (message: string): never => {
+	process.stderr.write(`fovea-localization: ${message}\n`);
+	process.exit(2);
+};
 const positive = (flag: string, text: string | undefined): number => {
 	const n = Number(text);
-	if (!/^\d+$/.test(text ?? "") || n < 1) throw new Error(`--${flag} must be a positive integer, got ${text}`);
+	if (!/^\d+$/.test(text ?? "") || n < 1) usage(`--${flag} must be a positive integer, got ${text}`);
 	return n;
 };
 const list = (text: string | undefined) => (text ?? "").split(",").filter((s) => s.trim() !== "");
@@ -64,14 +69,14 @@ const window = positive("window", values.window);
 const losses = values.losses === "0" ? 0 : positive("losses", values.losses);
 const tasks = new Set(list(values.tasks));
 for (const task of tasks) {
-	if (task !== "issues" && task !== "subjects" && task !== "impact") throw new Error(`unknown task: ${task}`);
+	if (task !== "issues" && task !== "subjects" && task !== "impact") usage(`unknown task: ${task}`);
 }
 const corpusDir = values.corpus ?? process.env.FOVEA_BENCH_CORPUS ?? "/work/.mirror";
 const selectors = list(values.repos);
 const issueRepos = selectRepos(ISSUE_REPOS, selectors);
 const historyRepos = selectRepos(HISTORY_REPOS, selectors);
 const unknown = issueRepos.unknown.filter((s) => historyRepos.unknown.includes(s));
-if (unknown.length > 0) throw new Error(`unknown repositories: ${unknown.join(", ")}`);
+if (unknown.length > 0) usage(`unknown repositories: ${unknown.join(", ")}`);
 
 const started = performance.now();
 const results: CorpusResult[] = [];

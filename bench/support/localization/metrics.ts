@@ -47,10 +47,13 @@ export function scoreCase(ranking: readonly string[], gold: readonly string[]): 
 /** The metric names a summary carries. */
 export type Metric = "acc1" | "acc5" | "recall10" | "rr";
 
-/** The mean of each metric over `scores` (MRR is the mean of `rr`), rounded to 3 decimals; zeros when empty. */
+/**
+ * The mean of each metric over `scores` (MRR is the mean of `rr`), unrounded so targets are judged on exact values
+ * (a ratio of rounded means can fall on the wrong side of a target); zeros when empty.
+ */
 export function summarize(scores: readonly CaseScore[]): Record<Metric, number> {
 	const mean = (pick: (s: CaseScore) => number) =>
-		scores.length === 0 ? 0 : round3(scores.reduce((sum, s) => sum + pick(s), 0) / scores.length);
+		scores.length === 0 ? 0 : scores.reduce((sum, s) => sum + pick(s), 0) / scores.length;
 	return {
 		acc1: mean((s) => s.acc1),
 		acc5: mean((s) => s.acc5),
@@ -77,7 +80,10 @@ export interface TargetCheck {
 	met: boolean;
 }
 
-/** Whether `fovea` reaches `required` × `baseline` on `metric`. A zero baseline is met by any non-negative Fovea. */
+/**
+ * Whether `fovea` reaches `required` × `baseline` on `metric`, judged on the exact values (the check reports them
+ * rounded to 3 decimals). A zero baseline is met by any non-negative Fovea.
+ */
 export function checkTarget(
 	metric: Metric,
 	fovea: number,
@@ -86,7 +92,8 @@ export function checkTarget(
 	against: string,
 ): TargetCheck {
 	const ratio = baseline === 0 ? null : round3(fovea / baseline);
-	return { metric, fovea, baseline, against, ratio, required, met: fovea >= required * baseline };
+	const met = fovea >= required * baseline;
+	return { metric, fovea: round3(fovea), baseline: round3(baseline), against, ratio, required, met };
 }
 
 /** Per case, which of two rankings put its best gold path higher: Fovea's or the other's. */

@@ -1,7 +1,15 @@
 // Summaries and targets of the localization benchmark (issue 31): each task's metrics for every ranker, Fovea's ratio
 // to the baseline the target names, and whether the target is met; per repository and per language set.
 import type { CorpusResult, Task } from "./corpus-result.ts";
-import { type CaseScore, checkTarget, headToHead, type Metric, summarize, type TargetCheck } from "./metrics.ts";
+import {
+	type CaseScore,
+	checkTarget,
+	headToHead,
+	type Metric,
+	round3,
+	summarize,
+	type TargetCheck,
+} from "./metrics.ts";
 
 /** The metrics each task reports, in table order. */
 export const TASK_METRICS: Record<Task, readonly Metric[]> = {
@@ -35,6 +43,7 @@ export interface Summary {
 	task: Task;
 	label: string;
 	cases: number;
+	/** Means rounded to 3 decimals (targets are judged on the exact means). */
 	rankers: Record<string, Record<Metric, number>>;
 	targets: TargetCheck[];
 	/** Per case by reciprocal rank, Fovea against each baseline. */
@@ -46,15 +55,15 @@ export function summarizeCases(task: Task, label: string, results: readonly Corp
 	const cases = results.flatMap((r) => r.cases);
 	const names = [...new Set(cases.flatMap((c) => Object.keys(c.scores)))];
 	const scoresOf = (name: string) => cases.map((c) => c.scores[name]).filter((s): s is CaseScore => s !== undefined);
-	const rankers = Object.fromEntries(names.map((name) => [name, summarize(scoresOf(name))]));
+	const exact = Object.fromEntries(names.map((name) => [name, summarize(scoresOf(name))]));
 	const baselines = names.filter((n) => n !== "fovea");
-	const fovea = rankers.fovea;
+	const fovea = exact.fovea;
 	const targets: TargetCheck[] = [];
 	if (fovea !== undefined && baselines.length > 0 && cases.length > 0) {
 		for (const { metric, required } of TARGETS[task]) {
 			// Against the best baseline on this metric (for issues and subjects, BM25 is the only one).
-			const best = baselines.reduce((a, b) => ((rankers[b]?.[metric] ?? 0) > (rankers[a]?.[metric] ?? 0) ? b : a));
-			targets.push(checkTarget(metric, fovea[metric], rankers[best]?.[metric] ?? 0, required, best));
+			const best = baselines.reduce((a, b) => ((exact[b]?.[metric] ?? 0) > (exact[a]?.[metric] ?? 0) ? b : a));
+			targets.push(checkTarget(metric, fovea[metric], exact[best]?.[metric] ?? 0, required, best));
 		}
 	}
 	const foveaScores = scoresOf("fovea");
@@ -62,7 +71,12 @@ export function summarizeCases(task: Task, label: string, results: readonly Corp
 		task,
 		label,
 		cases: cases.length,
-		rankers,
+		rankers: Object.fromEntries(
+			Object.entries(exact).map(([name, means]) => [
+				name,
+				Object.fromEntries(Object.entries(means).map(([m, v]) => [m, round3(v)])) as Record<Metric, number>,
+			]),
+		),
 		targets,
 		headToHead: Object.fromEntries(baselines.map((b) => [b, headToHead(foveaScores, scoresOf(b))])),
 	};
