@@ -130,6 +130,18 @@ export function renderReport(results: readonly CorpusResult[]): string {
 		}
 		lines.push("");
 	}
+	const diagnosed = results.filter((r) => r.cases.some((c) => c.diagnostics !== undefined));
+	if (diagnosed.length > 0) {
+		lines.push("== impact: share of direct dependencies of the query file (what it imports, which it does not expose)");
+		for (const r of diagnosed) {
+			const mean = (key: string) =>
+				r.cases.reduce((sum, c) => sum + (c.diagnostics?.[key] ?? 0), 0) / Math.max(1, r.cases.length);
+			lines.push(
+				`${r.repo}: ${(100 * mean("foveaTop10Dependencies")).toFixed(1)}% of Fovea's top 10, ${(100 * mean("goldDependencies")).toFixed(1)}% of the gold files`,
+			);
+		}
+		lines.push("");
+	}
 	lines.push("== cases, skips and time per corpus");
 	for (const r of results) {
 		const skips = Object.entries(r.skipped)

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { coChangeRanking, historyBefore } from "./co-change.ts";
 import { type CaseDetail, type CorpusResult, countSkip, roundedTiming } from "./corpus-result.ts";
+import { dependencyShare, directDependencies } from "./dependencies.ts";
 import { type ImpactCase, impactCase, recentCommits, subjectCase } from "./history-cases.ts";
 import { scoreCase } from "./metrics.ts";
 import { sameFolderRanking } from "./same-folder.ts";
@@ -47,7 +48,7 @@ export async function runHistory(repo: string, repoPath: string, options: Histor
 	const impact: TaskCases = { cases: [], skipped: {} };
 	const timing = { logMs: 0, focusMs: 0, impactMs: 0, bm25Ms: 0, coChangeMs: 0 };
 	let t = performance.now();
-	// Enough commits to find the cases among merges of docs, CI and dependency bumps.
+	// Enough commits to find the cases among those that touch only docs, CI or dependency pins.
 	const records = await recentCommits(repoPath, Math.max(400, options.limit * 25));
 	timing.logMs += performance.now() - t;
 	const workDir = mkdtempSync(join(tmpdir(), "fovea-localization-"));
@@ -128,11 +129,16 @@ async function impactOne(
 		"same-folder": keep(sameFolderRanking(state.indexed, c.query)),
 		"co-change": keep(coChange),
 	};
+	const dependencies = await directDependencies(state, c.query);
 	task.cases.push({
 		id: c.record.commit.slice(0, 12),
 		query: c.query,
 		gold,
 		goldDropped: c.gold.filter((g) => !state.indexed.has(g)),
 		scores: Object.fromEntries(Object.entries(ranked).map(([name, ranking]) => [name, scoreCase(ranking, gold)])),
+		diagnostics: {
+			foveaTop10Dependencies: dependencyShare(ranked.fovea.slice(0, 10), dependencies),
+			goldDependencies: dependencyShare(gold, dependencies),
+		},
 	});
 }
