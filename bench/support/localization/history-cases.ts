@@ -35,7 +35,8 @@ export async function recentCommits(repo: string, count?: number): Promise<Commi
 	for (const chunk of log.split("\x1e")) {
 		if (chunk === "") continue;
 		const end = chunk.indexOf("\0");
-		const [commit = "", parents = "", subject = ""] = (end < 0 ? chunk : chunk.slice(0, end)).split("\t");
+		const [commit = "", parents = "", ...rest] = (end < 0 ? chunk : chunk.slice(0, end)).split("\t");
+		const subject = rest.join("\t");
 		const fields =
 			end < 0
 				? []

@@ -4,9 +4,6 @@
 //
 // No leakage: a case is answered on its parent's tree, and the co-change counts read only the parent and its
 // ancestors (`historyBefore`); the case's own commit and anything after it reach neither the index nor a baseline.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { coChangeRanking, historyBefore } from "./co-change.ts";
 import { type CaseDetail, type CorpusResult, countSkip, roundedTiming } from "./corpus-result.ts";
 import { dependencyShare, directDependencies } from "./dependencies.ts";
@@ -15,6 +12,7 @@ import { scoreCase } from "./metrics.ts";
 import { sameFolderRanking } from "./same-folder.ts";
 import { focusAgainstBm25, MAX_TOKENS } from "./text-case.ts";
 import { type TreeState, TreeStates } from "./tree-states.ts";
+import { makeWorkDir, removeWorkDir } from "./work-dirs.ts";
 
 /** The cases of one task so far and what it skipped. */
 interface TaskCases {
@@ -51,7 +49,7 @@ export async function runHistory(repo: string, repoPath: string, options: Histor
 	// Enough commits to find the cases among those that touch only docs, CI or dependency pins.
 	const records = await recentCommits(repoPath, Math.max(400, options.limit * 25));
 	timing.logMs += performance.now() - t;
-	const workDir = mkdtempSync(join(tmpdir(), "fovea-localization-"));
+	const workDir = makeWorkDir();
 	const states = new TreeStates(repoPath, workDir);
 	const want = (task: { cases: CaseDetail[] }, on: boolean) => on && task.cases.length < options.limit;
 	try {
@@ -78,7 +76,7 @@ export async function runHistory(repo: string, repoPath: string, options: Histor
 		}
 	} finally {
 		states.close();
-		rmSync(workDir, { recursive: true, force: true });
+		removeWorkDir(workDir);
 	}
 	t = performance.now() - started;
 	const shared = roundedTiming({ ...states.timing, ...timing });

@@ -1,14 +1,12 @@
 // Issue-text localization on one repository: each sampled issue at its base commit's tree, Fovea's `focus` with the
 // issue text as the query against BM25 over the same files with the same text. The tree is the base commit's, which
 // the fix and everything after it are not part of.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { git } from "../git.ts";
 import { type CaseDetail, type CorpusResult, countSkip, roundedTiming } from "./corpus-result.ts";
 import type { IssueInstance } from "./issue-instances.ts";
 import { focusAgainstBm25 } from "./text-case.ts";
 import { TreeStates } from "./tree-states.ts";
+import { makeWorkDir, removeWorkDir } from "./work-dirs.ts";
 
 /** Runs the sampled `instances` of one repository at `repoPath`. */
 export async function runIssues(
@@ -21,7 +19,7 @@ export async function runIssues(
 	const skipped: Record<string, number> = {};
 	const cases: CaseDetail[] = [];
 	const timing = { focusMs: 0, bm25Ms: 0 };
-	const workDir = mkdtempSync(join(tmpdir(), "fovea-localization-"));
+	const workDir = makeWorkDir();
 	const states = new TreeStates(repoPath, workDir);
 	try {
 		// In commit-time order, so each tree is written as an update of the one before (see `TreeStates`).
@@ -45,7 +43,7 @@ export async function runIssues(
 		}
 	} finally {
 		states.close();
-		rmSync(workDir, { recursive: true, force: true });
+		removeWorkDir(workDir);
 	}
 	return {
 		task: "issues",
