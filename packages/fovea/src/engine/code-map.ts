@@ -12,7 +12,7 @@ import {
 	prepareGraph,
 } from "./focus.ts";
 import { dwellQuery, impactQuery } from "./focus-seeds.ts";
-import { gitStateDirectories } from "./git-hardening.ts";
+import { gitStateDirectories } from "./git/git-dir.ts";
 import { importersOf } from "./gone-importers.ts";
 import { GraphStore } from "./graph-store.ts";
 import { ImportSettings } from "./import-settings.ts";

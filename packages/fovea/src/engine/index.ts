@@ -30,7 +30,7 @@ export {
 	hardenedGit,
 	repositoryGuard,
 	runGit,
-} from "./git-hardening.ts";
+} from "./git/index.ts";
 export { useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
 export { buildGraph, type CodeGraph, type EdgeKind, type GraphNode } from "./graph.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";

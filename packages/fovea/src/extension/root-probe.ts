@@ -9,8 +9,8 @@
  */
 import type { Baseline, Drift } from "../engine/baseline.ts";
 import type { CodeMap } from "../engine/code-map.ts";
-import { repositoryGuard } from "../engine/git-hardening.ts";
-import { statusSignature } from "../engine/git-probe.ts";
+import { repositoryGuard } from "../engine/git/guard.ts";
+import { statusSignature } from "../engine/git/probe.ts";
 import type { Provenance } from "../engine/provenance.ts";
 import { RootGoneError } from "../engine/root-presence.ts";
 
