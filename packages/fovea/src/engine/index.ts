@@ -7,6 +7,7 @@
 
 export { printable } from "../printable.ts";
 export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
+export { writeAtomic } from "./atomic-write.ts";
 export { isInside } from "./cache-location.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
