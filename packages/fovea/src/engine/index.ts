@@ -6,8 +6,8 @@
  */
 
 export { printable } from "../printable.ts";
-export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
 export { writeAtomic } from "./atomic-write.ts";
+export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
 export { isInside } from "./cache-location.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
@@ -44,7 +44,7 @@ export { terms } from "./query-terms.ts";
 export { coverageFooter } from "./render-coverage.ts";
 export { type FocusItem, focusItems, renderFocus } from "./render-focus.ts";
 export { renderSketch } from "./render-sketch.ts";
-export { ResidentMaps } from "./residency.ts";
+export { ResidentMaps, sharedResidentMaps } from "./residency.ts";
 export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 export { RootGoneError } from "./root-presence.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
