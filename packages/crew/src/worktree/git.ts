@@ -2,7 +2,6 @@ import {
 	type ForcedConfig,
 	GitError,
 	hardenedGit,
-	isMissingBinary,
 	PartialCloneError,
 	repositoryGuard,
 	runGit,
@@ -106,8 +105,6 @@ function worktreeErrorOf(error: unknown, binary: string, cwd: string, args: read
 		return new WorktreeError("git-failed", error.message.replace(/^git \S+/, `git ${args.join(" ")}`), {
 			cause: error,
 		});
-	if ((error as NodeJS.ErrnoException)?.code !== undefined && isMissingBinary(error as NodeJS.ErrnoException))
-		return gitMissingError(binary, error);
 	return error;
 }
 

@@ -4,26 +4,35 @@ import { CodeMap, type CodeMapOptions } from "./code-map.ts";
 /**
  * Code maps by root, with heavy state (graph, in-memory facts) resident for at most `limit` roots, least recently
  * used evicted first. Evicted maps keep their identity and on-disk facts, so returning to a root rebuilds its graph
- * without parsing. A map is forgotten when every user that took it has retired its root.
+ * without parsing. A map is forgotten when every user that took it has retired its root. Maps are made by the user
+ * that first asks (`create`), with that user's copy of the engine: a store shared through `globalThis` may outlive
+ * the copy of pi-fovea that created it.
  */
 class MapStore {
-	readonly limit: number;
-	readonly #options: CodeMapOptions;
+	#limit: number;
 	readonly #maps = new Map<string, CodeMap>();
 	/** Who took each root's map; the map is forgotten when the last of them retires the root. */
 	readonly #users = new Map<string, Set<string>>();
 	/** Roots whose heavy state is in memory, least recently used first. */
 	readonly #resident: string[] = [];
 
-	constructor(limit: number, options: CodeMapOptions) {
-		this.limit = Math.max(1, Math.floor(limit));
-		this.#options = options;
+	constructor(limit: number) {
+		this.#limit = Math.max(1, Math.floor(limit));
 	}
 
-	use(root: string, user: string): CodeMap {
+	get limit(): number {
+		return this.#limit;
+	}
+
+	/** A new bound, evicting beyond it at the next `use`. */
+	configure(limit: number): void {
+		this.#limit = Math.max(1, Math.floor(limit));
+	}
+
+	use(root: string, user: string, create: (root: string) => CodeMap): CodeMap {
 		let map = this.#maps.get(root);
 		if (map === undefined) {
-			map = new CodeMap(root, this.#options);
+			map = create(root);
 			this.#maps.set(root, map);
 		}
 		const users = this.#users.get(root) ?? new Set<string>();
@@ -32,7 +41,7 @@ class MapStore {
 		const at = this.#resident.indexOf(root);
 		if (at >= 0) this.#resident.splice(at, 1);
 		this.#resident.push(root);
-		while (this.#resident.length > this.limit) {
+		while (this.#resident.length > this.#limit) {
 			const coldest = this.#resident.shift() as string;
 			void this.#maps.get(coldest)?.evict();
 		}
@@ -70,10 +79,12 @@ class MapStore {
 export class ResidentMaps {
 	readonly #store: MapStore;
 	readonly #user: string;
+	readonly #options: CodeMapOptions;
 
 	constructor(limit: number, options: CodeMapOptions = {}, store?: MapStore, user = "") {
-		this.#store = store ?? new MapStore(limit, options);
+		this.#store = store ?? new MapStore(limit);
 		this.#user = user;
+		this.#options = options;
 	}
 
 	/** How many roots' heavy state may be in memory at once. */
@@ -83,7 +94,7 @@ export class ResidentMaps {
 
 	/** The map of `root`, marked as most recently used; evicts the least recently used beyond the limit. */
 	use(root: string): CodeMap {
-		return this.#store.use(root, this.#user);
+		return this.#store.use(root, this.#user, (at) => new CodeMap(at, this.#options));
 	}
 
 	/** Whether `root`'s heavy state is in memory. */
@@ -109,12 +120,15 @@ const SHARED_STORE = Symbol.for("pi-fovea.resident-maps.v1");
 
 /**
  * The process's code maps seen by `user` (an extension's name): one map per root for every extension, resident for
- * at most FOVEA_CACHE_ROOTS roots (default 2) across all of them, watched unless FOVEA_WATCH=0.
+ * at most FOVEA_CACHE_ROOTS roots (default 2) across all of them, watched unless FOVEA_WATCH=0. Both settings are
+ * read at each call (an extension calls once per session), so a new session follows the environment it starts in.
  */
 export function sharedResidentMaps(user: string): ResidentMaps {
 	const holder = globalThis as { [SHARED_STORE]?: MapStore };
-	holder[SHARED_STORE] ??= new MapStore(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024), {
-		watch: process.env.FOVEA_WATCH !== "0",
-	});
-	return new ResidentMaps(0, {}, holder[SHARED_STORE], user);
+	const limit = envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024);
+	const options = { watch: process.env.FOVEA_WATCH !== "0" };
+	const store = holder[SHARED_STORE] ?? new MapStore(limit);
+	store.configure(limit);
+	holder[SHARED_STORE] = store;
+	return new ResidentMaps(limit, options, store, user);
 }
