@@ -1,11 +1,4 @@
-import {
-	type ForcedConfig,
-	GitError,
-	hardenedGit,
-	PartialCloneError,
-	repositoryGuard,
-	runGit,
-} from "pi-fovea/git";
+import { type ForcedConfig, GitError, hardenedGit, PartialCloneError, repositoryGuard, runGit } from "pi-fovea/git";
 import { WorktreeError } from "./errors.ts";
 
 /**
