@@ -1,8 +1,8 @@
-// Git for the benchmarks, run with the engine's hardening (engine/git-probe.ts): no fsmonitor, no hooks, no transport,
+// Git for the benchmarks, run with the engine's hardening (pi-fovea/git): no fsmonitor, no hooks, no transport,
 // no credential helper, no pager, no prompt, no lazy fetch, no system config, no optional locks. Only ever reads (or
 // creates a throwaway corpus repo).
 import { spawn } from "node:child_process";
-import { hardenedGit, runGit } from "../../packages/fovea/src/engine/git-hardening.ts";
+import { gitText, hardenedGit } from "../../packages/fovea/src/engine/git/index.ts";
 
 /** The environment of a hardened Git call (the engine's own hardening: one definition for engine and benchmarks). */
 export const GIT_ENV: NodeJS.ProcessEnv = hardenedGit(".", []).env;
@@ -14,7 +14,7 @@ export function gitArgs(repo: string, args: readonly string[]): string[] {
 
 /** Runs `git -C repo args…` and returns its stdout; rejects with stderr on a non-zero exit. */
 export function git(repo: string, args: readonly string[], maxBuffer = 256 * 1024 * 1024): Promise<string> {
-	return runGit(repo, args, { maxBuffer, timeoutMs: 600_000 });
+	return gitText(repo, args, { maxBuffer, timeoutMs: 600_000 });
 }
 
 /** Writes the tree of `treeish` (only `pathspecs`, when given) into the existing directory `into`. */

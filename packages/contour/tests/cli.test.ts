@@ -32,7 +32,12 @@ interface Run {
  * Runs `contour args` in `cwd`. `stdout` is a pipe read whole, unless it is a file descriptor, or `readOnly` bytes:
  * then the reader closes its end after the first chunk, as `| head -c N` does.
  */
-function contour(args: string[], cwd: string, stdout: { fd?: number; readOnly?: boolean } = {}): Promise<Run> {
+function contour(
+	args: string[],
+	cwd: string,
+	stdout: { fd?: number; readOnly?: boolean } = {},
+	env: NodeJS.ProcessEnv = {},
+): Promise<Run> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [CLI, ...args], {
 			cwd,
@@ -42,6 +47,7 @@ function contour(args: string[], cwd: string, stdout: { fd?: number; readOnly?: 
 				NODE_OPTIONS: "",
 				CONTOUR_MAX_ROOTS: "",
 				CONTOUR_CACHE_DIR: "",
+				...env,
 			},
 			stdio: ["ignore", stdout.fd ?? "pipe", "pipe"],
 		});
@@ -97,6 +103,16 @@ describe("contour review", { concurrency: true }, () => {
 			assert.ok(estimateTokens(fitted.stdout) <= budget, `${budget}: ${estimateTokens(fitted.stdout)} tokens`);
 			assert.match(fitted.stdout, new RegExp(`^contour review · root ${dir} · staged`));
 		}
+	});
+
+	// With no git on PATH the review used to print `spawn git ENOENT` and wait for a 120 s timer before exiting; the
+	// test's own timeout (below that timer) fails a run that waits for it.
+	it("with no git on PATH, review says so plainly and exits at once", { timeout: 60_000 }, async () => {
+		const dir = repo({ [TS.path]: TS.simple }, { commit: true });
+		const run = await contour(["review", "--root", dir], "/", {}, { PATH: tempDir("contour-no-git-") });
+		assert.equal(run.code, 2, run.stderr);
+		assert.match(run.stderr, /git is not installed or not on PATH/);
+		assert.doesNotMatch(run.stderr, /ENOENT/);
 	});
 
 	it("--json ranks findings, each naming its file relative to the root and its line", async () => {

@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
 			case "impact": {
 				const files = new Set(rest.map((path) => rootRelative(root, path)));
 				if (values.uncommitted || values.base !== undefined) {
-					const { changedFiles } = await import("./engine/git-probe.ts");
+					const { changedFiles } = await import("./engine/git/probe.ts");
 					const options = {
 						uncommitted: values.uncommitted === true,
 						...(values.base === undefined ? {} : { base: values.base }),

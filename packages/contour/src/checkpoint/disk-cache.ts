@@ -5,7 +5,7 @@
  *
  * Layout under the cache directory (`contourCacheDir()`), one directory per root named by a hash of its path:
  * `<root-hash>/reports/<analysis key>.json` (the newest `REPORTS_ON_DISK` kept), written atomically
- * (`write-file-atomic`) so a reader never sees half a file, and `<root-hash>/measures.log`: a header line, then one
+ * (pi-fovea's `writeAtomic`) so a reader never sees half a file, and `<root-hash>/measures.log`: a header line, then one
  * entry per line, `<key>\t<JSON>`, oldest first. A run appends only the entries it added (rewriting the whole
  * file cost a one-file review more than its parse), and the log is compacted to the `MEASURES_ON_DISK` most recently
  * used entries, atomically, once it holds twice as many lines. Anything unreadable, torn or of another version is a
@@ -14,8 +14,7 @@
 import { createHash } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, realpath, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { isInside } from "pi-fovea/engine";
-import writeFileAtomic from "write-file-atomic";
+import { isInside, writeAtomic as writeFileAtomic } from "pi-fovea/engine";
 import { freezeReport, type ReportDraft, type ReviewReport } from "../report/report.ts";
 import { contourCacheDir } from "./cache-dir.ts";
 import type { MeasureCache } from "./measure-cache.ts";
@@ -144,10 +143,13 @@ async function readJson(path: string): Promise<unknown> {
 	}
 }
 
-/** Writes a whole file under a temporary name and renames it into place, making its directory first. */
+/**
+ * Writes a whole file under a temporary name and renames it into place, making its directory first: Fovea's atomic
+ * write, since both are caches with the same needs (private to the user, no fsync: a lost file is recomputed).
+ */
 async function writeAtomic(path: string, text: string): Promise<void> {
 	await mkdir(dirname(path), { recursive: true });
-	await writeFileAtomic(path, text, { mode: 0o600 });
+	await writeFileAtomic(path, text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

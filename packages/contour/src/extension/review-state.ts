@@ -1,4 +1,4 @@
-import { ResidentMaps } from "pi-fovea/engine";
+import { type ResidentMaps, sharedResidentMaps } from "pi-fovea/engine";
 import type { Roaming } from "pi-fovea/roaming";
 import { ProjectDiscovery } from "pi-fovea/workspace";
 import { ReviewCache } from "../checkpoint/review-cache.ts";
@@ -6,9 +6,6 @@ import { reviewRoot } from "../checkpoint/review-root.ts";
 import { BackgroundObserver } from "../observer/background-observer.ts";
 import { contourMaxRoots } from "../observer/settings.ts";
 import { ReportStore } from "../report/report-store.ts";
-
-/** Code maps kept resident for reviews (exposure, import graphs): Contour's two hot graph generations. */
-const RESIDENT_GRAPHS = 2;
 
 /** The loaded review state of one extension instance. */
 export interface ReviewState {
@@ -23,14 +20,16 @@ export interface ReviewState {
 
 /**
  * The review engine of one extension instance: a review cache whose report store is bounded per root and across
- * CONTOUR_MAX_ROOTS roots (independent of graph residency, so reports outlive paging), two resident code maps, and
+ * CONTOUR_MAX_ROOTS roots (independent of graph residency, so reports outlive paging), the process's shared code maps, and
  * the silent background observer, whose passes only warm these caches: a background review is kept in the store
  * and never shown, injected or steered with.
  */
 export function createReviewState(roaming: Roaming): ReviewState {
 	const reports = new ReportStore({ maxRoots: contourMaxRoots() });
 	const cache = new ReviewCache({ reports });
-	const maps = new ResidentMaps(RESIDENT_GRAPHS);
+	// The process's one map per root, shared with Fovea: one graph and one copy of the facts per root, bounded by
+	// FOVEA_CACHE_ROOTS for both.
+	const maps = sharedResidentMaps("pi-contour");
 	const lease = (root: string) => roaming.capture(root)?.lease;
 	const observer = new BackgroundObserver({
 		warm: async (root, signal) => {

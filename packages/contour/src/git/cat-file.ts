@@ -8,8 +8,9 @@
  * its answers in one go. Missing objects are reported, never fetched: partial clones are refused before a reader is
  * opened.
  */
-import { spawn } from "node:child_process";
-import { contourGit, type GitCallOptions } from "./run.ts";
+import type { ChildProcess } from "node:child_process";
+import { gitMissingError, isMissingBinary, spawnGit } from "pi-fovea/git";
+import type { GitCallOptions } from "./run.ts";
 
 /** What `git cat-file` says about one object. */
 export type ObjectInfo = { missing: true } | { missing: false; type: string; size: number };
@@ -39,7 +40,7 @@ interface Pending {
 export class ObjectReader {
 	readonly root: string;
 	readonly #options: CatOptions;
-	readonly #child: ReturnType<typeof spawn>;
+	readonly #child: ChildProcess;
 	readonly #queue: Pending[] = [];
 	#pending: Buffer = Buffer.alloc(0);
 	#body: { type: string; size: number; parts: Buffer[]; got: number } | undefined;
@@ -47,16 +48,14 @@ export class ObjectReader {
 	#ended: Error | undefined;
 	readonly #exited: Promise<void>;
 
-	/** Starts the process in `root` (hardened like every Contour Git call). */
+	/** Starts the process in `root` (through pi-fovea/git's hardening and guard, like every Contour Git call). */
 	constructor(root: string, options: CatOptions = {}) {
 		this.root = root;
 		this.#options = options;
-		const command = contourGit(root, ["cat-file", "--batch-command", "--buffer"], options.forcedConfig);
 		if (options.work) options.work.processes++;
-		this.#child = spawn("git", command.args, {
-			env: command.env,
-			stdio: ["pipe", "pipe", "pipe"],
-			...(options.signal === undefined ? {} : { signal: options.signal }),
+		this.#child = spawnGit(root, ["cat-file", "--batch-command", "--buffer"], {
+			forced: options.forcedConfig,
+			signal: options.signal,
 		});
 		this.#child.stdout?.on("data", (chunk: Buffer) => this.#receive(chunk));
 		this.#child.stderr?.on("data", (chunk: Buffer) => {
@@ -64,8 +63,12 @@ export class ObjectReader {
 		});
 		this.#child.stdin?.on("error", () => {}); // an early exit closes the pipe: the exit tells the story
 		this.#exited = new Promise((resolve) => {
-			this.#child.on("error", (error) => {
-				this.#end(new Error(`git cat-file failed in ${root}: ${error.message}`));
+			this.#child.on("error", (error: NodeJS.ErrnoException) => {
+				this.#end(
+					isMissingBinary(error)
+						? gitMissingError("git", error)
+						: new Error(`git cat-file failed in ${root}: ${error.message}`),
+				);
 				resolve();
 			});
 			this.#child.on("close", (code, signal) => {

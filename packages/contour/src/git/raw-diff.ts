@@ -1,4 +1,4 @@
-import { nulRecords } from "./run.ts";
+import { nulRecords } from "pi-fovea/git";
 
 /** The all-zero sha1 object id Git prints for a side it has no object for (absent, or not hashed yet). */
 export const ZERO_OID = "0000000000000000000000000000000000000000";

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { forcedConfigFrom, GUARDED_CONFIG_PATTERN } from "pi-fovea/engine";
+import { forcedConfigFrom, GUARDED_CONFIG_PATTERN } from "pi-fovea/git";
 import { canonicalPath } from "pi-fovea/workspace";
 import { type GitWork, git } from "./run.ts";
 

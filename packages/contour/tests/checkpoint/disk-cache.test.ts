@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { EXTRACTOR_VERSION } from "pi-fovea/engine";
@@ -167,5 +168,12 @@ describe("disk cache", () => {
 		assert.equal(contourCacheDir({ CONTOUR_CACHE_DIR: "/c", FOVEA_CACHE_DIR: "/f" }), "/c");
 		assert.equal(contourCacheDir({ FOVEA_CACHE_DIR: "/f" }), "/f/contour");
 		assert.equal(contourCacheDir({ XDG_CACHE_HOME: "/x" }), "/x/pi-contour");
+	});
+
+	it("ignores a relative setting, by Fovea's rule: a relative XDG_CACHE_HOME is invalid in the XDG specification", () => {
+		const home = join(homedir(), ".cache", "pi-contour");
+		assert.equal(contourCacheDir({ XDG_CACHE_HOME: "relative" }), home);
+		assert.equal(contourCacheDir({ CONTOUR_CACHE_DIR: "relative", FOVEA_CACHE_DIR: "also-relative" }), home);
+		assert.equal(contourCacheDir({ CONTOUR_CACHE_DIR: "rel", FOVEA_CACHE_DIR: "/f" }), "/f/contour");
 	});
 });

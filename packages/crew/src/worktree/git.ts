@@ -1,14 +1,13 @@
-import { spawn } from "node:child_process";
-import { hardenedGit } from "pi-fovea/engine";
+import { type ForcedConfig, GitError, hardenedGit, PartialCloneError, repositoryGuard, runGit } from "pi-fovea/git";
 import { WorktreeError } from "./errors.ts";
 
 /**
- * The only module of pi-crew that runs Git. Every call carries the kernel's hardening (`hardenedGit` from
- * pi-fovea: no fsmonitor, no hooks, no transport protocol, no credential helper, no lazy fetch, no system config,
- * no pager, no optional locks, no prompt) and more, because worktree mode writes: no submodule recursion unless
- * asked, no signing (a pinentry prompt would hang an unattended run), no automatic gc or maintenance in the
- * background, no LFS download during checkout (its client fetches over HTTP outside Git's protocol rules), the C
- * locale, and none of the inherited variables that would point Git at another repository or inject config.
+ * The only module of pi-crew that runs Git, a thin adapter over the shared runner of pi-fovea/git: every call carries
+ * its hardening (no fsmonitor, hooks, transport protocol, credential helper, lazy fetch, system config, pager,
+ * signing, background gc, LFS download or submodule recursion, the C locale) and the repository's guard, read
+ * without running anything: every filter driver's clean, smudge and process emptied, every custom merge driver
+ * turned into a conflict, every `submodule.<name>.update` forced to `checkout`. Worktree mode checks out, commits and
+ * merges, which is where Git would run those programs. Failures become WorktreeErrors.
  */
 
 /** How to reach Git; tests and unusual installs inject the binary or a PATH. */
@@ -25,8 +24,8 @@ export interface GitOptions {
 export interface GitCall extends GitOptions {
 	/** Exit codes that are answers rather than failures (default [0]). */
 	okCodes?: readonly number[];
-	/** Extra `-c key=value` settings for this call only. */
-	config?: readonly (readonly [string, string])[];
+	/** Extra settings for this call only (`protocol.file.allow=always` for a local submodule). */
+	config?: ForcedConfig;
 	/** Author and committer identity to use when the repository has none (see `identityEnv`). */
 	identity?: NodeJS.ProcessEnv;
 }
@@ -38,33 +37,20 @@ export interface GitResult {
 	stderr: string;
 }
 
-const EXTRA_CONFIG: readonly (readonly [string, string])[] = [
-	["submodule.recurse", "false"],
-	["commit.gpgSign", "false"],
-	["tag.gpgSign", "false"],
-	["gc.auto", "0"],
-	["maintenance.auto", "false"],
-];
+const IDENTITY = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"];
 
-/** The argument list and environment of a hardened `git -C cwd …` call. */
+/** The argument list and environment of a hardened `git -C cwd …` call, without the repository's guard. */
 export function crewGitCommand(
 	cwd: string,
 	args: readonly string[],
 	call: GitCall = {},
 ): { binary: string; args: string[]; env: NodeJS.ProcessEnv } {
-	// hardenedGit already drops inherited variables that relocate the repository, inject config or run programs.
-	const hardened = hardenedGit(cwd, args);
-	const env: NodeJS.ProcessEnv = { ...hardened.env };
-	for (const [name, value] of Object.entries(call.env ?? {})) if (!name.startsWith("GIT_")) env[name] = value;
-	Object.assign(env, call.identity ?? {}, { GIT_LFS_SKIP_SMUDGE: "1", LC_ALL: "C", LANGUAGE: "C" });
-	const config = [...EXTRA_CONFIG, ...(call.config ?? [])].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-	// hardenedGit ends its flags with `-C cwd` before the subcommand; our settings go just before that.
-	const at = hardened.args.indexOf("-C");
-	return {
-		binary: call.gitBinary ?? "git",
-		args: [...hardened.args.slice(0, at), ...config, ...hardened.args.slice(at)],
-		env,
-	};
+	const command = hardenedGit(cwd, args, {
+		env: { ...call.env, ...filterIdentity(call.identity) },
+		allowGitEnv: IDENTITY,
+		forced: call.config ?? [],
+	});
+	return { binary: call.gitBinary ?? "git", ...command };
 }
 
 /** The error for a Git binary that cannot be started. */
@@ -77,58 +63,53 @@ export function gitMissingError(binary: string, cause?: unknown): WorktreeError 
 }
 
 /**
- * Runs one hardened Git command in `cwd`. Rejects with a WorktreeError: `git-missing` when the binary cannot be
- * started, else `git-failed` naming the subcommand, the directory and Git's own message.
+ * Runs one hardened, guarded Git command in `cwd`. Rejects with a WorktreeError: `git-missing` when the binary
+ * cannot be started, `partial-clone` for a repository whose missing objects Git could fetch, else `git-failed`
+ * naming the subcommand, the directory and Git's own message.
  */
-export function runCrewGit(cwd: string, args: readonly string[], call: GitCall = {}): Promise<GitResult> {
-	const command = crewGitCommand(cwd, args, call);
-	const okCodes = call.okCodes ?? [0];
-	return new Promise((resolve, reject) => {
-		const child = spawn(command.binary, command.args, { env: command.env, stdio: ["ignore", "pipe", "pipe"] });
-		// Our own timer rather than spawn's `timeout`, whose timer outlives a binary that failed to start and would
-		// keep the process alive until it fires.
-		let killedByTimer = false;
-		const timer = setTimeout(() => {
-			killedByTimer = true;
-			child.kill("SIGKILL");
-		}, call.timeoutMs ?? 120_000);
-		const out: Buffer[] = [];
-		const err: Buffer[] = [];
-		child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
-		child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
-		child.on("error", (error: NodeJS.ErrnoException) => {
-			clearTimeout(timer);
-			if (error.code === "ENOENT" || error.code === "EACCES") reject(gitMissingError(command.binary, error));
-			else
-				reject(new WorktreeError("git-failed", `git ${args[0] ?? ""} in ${cwd}: ${error.message}`, { cause: error }));
+export async function runCrewGit(cwd: string, args: readonly string[], call: GitCall = {}): Promise<GitResult> {
+	const binary = call.gitBinary ?? "git";
+	try {
+		const env = { ...call.env, ...filterIdentity(call.identity) };
+		const guard = await repositoryGuard(cwd, { gitBinary: binary, env, timeoutMs: call.timeoutMs });
+		const out = await runGit(cwd, args, {
+			gitBinary: binary,
+			env,
+			allowGitEnv: IDENTITY,
+			forced: [...guard, ...(call.config ?? [])],
+			okCodes: call.okCodes,
+			timeoutMs: call.timeoutMs,
 		});
-		child.on("close", (code, signal) => {
-			clearTimeout(timer);
-			const stderr = Buffer.concat(err).toString("utf8").trim();
-			const stdout = Buffer.concat(out).toString("utf8");
-			if (code !== null && okCodes.includes(code)) return resolve({ code, stdout, stderr });
-			const how = killedByTimer
-				? `killed after ${call.timeoutMs ?? 120_000} ms`
-				: code === null
-					? `killed by ${signal ?? "a signal"}`
-					: `exit code ${code}`;
-			reject(
-				new WorktreeError("git-failed", `git ${args.join(" ")} failed in ${cwd} (${how}): ${stderr || "no message"}`),
-			);
+		return { code: out.code, stdout: out.stdout.toString("utf8"), stderr: out.stderr };
+	} catch (error) {
+		throw worktreeErrorOf(error, binary, cwd, args);
+	}
+}
+
+function worktreeErrorOf(error: unknown, binary: string, cwd: string, args: readonly string[]): unknown {
+	if (error instanceof GitError && error.failure === "missing") return gitMissingError(binary, error);
+	if (error instanceof PartialCloneError)
+		return new WorktreeError(
+			"partial-clone",
+			`${cwd} is a partial clone (it has a promisor remote); pi-crew does not create worktrees there, since checking out missing objects would fetch them`,
+			{ cause: error },
+		);
+	if (error instanceof GitError)
+		return new WorktreeError("git-failed", error.message.replace(/^git \S+/, `git ${args.join(" ")}`), {
+			cause: error,
 		});
-	});
+	return error;
+}
+
+function filterIdentity(identity: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const name of IDENTITY) if (identity?.[name] !== undefined) env[name] = identity[name];
+	return env;
 }
 
 /** Runs Git and returns its stdout; see `runCrewGit`. */
 export async function gitOut(cwd: string, args: readonly string[], call: GitCall = {}): Promise<string> {
 	return (await runCrewGit(cwd, args, call)).stdout;
-}
-
-/** Splits `-z` output into records, dropping the empty tail after the last NUL. */
-export function nulSplit(out: string): string[] {
-	const records = out.split("\0");
-	if (records[records.length - 1] === "") records.pop();
-	return records;
 }
 
 /**

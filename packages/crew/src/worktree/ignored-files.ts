@@ -1,4 +1,5 @@
-import { type GitOptions, gitOut, nulSplit } from "./git.ts";
+import { nulSplit } from "pi-fovea/git";
+import { type GitOptions, gitOut } from "./git.ts";
 
 /** At most this many ignored paths are named; the rest are counted. */
 export const IGNORED_NAMED_LIMIT = 20;

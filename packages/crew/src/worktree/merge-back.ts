@@ -1,5 +1,6 @@
+import { nulSplit } from "pi-fovea/git";
 import { WorktreeError } from "./errors.ts";
-import { type GitOptions, gitOptionsOf, gitOut, identityEnv, nulSplit, runCrewGit } from "./git.ts";
+import { type GitOptions, gitOptionsOf, gitOut, identityEnv, runCrewGit } from "./git.ts";
 import { checkRevision, shortBranch } from "./layout.ts";
 import { parseMergeTree } from "./porcelain.ts";
 import { serialized } from "./repo-queue.ts";

@@ -56,25 +56,6 @@ export function parseWorktreeList(out: string): WorktreeRecord[] {
 	return entries;
 }
 
-/**
- * The paths named by `git status --porcelain=v1 -z`: each entry is `XY path`, and a rename or copy is followed
- * by a record holding its original path, which is listed too.
- */
-export function parseStatusPaths(out: string): string[] {
-	const records = out.split("\0");
-	const paths: string[] = [];
-	for (let i = 0; i < records.length; i++) {
-		const record = records[i] as string;
-		if (record.length < 4) continue;
-		paths.push(record.slice(3));
-		if (record[0] === "R" || record[0] === "C") {
-			const original = records[++i];
-			if (original) paths.push(original);
-		}
-	}
-	return paths;
-}
-
 /** What `git merge-tree --write-tree -z --name-only` said. */
 export interface MergeTreeOutput {
 	tree: string;

@@ -1,7 +1,8 @@
 import { realpath, stat } from "node:fs/promises";
+import { parseStatusV2, statusPaths } from "pi-fovea/git";
 import { WorktreeError } from "./errors.ts";
 import { type GitOptions, gitOut, runCrewGit } from "./git.ts";
-import { parseStatusPaths, parseWorktreeList, type WorktreeRecord } from "./porcelain.ts";
+import { parseWorktreeList, type WorktreeRecord } from "./porcelain.ts";
 
 /** The Git repository that owns a workspace, all paths canonical (realpaths). */
 export interface Repository {
@@ -36,24 +37,8 @@ export async function openRepository(cwd: string, options: GitOptions = {}): Pro
 			`workspace ${cwd} is not inside a Git working tree, so worktree mode cannot isolate its tasks (use workspace mode "single"): ${found.stderr || "no top level"}`,
 		);
 	}
-	const repo = { root: await realpath(root), commonDir: await realpath(commonDir), gitDir: await realpath(gitDir) };
-	await refusePartialClone(repo.root, options);
-	return repo;
-}
-
-/** Refuses a partial clone: Git 2.39 ignores GIT_NO_LAZY_FETCH, so a checkout there could reach the network. */
-async function refusePartialClone(root: string, options: GitOptions): Promise<void> {
-	const out = await runCrewGit(
-		root,
-		["config", "--get-regexp", "^(remote\\..*\\.promisor|extensions\\.partialclone)$"],
-		{ ...options, okCodes: [0, 1] },
-	);
-	if (out.stdout.trim() !== "") {
-		throw new WorktreeError(
-			"partial-clone",
-			`${root} is a partial clone (it has a promisor remote); pi-crew does not create worktrees there, since checking out missing objects would fetch them`,
-		);
-	}
+	// A partial clone was refused by the guard of the call above (see git.ts).
+	return { root: await realpath(root), commonDir: await realpath(commonDir), gitDir: await realpath(gitDir) };
 }
 
 /** Every worktree registered in the repository of `root`. */
@@ -62,13 +47,17 @@ export async function worktreeRecords(root: string, options: GitOptions = {}): P
 }
 
 /**
- * The uncommitted paths of the worktree at `path`: staged, modified, deleted and untracked files (ignored files
+ * The uncommitted paths of the worktree at `path` (names only, compared and listed, so read as UTF-8): staged, modified, deleted and untracked files (ignored files
  * are not work), and submodules with changes of their own. With `tracked`, untracked files are left out.
  */
 export async function dirtyPaths(path: string, options: GitOptions & { tracked?: boolean } = {}): Promise<string[]> {
 	const untracked = options.tracked ? "--untracked-files=no" : "--untracked-files=all";
-	const out = await gitOut(path, ["status", "--porcelain=v1", "-z", untracked, "--ignore-submodules=none"], options);
-	return parseStatusPaths(out);
+	const out = await runCrewGit(
+		path,
+		["status", "--porcelain=v2", "-z", untracked, "--ignore-submodules=none"],
+		options,
+	);
+	return statusPaths(parseStatusV2(Buffer.from(out.stdout, "utf8")));
 }
 
 /** The commit a revision names, or undefined when it names none. */

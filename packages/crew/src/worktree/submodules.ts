@@ -1,13 +1,14 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { type GitOptions, gitOut, nulSplit, runCrewGit } from "./git.ts";
+import { nulSplit } from "pi-fovea/git";
+import { type GitOptions, gitOut, runCrewGit } from "./git.ts";
 
 /**
  * Submodules of a task worktree. A linked worktree starts with its submodules empty, so they are initialized at
  * creation, but only from local paths: the hardening sets `protocol.allow=never` and this call re-allows the
  * `file` protocol alone. A submodule whose URL is remote (https, ssh, git) is therefore never fetched; Git refuses
  * it ("transport ... not allowed") and the worktree is kept with a warning that names the submodule folder and
- * says how to initialize it by hand.
+ * says how to initialize it by hand. `--checkout` (and the guard) keep a `submodule.<name>.update = !cmd` from running.
  */
 
 /** True when the worktree at `path` declares submodules. */
@@ -33,7 +34,7 @@ export async function initSubmodules(path: string, options: GitOptions = {}): Pr
 	const folders = nulSplit(declared.stdout).map((record) => record.slice(record.indexOf("\n") + 1));
 	const warnings: string[] = [];
 	for (const folder of folders) {
-		const out = await runCrewGit(path, ["submodule", "update", "--init", "--recursive", "--", folder], {
+		const out = await runCrewGit(path, ["submodule", "update", "--init", "--recursive", "--checkout", "--", folder], {
 			...options,
 			config: [["protocol.file.allow", "always"]],
 			okCodes: [0, 1, 128],

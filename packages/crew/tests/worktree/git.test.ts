@@ -13,7 +13,7 @@ import {
 	taskBranchName,
 	taskWorktreePath,
 } from "../../src/worktree/index.ts";
-import { parseMergeTree, parseStatusPaths, parseWorktreeList } from "../../src/worktree/porcelain.ts";
+import { parseMergeTree, parseWorktreeList } from "../../src/worktree/porcelain.ts";
 import { git, RUN, repo, tempDir } from "./support/repo.ts";
 
 test("git: every call carries the hardening, drops repository-locating variables, and keeps GIT_* out of caller env", () => {
@@ -33,13 +33,15 @@ test("git: every call carries the hardening, drops repository-locating variables
 			"submodule.recurse=false",
 			"commit.gpgSign=false",
 			"gc.auto=0",
-			"protocol.file.allow=always",
 		]) {
 			assert.ok(joined.includes(`-c ${flag}`), flag);
 		}
+		assert.equal(command.env.GIT_CONFIG_COUNT, "1", "a call's own setting is forced through GIT_CONFIG_COUNT");
+		assert.deepEqual([command.env.GIT_CONFIG_KEY_0, command.env.GIT_CONFIG_VALUE_0], ["protocol.file.allow", "always"]);
 		assert.deepEqual(command.args.slice(-5), ["-C", "/repo", "worktree", "add", "x"]);
 		assert.equal(command.env.GIT_DIR, undefined);
 		assert.equal(command.env.GIT_CONFIG_PARAMETERS, undefined);
+		assert.equal(command.env.LC_ALL, "C");
 		assert.equal(command.env.PATH, "/custom/bin");
 		assert.equal(command.env.GIT_TERMINAL_PROMPT, "0");
 		assert.equal(command.env.GIT_CONFIG_NOSYSTEM, "1");
@@ -105,7 +107,7 @@ test("layout: branch names are valid refs, folders are single segments, and path
 	assert.equal(parseTaskWorktreePath("/r", "/r/.worktrees/a/b/c"), undefined);
 });
 
-test("porcelain: worktree list, status and merge-tree output parse as Git prints them", () => {
+test("porcelain: worktree list and merge-tree output parse as Git prints them", () => {
 	const list = parseWorktreeList(
 		"worktree /r\0HEAD abc\0branch refs/heads/main\0\0worktree /r/.worktrees/x/y\0HEAD def\0detached\0locked usb\0prunable gitdir file points to non-existent location\0\0",
 	);
@@ -114,12 +116,6 @@ test("porcelain: worktree list, status and merge-tree output parse as Git prints
 		[list[1]?.path, list[1]?.detached, list[1]?.branch, list[1]?.lockReason, list[1]?.prunable],
 		["/r/.worktrees/x/y", true, null, "usb", true],
 	);
-	assert.deepEqual(parseStatusPaths(" M a.ts\0R  new.ts\0old.ts\0?? dir/u v.txt\0"), [
-		"a.ts",
-		"new.ts",
-		"old.ts",
-		"dir/u v.txt",
-	]);
 	assert.deepEqual(
 		parseMergeTree(
 			[

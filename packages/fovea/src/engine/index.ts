@@ -5,6 +5,7 @@
  * @module
  */
 
+export { writeAtomic } from "./atomic-write.ts";
 export { isInside } from "./cache-location.ts";
 export {
 	type ForcedConfig,
@@ -13,7 +14,7 @@ export {
 	hardenedGit,
 	repositoryGuard,
 	runGit,
-} from "./git-hardening.ts";
+} from "./git/index.ts";
 export type { CodeGraph, EdgeKind, GraphNode } from "./graph/index.ts";
 export { buildGraph } from "./graph/index.ts";
 export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
@@ -50,7 +51,7 @@ export {
 	renderFocus,
 	renderSketch,
 } from "./render/index.ts";
-export { ResidentMaps } from "./residency.ts";
+export { ResidentMaps, sharedResidentMaps } from "./residency.ts";
 export { isTestPath, type ResolutionContext, resolveImport } from "./resolve/index.ts";
 export { RootGoneError } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";

@@ -118,7 +118,7 @@ export async function runImpact(
 	const { root } = chosen;
 	const files = new Set((params.files ?? []).map((f) => f.replace(/^\.\//, "")));
 	if (params.includeUncommitted === true || params.base !== undefined) {
-		const { changedFiles } = await import("../engine/git-probe.ts");
+		const { changedFiles } = await import("../engine/git/probe.ts");
 		const options = {
 			uncommitted: params.includeUncommitted === true,
 			...(params.base === undefined ? {} : { base: params.base }),

@@ -1,7 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
-import { envInt } from "../workspace/env.ts";
 import type { RetireReason, Roaming } from "./roaming.ts";
 
 // The engine (parser, graph, heat) and the tool bodies load on the first tool call, never at startup.
@@ -51,10 +50,8 @@ export function foveaMaps(): FoveaMaps {
 	let observer: Observer | undefined;
 	const maps = async () => {
 		const engine = await loadEngine();
-		// FOVEA_WATCH=0 turns change watches off: every probe then walks or runs `git status`.
-		registry ??= new engine.ResidentMaps(envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024), {
-			watch: process.env.FOVEA_WATCH !== "0",
-		});
+		// The process's one map per root, shared with Contour (FOVEA_CACHE_ROOTS and FOVEA_WATCH apply to both).
+		registry ??= engine.sharedResidentMaps("pi-fovea");
 		return registry;
 	};
 	return {

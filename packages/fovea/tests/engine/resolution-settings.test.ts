@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { repositoryGuard } from "../../src/engine/git-hardening.ts";
+import { repositoryGuard } from "../../src/engine/git/guard.ts";
 import { crateNameOf } from "../../src/engine/resolve/module-manifests.ts";
 import { readResolutionSettings } from "../../src/engine/resolve/settings.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";

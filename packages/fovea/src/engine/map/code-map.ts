@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
-import { gitStateDirectories } from "../git-hardening.ts";
+import { gitStateDirectories } from "../git/git-dir.ts";
 import { GraphStore } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { describeAttention } from "../model/index.ts";

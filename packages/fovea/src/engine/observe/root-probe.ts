@@ -8,8 +8,8 @@
  * extension's startup path.
  */
 
-import { repositoryGuard } from "../git-hardening.ts";
-import { statusSignature } from "../git-probe.ts";
+import { repositoryGuard } from "../git/guard.ts";
+import { statusSignature } from "../git/probe.ts";
 import type { CodeMap } from "../map/index.ts";
 import { RootGoneError } from "../scan/index.ts";
 import type { Baseline, Drift } from "./baseline.ts";

@@ -5,10 +5,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, utimesSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { git } from "../../../../test/e2e/support/workspaces.ts";
-import { forcedConfigFrom, repositoryGuard } from "../../src/engine/git-hardening.ts";
-import { changedFiles, gitState, statusSignature } from "../../src/engine/git-probe.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { git } from "../../../../../test/e2e/support/workspaces.ts";
+import { forcedConfigFrom, repositoryGuard } from "../../../src/engine/git/guard.ts";
+import { changedFiles, gitState, statusSignature } from "../../../src/engine/git/probe.ts";
+import { makeTempDir, removeTempDir } from "../../support/temp-tree.ts";
 
 const dirs: string[] = [];
 after(async () => {

@@ -1,10 +1,16 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { type ForcedConfig, repositoryGuard, runGit } from "./git-hardening.ts";
+import type { ForcedConfig } from "./command.ts";
+import { repositoryGuard } from "./guard.ts";
+import { gitText, runGit } from "./run.ts";
+import { parseStatusV2, statusPaths } from "./status-v2.ts";
+
+/** Fovea probes while a turn waits: a Git that hangs this long is a failed probe. */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * Fovea's read-only Git questions about a root: its status, and which files a change covers. Every call goes
- * through the hardened runner with the repository's guard (see git-hardening.ts), so nothing of the repository runs.
+ * through the hardened runner with the repository's guard (see guard.ts), so nothing of the repository runs.
  */
 
 /** What one `git status` probe says about a root: the HEAD commit and the dirty or untracked paths. */
@@ -22,33 +28,14 @@ const STATUS_ARGS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-
  */
 export async function gitState(root: string): Promise<GitState> {
 	const forced = await repositoryGuard(root);
-	return parseStatusV2(await runGit(root, STATUS_ARGS, { forced, ownRepository: true }));
+	const out = await runGit(root, STATUS_ARGS, { forced, ownRepository: true, timeoutMs: PROBE_TIMEOUT_MS });
+	return gitStateOf(out.stdout);
 }
 
-/** Parses porcelain v2 `-z` output: headers, ordinary, renamed (followed by the original path), unmerged, untracked. */
-export function parseStatusV2(out: string): GitState {
-	const records = out.split("\0");
-	let head = "";
-	const dirty = new Set<string>();
-	for (let i = 0; i < records.length; i++) {
-		const record = records[i] as string;
-		if (record.startsWith("# branch.oid ")) head = record.slice("# branch.oid ".length);
-		else if (record.startsWith("1 ")) dirty.add(field(record, 8));
-		else if (record.startsWith("2 ")) {
-			dirty.add(field(record, 9));
-			const original = records[++i];
-			if (original !== undefined && original !== "") dirty.add(original);
-		} else if (record.startsWith("u ")) dirty.add(field(record, 10));
-		else if (record.startsWith("? ")) dirty.add(record.slice(2));
-	}
-	return { head, dirty: [...dirty].sort() };
-}
-
-/** The rest of a space-separated record after `n` fields (paths may contain spaces). */
-function field(record: string, n: number): string {
-	let at = 0;
-	for (let k = 0; k < n; k++) at = record.indexOf(" ", at) + 1;
-	return record.slice(at);
+/** HEAD and the dirty or untracked paths of a `git status --porcelain=v2 --branch -z` listing, sorted. */
+export function gitStateOf(out: Buffer): GitState {
+	const status = parseStatusV2(out);
+	return { head: status.headers.get("branch.oid") ?? "", dirty: [...new Set(statusPaths(status))].sort() };
 }
 
 /**
@@ -79,17 +66,18 @@ export async function changedSince(root: string, base: string): Promise<string[]
 		throw new Error(`not a revision: ${JSON.stringify(base)}`);
 	const forced = await repositoryGuard(root);
 	// Resolved first, so a base that names no commit is said as such rather than as the diff's own failure.
-	const resolved = await runGit(root, ["rev-parse", "-q", "--verify", "--end-of-options", `${base}^{commit}`], {
+	const resolved = await gitText(root, ["rev-parse", "-q", "--verify", "--end-of-options", `${base}^{commit}`], {
 		forced,
-		okCodes: [1],
+		okCodes: [0, 1],
+		timeoutMs: PROBE_TIMEOUT_MS,
 	});
 	const oid = resolved.trim();
 	if (oid === "") throw new Error(`unknown base ${JSON.stringify(base)} in ${root}: it names no commit`);
 	// `--relative`: paths relative to the root, and only those under it, when the root is a directory inside a worktree.
-	const out = await runGit(
+	const out = await gitText(
 		root,
 		["diff", "--name-only", "--relative", "--no-ext-diff", "--no-textconv", "-z", `${oid}...HEAD`, "--"],
-		{ forced },
+		{ forced, timeoutMs: PROBE_TIMEOUT_MS },
 	);
 	return out.split("\0").filter((p) => p.length > 0);
 }
@@ -99,11 +87,13 @@ export async function changedSince(root: string, base: string): Promise<string[]
  * paths relative to the worktree's top, so this is what to take off them. A root in no worktree is a clear error.
  */
 async function worktreePrefix(root: string, forced: ForcedConfig): Promise<string> {
-	const out = await runGit(root, ["rev-parse", "--show-prefix"], { forced }).catch((error: Error) => {
-		if (/not a git repository/i.test(error.message))
-			throw new Error(`${root} is in no Git worktree, so it has no uncommitted files and no base to compare with`);
-		throw error;
-	});
+	const out = await gitText(root, ["rev-parse", "--show-prefix"], { forced, timeoutMs: PROBE_TIMEOUT_MS }).catch(
+		(error: Error) => {
+			if (/not a git repository/i.test(error.message))
+				throw new Error(`${root} is in no Git worktree, so it has no uncommitted files and no base to compare with`);
+			throw error;
+		},
+	);
 	return out.replace(/\n$/, "");
 }
 
@@ -118,7 +108,9 @@ export async function changedFiles(root: string, options: { uncommitted?: boolea
 	const prefix = await worktreePrefix(root, forced);
 	const files = new Set<string>();
 	if (options.uncommitted === true) {
-		const status = parseStatusV2(await runGit(root, [...STATUS_ARGS, "--", "."], { forced }));
+		const status = gitStateOf(
+			(await runGit(root, [...STATUS_ARGS, "--", "."], { forced, timeoutMs: PROBE_TIMEOUT_MS })).stdout,
+		);
 		for (const path of status.dirty) if (path.startsWith(prefix)) files.add(path.slice(prefix.length));
 	}
 	if (options.base !== undefined) for (const path of await changedSince(root, options.base)) files.add(path);

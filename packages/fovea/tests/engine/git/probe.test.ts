@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { git } from "../../../../test/e2e/support/workspaces.ts";
-import { changedFiles, gitState, statusSignature } from "../../src/engine/git-probe.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { git } from "../../../../../test/e2e/support/workspaces.ts";
+import { changedFiles, gitState, statusSignature } from "../../../src/engine/git/probe.ts";
+import { makeTempDir, removeTempDir, writeTree } from "../../support/temp-tree.ts";
 
 const dirs: string[] = [];
 after(async () => {
