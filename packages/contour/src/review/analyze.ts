@@ -8,6 +8,7 @@
  * Files with a gap on either side (unsupported, binary, invalid UTF-8, too large) get no callable findings: their
  * gap says what was not covered. Syntax errors do not stop measuring; they add a `parse-error` gap as a note.
  */
+import { isTestPath } from "pi-fovea/engine";
 import {
 	type CloneCoverage,
 	type ComplexityOptions,
@@ -145,6 +146,8 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 		findings.push(...importFindings(input.importEdges, changed, renames, input.policy));
 		imports = importChanges(input.importEdges.before, input.importEdges.after, renames, input.policy);
 	}
+	// Findings about test code rank after production code's and say so (clone findings mark their groups themselves).
+	for (const finding of findings) if (finding.tests === undefined && isTestPath(finding.file)) finding.tests = true;
 	const ranked = rankFindings(findings);
 	return {
 		...(imports === undefined ? {} : { imports }),

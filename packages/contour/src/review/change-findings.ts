@@ -8,7 +8,9 @@
  *   so code moved within or between files is not new);
  * - imports: new cycles that touch a changed file, new region dependencies, policy violations.
  */
+import { isTestPath } from "pi-fovea/engine";
 import type { CallableMeasure } from "./callables.ts";
+import { CloneGroups } from "./clone-groups.ts";
 import {
 	type CloneCandidate,
 	type CloneOptions,
@@ -21,7 +23,7 @@ import {
 } from "./clones.ts";
 import type { CallablePair, FileSides, Located } from "./deltas.ts";
 import {
-	cloneFinding,
+	cloneGroupFinding,
 	complexityFinding,
 	crossingFinding,
 	cycleFinding,
@@ -34,6 +36,11 @@ import { type ImportEdges, newImportCycles } from "./import-cycles.ts";
 import type { ReviewPolicy } from "./policy.ts";
 import { regionChanges } from "./regions.ts";
 
+/**
+ * A pair below the clone threshold on the base side is new only when the change made it at least this much more
+ * alike: two methods at 68% that a one-token edit brings to 71% were as alike before.
+ */
+export const ALIKE_MARGIN = 0.1;
 /** A callable at or above this cyclomatic complexity is worth a question. */
 export const DEFAULT_COMPLEXITY_THRESHOLD = 10;
 /** A rise of this much is worth a question even below the threshold. */
@@ -125,8 +132,7 @@ export function cloneFindings(
 	const perCallable = options.maxComparisonsPerCallable ?? MAX_CLONE_COMPARISONS_PER_CALLABLE;
 	let left = options.maxComparisons ?? MAX_CLONE_COMPARISONS;
 	const searched = new Map<string, number>();
-	const reported = new Set<string>();
-	const out: Finding[] = [];
+	const groups = new CloneGroups();
 	for (const [i, pair] of targets.entries()) {
 		const target = pair.after;
 		const old = pair.before;
@@ -139,25 +145,23 @@ export function cloneFindings(
 			partial.stopped++;
 			coverage.partial.set(target.file, partial);
 		}
-		const matches = search.matches.filter((match) => {
+		for (const match of search.matches) {
 			const partner = before(match.other);
-			return (
-				old === undefined || partner === undefined || similarity(old.callable, partner.callable, options) < threshold
-			);
-		});
-		const best = matches[0];
-		if (best === undefined) continue;
-		const ids = [`${target.file}\0${target.callable.key}`, `${best.other.file}\0${best.other.callable.key}`].sort();
-		const id = ids.join("\0\0");
-		if (reported.has(id)) continue;
-		reported.add(id);
-		const partner = before(best.other);
-		const was =
-			old !== undefined && partner !== undefined ? similarity(old.callable, partner.callable, options) : undefined;
-		out.push(cloneFinding(target, matches, old, was));
+			// The same two callables as alike on the base side: not new, however the change nudged the number.
+			const was =
+				old === undefined || partner === undefined ? undefined : similarity(old.callable, partner.callable, options);
+			if (was !== undefined && (was >= threshold || match.similarity - was < ALIKE_MARGIN)) continue;
+			groups.link(target, match, old, was);
+		}
 	}
+	const out = groups.list().map((group) => cloneGroupFinding({ ...group, tests: group.members.every(inTests) }));
 	for (const [file, partial] of coverage.partial) partial.searched = searched.get(file) ?? partial.stopped;
 	return { findings: out, coverage };
+}
+
+/** Whether a callable lives in a test file (Fovea's conventions: `x.test.ts`, `test_x.py`, `x_test.go`, …). */
+function inTests(located: Located): boolean {
+	return isTestPath(located.file);
 }
 
 /** Needless-code hits of the after side that the before side lacks. */
