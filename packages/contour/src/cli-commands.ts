@@ -119,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
 				)
 			: renderReport(report, {
 					maxTokens: maxTokens ?? DEFAULT_MAX_TOKENS,
+					speaksOf: "flags",
 					...(maxFindings === undefined ? {} : { maxFindings }),
 				});
 		// The JSON report's lists shrink to the budget, but its identity (snapshot, origin, counts) does not: a budget

@@ -7,6 +7,7 @@
 import { estimateTokens } from "pi-fovea/engine";
 import type { CallableDelta, Finding, ImportChanges } from "../review/index.ts";
 import type { ReportFile, ReportGap, ReviewReport } from "./report.ts";
+import { type StructuralStory, structuralStory } from "./structural-story.ts";
 
 /** Limits of the JSON form. */
 export interface ReportJsonOptions {
@@ -33,6 +34,11 @@ export interface ReportJson {
 	reusedFrom?: string;
 	summary: { files: number; findings: number; deltas: number; gaps: number; policyViolations: number };
 	policy: ReviewReport["policy"];
+	/**
+	 * What changed, as the text report opens with it: production code's complexity up and down, callables added,
+	 * removed and renamed, and import cycles made and broken; then test code's changes apart.
+	 */
+	story: StructuralStory;
 	findings: RankedFinding[];
 	files: ReportFile[];
 	deltas: CallableDelta[];
@@ -70,6 +76,7 @@ export function reportJson(report: ReviewReport, options: ReportJsonOptions = {}
 			policyViolations: report.policyViolations,
 		},
 		policy: report.policy === null ? null : { ...report.policy },
+		story: structuralStory(report),
 		findings: ranked.slice(0, Math.max(0, options.maxFindings ?? ranked.length)),
 		files: structuredClone(report.files) as ReportFile[],
 		deltas: structuredClone(report.deltas) as CallableDelta[],

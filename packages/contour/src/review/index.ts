@@ -32,6 +32,7 @@ export {
 	similarity,
 } from "./clones.ts";
 export { type CallableDelta, type CallableSide, type DeltaStatus, matchCallables } from "./deltas.ts";
+export { type ClassGap, contentClassGap, pathGap } from "./file-class.ts";
 export {
 	type Exposure,
 	type Finding,

@@ -22,6 +22,10 @@ export {
 	noCalls,
 	type SymbolFact,
 } from "./facts.ts";
+// What a file is to the index (minified, generated, vendored or build output, too large): Contour classifies a
+// change's files the same way, so both tools leave the same files out and name the same gaps.
+export { classifyName } from "./file-classification.ts";
+export { contentGap } from "./file-content.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
 export {
 	type ForcedConfig,
@@ -47,5 +51,6 @@ export { ResidentMaps } from "./residency.ts";
 export { type ResolutionContext, resolveImport } from "./resolve-imports.ts";
 export { RootGoneError } from "./root-presence.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
+export { skippedDirGap } from "./skip-dirs.ts";
 export { isTestPath, testSubjects } from "./test-links.ts";
 export { TimeSlice } from "./time-slice.ts";
