@@ -230,7 +230,11 @@ export async function gitStateDirectories(root: string): Promise<string[]> {
 	return present.filter((dir): dir is string => dir !== undefined);
 }
 
-async function gitDirOf(root: string): Promise<string | undefined> {
+/**
+ * The git dir of the worktree at `root`, read from its `.git` (a directory, or a file naming one) without running
+ * Git; `undefined` when there is none.
+ */
+export async function gitDirOf(root: string): Promise<string | undefined> {
 	const marker = join(root, ".git");
 	const info = await stat(marker).catch(() => undefined);
 	if (info === undefined) return undefined;
@@ -243,7 +247,8 @@ async function gitDirOf(root: string): Promise<string | undefined> {
 	return isAbsolute(target) ? target : resolve(root, target);
 }
 
-async function commonDirOf(gitDir: string): Promise<string> {
+/** The common dir of `gitDir` (its `commondir` file in a linked worktree, else itself), read without running Git. */
+export async function commonDirOf(gitDir: string): Promise<string> {
 	const text = await readFile(join(gitDir, "commondir"), "utf8").catch(() => undefined);
 	if (text === undefined) return gitDir;
 	const target = text.trim();

@@ -28,9 +28,11 @@ export { classifyName } from "./file-classification.ts";
 export { contentGap } from "./file-content.ts";
 export { type FocusQuery, type FocusResult, focus, type PreparedGraph, prepareGraph } from "./focus.ts";
 export {
+	commonDirOf,
 	type ForcedConfig,
 	forcedConfigFrom,
 	GUARDED_CONFIG_PATTERN,
+	gitDirOf,
 	hardenedGit,
 	repositoryGuard,
 	runGit,
