@@ -1,11 +1,11 @@
 /**
  * The structural story of a change, what a reviewer reads first: per callable, complexity up *and* down with both
  * values, callables added, removed and renamed, how many only moved, and the import cycles the change made or broke;
- * production code apart from test code (Fovea's test-file conventions), so a grown test table never hides a rewritten
+ * production code apart from test code (`review/test-code.ts`), so a grown test table never hides a rewritten
  * router. Derived from a report's deltas and import changes, so a kept report tells it without the engine.
  */
-import { isTestPath } from "pi-fovea/engine";
 import type { CallableSide } from "../review/index.ts";
+import { isTestCallable } from "../review/test-code.ts";
 import type { ReviewReport } from "./report.ts";
 
 /** Entries a story list keeps at most (its count is always whole). */
@@ -63,7 +63,7 @@ export function structuralStory(report: Pick<ReviewReport, "deltas" | "imports">
 	for (const delta of report.deltas) {
 		const side = delta.after ?? delta.before;
 		if (side === undefined) continue;
-		const changes = isTestPath(side.file) ? tests : production;
+		const changes = isTestCallable(side.file, side) ? tests : production;
 		const { before, after } = delta;
 		if (delta.status === "added" && after !== undefined) changes.added.push(storyCallable(after));
 		else if (delta.status === "removed" && before !== undefined) changes.removed.push(storyCallable(before));

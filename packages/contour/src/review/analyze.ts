@@ -8,7 +8,6 @@
  * Files with a gap on either side (unsupported, binary, invalid UTF-8, too large) get no callable findings: their
  * gap says what was not covered. Syntax errors do not stop measuring; they add a `parse-error` gap as a note.
  */
-import { isTestPath } from "pi-fovea/engine";
 import {
 	type CloneCoverage,
 	type ComplexityOptions,
@@ -33,6 +32,7 @@ import {
 } from "./measure.ts";
 import type { ReviewPolicy } from "./policy.ts";
 import { type ChangeFile, checkInput } from "./review-input.ts";
+import { isTestFile } from "./test-code.ts";
 
 export type { FileCallables } from "./change-findings.ts";
 export type { ChangeFile } from "./review-input.ts";
@@ -165,7 +165,7 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 		};
 	}
 	// Findings about test code rank after production code's and say so (clone findings mark their groups themselves).
-	for (const finding of findings) if (finding.tests === undefined && isTestPath(finding.file)) finding.tests = true;
+	for (const finding of findings) if (finding.tests === undefined && isTestFile(finding.file)) finding.tests = true;
 	const ranked = rankFindings(findings);
 	return {
 		...(imports === undefined ? {} : { imports }),

@@ -1,14 +1,14 @@
 /**
  * Which measured differences of a change become findings (the analysis thresholds live here):
- * - complexity: a changed callable whose cyclomatic complexity rose to `complexityThreshold` (10) or more, or by
- *   `complexityJump` (5) or more; a new callable at the threshold or above;
+ * - complexity: a changed callable whose cyclomatic complexity rose to `complexityThreshold` (10) or more from
+ *   below it, by 2 or more when it was over it already (one more branch there is a delta of the story, not a
+ *   question), or by `complexityJump` (5) or more; a new callable at the threshold or above;
  * - clones: a new or changed callable that is an exact or near clone of another callable of the change or of the
  *   files outside it, unless the two were already alike before;
  * - needless code: a hit that the before side of the change does not have (compared change-wide by rule and text,
  *   so code moved within or between files is not new);
  * - imports: new cycles that touch a changed file, new region dependencies, policy violations.
  */
-import { isTestPath } from "pi-fovea/engine";
 import type { CallableMeasure } from "./callables.ts";
 import { CloneGroups } from "./clone-groups.ts";
 import {
@@ -35,6 +35,7 @@ import { renamedGraph } from "./import-changes.ts";
 import { type ImportEdges, newImportCycles } from "./import-cycles.ts";
 import type { ReviewPolicy } from "./policy.ts";
 import { regionChanges } from "./regions.ts";
+import { isTestCallable } from "./test-code.ts";
 
 /**
  * A pair below the clone threshold on the base side is new only when the change made it at least this much more
@@ -66,11 +67,19 @@ export function complexityFindings(pairs: readonly CallablePair[], options: Comp
 	for (const pair of pairs) {
 		if (pair.after === undefined) continue;
 		const value = pair.after.callable.cyclomatic;
-		if (pair.status === "added" && value >= threshold) out.push(complexityFinding({ ...pair, after: pair.after }));
+		if (pair.status === "added" && value >= threshold) {
+			const found = complexityFinding({ ...pair, after: pair.after });
+			if (isTestCallable(pair.after.file, pair.after.callable)) found.tests = true;
+			out.push(found);
+		}
 		if (pair.status !== "changed" || pair.before === undefined) continue;
 		const old = pair.before.callable.cyclomatic;
-		if (value > old && (value >= threshold || value - old >= jump)) {
-			out.push(complexityFinding({ ...pair, after: pair.after }));
+		// Already over the threshold, one more branch is the story's delta (`parse 21 → 22`), not a question.
+		const grew = old >= threshold ? value - old >= 2 : value >= threshold;
+		if (value > old && (grew || value - old >= jump)) {
+			const found = complexityFinding({ ...pair, after: pair.after });
+			if (isTestCallable(pair.after.file, pair.after.callable)) found.tests = true;
+			out.push(found);
 		}
 	}
 	return out;
@@ -159,9 +168,9 @@ export function cloneFindings(
 	return { findings: out, coverage };
 }
 
-/** Whether a callable lives in a test file (Fovea's conventions: `x.test.ts`, `test_x.py`, `x_test.go`, …). */
+/** Whether a callable is test code (`test-code.ts`). */
 function inTests(located: Located): boolean {
-	return isTestPath(located.file);
+	return isTestCallable(located.file, located.callable);
 }
 
 /** Needless-code hits of the after side that the before side lacks. */

@@ -60,3 +60,4 @@ export type { NeedlessRule } from "./needless-code.ts";
 export { type ForbidRule, type PolicyRegion, parsePolicy, type ReviewPolicy, validatePolicy } from "./policy.ts";
 export { matchesPattern, regionChanges, regionOf } from "./regions.ts";
 export type { CallableKind } from "./syntax-walk.ts";
+export { isTestCallable, isTestFile } from "./test-code.ts";

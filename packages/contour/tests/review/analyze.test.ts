@@ -212,6 +212,26 @@ describe("complexity", () => {
 		);
 	});
 
+	it("one more branch in a callable already over the threshold is a delta, two are a finding", async () => {
+		const review = await analyzeChange({
+			files: [
+				{ path: "src/a.ts", before: branchy("one", 20), after: branchy("one", 21) },
+				{ path: "src/b.ts", before: branchy("two", 20), after: branchy("two", 22) },
+			],
+		});
+		assert.deepEqual(
+			review.findings.map((f) => f.title),
+			["`two` cyclomatic complexity 21 → 23"],
+		);
+		assert.deepEqual(
+			review.deltas.map((d) => [d.after?.name, d.before?.cyclomatic, d.after?.cyclomatic]),
+			[
+				["one", 21, 22],
+				["two", 21, 23],
+			],
+		);
+	});
+
 	it("thresholds are options", async () => {
 		const review = await analyzeChange({
 			files: [{ path: "src/a.ts", before: branchy("small", 1), after: branchy("small", 2) }],

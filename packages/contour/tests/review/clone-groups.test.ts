@@ -7,8 +7,9 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { analyzeChange } from "../../src/review/analyze.ts";
 import { ensureMeasureLanguages } from "../../src/review/measure.ts";
+import { isTestCallable } from "../../src/review/test-code.ts";
 
-before(() => ensureMeasureLanguages(["a.ts", "a.py"]));
+before(() => ensureMeasureLanguages(["a.ts", "a.py", "a.js"]));
 
 /** A test case of a router table: the same shape for every route. */
 function routeCase(i: number): string {
@@ -113,6 +114,33 @@ describe("clone groups", () => {
 		assert.deepEqual(
 			review.findings.map((f) => f.kind),
 			["near-clone"],
+		);
+	});
+});
+
+describe("test code", () => {
+	it("files under a test directory, Rust test modules and describe/it callbacks are test code", () => {
+		assert.equal(isTestCallable("test/req.acceptsCharsets.js", { name: "f" }), true);
+		assert.equal(isTestCallable("testing/code/helpers.py", { name: "f" }), true);
+		assert.equal(isTestCallable("crates/ignore/src/dir.rs", { name: "absolute_parent", container: "tests" }), true);
+		assert.equal(isTestCallable("src/a.js", { name: "it('works')", container: "describe('a')" }), true);
+		assert.equal(isTestCallable("src/contest/latest.ts", { name: "testable", container: "Tester" }), false);
+	});
+
+	it("look-alike cases in a plain-named file under test/ rank after production findings as tests", async () => {
+		const cases = [0, 1, 2].map(routeCase);
+		const review = await analyzeChange({
+			files: [
+				{ path: "lib/router.ts", before: branchy("match", 3), after: branchy("match", 12) },
+				{ path: "test/router.js", after: cases.join("\n") },
+			],
+		});
+		assert.deepEqual(
+			review.findings.map((f) => [f.kind, f.tests ?? false]),
+			[
+				["complexity", false],
+				["exact-clone", true],
+			],
 		);
 	});
 });
