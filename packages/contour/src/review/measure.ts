@@ -15,7 +15,7 @@ import { contentClassGap } from "./file-class.ts";
 import { walkSyntax } from "./syntax-walk.ts";
 
 /** Bump when any measured value would change for the same content. */
-export const MEASURE_VERSION = 5;
+export const MEASURE_VERSION = 6;
 /** Default size limit of a measured file (Fovea indexes files up to the same size). */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
