@@ -1,8 +1,8 @@
 /**
  * A report as JSON for machines: the same data as the report, findings in rank order each naming its `file`
  * (relative to the root) and `line` first, with counts of everything and of what was left out. Within `maxTokens`
- * (when given) details go first — removed and added imports, deltas, then files, gaps and findings from the end —
- * and the counts say so.
+ * (when given) details go first — the story's lists (test code's, then production's), removed and added imports,
+ * deltas, then files, gaps and findings from the end — and the counts say so.
  */
 import { estimateTokens } from "pi-fovea/engine";
 import type { CallableDelta, Finding, ImportChanges } from "../review/index.ts";
@@ -111,6 +111,15 @@ function fit(json: ReportJson, maxTokens: number): void {
 	const fits = () => estimateTokens(JSON.stringify({ ...json, omitted: room }, null, 2)) <= maxTokens;
 	const imports = json.imports;
 	const steps: (() => void)[] = [];
+	// The story's lists repeat deltas in another form; their counts stay whole.
+	for (const part of [json.story.tests, json.story.production]) {
+		steps.push(
+			() => shorten(part.renamed, (items) => (part.renamed = items), fits),
+			() => shorten(part.removed, (items) => (part.removed = items), fits),
+			() => shorten(part.added, (items) => (part.added = items), fits),
+			() => shorten(part.complexity, (items) => (part.complexity = items), fits),
+		);
+	}
 	if (imports !== undefined) {
 		steps.push(() => shorten(imports.removed, (items) => (imports.removed = items), fits));
 		steps.push(() => shorten(imports.added, (items) => (imports.added = items), fits));

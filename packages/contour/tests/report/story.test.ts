@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { estimateTokens } from "pi-fovea/engine";
 import { renderReport } from "../../src/report/render-report.ts";
 import { freezeReport, type ReportDraft } from "../../src/report/report.ts";
 import { reportJson } from "../../src/report/report-json.ts";
@@ -92,6 +93,22 @@ describe("the structural story", () => {
 		);
 		assert.deepEqual([json.story.production.removedCount, json.story.tests.addedCount], [1, 1]);
 		assert.deepEqual(json.story.cycles.broken, [["src/params.ts", "src/router.ts"]]);
+	});
+});
+
+describe("the story within a JSON budget", () => {
+	it("its lists shorten before the deltas and findings; its counts stay whole", () => {
+		const draft = structuredClone(makeReport("/r", { findings: 2 })) as ReportDraft;
+		draft.deltas = Array.from({ length: 120 }, (_, i) => ({
+			status: "changed" as const,
+			before: side(`src/f${i}.ts`, `f${i}`, 1, 3),
+			after: side(`src/f${i}.ts`, `f${i}`, 1, 5),
+		}));
+		const json = reportJson(freezeReport(draft), { maxTokens: 2500 });
+		assert.ok(estimateTokens(JSON.stringify(json, null, 2)) <= 2500);
+		assert.equal(json.story.production.complexityCount, 120);
+		assert.ok(json.story.production.complexity.length < 50);
+		assert.equal(json.findings.length, 2, "the findings are kept");
 	});
 });
 
