@@ -4,6 +4,7 @@
  */
 import { access } from "node:fs/promises";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
 import { writeOutput } from "pi-fovea/cli-output";
@@ -18,12 +19,19 @@ import { type ReportSummary, summarizeReport, summaryLine } from "./report/repor
 const USAGE = `usage:
   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
                  [--policy FILE]
-  contour status [--root DIR] [--json]`;
+  contour status [--root DIR] [--json]
+  contour hook install [--blocking] | uninstall | status [--json]   [--root DIR]`;
 
 /** Text output fits this many tokens unless --max-tokens says otherwise. */
 const DEFAULT_MAX_TOKENS = 2000;
 
 async function main(argv: string[]): Promise<number> {
+	// The hook verb has flags of its own (`hook-command.ts`); it records this Node and this package's entry.
+	if (argv[0] === "hook") {
+		const { hookCommand } = await import("./hook/hook-command.ts");
+		const cli = fileURLToPath(new URL("../bin/contour.js", import.meta.url));
+		return hookCommand(argv.slice(1), { node: process.execPath, cli });
+	}
 	const { values, positionals } = parseArgs({
 		args: argv,
 		allowPositionals: true,
@@ -119,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
 				)
 			: renderReport(report, {
 					maxTokens: maxTokens ?? DEFAULT_MAX_TOKENS,
+					speaksOf: "flags",
 					...(maxFindings === undefined ? {} : { maxFindings }),
 				});
 		// The JSON report's lists shrink to the budget, but its identity (snapshot, origin, counts) does not: a budget

@@ -21,6 +21,7 @@ import {
 	type FileMeasure,
 	measureFile,
 	measureWithFacts,
+	pathGap,
 } from "../review/index.ts";
 import type { ImportFacts, MeasureCache } from "./measure-cache.ts";
 
@@ -93,6 +94,12 @@ export async function measureSides(
 			if (languageOf(path) === undefined) {
 				// Nothing to parse: the gap needs no byte of the content.
 				file[side] = { path, measure: { ...measureFile(path, ""), bytes: fileSide.bytes } };
+				continue;
+			}
+			const byPath = pathGap(path);
+			if (byPath !== undefined) {
+				// Minified by name, vendored or build output: a gap as in Fovea's index, read and parsed by neither.
+				file[side] = { path, measure: { ...emptyMeasure(path, fileSide.bytes), gap: byPath } };
 				continue;
 			}
 			const measure = cache.measure(oid, path, maxBytes);

@@ -16,7 +16,7 @@ import { MEASURE_VERSION } from "../review/index.ts";
 import type { PolicySource } from "./policy-file.ts";
 
 /** Bump when the same inputs would give a different report, so kept reports of the old form are not reused. */
-const PIPELINE_VERSION = 6;
+const PIPELINE_VERSION = 7;
 /** A repository that moves while being snapshotted is snapshotted again, this many times in all. */
 const SNAPSHOT_ATTEMPTS = 3;
 

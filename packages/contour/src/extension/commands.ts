@@ -21,7 +21,13 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						import("./review-arguments.ts"),
 					]);
 					try {
-						const result = await runReview(reviewArguments(args), { signal: undefined, ctx, roaming, reviews });
+						const result = await runReview(reviewArguments(args), {
+							signal: undefined,
+							ctx,
+							roaming,
+							reviews,
+							speaksOf: "flags",
+						});
 						return result.content.map((part) => part.text).join("\n");
 					} catch (error) {
 						// Shown on the terminal: text from the repository in it is escaped like the report's.

@@ -16,6 +16,8 @@ export interface ReviewRunContext {
 	ctx: ExtensionContext;
 	roaming: Roaming;
 	reviews: ContourReviews;
+	/** How the report names its limits: a command's flags (`/contour review`) or the tool's parameters (default). */
+	speaksOf?: "flags" | "parameters";
 }
 
 /**
@@ -64,7 +66,9 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 		};
 		const json = reportJson(report, { ...limits, maxFindings: Math.min(request.maxFindings ?? 20, 20) });
 		return {
-			content: [{ type: "text" as const, text: renderReport(report, limits) }],
+			content: [
+				{ type: "text" as const, text: renderReport(report, { ...limits, speaksOf: run.speaksOf ?? "parameters" }) },
+			],
 			details: {
 				root: report.root,
 				target: report.target,

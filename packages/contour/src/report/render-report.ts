@@ -1,13 +1,18 @@
 /**
  * A report as text for the model and for people, within a token budget. By priority: a header naming the root and
- * the snapshot (HEAD, index and worktree digests), the origin on its own line, a summary, then findings in rank
- * order (each with its question, witnesses and modelled exposure), import and callable deltas, files and notes. The
+ * the snapshot (HEAD, index and worktree digests), the origin on its own line (no ids or raw times: those are the
+ * JSON's), a summary, the structural story of production code (complexity up and down, callables added, removed
+ * and renamed, import cycles made and broken), findings in rank order (each with its question, witnesses and
+ * modelled exposure), test-only changes, notes, import and callable deltas and files. The
  * coverage line (what the review could not cover) and a count of what did not fit are reserved first, so they are
  * always there however small the budget.
  */
 import { BudgetedText, budgetChars } from "pi-fovea/engine";
 import type { Finding } from "../review/index.ts";
 import type { ReviewReport } from "./report.ts";
+import { storyLines } from "./story-lines.ts";
+import { structuralStory } from "./structural-story.ts";
+import { timeAgo } from "./time-ago.ts";
 
 /** Room kept for the line that counts what did not fit. */
 const OMITTED_ROOM = 100;
@@ -17,6 +22,13 @@ export interface RenderOptions {
 	maxTokens: number;
 	/** Findings shown at most (default: as many as fit). */
 	maxFindings?: number;
+	/**
+	 * Whose words name the limits: a command line's flags (`--max-tokens`, the CLI and `/contour review`) or a tool's
+	 * parameters (`maxTokens`, `contour_review`, the default).
+	 */
+	speaksOf?: "flags" | "parameters";
+	/** The time ages are told from (default now). */
+	now?: number;
 }
 
 /** `staged (HEAD→index)` and the like. */
@@ -42,11 +54,14 @@ export function renderReport(report: ReviewReport, options: RenderOptions): stri
 	const coverage = clip(coverageLine(report), Math.floor(limit / 3));
 	const reserve = budgetChars(coverage) + 1 + OMITTED_ROOM + 1;
 	out.add(clip(reportHeader(report), Math.max(40, limit - reserve - 1)));
-	out.add(clip(originLine(report), out.remaining - reserve - 1), reserve);
+	out.add(clip(originLine(report, options.now ?? Date.now()), out.remaining - reserve - 1), reserve);
 	out.add(summaryLine(report), reserve);
-	const notes = [...(report.exposureNote === undefined ? [] : [report.exposureNote]), ...report.notes];
+	const story = structuralStory(report);
 	let detailsLeft = 0;
-	for (const note of notes) if (!out.add(clip(`note: ${note}`, 300), reserve)) detailsLeft++;
+	// What changed in production code comes first: a reviewer reads the change before the questions about it.
+	for (const line of storyLines("production changes", story.production, story.cycles)) {
+		if (!out.add(clip(line, 400), reserve)) detailsLeft++;
+	}
 	const maxFindings = Math.min(report.findings.length, options.maxFindings ?? report.findings.length);
 	let shown = 0;
 	if (maxFindings > 0 && out.fits(40, 1, reserve)) {
@@ -59,6 +74,12 @@ export function renderReport(report: ReviewReport, options: RenderOptions): stri
 			shown++;
 		}
 	}
+	const noCycles = { added: [], broken: [] };
+	for (const line of storyLines("test-only changes", story.tests, noCycles)) {
+		if (!out.add(clip(line, 400), reserve)) detailsLeft++;
+	}
+	const notes = [...(report.exposureNote === undefined ? [] : [report.exposureNote]), ...report.notes];
+	for (const note of notes) if (!out.add(clip(`note: ${note}`, 300), reserve)) detailsLeft++;
 	// Per-file lines only once every finding asked for is shown: a finding matters more than a line count.
 	const details = [importLine(report), deltaLine(report), ...(shown === maxFindings ? fileLines(report) : [])];
 	for (const line of details) if (line !== "" && !out.add(line, reserve)) detailsLeft++;
@@ -69,20 +90,21 @@ export function renderReport(report: ReviewReport, options: RenderOptions): stri
 		const parts = [];
 		if (left > 0) parts.push(`${left} more finding${left === 1 ? "" : "s"}`);
 		if (detailsLeft > 0) parts.push(`${detailsLeft} more detail line${detailsLeft === 1 ? "" : "s"}`);
-		out.add(clip(`… ${parts.join(", ")} not shown (raise maxTokens or maxFindings)`, OMITTED_ROOM));
+		const raise = options.speaksOf === "flags" ? "--max-tokens or --max-findings" : "maxTokens or maxFindings";
+		out.add(clip(`… ${parts.join(", ")} not shown (raise ${raise})`, OMITTED_ROOM));
 	}
 	return out.toString();
 }
 
-function originLine(report: ReviewReport): string {
-	const { kind, agent, sessionId } = report.origin;
-	const who = [
-		kind,
-		...(agent === undefined ? [] : [`agent ${agent}`]),
-		...(sessionId ? [`session ${sessionId}`] : []),
-	];
-	const reused = report.reusedFrom === undefined ? "" : ` · nothing changed since report ${report.reusedFrom}`;
-	return `origin: ${who.join(" · ")} · report ${report.id} · ${report.createdAt}${reused}`;
+/**
+ * Who asked and when, for people: the origin's kind and agent, the report's age, and whether it repeats an earlier
+ * analysis. Report and session ids and exact times are for machines: the JSON form keeps them.
+ */
+function originLine(report: ReviewReport, now: number): string {
+	const { kind, agent } = report.origin;
+	const who = [kind, ...(agent === undefined ? [] : [`agent ${agent}`])];
+	const reused = report.reusedFrom === undefined ? "" : " · nothing changed since the kept report it repeats";
+	return `origin: ${who.join(" · ")} · made ${timeAgo(report.createdAt, now)}${reused}`;
 }
 
 function summaryLine(report: ReviewReport): string {
@@ -97,7 +119,7 @@ function summaryLine(report: ReviewReport): string {
 }
 
 function findingLines(finding: Finding, rank: number): string[] {
-	const flag = finding.policy === true ? " [policy violation]" : "";
+	const flag = `${finding.policy === true ? " [policy violation]" : ""}${finding.tests === true ? " [tests]" : ""}`;
 	const lines = [
 		`${rank}. ${finding.kind}${flag} ${finding.file}:${finding.line} — ${finding.title}`,
 		`   question: ${finding.question}`,

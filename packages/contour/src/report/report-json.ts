@@ -1,12 +1,13 @@
 /**
  * A report as JSON for machines: the same data as the report, findings in rank order each naming its `file`
  * (relative to the root) and `line` first, with counts of everything and of what was left out. Within `maxTokens`
- * (when given) details go first — removed and added imports, deltas, then files, gaps and findings from the end —
- * and the counts say so.
+ * (when given) details go first — the story's lists (test code's, then production's), removed and added imports,
+ * deltas, then files, gaps and findings from the end — and the counts say so.
  */
 import { estimateTokens } from "pi-fovea/engine";
 import type { CallableDelta, Finding, ImportChanges } from "../review/index.ts";
 import type { ReportFile, ReportGap, ReviewReport } from "./report.ts";
+import { type StructuralStory, structuralStory } from "./structural-story.ts";
 
 /** Limits of the JSON form. */
 export interface ReportJsonOptions {
@@ -33,6 +34,11 @@ export interface ReportJson {
 	reusedFrom?: string;
 	summary: { files: number; findings: number; deltas: number; gaps: number; policyViolations: number };
 	policy: ReviewReport["policy"];
+	/**
+	 * What changed, as the text report opens with it: production code's complexity up and down, callables added,
+	 * removed and renamed, and import cycles made and broken; then test code's changes apart.
+	 */
+	story: StructuralStory;
 	findings: RankedFinding[];
 	files: ReportFile[];
 	deltas: CallableDelta[];
@@ -70,6 +76,7 @@ export function reportJson(report: ReviewReport, options: ReportJsonOptions = {}
 			policyViolations: report.policyViolations,
 		},
 		policy: report.policy === null ? null : { ...report.policy },
+		story: structuralStory(report),
 		findings: ranked.slice(0, Math.max(0, options.maxFindings ?? ranked.length)),
 		files: structuredClone(report.files) as ReportFile[],
 		deltas: structuredClone(report.deltas) as CallableDelta[],
@@ -104,6 +111,15 @@ function fit(json: ReportJson, maxTokens: number): void {
 	const fits = () => estimateTokens(JSON.stringify({ ...json, omitted: room }, null, 2)) <= maxTokens;
 	const imports = json.imports;
 	const steps: (() => void)[] = [];
+	// The story's lists repeat deltas in another form; their counts stay whole.
+	for (const part of [json.story.tests, json.story.production]) {
+		steps.push(
+			() => shorten(part.renamed, (items) => (part.renamed = items), fits),
+			() => shorten(part.removed, (items) => (part.removed = items), fits),
+			() => shorten(part.added, (items) => (part.added = items), fits),
+			() => shorten(part.complexity, (items) => (part.complexity = items), fits),
+		);
+	}
 	if (imports !== undefined) {
 		steps.push(() => shorten(imports.removed, (items) => (imports.removed = items), fits));
 		steps.push(() => shorten(imports.added, (items) => (imports.added = items), fits));

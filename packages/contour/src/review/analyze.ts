@@ -19,12 +19,20 @@ import {
 } from "./change-findings.ts";
 import { type CloneOptions, MAX_CLONE_COMPARISONS, MAX_CLONE_COMPARISONS_PER_CALLABLE } from "./clones.ts";
 import { type CallableDelta, deltaOf, type FileSides, matchCallables } from "./deltas.ts";
+import { pathGap } from "./file-class.ts";
 import { type Finding, rankFindings } from "./findings.ts";
-import { type ImportChanges, importChanges } from "./import-changes.ts";
-import type { ImportEdges } from "./import-cycles.ts";
-import { ensureMeasureLanguages, type FileMeasure, type MeasureGapReason, measureFile } from "./measure.ts";
+import { type ImportChanges, importChanges, renamedGraph } from "./import-changes.ts";
+import { brokenImportCycles, type ImportEdges, newImportCycles } from "./import-cycles.ts";
+import {
+	emptyMeasure,
+	ensureMeasureLanguages,
+	type FileMeasure,
+	type MeasureGapReason,
+	measureFile,
+} from "./measure.ts";
 import type { ReviewPolicy } from "./policy.ts";
 import { type ChangeFile, checkInput } from "./review-input.ts";
+import { isTestFile } from "./test-code.ts";
 
 export type { FileCallables } from "./change-findings.ts";
 export type { ChangeFile } from "./review-input.ts";
@@ -123,7 +131,13 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 			const path = side === "before" ? (file.previousPath ?? file.path) : file.path;
 			let measure = side === "before" ? file.beforeMeasure : file.afterMeasure;
 			const content = file[side];
-			if (measure === undefined && content !== undefined) {
+			// A minified, vendored or build-output path is a gap as it is to Fovea's index, whatever its measure says.
+			const byPath = content === undefined && measure === undefined ? undefined : pathGap(path);
+			if (byPath !== undefined) {
+				const bytes =
+					measure?.bytes ?? (typeof content === "string" ? Buffer.byteLength(content) : (content?.byteLength ?? 0));
+				measure = { ...emptyMeasure(path, bytes), gap: byPath };
+			} else if (measure === undefined && content !== undefined) {
 				measure = measureFile(path, content, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes });
 				measured.push({ path, side, measure });
 			}
@@ -144,7 +158,14 @@ export function analyzeMeasured(input: ChangeInput): ChangeReview {
 		const changed = new Set(files.map((file) => file.path));
 		findings.push(...importFindings(input.importEdges, changed, renames, input.policy));
 		imports = importChanges(input.importEdges.before, input.importEdges.after, renames, input.policy);
+		const before = renames.size === 0 ? input.importEdges.before : renamedGraph(input.importEdges.before, renames);
+		imports.cycles = {
+			added: newImportCycles(before, input.importEdges.after, changed).map((cycle) => cycle.files),
+			broken: brokenImportCycles(before, input.importEdges.after, changed),
+		};
 	}
+	// Findings about test code rank after production code's and say so (clone findings mark their groups themselves).
+	for (const finding of findings) if (finding.tests === undefined && isTestFile(finding.file)) finding.tests = true;
 	const ranked = rankFindings(findings);
 	return {
 		...(imports === undefined ? {} : { imports }),

@@ -131,7 +131,48 @@ export function matchCallables(files: readonly FileSides[]): CallablePair[] {
 	);
 	for (const a of after) if (!a.taken) pairs.push({ status: "added", after: located(a) });
 	for (const b of before) if (!b.taken) pairs.push({ status: "removed", before: located(b) });
+	markMoves(pairs);
 	return pairs;
+}
+
+/**
+ * A callable whose body is the same on both sides of one file "moved" only when its order among the file's kept
+ * callables changed (it was cut and pasted elsewhere); a shift of lines by an insertion above it is no move. The
+ * callables that keep their order are the longest run of them in the same order on both sides; the rest moved.
+ */
+function markMoves(pairs: CallablePair[]): void {
+	const byFile = new Map<string, CallablePair[]>();
+	for (const pair of pairs) {
+		if (pair.status !== "unchanged" || pair.before === undefined || pair.after === undefined) continue;
+		const list = byFile.get(pair.after.file);
+		if (list === undefined) byFile.set(pair.after.file, [pair]);
+		else list.push(pair);
+	}
+	for (const list of byFile.values()) {
+		list.sort((x, y) => (x.after?.callable.line ?? 0) - (y.after?.callable.line ?? 0));
+		const kept = longestIncreasing(list.map((pair) => pair.before?.callable.line ?? 0));
+		for (const [i, pair] of list.entries()) if (!kept.has(i)) pair.status = "moved";
+	}
+}
+
+/** Indexes of one longest strictly increasing subsequence of `values` (O(n log n)). */
+function longestIncreasing(values: readonly number[]): Set<number> {
+	const tails: number[] = [];
+	const previous: number[] = new Array(values.length).fill(-1);
+	for (const [i, value] of values.entries()) {
+		let lo = 0;
+		let hi = tails.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if ((values[tails[mid] as number] as number) < value) lo = mid + 1;
+			else hi = mid;
+		}
+		if (lo > 0) previous[i] = tails[lo - 1] as number;
+		tails[lo] = i;
+	}
+	const out = new Set<number>();
+	for (let i = tails.at(-1) ?? -1; i >= 0; i = previous[i] as number) out.add(i);
+	return out;
 }
 
 /** The plain-data delta of a pair. */
@@ -174,7 +215,8 @@ function entries(files: readonly FileSides[], side: "before" | "after"): Entry[]
 function statusOf(b: Entry, a: Entry, sameCore: boolean): DeltaStatus {
 	if (b.callable.bodyHash !== a.callable.bodyHash && !sameCore) return "changed";
 	if (b.callable.name !== a.callable.name || b.callable.container !== a.callable.container) return "renamed";
-	return b.file === a.file && b.callable.line === a.callable.line ? "unchanged" : "moved";
+	// Within one file (renamed or not), whether it moved depends on its order among the others (`markMoves`).
+	return b.id === a.id ? "unchanged" : "moved";
 }
 
 function located(entry: Entry): Located {

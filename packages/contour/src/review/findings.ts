@@ -8,7 +8,7 @@
  */
 
 import type { CallableMeasure, NeedlessHit } from "./callables.ts";
-import type { CloneMatch } from "./clones.ts";
+import type { CloneGroup } from "./clone-groups.ts";
 import type { CallablePair, Located } from "./deltas.ts";
 import type { ImportEdge, NewCycle } from "./import-cycles.ts";
 import type { NeedlessRule } from "./needless-code.ts";
@@ -62,11 +62,13 @@ export interface Finding {
 	exposure?: Exposure;
 	/** True for a violation of an explicit policy. */
 	policy?: boolean;
+	/** True when the finding is about test code only (test files, test tables): it ranks after production code. */
+	tests?: boolean;
 }
 
 /** A finding with its keys in the documented order, so JSON output reads the same for every kind. */
 function finding(parts: Finding): Finding {
-	const { kind, file, line, title, before, after, witnesses, question, exposure, policy } = parts;
+	const { kind, file, line, title, before, after, witnesses, question, exposure, policy, tests } = parts;
 	return {
 		kind,
 		file,
@@ -78,6 +80,7 @@ function finding(parts: Finding): Finding {
 		question,
 		...(exposure === undefined ? {} : { exposure }),
 		...(policy === undefined ? {} : { policy }),
+		...(tests === undefined ? {} : { tests }),
 	};
 }
 
@@ -92,11 +95,15 @@ const KIND_ORDER: readonly FindingKind[] = [
 	"boolean-return",
 ];
 
-/** Findings in rank order: policy violations, then by kind (above), wider exposure first, then file and line. */
+/**
+ * Findings in rank order: policy violations, then production code before test code, then by kind (above), wider
+ * exposure first, then file and line.
+ */
 export function rankFindings(findings: readonly Finding[]): Finding[] {
 	return [...findings].sort(
 		(a, b) =>
 			Number(b.policy === true) - Number(a.policy === true) ||
+			Number(a.tests === true) - Number(b.tests === true) ||
 			KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
 			(b.exposure?.reach ?? 0) - (a.exposure?.reach ?? 0) ||
 			a.file.localeCompare(b.file) ||
@@ -143,41 +150,43 @@ export function complexityFinding(pair: CallablePair & { after: Located }): Find
 	});
 }
 
-/** A changed or new callable that duplicates others; `matches` are most similar first. */
-export function cloneFinding(
-	target: Located,
-	matches: readonly CloneMatch<CallableMeasure>[],
-	previous: Located | undefined,
-	previousSimilarity: number | undefined,
-): Finding {
-	const best = matches[0] as CloneMatch<CallableMeasure>;
-	const other = best.other;
-	const name = named(target.callable);
-	const otherName = `${named(other.callable)} (${other.file}:${other.callable.line})`;
-	const more = matches.length > 1 ? ` and ${matches.length - 1} more` : "";
-	const percent = Math.round(best.similarity * 100);
-	const witnesses: Witness[] = previous === undefined ? [] : [at(previous, "before")];
-	witnesses.push(at(target, "after"), ...matches.slice(0, 4).map((match) => at(match.other, "after")));
+/** A group of look-alike callables, one finding naming every member; `tests` when all of them are test code. */
+export function cloneGroupFinding(group: CloneGroup & { tests: boolean }): Finding {
+	const [anchor, ...others] = group.members as [Located, ...Located[]];
+	const name = named(anchor.callable);
+	const place = (member: Located) => `${named(member.callable)} (${member.file}:${member.callable.line})`;
+	const listed = others.slice(0, MAX_NAMED_MEMBERS).map(place);
+	if (others.length > MAX_NAMED_MEMBERS) listed.push(`${others.length - MAX_NAMED_MEMBERS} more`);
+	const list = listed.length > 1 ? `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}` : (listed[0] ?? "");
+	const percent = Math.round(group.similarity * 100);
+	const count = group.members.length;
+	const where = group.tests ? "In tests: " : "";
+	const witnesses: Witness[] = group.previous === undefined ? [] : [at(group.previous, "before")];
+	witnesses.push(...group.members.map((member) => at(member, "after")));
+	const alike = group.exact ? "duplicates" : `is ${count > 2 ? "at least " : ""}${percent}% alike`;
+	const question = group.tests
+		? `These ${count} test callables repeat one shape: could a table of cases or a shared helper replace the copies?`
+		: group.exact
+			? `Should ${name} reuse ${listed[0]}${count > 2 ? ` (and the ${count - 2} other copies)` : ""} instead of repeating its ${anchor.callable.tokens} tokens?`
+			: `${name} and ${list} are ${percent}% alike or more: is the difference intended, or can they share one implementation?`;
 	const out: Finding = {
-		kind: best.kind === "exact" ? "exact-clone" : "near-clone",
-		file: target.file,
-		line: target.callable.line,
-		title:
-			best.kind === "exact"
-				? `${name} duplicates ${otherName}${more}`
-				: `${name} is ${percent}% alike ${otherName}${more}`,
-		after: { file: target.file, line: target.callable.line, value: round(best.similarity) },
+		kind: group.exact ? "exact-clone" : "near-clone",
+		file: anchor.file,
+		line: anchor.callable.line,
+		title: `${where}${name} ${alike} ${list}${count > 2 ? ` (${count} look-alike callables)` : ""}`,
+		after: { file: anchor.file, line: anchor.callable.line, value: round(group.similarity) },
 		witnesses,
-		question:
-			best.kind === "exact"
-				? `Should ${name} reuse ${otherName} instead of repeating its ${target.callable.tokens} tokens?`
-				: `${name} and ${otherName} are ${percent}% alike: is the difference intended, or can they share one implementation?`,
+		question,
 	};
-	if (previous !== undefined) {
-		out.before = { file: previous.file, line: previous.callable.line, value: round(previousSimilarity ?? 0) };
+	if (group.previous !== undefined) {
+		out.before = { file: group.previous.file, line: group.previous.callable.line, value: round(group.was ?? 0) };
 	}
+	if (group.tests) out.tests = true;
 	return finding(out);
 }
+
+/** Members a clone finding's title names before it counts the rest (its witnesses list them all). */
+const MAX_NAMED_MEMBERS = 8;
 
 function round(value: number): number {
 	return Math.round(value * 100) / 100;

@@ -38,6 +38,11 @@ export interface ImportChanges {
 	removedCount: number;
 	addedAcrossDirectories: number;
 	addedAcrossRegions: number;
+	/**
+	 * Import cycles (strongly connected files, sorted) touching a changed file that the change made and broke. Absent
+	 * in reports made before it existed.
+	 */
+	cycles?: { added: string[][]; broken: string[][] };
 }
 
 /**

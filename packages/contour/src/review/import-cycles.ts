@@ -104,6 +104,18 @@ export function newImportCycles(before: ImportEdges, after: ImportEdges, changed
 	return out.sort((a, b) => (a.files[0] as string).localeCompare(b.files[0] as string));
 }
 
+/**
+ * Cycles of `before` that `after` broke, touching one of `changed` (after paths; `before` under after paths too):
+ * no cycle of `after` holds all of their files any more. A cycle that shrank is broken in part and listed whole.
+ */
+export function brokenImportCycles(before: ImportEdges, after: ImportEdges, changed: ReadonlySet<string>): string[][] {
+	const now = importCycles(after).map((component) => new Set(component));
+	return importCycles(before)
+		.filter((files) => files.some((file) => changed.has(file)))
+		.filter((files) => !now.some((component) => files.every((file) => component.has(file))))
+		.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
+
 /** The shortest loop inside `files` that starts with a new edge (the first in file order). */
 function loopThroughNewEdge(files: string[], before: ImportEdges, after: ImportEdges): ImportEdge[] | undefined {
 	const members = new Set(files);

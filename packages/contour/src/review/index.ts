@@ -32,6 +32,7 @@ export {
 	similarity,
 } from "./clones.ts";
 export { type CallableDelta, type CallableSide, type DeltaStatus, matchCallables } from "./deltas.ts";
+export { type ClassGap, contentClassGap, pathGap } from "./file-class.ts";
 export {
 	type Exposure,
 	type Finding,
@@ -59,3 +60,4 @@ export type { NeedlessRule } from "./needless-code.ts";
 export { type ForbidRule, type PolicyRegion, parsePolicy, type ReviewPolicy, validatePolicy } from "./policy.ts";
 export { matchesPattern, regionChanges, regionOf } from "./regions.ts";
 export type { CallableKind } from "./syntax-walk.ts";
+export { isTestCallable, isTestFile } from "./test-code.ts";

@@ -4,22 +4,31 @@
  * whenever the measure would).
  *
  * Content the engine cannot measure is a visible gap in the measure, never a clean empty file: an unsupported
- * language, binary content (a NUL byte in the first 8 KiB), bytes that are not valid UTF-8, or more than `maxBytes`.
+ * language, binary content (a NUL byte in the first 8 KiB), bytes that are not valid UTF-8, minified or generated
+ * content (Fovea's classification, `file-class.ts`), or more than `maxBytes`.
  * A file with syntax errors is still measured, best effort, with `parseErrors` above zero.
  */
 import { type FileFacts, type LanguageId, languageOf, loadExtractor, withSyntaxTree } from "pi-fovea/engine";
 import type { Node } from "web-tree-sitter";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
+import { contentClassGap } from "./file-class.ts";
 import { walkSyntax } from "./syntax-walk.ts";
 
 /** Bump when any measured value would change for the same content. */
-export const MEASURE_VERSION = 4;
+export const MEASURE_VERSION = 6;
 /** Default size limit of a measured file (Fovea indexes files up to the same size). */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
 
 /** Why a file's content was not measured. */
-export type MeasureGapReason = "unsupported-language" | "binary" | "invalid-utf8" | "too-large";
+export type MeasureGapReason =
+	| "unsupported-language"
+	| "binary"
+	| "invalid-utf8"
+	| "too-large"
+	| "minified"
+	| "generated"
+	| "vendored";
 
 /** The metrics of one file's content. */
 export interface FileMeasure {
@@ -149,6 +158,9 @@ function textToMeasure(
 	}
 	const decoded = decode(content);
 	if (typeof decoded !== "string") return { measure: { ...empty, gap: decoded } };
+	// Minified or generated content is a gap here as in Fovea's index (`file-class.ts`), whatever the file's name.
+	const classified = contentClassGap(typeof content === "string" ? Buffer.from(decoded, "utf8") : content);
+	if (classified !== undefined) return { measure: { ...empty, gap: classified } };
 	const lines = countLines(decoded);
 	if (decoded.trim() === "") return { measure: { ...empty, lines } };
 	return { decoded, lines, empty };

@@ -7,7 +7,7 @@
  * | language | counted |
  * | --- | --- |
  * | TS/TSX/JS | `if`, `for`, `for…in`/`for…of`, `while`, `do`, `case` (not `default`), `catch`, `?:`, `&&`, `\|\|`, `??`, and the logical assignments `&&=` `\|\|=` `??=` (they branch like their operators) |
- * | Python | `if`, `elif`, `for`, `while`, `except`, `x if c else y`, each `and`/`or`, comprehension `if` (not its `for`; `match` is not counted) |
+ * | Python | `if`, `elif`, `for`, `while`, `except`, `x if c else y`, each `and`/`or`, comprehension `if` (not its `for`), every `case` of a `match` after the first (as Rust's arms) |
  * | Go | `if`, `for`, each `case` of expression, type and `select` switches (not `default`), `&&`, `\|\|` |
  * | Rust | `if` (and `if let`), `while` (and `while let`), `for`, every `match` arm after the first, a match-arm guard `if`, `&&`, `\|\|`, `?` |
  * | Java | `if`, `for`, enhanced `for`, `while`, `do`, each `case` label (not `default`), `catch`, `?:`, `&&`, `\|\|` |
@@ -85,7 +85,7 @@ const PYTHON: SyntaxProfile = {
 		"if_clause",
 	),
 	leafDecisions: new Map(),
-	repeatedDecisions: NONE,
+	repeatedDecisions: set("case_clause"),
 	comments: COMMENTS,
 	literals: set("integer", "float", "true", "false", "none", "ellipsis"),
 	interpolatedStrings: set("string", "concatenated_string"),

@@ -19,7 +19,7 @@ describe("text", () => {
 			assert.match(text, /^contour review · root \/work\/big-project · staged \(HEAD→index\) · HEAD 0123456789 main/);
 			assert.match(text, /not covered: 150 gaps in 150 files/);
 			assert.match(text, /… \d+ more findings(, \d+ more detail lines)? not shown/);
-			if (maxTokens >= 300) assert.match(text, /\norigin: checkpoint · agent worker-1 · session session-9 · report/);
+			if (maxTokens >= 300) assert.match(text, /\norigin: checkpoint · agent worker-1 · made /);
 		});
 	}
 

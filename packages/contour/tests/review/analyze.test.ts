@@ -20,17 +20,25 @@ function branchy(name: string, branches: number): string {
 const HELPER = "export function helper(a: number): number {\n  return a > 1 ? a * 2 : a;\n}\n";
 
 describe("moved code", () => {
-	it("reordering functions within a file gives no finding", async () => {
+	it("reordering functions within a file gives no finding; only the one cut and pasted moved", async () => {
 		const beforeText = `${branchy("parse", 12)}\n${HELPER}`;
 		const afterText = `${HELPER}\n// moved below\n${branchy("parse", 12)}`;
 		const review = await analyzeChange({ files: [{ path: "src/a.ts", before: beforeText, after: afterText }] });
 		assert.deepEqual(review.findings, []);
 		assert.deepEqual(
 			review.deltas.map((d) => [d.status, d.before?.line, d.after?.line]),
-			[
-				["moved", 18, 1],
-				["moved", 1, 6],
-			],
+			[["moved", 18, 1]],
+		);
+	});
+
+	it("an insertion above callables shifts their lines but moves none of them", async () => {
+		const five = ["a", "b", "c", "d", "e"].map((name) => branchy(name, 2)).join("\n");
+		const review = await analyzeChange({
+			files: [{ path: "src/a.ts", before: five, after: `${branchy("first", 2)}\n${five}` }],
+		});
+		assert.deepEqual(
+			review.deltas.map((d) => [d.status, d.after?.name]),
+			[["added", "first"]],
 		);
 	});
 
@@ -123,7 +131,7 @@ describe("moved code", () => {
 		);
 	});
 
-	it("a renamed file keeps its callables matched", async () => {
+	it("a renamed file keeps its callables matched, in place (the file moved, not they)", async () => {
 		const review = await analyzeChange({
 			files: [
 				{ path: "src/b.ts", previousPath: "src/a.ts", before: branchy("parse", 12), after: branchy("parse", 12) },
@@ -141,7 +149,7 @@ describe("moved code", () => {
 		]);
 		assert.deepEqual(
 			review.deltas.map((d) => [d.status, d.before?.file, d.after?.file]),
-			[["moved", "src/a.ts", "src/b.ts"]],
+			[],
 		);
 	});
 
@@ -200,6 +208,26 @@ describe("complexity", () => {
 			[
 				["changed", 2, 3],
 				["added", undefined, 10],
+			],
+		);
+	});
+
+	it("one more branch in a callable already over the threshold is a delta, two are a finding", async () => {
+		const review = await analyzeChange({
+			files: [
+				{ path: "src/a.ts", before: branchy("one", 20), after: branchy("one", 21) },
+				{ path: "src/b.ts", before: branchy("two", 20), after: branchy("two", 22) },
+			],
+		});
+		assert.deepEqual(
+			review.findings.map((f) => f.title),
+			["`two` cyclomatic complexity 21 → 23"],
+		);
+		assert.deepEqual(
+			review.deltas.map((d) => [d.after?.name, d.before?.cyclomatic, d.after?.cyclomatic]),
+			[
+				["one", 21, 22],
+				["two", 21, 23],
 			],
 		);
 	});

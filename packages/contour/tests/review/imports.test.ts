@@ -57,6 +57,27 @@ describe("import cycles", () => {
 		]);
 	});
 
+	it("the report's imports say which cycles the change made and which it broke", async () => {
+		const broken = graph({
+			"src/a.ts": { "src/b.ts": 1 },
+			"src/b.ts": { "src/c.ts": 2 },
+			"src/x.ts": { "src/y.ts": 2 },
+		});
+		const review = await analyzeChange({
+			files: change(["src/c.ts", "src/x.ts"]),
+			importEdges: { before: after, after: broken },
+		});
+		assert.deepEqual(review.imports?.cycles, {
+			added: [],
+			broken: [
+				["src/a.ts", "src/b.ts", "src/c.ts"],
+				["src/x.ts", "src/y.ts"],
+			],
+		});
+		const made = await analyzeChange({ files: change(["src/c.ts"]), importEdges: { before, after } });
+		assert.deepEqual(made.imports?.cycles, { added: [["src/a.ts", "src/b.ts", "src/c.ts"]], broken: [] });
+	});
+
 	it("through analyzeChange: one finding, witnessed edge by edge", async () => {
 		const review = await analyzeChange({
 			files: [{ path: "src/c.ts", before: "export const c = 1;\n", after: 'import "./a.ts";\nexport const c = 1;\n' }],

@@ -130,6 +130,35 @@ describe("decision points per language, counted by hand", () => {
 		assert.equal(helper.sourceLines, 2, "the comment line inside the function is not a source line");
 	});
 
+	it("Python: a match counts every case after the first, as an if/elif chain of the same cases does", () => {
+		const chain = [
+			"def pick(op, left):",
+			'    if op == "==":',
+			"        return 1",
+			'    elif op == "in":',
+			"        return 2",
+			'    elif op == "<":',
+			"        return 3",
+			"    else:",
+			"        return 0",
+		].join("\n");
+		const match = [
+			"def pick(op, left):",
+			"    match op:",
+			'        case "==":',
+			"            return 1",
+			'        case "in":',
+			"            return 2",
+			'        case "<":',
+			"            return 3",
+			"        case _:",
+			"            return 0",
+		].join("\n");
+		const before = callable(measureFile("pkg/pick.py", chain), "pick");
+		const after = callable(measureFile("pkg/pick.py", match), "pick");
+		assert.deepEqual([before.cyclomatic, after.cyclomatic], [4, 4], "a rewrite to match is no drop in complexity");
+	});
+
 	it("Go: if, for, each case of expression, type and select switches (not default), &&, ||", () => {
 		const source = [
 			"package main",

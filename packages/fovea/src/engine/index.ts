@@ -8,9 +8,11 @@
 export { writeAtomic } from "./atomic-write.ts";
 export { isInside } from "./cache-location.ts";
 export {
+	commonDirOf,
 	type ForcedConfig,
 	forcedConfigFrom,
 	GUARDED_CONFIG_PATTERN,
+	gitDirOf,
 	hardenedGit,
 	repositoryGuard,
 	runGit,
@@ -53,6 +55,8 @@ export {
 } from "./render/index.ts";
 export { ResidentMaps, sharedResidentMaps } from "./residency.ts";
 export { isTestPath, type ResolutionContext, resolveImport } from "./resolve/index.ts";
-export { RootGoneError } from "./scan/index.ts";
+// What a file is to the index (minified, generated, vendored or build output, too large): Contour classifies a
+// change's files the same way, so both tools leave the same files out and name the same gaps.
+export { classifyName, contentGap, RootGoneError, skippedDirGap } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
 export { terms, useContentTerms } from "./terms/index.ts";

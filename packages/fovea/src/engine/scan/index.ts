@@ -5,9 +5,11 @@
  *
  * @module
  */
+export { classifyName } from "./classification.ts";
 export { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "./file-content.ts";
 export { type ScannedFile, unchanged } from "./file-metadata.ts";
 export { scanPaths } from "./path-check.ts";
 export { ensureRootPresent, RootGoneError } from "./root-presence.ts";
 export { isSettingsPath } from "./settings-files.ts";
+export { skippedDirGap } from "./skip-dirs.ts";
 export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScanResult, scanRoot } from "./walk.ts";
