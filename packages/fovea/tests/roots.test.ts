@@ -73,8 +73,12 @@ describe("envInt", () => {
 		}
 	});
 
-	it("gives the fallback for integers beyond the safe range instead of a rounded value", () => {
-		assert.equal(envInt("X", 7, 1, 1e30, { X: "99999999999999999999" }), 7);
+	it("clamps integers of any size, beyond the safe range too; only text that is no integer falls back", () => {
+		assert.equal(envInt("X", 7, 1, 32, { X: "100000000000000000000" }), 32);
+		assert.equal(envInt("X", 7, 1, 32, { X: "-100000000000000000000" }), 1);
+		assert.equal(envInt("X", 7, 1, 32, { X: `9${"0".repeat(400)}` }), 32, "beyond any float: still the max");
+		assert.equal(envInt("X", 7, 1, 32, { X: `-9${"0".repeat(400)}` }), 1);
+		assert.equal(envInt("X", 7, 1, 32, { X: "+0000000000000000000000000000031" }), 31);
 	});
 
 	it("accepts whitespace-trimmed and signed integers", () => {
