@@ -13,7 +13,7 @@
  *   reload/fork/tree navigation restore the selected branch's roots; reset clears the ring; malformed entries are
  *   skipped; startup and idle hooks do not scan the launch directory.
  * - Shared API: version-1 hints on `pi-workspace:access:v1` are accepted only from the other extension with the same
- *   nonempty session id and are never rebroadcast.
+ *   nonempty session id and are never rebroadcast; Crew's agents' roots come on Crew's own channel instead.
  */
 
 import assert from "node:assert/strict";
@@ -24,6 +24,7 @@ import { cleanupTempDirs, type PiHost, piCodingAgent, type StartHostOptions, sta
 import { probeFilesystem } from "./support/fs-probe.ts";
 import {
 	ACCESS_EVENT,
+	AGENT_ACCESS_EVENT,
 	BLOCK_READS_EXTENSION,
 	CONTOUR_ENTRY,
 	CONTOUR_EXTENSION,
@@ -539,8 +540,15 @@ describe("access hints between Fovea and Contour", () => {
 				{ ...hint, root: "relative/repo" },
 				{ ...hint, root: sentinel, sessionId: "" },
 				{ ...hint, root: sentinel, sessionId: undefined },
+				{ ...hint, root: sentinel, source: "crew" },
 				{ ...hint, root: sentinel, source: "Crew" },
 				{ ...hint, root: sentinel, source: "pi-crew" },
+				{
+					...hint,
+					root: sentinel,
+					source: "crew",
+					origin: { kind: "crew-agent", agentId: "r:t", runId: "r", taskId: "t" },
+				},
 				{ version: 1, root: sentinel, sessionId: idA },
 			];
 			for (const payload of malformed) assert.doesNotThrow(() => bus.emit(ACCESS_EVENT, payload));
@@ -553,6 +561,74 @@ describe("access hints between Fovea and Contour", () => {
 			assert.deepEqual(hostB.errors, []);
 		} finally {
 			stopCounting();
+			await Promise.all([hostA.dispose(), hostB.dispose()]);
+		}
+	});
+});
+
+describe("Crew's agent-access channel", () => {
+	it("a same-session report enrolls in Fovea (any project) and Contour (Git only) with the agent as origin, is never rebroadcast, and another session's is ignored", async () => {
+		const { base } = await workspace();
+		const cwdA = join(base, "session-a");
+		const cwdB = join(base, "session-b");
+		mkdirSync(cwdA);
+		mkdirSync(cwdB);
+		const { agentRepo, otherSession } = namedRepos(base, "agentRepo", "otherSession");
+		const plain = join(base, "plain");
+		writeFiles(plain, { "package.json": "{}", "src/mod.ts": "export const p = 1;\n" });
+		const origin = { kind: "crew-agent", agentId: "run-1:t1", runId: "run-1", taskId: "t1" };
+
+		const bus = piCodingAgent.createEventBus();
+		const onWorkspace: unknown[] = [];
+		const onCrew: unknown[] = [];
+		const stops = [bus.on(ACCESS_EVENT, (d) => onWorkspace.push(d)), bus.on(AGENT_ACCESS_EVENT, (d) => onCrew.push(d))];
+		const [hostA, hostB] = await Promise.all([
+			startHost({ cwd: cwdA, extensions: BOTH, eventBus: bus }),
+			startHost({ cwd: cwdB, extensions: BOTH, eventBus: bus }),
+		]);
+		try {
+			const idA = hostA.sessionId();
+			const report = { version: 1, root: agentRepo, sessionId: idA, origin };
+			bus.emit(AGENT_ACCESS_EVENT, report);
+			bus.emit(AGENT_ACCESS_EVENT, { ...report, root: plain });
+			bus.emit(AGENT_ACCESS_EVENT, { ...report, root: otherSession, sessionId: hostB.sessionId() });
+			await waitFor(
+				() =>
+					rings(hostA).fovea.length === 2 &&
+					rings(hostA).contour.length === 1 &&
+					rings(hostB).contour.length === 1 &&
+					rings(hostB).fovea.length === 1,
+				"both extensions of each session to take their own session's roots",
+			);
+			await sleep(150);
+			assert.deepEqual(rings(hostA).contour, [agentRepo], "Contour takes the Git root only");
+			assert.deepEqual([...rings(hostA).fovea].sort(), [agentRepo, plain].sort());
+			assert.deepEqual(rings(hostB), { fovea: [otherSession], contour: [otherSession] }, "B takes only B's report");
+			assert.deepEqual(onWorkspace, [], "nothing is published as a workspace hint: Crew is not its source");
+			assert.equal(onCrew.length, 3, "nor rebroadcast on Crew's channel");
+			const fovea = listedRoots(await commandText(hostA, "/fovea roots"));
+			assert.deepEqual(
+				fovea.find((row) => row.root === agentRepo),
+				{ root: agentRepo, marker: "peer · agent run-1:t1" },
+				"origin metadata, shown as such",
+			);
+
+			// The same report from another session, or without a well-formed origin, enrolls nothing.
+			const before = workspaceEntryCount(hostA);
+			for (const payload of [
+				{ ...report, root: otherSession, sessionId: "another-session" },
+				{ ...report, root: otherSession, origin: undefined },
+				{ ...report, root: otherSession, origin: { ...origin, agentId: "" } },
+				{ ...report, root: otherSession, version: 2 },
+			]) {
+				bus.emit(AGENT_ACCESS_EVENT, payload);
+			}
+			await sleep(200);
+			assert.equal(workspaceEntryCount(hostA), before);
+			assert.deepEqual(hostA.errors, []);
+			assert.deepEqual(hostB.errors, []);
+		} finally {
+			for (const stop of stops) stop();
 			await Promise.all([hostA.dispose(), hostB.dispose()]);
 		}
 	});

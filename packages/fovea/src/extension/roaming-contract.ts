@@ -4,8 +4,9 @@
  * loads at run time, so it costs the extensions' startup nothing.
  */
 
+import type { AgentOrigin } from "../workspace/agent-access-check.ts";
 import type { ManualRoot } from "../workspace/manual-root.ts";
-import type { AgentOrigin, WorkspaceSource } from "../workspace/peer-hints.ts";
+import type { WorkspaceSource } from "../workspace/peer-hints.ts";
 import type { ExecutionRoots } from "../workspace/roots.ts";
 
 /** How one extension takes part in roaming. */

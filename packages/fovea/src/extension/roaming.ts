@@ -1,6 +1,8 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { CREW_AGENT_ACCESS_EVENT } from "../workspace/agent-access.ts";
+import type { AgentOrigin } from "../workspace/agent-access-check.ts";
 import { envInt } from "../workspace/env.ts";
-import { type AgentOrigin, WORKSPACE_ACCESS_EVENT, workspaceAccessHint } from "../workspace/peer-hints.ts";
+import { WORKSPACE_ACCESS_EVENT, workspaceAccessHint } from "../workspace/peer-hints.ts";
 import { ExecutionRoots, OBSERVED_ROOT_LIMIT } from "../workspace/roots.ts";
 import { latestWorkspaceEntry } from "../workspace/session-entries.ts";
 
@@ -12,6 +14,8 @@ function loadEnrollment(): Promise<Enrollment> {
 	enrollmentModule ??= import("./enrollment.ts");
 	return enrollmentModule;
 }
+
+type Hinted = { root: string; origin?: AgentOrigin } | undefined;
 
 export type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "./roaming-contract.ts";
 
@@ -101,14 +105,15 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		options.onSession?.(session.sessionId, ring.list());
 	};
 
-	const listenForPeers = () =>
-		pi.events.on(WORKSPACE_ACCESS_EVENT, (payload) => {
+	/** Roots a peer hinted or Crew reported enroll as "peer", with the crew agent as origin; never rebroadcast. */
+	const listen = (channel: string, check: (e: Enrollment, payload: unknown, sessionId: string) => Hinted) =>
+		pi.events.on(channel, (payload) => {
 			if (session === undefined) return;
-			const self = { source: options.source, sessionId: session.sessionId };
+			const sessionId = session.sessionId;
 			const started = epoch;
 			void loadEnrollment()
 				.then(async (enrollment) => {
-					const hint = enrollment.peerWorkspaceHint(payload, self);
+					const hint = check(enrollment, payload, sessionId);
 					if (hint === undefined || !(await enrollment.acceptsPeerRoot(hint.root, options.gitOnly === true))) return;
 					if (started !== epoch) return;
 					admit(hint.root, "peer", false, hint.origin);
@@ -116,6 +121,19 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 				})
 				.catch(() => {});
 		});
+
+	const listenForPeers = () => {
+		const stops = [
+			listen(WORKSPACE_ACCESS_EVENT, (e, payload, sessionId) => {
+				const root = e.peerWorkspaceRoot(payload, { source: options.source, sessionId });
+				return root === undefined ? undefined : { root };
+			}),
+			listen(CREW_AGENT_ACCESS_EVENT, (e, payload, sessionId) => e.crewAgentAccess(payload, { sessionId })),
+		];
+		return () => {
+			for (const stop of stops) stop();
+		};
+	};
 
 	pi.on("session_start", (_event, ctx) => {
 		epoch++;
