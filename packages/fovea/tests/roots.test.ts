@@ -715,6 +715,11 @@ describe("latestWorkspaceEntry", () => {
 		assert.deepEqual(latestWorkspaceEntry(branch, type), { version: 1, roots: ["/new", "/old"] });
 	});
 
+	it("gives exactly the seed's snapshot {version, roots}: whatever else an entry carries is not restored", () => {
+		const branch = [entry({ version: 1, roots: ["/a", "/b"], explicit: ["/a"], heat: { "/a": 3 }, trust: true })];
+		assert.deepEqual(latestWorkspaceEntry(branch, type), { version: 1, roots: ["/a", "/b"] });
+	});
+
 	it("ignores other custom types and non-custom entries", () => {
 		const branch = [
 			entry({ version: 1, roots: ["/mine"] }),

@@ -28,6 +28,9 @@ import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from
  */
 export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roaming {
 	const limit = envInt(options.limitEnv, OBSERVED_ROOT_LIMIT, 1, OBSERVED_ROOT_LIMIT);
+	// The ring's entry is exactly the seed's snapshot; which of its roots were chosen explicitly (a narrow directory
+	// stays narrow after a reload) is bounded root metadata of its own, restored by the same branch rules.
+	const explicitType = `${options.customType}-explicit`;
 	let epoch = 0;
 	let session:
 		| {
@@ -37,6 +40,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 				explicit: Set<string>;
 				sessionId: string;
 				persisted: number;
+				persistedExplicit: string;
 				stopHints: () => void;
 		  }
 		| undefined;
@@ -51,18 +55,24 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		options.onRetire?.(roots, reason);
 	};
 
-	/** The ring as persisted: its snapshot, and which of its roots were chosen explicitly. */
-	const entry = (live: { ring: ExecutionRoots; explicit: Set<string> }) => {
-		const snapshot = live.ring.snapshot();
-		const explicit = snapshot.roots.filter((root) => live.explicit.has(root));
-		return explicit.length === 0 ? snapshot : { ...snapshot, explicit };
-	};
+	/** The explicit roots of the ring, sorted: reordering the ring changes nothing to persist. */
+	const explicitOf = (ring: ExecutionRoots, explicit: Set<string>) =>
+		JSON.stringify([...explicit].filter((root) => ring.has(root)).sort());
 
-	const persistIfChanged = () => {
-		if (session === undefined || session.ring.revision === session.persisted) return;
-		session.persisted = session.ring.revision;
-		pi.appendEntry(options.customType, entry(session));
+	/** Appends what changed (both entries when `fresh`: a compaction's snapshot). */
+	const persist = (fresh: boolean) => {
+		if (session === undefined) return;
+		if (fresh || session.ring.revision !== session.persisted) {
+			session.persisted = session.ring.revision;
+			pi.appendEntry(options.customType, session.ring.snapshot());
+		}
+		const explicit = explicitOf(session.ring, session.explicit);
+		if (explicit !== session.persistedExplicit || (fresh && session.explicit.size > 0)) {
+			session.persistedExplicit = explicit;
+			pi.appendEntry(explicitType, { version: 1, roots: JSON.parse(explicit) });
+		}
 	};
+	const persistIfChanged = () => persist(false);
 
 	const admit = (root: string, marker: RootInfo["marker"], publish: boolean, origin?: AgentOrigin) => {
 		if (session === undefined) return;
@@ -83,9 +93,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 
 	const restore = (ctx: ExtensionContext) => {
 		const previous = session?.ring.list() ?? [];
-		const snapshot = latestWorkspaceEntry(ctx.sessionManager.getBranch(), options.customType, limit);
-		const ring = ExecutionRoots.restore(snapshot, limit);
-		const explicit = new Set(snapshot?.explicit ?? []);
+		const branch = ctx.sessionManager.getBranch();
+		const ring = ExecutionRoots.restore(latestWorkspaceEntry(branch, options.customType, limit), limit);
+		const explicit = new Set(latestWorkspaceEntry(branch, explicitType, limit)?.roots.filter((r) => ring.has(r)));
 		const info = new Map<string, RootInfo>();
 		for (const root of ring.list()) {
 			info.set(root, { marker: explicit.has(root) ? "explicit" : "restored", admittedAt: Date.now() });
@@ -97,6 +107,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			explicit,
 			sessionId: ctx.sessionManager.getSessionId(),
 			persisted: ring.revision,
+			persistedExplicit: explicitOf(ring, explicit),
 			stopHints,
 		};
 		// Restoring starts a new observation boundary: whatever engines held for the old roots, or had left to tell, is
@@ -145,11 +156,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		restore(ctx);
 	});
 
-	pi.on("session_compact", () => {
-		if (session === undefined) return;
-		session.persisted = session.ring.revision;
-		pi.appendEntry(options.customType, entry(session));
-	});
+	pi.on("session_compact", () => persist(true));
 
 	pi.on("session_shutdown", () => {
 		epoch++;
@@ -215,11 +222,8 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		},
 		enrollExplicit(root, explicit) {
 			if (session === undefined) return;
-			const newlyExplicit = explicit && !session.explicit.has(root);
 			admit(root, explicit ? "explicit" : "cwd", true);
 			if (explicit) session.explicit.add(root);
-			// A root already first in the ring does not move it, but becoming explicit is news to persist.
-			if (newlyExplicit) session.persisted = -1;
 			persistIfChanged();
 		},
 		retireGone(root) {
