@@ -4,8 +4,7 @@
 // new observation boundary, and nothing crossing roots.
 
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -14,7 +13,8 @@ import { commandText, git, gitRepo, newestRing, withHost, writeFiles } from "../
 import { FOVEA_WORKSPACE_ENTRY } from "../src/workspace/session-entries.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
-process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-sync-cache-"));
+// A temp dir of the harness, removed with the others after the file's tests.
+process.env.FOVEA_CACHE_DIR = await tempDir("fovea-sync-cache-");
 // Under a loaded test run the warm probe may take longer than its default 300 ms; these tests assert what is
 // told, not how fast, so they let the blocking hook wait for it.
 process.env.FOVEA_WARM_PROBE_MS = "20000";
