@@ -4,8 +4,8 @@
 // new observation boundary, and nothing crossing roots.
 
 import assert from "node:assert/strict";
-import { appendFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
@@ -22,6 +22,7 @@ after(cleanupTempDirs);
 
 const MAIN = "export function main(): number {\n\treturn helper();\n}\n";
 const HELPER = "export function helper(): number {\n\treturn 1;\n}\n";
+const VIA_ALIAS = "return helper();\n}\n\nexport function viaAlias(): number {\n\treturn 2;\n}";
 
 async function project(name: string): Promise<string> {
 	return gitRepo(join(await tempDir(), name), { "src/main.ts": MAIN, "src/helper.ts": HELPER }, { commit: true });
@@ -106,6 +107,46 @@ describe("fovea sync", () => {
 			const last = syncMessages(host).at(-1) ?? "";
 			assert.equal(syncMessages(host).length, 2, "a dirty-to-clean revert is a change too");
 			assert.match(last, /src\/helper\.ts \(changed, not by this session\): - function added/);
+		});
+	});
+
+	it("a symlink alias of a root is that root: an edit through it is this session's own, a read through it is attention", async () => {
+		const repo = await project("app");
+		const alias = join(dirname(repo), "app-alias");
+		symlinkSync(repo, alias);
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(repo, "src/main.ts") } }]);
+			await counters(host);
+			const edit = await host.runTools([
+				{
+					name: "edit",
+					arguments: {
+						path: join(alias, "src/main.ts"),
+						edits: [{ oldText: "return helper();\n}", newText: VIA_ALIAS }],
+					},
+				},
+			]);
+			assert.equal(edit.toolResults[0]?.isError, false, edit.toolResults[0]?.text);
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [repo], "the alias is no root of its own");
+			await counters(host);
+			await host.prompt("after the edit through the alias");
+			assert.doesNotMatch(syncMessages(host).join("\n"), /viaAlias|not by this session/, "its own edit is not drift");
+
+			// Someone else's change is still told: the alias did not blind the observer.
+			appendFileSync(join(repo, "src/helper.ts"), "export function fromElsewhere(): void {}\n");
+			await host.prompt("after a change from elsewhere");
+			assert.match(
+				syncMessages(host).join("\n"),
+				/src\/helper\.ts \(changed, not by this session\): \+ function fromElsewhere/,
+			);
+		});
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(alias, "src/helper.ts") } }]);
+			const dwell = await host.runTools([{ name: "fovea_dwell", arguments: { root: repo, factor: 3 } }]);
+			assert.match(
+				dwell.toolResults[0]?.text ?? "",
+				new RegExp(`^fovea dwell · root ${repo} · "around src/helper\\.ts"`),
+			);
 		});
 	});
 
