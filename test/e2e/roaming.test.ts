@@ -20,6 +20,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { NestedToolCalls } from "@earendil-works/pi-ai";
 import { cleanupTempDirs, type PiHost, piCodingAgent, type StartHostOptions, startHost, tempDir } from "./harness.ts";
 import { probeFilesystem } from "./support/fs-probe.ts";
 import {
@@ -46,6 +48,7 @@ import {
 } from "./support/workspaces.ts";
 
 const BOTH = [FOVEA_EXTENSION, CONTOUR_EXTENSION];
+const FABRIC_EXTENSION = fileURLToPath(new URL("./fixtures/fabric-extension.ts", import.meta.url));
 
 after(async () => {
 	await cleanupTempDirs();
@@ -224,6 +227,51 @@ describe("enrollment: which project owns an accessed path", () => {
 				assert.deepEqual(rings(host), { fovea: [other, guarded], contour: [other, guarded] });
 			},
 			{ extra: [BLOCK_READS_EXTENSION] },
+		);
+	});
+});
+
+describe("enrollment through nested calls (Fabric-style)", () => {
+	it("calls made inside another tool's execution enroll by the same rule; fabric_exec's own source never does", async () => {
+		const { base, cwd } = await workspace();
+		const { nestedRead, nestedLs, onlyInSource, failedRead, guarded } = namedRepos(
+			base,
+			"nestedRead",
+			"nestedLs",
+			"onlyInSource",
+			"failedRead",
+			"guarded",
+		);
+		const source = `cd ${onlyInSource} && cat src/mod.ts; git -C ${onlyInSource} status; pi.read("${modFile(onlyInSource)}")`;
+		const calls = [
+			{ name: "read", args: { path: modFile(nestedRead) } },
+			{ name: "read", args: { path: join(failedRead, "src/missing.ts") } },
+			{ name: "read", args: { path: join(guarded, "src/BLOCKED.ts") } },
+			{ name: "ls", args: { path: nestedLs } },
+		];
+		await withHost(
+			cwd,
+			async (host) => {
+				const run = await callEach(host, [{ name: "fabric_exec", arguments: { source, calls } }]);
+				assert.equal(run.toolResults.length, 1, "the nested calls are not transcript tool calls");
+				assert.equal(run.toolResults[0]?.text, "read: ok\nread: error\nread: error\nls: ok");
+				const record = (host.branch() as Array<{ message?: { role?: string; nestedCalls?: NestedToolCalls } }>)
+					.map((entry) => entry.message?.nestedCalls)
+					.find((calls) => calls !== undefined);
+				assert.deepEqual(
+					record?.calls.map((call) => [call.name, call.status]),
+					[
+						["read", "ok"],
+						["read", "error"],
+						["read", "error"],
+						["ls", "ok"],
+					],
+					"the calls ran nested, each through its own lifecycle (the blocked one refused before it ran)",
+				);
+				assert.deepEqual(rings(host), { fovea: [nestedLs, nestedRead], contour: [nestedLs, nestedRead] });
+				assert.deepEqual(await listed(host), { fovea: [nestedLs, nestedRead], contour: [nestedLs, nestedRead] });
+			},
+			{ extra: [FABRIC_EXTENSION, BLOCK_READS_EXTENSION] },
 		);
 	});
 });
