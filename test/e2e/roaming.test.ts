@@ -446,6 +446,43 @@ describe("continuity: compaction, reload, fork, tree navigation, reset", () => {
 		});
 	});
 
+	it("resuming a session file (session_start reason resume) restores its roots and its explicit narrow root", async () => {
+		const { base, cwd } = await workspace();
+		const { r1, r2, r3, r4 } = namedRepos(base, "r1", "r2", "r3", "r4");
+		const narrow = join(r3, "src");
+		const sessionDir = await tempDir("pi-roam-sessions-");
+		await withHost(
+			cwd,
+			async (host) => {
+				await readEach(host, [modFile(r1), modFile(r2)]);
+				await callEach(host, [{ name: "fovea_focus", arguments: { query: "name", root: narrow } }]);
+				const first = host.sessionFile();
+				const before = listedRoots(await commandText(host, "/fovea roots"));
+				assert.deepEqual(before, [
+					{ root: narrow, marker: "explicit" },
+					{ root: r2, marker: "git" },
+					{ root: r1, marker: "git" },
+				]);
+
+				const contourBefore = await contourListed(host);
+				assert.deepEqual(contourBefore.slice(-2), [r2, r1]);
+				assert.equal((await host.newSession()).cancelled, false);
+				assert.deepEqual(await listed(host), { fovea: [], contour: [] }, "a new session starts empty");
+				await readEach(host, [modFile(r4)]);
+
+				assert.equal((await host.switchSession(first)).cancelled, false);
+				assert.deepEqual(listedRoots(await commandText(host, "/fovea roots")), [
+					{ root: narrow, marker: "explicit" },
+					{ root: r2, marker: "restored" },
+					{ root: r1, marker: "restored" },
+				]);
+				assert.deepEqual(await contourListed(host), contourBefore, "Contour's ring is restored too");
+				assert.deepEqual(rings(host).fovea, [narrow, r2, r1], "the resumed branch's newest snapshot");
+			},
+			{ sessionDir },
+		);
+	});
+
 	it("a fork from an earlier user message restores only the roots enrolled before that message", async () => {
 		const { base, cwd } = await workspace();
 		const { r1, r2, r3 } = namedRepos(base, "r1", "r2", "r3");

@@ -62,6 +62,29 @@ async function counters(host: PiHost): Promise<Counters> {
 	};
 }
 
+/**
+ * A session with a ring of one root: `a` is observed, then retired by a read of another root (the retirement told),
+ * and while it is retired someone else adds `whileAway` to it; `body` then comes back to `a`.
+ */
+async function withFirstRetired(body: (host: PiHost, a: string) => Promise<void>): Promise<void> {
+	const a = await project("first");
+	const b = await project("second");
+	process.env.FOVEA_MAX_ROOTS = "1";
+	try {
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			await counters(host);
+			await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
+			await host.prompt("next");
+			assert.match(syncMessages(host).at(-1) ?? "", new RegExp(`Retired ${a}: observation ended`));
+			writeFileSync(join(a, "src/helper.ts"), `${HELPER}export function whileAway(): void {}\n`);
+			await body(host, a);
+		});
+	} finally {
+		delete process.env.FOVEA_MAX_ROOTS;
+	}
+}
+
 describe("fovea sync", () => {
 	it("tells meaningful changes from elsewhere once; not comments, not its own edits; counts a dirty-to-clean revert", async () => {
 		const repo = await project("app");
@@ -355,28 +378,74 @@ describe("fovea sync", () => {
 		}
 	});
 
-	it("notices retirement, and re-entry starts a new boundary without inventing a prior delta", async () => {
+	it("a first successful write after re-entry is part of the new baseline: no invented prior delta, no authorship", async () => {
+		await withFirstRetired(async (host, a) => {
+			const baselines = (await counters(host)).baselines;
+			const write = await host.runTools([
+				{
+					name: "write",
+					arguments: { path: join(a, "src/fresh.ts"), content: "export function firstWrite(): void {}\n" },
+				},
+			]);
+			assert.equal(write.toolResults[0]?.isError, false, write.toolResults[0]?.text);
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [a], "the write re-enrolled the root");
+			assert.equal((await counters(host)).baselines, baselines + 1, "a new observation boundary");
+			const toldBefore = syncMessages(host).length;
+			await host.prompt("after the first write");
+			await host.prompt("and one more");
+			const after = syncMessages(host).slice(toldBefore).join("\n");
+			assert.doesNotMatch(after, /whileAway/, "the inactive interval is no delta");
+			assert.doesNotMatch(after, /firstWrite|fresh\.ts/, "the write is in the baseline, told as nothing");
+
+			// The boundary holds what was there: a later change by someone else is told against it, as theirs.
+			appendFileSync(join(a, "src/fresh.ts"), "export function later(): void {}\n");
+			await host.prompt("after a change from elsewhere");
+			const later = syncMessages(host).slice(toldBefore).join("\n");
+			assert.match(later, /src\/fresh\.ts \(changed, not by this session\): \+ function later/);
+			assert.doesNotMatch(later, /whileAway|firstWrite/);
+		});
+	});
+
+	it("cold roots are never probed in the blocking before-run hook, only by the post-turn backstop", async () => {
 		const a = await project("first");
 		const b = await project("second");
-		process.env.FOVEA_MAX_ROOTS = "1";
+		process.env.FOVEA_CACHE_ROOTS = "1";
 		try {
 			await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
 				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
 				await counters(host);
 				await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
-				await host.prompt("next");
-				assert.match(syncMessages(host).at(-1) ?? "", new RegExp(`Retired ${a}: observation ended`));
-
-				writeFileSync(join(a, "src/helper.ts"), `${HELPER}export function whileAway(): void {}\n`);
-				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
 				await counters(host);
+				const roots = await commandText(host, "/fovea roots");
+				assert.match(roots, new RegExp(`${a}  \\[git\\] lease #\\d+ \\d+s  cold`), roots);
+
+				appendFileSync(join(a, "src/helper.ts"), "export function coldChange(): void {}\n");
+				const before = await counters(host);
 				const toldBefore = syncMessages(host).length;
-				await host.prompt("back in the first root");
-				const after = syncMessages(host).slice(toldBefore).join("\n");
-				assert.doesNotMatch(after, /whileAway/, "the inactive interval is neither certified nor invented as a delta");
+				// The hook would wait for any probe it queued (FOVEA_WARM_PROBE_MS is 20 s here): none is queued for `a`.
+				await host.prompt("first run after the change");
+				assert.doesNotMatch(syncMessages(host).slice(toldBefore).join("\n"), /coldChange/, "not probed before the run");
+				const after = await counters(host);
+				assert.ok(after.refreshes > before.refreshes, "the backstop after the run probed and rebuilt the cold root");
+				await host.prompt("second run");
+				assert.match(
+					syncMessages(host).slice(toldBefore).join("\n"),
+					/src\/helper\.ts \(changed, not by this session\): \+ function coldChange/,
+				);
 			});
 		} finally {
-			delete process.env.FOVEA_MAX_ROOTS;
+			delete process.env.FOVEA_CACHE_ROOTS;
 		}
+	});
+
+	it("notices retirement, and re-entry starts a new boundary without inventing a prior delta", async () => {
+		await withFirstRetired(async (host, a) => {
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			await counters(host);
+			const toldBefore = syncMessages(host).length;
+			await host.prompt("back in the first root");
+			const after = syncMessages(host).slice(toldBefore).join("\n");
+			assert.doesNotMatch(after, /whileAway/, "the inactive interval is neither certified nor invented as a delta");
+		});
 	});
 });
