@@ -35,7 +35,8 @@ export function runTests(
 	try {
 		const result = spawnSync(process.execPath, ["--test", ...args], {
 			stdio: options.stdio ?? "inherit",
-			env: { ...env, TMPDIR: dir, TMP: dir, TEMP: dir },
+			// Node's module compile cache, which Pi's CLI turns on for itself in the temp dir, stays off: it is no test's to keep.
+			env: { ...env, TMPDIR: dir, TMP: dir, TEMP: dir, NODE_DISABLE_COMPILE_CACHE: "1" },
 		});
 		const code = result.status ?? 1;
 		return { code, leftovers: readdirSync(dir).sort(), dir };
