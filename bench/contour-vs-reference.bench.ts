@@ -1,6 +1,6 @@
-// Our Contour review CLI side by side with the published reference, `pi-contour` 0.4.4 from the registry (a root
-// devDependency under the alias `pi-contour-reference`, for this benchmark only), on the same real repository and the
-// same change, in one run. Prints JSON.
+// Our Contour review CLI side by side with the published reference, `pi-contour` 0.4.4 from the registry (installed
+// in bench/reference by `npm run bench:reference`, for this benchmark only), on the same real repository and the same
+// change, in one run. Prints JSON.
 //
 //   npm run bench:contour     (or: node bench/contour-vs-reference.bench.ts [--reps 5] [--commit SHA] [--corpora self,viem]
 //                                  [--ours-rev REV] [--quick] [--keep] [--from-sources])
@@ -53,6 +53,7 @@ import {
 	buildClis,
 	locateTools,
 	ourEntry,
+	REFERENCE_PACKAGE,
 	runTool,
 	snapshotOurs,
 	type Tool,
@@ -246,7 +247,7 @@ async function main(): Promise<number> {
 	const repo = (await git(here, ["rev-parse", "--show-toplevel"])).trim();
 	const reps = values.quick === true ? 1 : Math.max(1, Number.parseInt(values.reps ?? "5", 10) || 5);
 	const referenceVersion = (
-		JSON.parse(readFileSync(join(repo, "node_modules/pi-contour-reference/package.json"), "utf8")) as {
+		JSON.parse(readFileSync(join(repo, REFERENCE_PACKAGE, "package.json"), "utf8")) as {
 			version: string;
 		}
 	).version;

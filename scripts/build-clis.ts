@@ -1,5 +1,5 @@
 /**
- * Bundles the `fovea` and `contour` command-line tools into one JavaScript file each, `packages/<pkg>/dist/cli.js`,
+ * Bundles the `fovea`, `contour` and `crew` command-line tools into one JavaScript file each, `packages/<pkg>/dist/cli.js`,
  * beside a record of the sources it was built from (`dist/cli.inputs.json`). Runs on `npm install` (the root's
  * `prepare`) and on `npm run build`.
  *
@@ -21,8 +21,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
-/** The CLIs that are bundled. Crew's CLI reads its built-in definitions relative to its sources, so it runs them. */
-export const CLIS = ["fovea", "contour"] as const;
+/** The CLIs that are bundled, so each starts under any Node the machine has (`bin/<name>.js` picks the bundle). */
+export const CLIS = ["fovea", "contour", "crew"] as const;
 /** A package whose CLI is bundled. */
 export type BundledCli = (typeof CLIS)[number];
 
@@ -84,12 +84,10 @@ export async function buildCli(
 	rmSync(dist, { recursive: true, force: true });
 	mkdirSync(dist, { recursive: true });
 	const outfile = join(dist, "cli.js");
-	// The CLI and the extraction worker (the entry of Fovea's parsing threads, which the bundled CLI points its pool
-	// at): two bundles, one record of every source either was built from.
-	const sources = await bundleEntries(
-		{ cli: join(packageDir, "src/cli.ts"), "extract-worker": EXTRACT_WORKER_ENTRY },
-		dist,
-	);
+	// The CLI and, for the two that parse code, the extraction worker (the entry of Fovea's parsing threads, which the
+	// bundled CLI points its pool at): one record of every source either was built from.
+	const worker: Record<string, string> = pkg === "crew" ? {} : { "extract-worker": EXTRACT_WORKER_ENTRY };
+	const sources = await bundleEntries({ cli: join(packageDir, "src/cli.ts"), ...worker }, dist);
 	const inputs = sources.map((absolute) => {
 		const info = statSync(absolute);
 		return { path: relative(packageDir, absolute), size: info.size, mtimeMs: info.mtimeMs };

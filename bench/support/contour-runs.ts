@@ -1,6 +1,7 @@
 // One timed run of a review CLI in a fresh process: ours as installed (`packages/contour/bin/contour.js`, which runs
 // the bundle `npm install` built while it is current) or the published reference
-// (`pi-contour@0.4.4`'s `dist/cli.mjs`, installed under the alias `pi-contour-reference`). Each tool's caches live
+// (`pi-contour@0.4.4`'s `dist/cli.mjs`, installed in `bench/reference` by `npm run bench:reference`, out of the
+// repository's `node_modules`, whose `contour` bin is ours). Each tool's caches live
 // under the directory it is given, so a new directory is a cold run and the same one again is a warm run.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
@@ -47,9 +48,9 @@ export function locateTools(repo: string, oursRoot = repo): Record<ToolName, Too
 	// Revisions before the bundled CLI have no `bin/`: their entry is the sources'.
 	const bin = join(oursRoot, "packages/contour/bin/contour.js");
 	const ours = existsSync(bin) ? bin : join(oursRoot, "packages/contour/src/cli.ts");
-	const reference = join(repo, "node_modules/pi-contour-reference/dist/cli.mjs");
+	const reference = join(repo, REFERENCE_PACKAGE, "dist/cli.mjs");
 	if (!existsSync(reference)) {
-		throw new Error(`the reference CLI is missing (${reference}): run npm install at the repository root`);
+		throw new Error(`the reference CLI is missing (${reference}): run npm run bench:reference (or bench:contour)`);
 	}
 	if (!existsSync(ours)) throw new Error(`our CLI is missing (${ours})`);
 	return {
@@ -59,6 +60,9 @@ export function locateTools(repo: string, oursRoot = repo): Record<ToolName, Too
 		reference: { name: "reference", script: reference, okCodes: [0, 2] },
 	};
 }
+
+/** Where `npm run bench:reference` installs the reference pi-contour, relative to the repository. */
+export const REFERENCE_PACKAGE = "bench/reference/node_modules/pi-contour";
 
 const WORKSPACES: Record<string, string> = { "pi-fovea": "fovea", "pi-contour": "contour", "pi-crew": "crew" };
 

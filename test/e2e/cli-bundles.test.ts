@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, sep } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundleStandsForSources } from "../../packages/fovea/bin/launch.js";
 import { ExtractPool } from "../../packages/fovea/src/engine/extract/pool.ts";
 import { loadExtractor } from "../../packages/fovea/src/engine/parse/parser.ts";
 import { type BundledCli, buildCli } from "../../scripts/build-clis.ts";
@@ -21,7 +22,7 @@ const base = mkdtempSync(join(tmpdir(), "cli-bundles-"));
 const built: Partial<Record<BundledCli, string>> = {};
 
 before(async () => {
-	for (const pkg of ["fovea", "contour"] as const) {
+	for (const pkg of ["fovea", "contour", "crew"] as const) {
 		const dist = mkdtempSync(join(PACKAGES, pkg, ".test-dist-"));
 		built[pkg] = (await buildCli(pkg, dist)).outfile;
 	}
@@ -128,8 +129,59 @@ describe("bundled CLIs", () => {
 			assert.equal(result.status, 0, `${pkg} under ${node} ${version}: ${result.stderr}`);
 			assert.match(result.stdout, new RegExp(`^${pkg} status · root ${dir}`), `${pkg} under ${version}`);
 		}
+		// Crew's CLI too: its version, and a listing that finds its built-in definitions' package beside the bundle.
+		const crewVersion = spawnSync(node, [bundle("crew"), "--version"], { encoding: "utf8" });
+		assert.equal(crewVersion.status, 0, `crew under ${node} ${version}: ${crewVersion.stderr}`);
+		assert.equal(crewVersion.stdout, `crew ${packageVersion("crew")}\n`);
+		const list = spawnSync(node, [bundle("crew"), "list", "--root", dir], { encoding: "utf8" });
+		assert.equal(list.status, 0, `crew list under ${version}: ${list.stderr}`);
+		assert.match(list.stdout, new RegExp(`^No runs of any session in workspace ${dir}\\.`));
 	});
 });
+
+describe("the repository's command names", () => {
+	const bin = fileURLToPath(new URL("../../node_modules/.bin/", import.meta.url));
+
+	it("node_modules/.bin/{fovea,contour,crew} are our launchers: the reference pi-contour never claims `contour`", () => {
+		for (const pkg of ["fovea", "contour", "crew"] as const) {
+			assert.equal(realpathSync(join(bin, pkg)), realpathSync(join(PACKAGES, pkg, "bin", `${pkg}.js`)), pkg);
+		}
+		const manifest = JSON.parse(readFileSync(join(PACKAGES, "..", "package.json"), "utf8")) as {
+			devDependencies?: Record<string, string>;
+			dependencies?: Record<string, string>;
+		};
+		const specs = Object.values({ ...manifest.dependencies, ...manifest.devDependencies });
+		assert.deepEqual(
+			specs.filter((spec) => spec.includes("pi-contour")),
+			[],
+			"no root dependency installs another pi-contour (its bin would shadow ours)",
+		);
+	});
+
+	it("node_modules/.bin/crew under the machine's own Node: its version from the bundle, else one clear line", () => {
+		const node = machineNode();
+		const result = spawnSync(node, [join(bin, "crew"), "--version"], {
+			encoding: "utf8",
+			env: { ...process.env, NODE_OPTIONS: "" },
+		});
+		const crewDir = pathToFileURL(join(PACKAGES, "crew", sep));
+		const runsTypeScript = spawnSync(node, ["-p", "Boolean(process.features.typescript)"], { encoding: "utf8" });
+		if (bundleStandsForSources(crewDir) || runsTypeScript.stdout.trim() === "true") {
+			assert.equal(result.status, 0, result.stderr);
+			assert.equal(result.stdout, `crew ${packageVersion("crew")}\n`);
+		} else {
+			// Sources edited since the bundle was built, and a Node that cannot strip types: said, not a stack trace.
+			assert.equal(result.status, 1);
+			assert.match(result.stderr, /^crew: .*cannot run TypeScript.*\n$/);
+		}
+		assert.doesNotMatch(result.stderr, /ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /);
+	});
+});
+
+/** The version in a package's manifest. */
+function packageVersion(pkg: BundledCli): string {
+	return (JSON.parse(readFileSync(join(PACKAGES, pkg, "package.json"), "utf8")) as { version: string }).version;
+}
 
 /** The first `node` on PATH outside any `node_modules`: the machine's own, not the one `npm install` brought. */
 function machineNode(): string {

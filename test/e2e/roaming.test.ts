@@ -13,17 +13,20 @@
  *   reload/fork/tree navigation restore the selected branch's roots; reset clears the ring; malformed entries are
  *   skipped; startup and idle hooks do not scan the launch directory.
  * - Shared API: version-1 hints on `pi-workspace:access:v1` are accepted only from the other extension with the same
- *   nonempty session id and are never rebroadcast.
+ *   nonempty session id and are never rebroadcast; Crew's agents' roots come on Crew's own channel instead.
  */
 
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { NestedToolCalls } from "@earendil-works/pi-ai";
 import { cleanupTempDirs, type PiHost, piCodingAgent, type StartHostOptions, startHost, tempDir } from "./harness.ts";
 import { probeFilesystem } from "./support/fs-probe.ts";
 import {
 	ACCESS_EVENT,
+	AGENT_ACCESS_EVENT,
 	BLOCK_READS_EXTENSION,
 	CONTOUR_ENTRY,
 	CONTOUR_EXTENSION,
@@ -45,6 +48,7 @@ import {
 } from "./support/workspaces.ts";
 
 const BOTH = [FOVEA_EXTENSION, CONTOUR_EXTENSION];
+const FABRIC_EXTENSION = fileURLToPath(new URL("./fixtures/fabric-extension.ts", import.meta.url));
 
 after(async () => {
 	await cleanupTempDirs();
@@ -227,6 +231,51 @@ describe("enrollment: which project owns an accessed path", () => {
 	});
 });
 
+describe("enrollment through nested calls (Fabric-style)", () => {
+	it("calls made inside another tool's execution enroll by the same rule; fabric_exec's own source never does", async () => {
+		const { base, cwd } = await workspace();
+		const { nestedRead, nestedLs, onlyInSource, failedRead, guarded } = namedRepos(
+			base,
+			"nestedRead",
+			"nestedLs",
+			"onlyInSource",
+			"failedRead",
+			"guarded",
+		);
+		const source = `cd ${onlyInSource} && cat src/mod.ts; git -C ${onlyInSource} status; pi.read("${modFile(onlyInSource)}")`;
+		const calls = [
+			{ name: "read", args: { path: modFile(nestedRead) } },
+			{ name: "read", args: { path: join(failedRead, "src/missing.ts") } },
+			{ name: "read", args: { path: join(guarded, "src/BLOCKED.ts") } },
+			{ name: "ls", args: { path: nestedLs } },
+		];
+		await withHost(
+			cwd,
+			async (host) => {
+				const run = await callEach(host, [{ name: "fabric_exec", arguments: { source, calls } }]);
+				assert.equal(run.toolResults.length, 1, "the nested calls are not transcript tool calls");
+				assert.equal(run.toolResults[0]?.text, "read: ok\nread: error\nread: error\nls: ok");
+				const record = (host.branch() as Array<{ message?: { role?: string; nestedCalls?: NestedToolCalls } }>)
+					.map((entry) => entry.message?.nestedCalls)
+					.find((calls) => calls !== undefined);
+				assert.deepEqual(
+					record?.calls.map((call) => [call.name, call.status]),
+					[
+						["read", "ok"],
+						["read", "error"],
+						["read", "error"],
+						["ls", "ok"],
+					],
+					"the calls ran nested, each through its own lifecycle (the blocked one refused before it ran)",
+				);
+				assert.deepEqual(rings(host), { fovea: [nestedLs, nestedRead], contour: [nestedLs, nestedRead] });
+				assert.deepEqual(await listed(host), { fovea: [nestedLs, nestedRead], contour: [nestedLs, nestedRead] });
+			},
+			{ extra: [FABRIC_EXTENSION, BLOCK_READS_EXTENSION] },
+		);
+	});
+});
+
 describe("enrollment: structured tool paths and literal shell hints", () => {
 	it("ls, grep, write and edit enroll the project owning their path", async () => {
 		const { base, cwd } = await workspace();
@@ -397,6 +446,43 @@ describe("continuity: compaction, reload, fork, tree navigation, reset", () => {
 		});
 	});
 
+	it("resuming a session file (session_start reason resume) restores its roots and its explicit narrow root", async () => {
+		const { base, cwd } = await workspace();
+		const { r1, r2, r3, r4 } = namedRepos(base, "r1", "r2", "r3", "r4");
+		const narrow = join(r3, "src");
+		const sessionDir = await tempDir("pi-roam-sessions-");
+		await withHost(
+			cwd,
+			async (host) => {
+				await readEach(host, [modFile(r1), modFile(r2)]);
+				await callEach(host, [{ name: "fovea_focus", arguments: { query: "name", root: narrow } }]);
+				const first = host.sessionFile();
+				const before = listedRoots(await commandText(host, "/fovea roots"));
+				assert.deepEqual(before, [
+					{ root: narrow, marker: "explicit" },
+					{ root: r2, marker: "git" },
+					{ root: r1, marker: "git" },
+				]);
+
+				const contourBefore = await contourListed(host);
+				assert.deepEqual(contourBefore.slice(-2), [r2, r1]);
+				assert.equal((await host.newSession()).cancelled, false);
+				assert.deepEqual(await listed(host), { fovea: [], contour: [] }, "a new session starts empty");
+				await readEach(host, [modFile(r4)]);
+
+				assert.equal((await host.switchSession(first)).cancelled, false);
+				assert.deepEqual(listedRoots(await commandText(host, "/fovea roots")), [
+					{ root: narrow, marker: "explicit" },
+					{ root: r2, marker: "restored" },
+					{ root: r1, marker: "restored" },
+				]);
+				assert.deepEqual(await contourListed(host), contourBefore, "Contour's ring is restored too");
+				assert.deepEqual(rings(host).fovea, [narrow, r2, r1], "the resumed branch's newest snapshot");
+			},
+			{ sessionDir },
+		);
+	});
+
 	it("a fork from an earlier user message restores only the roots enrolled before that message", async () => {
 		const { base, cwd } = await workspace();
 		const { r1, r2, r3 } = namedRepos(base, "r1", "r2", "r3");
@@ -539,8 +625,15 @@ describe("access hints between Fovea and Contour", () => {
 				{ ...hint, root: "relative/repo" },
 				{ ...hint, root: sentinel, sessionId: "" },
 				{ ...hint, root: sentinel, sessionId: undefined },
+				{ ...hint, root: sentinel, source: "crew" },
 				{ ...hint, root: sentinel, source: "Crew" },
 				{ ...hint, root: sentinel, source: "pi-crew" },
+				{
+					...hint,
+					root: sentinel,
+					source: "crew",
+					origin: { kind: "crew-agent", agentId: "r:t", runId: "r", taskId: "t" },
+				},
 				{ version: 1, root: sentinel, sessionId: idA },
 			];
 			for (const payload of malformed) assert.doesNotThrow(() => bus.emit(ACCESS_EVENT, payload));
@@ -553,6 +646,74 @@ describe("access hints between Fovea and Contour", () => {
 			assert.deepEqual(hostB.errors, []);
 		} finally {
 			stopCounting();
+			await Promise.all([hostA.dispose(), hostB.dispose()]);
+		}
+	});
+});
+
+describe("Crew's agent-access channel", () => {
+	it("a same-session report enrolls in Fovea (any project) and Contour (Git only) with the agent as origin, is never rebroadcast, and another session's is ignored", async () => {
+		const { base } = await workspace();
+		const cwdA = join(base, "session-a");
+		const cwdB = join(base, "session-b");
+		mkdirSync(cwdA);
+		mkdirSync(cwdB);
+		const { agentRepo, otherSession } = namedRepos(base, "agentRepo", "otherSession");
+		const plain = join(base, "plain");
+		writeFiles(plain, { "package.json": "{}", "src/mod.ts": "export const p = 1;\n" });
+		const origin = { kind: "crew-agent", agentId: "run-1:t1", runId: "run-1", taskId: "t1" };
+
+		const bus = piCodingAgent.createEventBus();
+		const onWorkspace: unknown[] = [];
+		const onCrew: unknown[] = [];
+		const stops = [bus.on(ACCESS_EVENT, (d) => onWorkspace.push(d)), bus.on(AGENT_ACCESS_EVENT, (d) => onCrew.push(d))];
+		const [hostA, hostB] = await Promise.all([
+			startHost({ cwd: cwdA, extensions: BOTH, eventBus: bus }),
+			startHost({ cwd: cwdB, extensions: BOTH, eventBus: bus }),
+		]);
+		try {
+			const idA = hostA.sessionId();
+			const report = { version: 1, root: agentRepo, sessionId: idA, origin };
+			bus.emit(AGENT_ACCESS_EVENT, report);
+			bus.emit(AGENT_ACCESS_EVENT, { ...report, root: plain });
+			bus.emit(AGENT_ACCESS_EVENT, { ...report, root: otherSession, sessionId: hostB.sessionId() });
+			await waitFor(
+				() =>
+					rings(hostA).fovea.length === 2 &&
+					rings(hostA).contour.length === 1 &&
+					rings(hostB).contour.length === 1 &&
+					rings(hostB).fovea.length === 1,
+				"both extensions of each session to take their own session's roots",
+			);
+			await sleep(150);
+			assert.deepEqual(rings(hostA).contour, [agentRepo], "Contour takes the Git root only");
+			assert.deepEqual([...rings(hostA).fovea].sort(), [agentRepo, plain].sort());
+			assert.deepEqual(rings(hostB), { fovea: [otherSession], contour: [otherSession] }, "B takes only B's report");
+			assert.deepEqual(onWorkspace, [], "nothing is published as a workspace hint: Crew is not its source");
+			assert.equal(onCrew.length, 3, "nor rebroadcast on Crew's channel");
+			const fovea = listedRoots(await commandText(hostA, "/fovea roots"));
+			assert.deepEqual(
+				fovea.find((row) => row.root === agentRepo),
+				{ root: agentRepo, marker: "peer · agent run-1:t1" },
+				"origin metadata, shown as such",
+			);
+
+			// The same report from another session, or without a well-formed origin, enrolls nothing.
+			const before = workspaceEntryCount(hostA);
+			for (const payload of [
+				{ ...report, root: otherSession, sessionId: "another-session" },
+				{ ...report, root: otherSession, origin: undefined },
+				{ ...report, root: otherSession, origin: { ...origin, agentId: "" } },
+				{ ...report, root: otherSession, version: 2 },
+			]) {
+				bus.emit(AGENT_ACCESS_EVENT, payload);
+			}
+			await sleep(200);
+			assert.equal(workspaceEntryCount(hostA), before);
+			assert.deepEqual(hostA.errors, []);
+			assert.deepEqual(hostB.errors, []);
+		} finally {
+			for (const stop of stops) stop();
 			await Promise.all([hostA.dispose(), hostB.dispose()]);
 		}
 	});

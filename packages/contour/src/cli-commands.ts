@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
 import { writeOutput } from "pi-fovea/cli-output";
 import { terminalProgress } from "pi-fovea/cli-progress";
+import { versionText } from "pi-fovea/cli-version";
 import type { CodeMap } from "pi-fovea/engine";
 import { printable } from "pi-fovea/printable";
 import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
@@ -20,7 +21,8 @@ const USAGE = `usage:
   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
                  [--policy FILE]
   contour status [--root DIR] [--json]
-  contour hook install [--blocking] | uninstall | status [--json]   [--root DIR]`;
+  contour hook install [--blocking] | uninstall | status [--json]   [--root DIR]
+  contour help | --help | --version`;
 
 /** Text output fits this many tokens unless --max-tokens says otherwise. */
 const DEFAULT_MAX_TOKENS = 2000;
@@ -45,10 +47,16 @@ async function main(argv: string[]): Promise<number> {
 			"max-findings": { type: "string" },
 			policy: { type: "string" },
 			help: { type: "boolean", short: "h", default: false },
+			version: { type: "boolean", default: false },
 		},
 	});
 	const [command, ...rest] = positionals;
-	if (values.help) {
+	if (values.version) {
+		// From the sources (src/) and the bundle (dist/) alike, the package's manifest is one folder up.
+		await writeOutput(`${versionText("contour", new URL("../package.json", import.meta.url))}\n`);
+		return 0;
+	}
+	if (values.help || command === "help") {
 		await writeOutput(`${USAGE}\n`);
 		return 0;
 	}

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -379,6 +379,19 @@ describe("contour status", () => {
 				"m",
 			),
 		);
+	});
+
+	it("help and --help agree (usage on stdout, exit 0); --version names the package's version", async () => {
+		const cwd = tempDir("contour-cli-help-");
+		const help = await contour(["help"], cwd);
+		assert.equal(help.code, 0, help.stderr);
+		const dashed = await contour(["--help"], cwd);
+		assert.deepEqual([dashed.code, dashed.stdout, dashed.stderr], [0, help.stdout, ""], "help and --help agree");
+		assert.match(help.stdout, /^usage:\n {2}contour review/);
+		const version = await contour(["--version"], cwd);
+		assert.equal(version.code, 0, version.stderr);
+		const { version: expected } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+		assert.equal(version.stdout, `contour ${expected}\n`);
 	});
 
 	it("takes --root to its worktree, says when it is in none, and refuses one that does not exist", async () => {

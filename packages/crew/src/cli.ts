@@ -3,7 +3,8 @@
  * `crew`: pi-crew's runs and worktrees without a model, for the workspace of the current directory (its project
  * root) or `--root`. The person at the terminal sees every session's runs; `--session ID` narrows to one.
  * Nothing here starts an agent. Exit codes: 0 ok, 2 usage or input error (an unknown or damaged run, Git missing,
- * a worktree that refused cleanup).
+ * a `--root` that is no directory, a worktree that refused cleanup). `crew help`, `--help` and `--version` answer
+ * at once.
  *
  *   crew list [--session ID] [--root DIR] [--json]
  *   crew status <runId> [--events N] [--root DIR] [--json]
@@ -11,7 +12,9 @@
  *   crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
  */
 import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { versionText } from "pi-fovea/cli-version";
 import { runCleanupText } from "./extension/cli-cleanup.ts";
 import { manifestJson, runListingJson, runListText, runStatusText, shownText } from "./extension/run-text.ts";
 import { workspaceOf } from "./extension/workspace.ts";
@@ -24,7 +27,8 @@ const USAGE = `usage:
   crew list [--session ID] [--root DIR] [--json]
   crew status <runId> [--events N] [--root DIR] [--json]
   crew worktrees [--root DIR] [--json]
-  crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]`;
+  crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
+  crew help | --help | --version`;
 
 class UsageError extends Error {}
 
@@ -75,6 +79,15 @@ async function worktrees(root: string, json: boolean): Promise<number> {
 	return 0;
 }
 
+/** A `--root` that names an existing directory (an input error otherwise, said without the usage). */
+async function rootDirectory(root: string): Promise<string> {
+	if (root.trim() === "") throw new UsageError("--root needs a directory");
+	const info = await stat(root).catch(() => undefined);
+	if (info === undefined) throw new Error(`--root ${root} does not exist (was the root deleted or moved?)`);
+	if (!info.isDirectory()) throw new Error(`--root ${root} is not a directory`);
+	return root;
+}
+
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
 		args: argv,
@@ -88,12 +101,17 @@ async function main(argv: string[]): Promise<number> {
 			discard: { type: "boolean", default: false },
 			unlock: { type: "boolean", default: false },
 			help: { type: "boolean", short: "h", default: false },
+			version: { type: "boolean", default: false },
 		},
 	});
 	const [command, ...rest] = positionals;
-	if (values.help || command === undefined) {
+	if (values.version) {
+		process.stdout.write(`${versionText("crew", new URL("../package.json", import.meta.url))}\n`);
+		return 0;
+	}
+	if (values.help || command === "help" || command === undefined) {
 		process.stdout.write(`${USAGE}\n`);
-		return values.help ? 0 : 2;
+		return command === undefined && !values.help ? 2 : 0;
 	}
 	const events = values.events === undefined ? 10 : Number(values.events);
 	if (!Number.isInteger(events) || events < 0)
@@ -102,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
 	if (rest.length > (command === "status" || command === "cleanup" ? 1 : 0)) {
 		throw new UsageError(`unexpected argument ${rest.at(-1)}`);
 	}
-	const root = await workspaceOf(values.root ?? process.cwd());
+	const root = await workspaceOf(values.root === undefined ? process.cwd() : await rootDirectory(values.root));
 	const store = await RunStore.open(root);
 	switch (command) {
 		case "list":

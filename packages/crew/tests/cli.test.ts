@@ -189,6 +189,30 @@ describe("crew CLI", () => {
 		assert.equal((await crew(["--help"])).code, 0);
 	});
 
+	it("a --root that is no directory is an input error: exit 2, said without the usage", async () => {
+		writeFileSync(join(base, "a-file.txt"), "not a directory\n");
+		for (const root of [join(base, "no-such-dir"), "/nonexistent", join(base, "a-file.txt")]) {
+			for (const command of ["list", "worktrees"]) {
+				const result = await crew([command, "--root", root]);
+				assert.equal(result.code, 2, `${command} --root ${root}: ${result.out}${result.err}`);
+				assert.equal(result.out, "");
+				assert.match(result.err, /^crew: --root .+ (does not exist|is not a directory)/);
+				assert.doesNotMatch(result.err, /usage:/);
+			}
+		}
+	});
+
+	it("help, --help and --version answer on stdout with exit 0", async () => {
+		const help = await crew(["help"]);
+		assert.equal(help.code, 0, help.err);
+		assert.deepEqual(await crew(["--help"]), help, "help and --help agree");
+		assert.match(help.out, /^usage:\n {2}crew list/);
+		const version = await crew(["--version"]);
+		assert.equal(version.code, 0, version.err);
+		const { version: expected } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+		assert.equal(version.out, `crew ${expected}\n`);
+	});
+
 	it("a hand-edited run is reported with its file and field, and left as it is", async () => {
 		const tasks = join(ws, ".pi", "crew", "runs", ids.dead ?? "", "tasks.json");
 		const edited = readFileSync(tasks, "utf8").replace('"attempts": 0', '"attempts": "many"');

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `fovea`: Fovea's code map without a model. The same engine as the extension, on the project that owns the
- * current directory (or `--root`). Exit codes: 0 ok, 2 usage or input error.
+ * current directory (or `--root`). Exit codes: 0 ok, 2 usage or input error (a missing root, a dwell or impact whose
+ * named files and symbols are none of them in the root's map). `fovea help`, `--help` and `--version` answer at once.
  *
  *   fovea sketch [--root DIR] [--max-tokens N] [--json]
  *   fovea focus "<query>" [--path FILE] [--kind KIND] [--root DIR] [--max-tokens N] [--json]
@@ -16,6 +17,7 @@ import { reportCliFailure, UsageError } from "./cli/failure.ts";
 import { writeOutput } from "./cli/output.ts";
 import { printable } from "./cli/printable.ts";
 import { terminalProgress } from "./cli/progress.ts";
+import { versionText } from "./cli/version.ts";
 import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
@@ -33,7 +35,8 @@ const USAGE = `usage:
   fovea focus "<query>" [--path FILE] [--kind KIND] [--root DIR] [--max-tokens N] [--json]
   fovea dwell FILE... [--factor N] [--root DIR] [--max-tokens N] [--json]
   fovea impact [FILE...] [--symbol NAME]... [--uncommitted] [--base REF] [--root DIR] [--max-tokens N] [--json]
-  fovea status [--root DIR] [--json]`;
+  fovea status [--root DIR] [--json]
+  fovea help | --help | --version`;
 
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
@@ -50,12 +53,17 @@ async function main(argv: string[]): Promise<number> {
 			uncommitted: { type: "boolean", default: false },
 			base: { type: "string" },
 			help: { type: "boolean", short: "h", default: false },
+			version: { type: "boolean", default: false },
 		},
 	});
 	const [command, ...rest] = positionals;
-	if (values.help || command === undefined) {
+	if (values.version) {
+		await writeOutput(`${versionText("fovea", new URL("../package.json", import.meta.url))}\n`);
+		return 0;
+	}
+	if (values.help || command === "help" || command === undefined) {
 		await writeOutput(`${USAGE}\n`);
-		return values.help ? 0 : 2;
+		return command === undefined && !values.help ? 2 : 0;
 	}
 	const maxTokens = values["max-tokens"] === undefined ? 1500 : Number(values["max-tokens"]);
 	// Digits only: Number() also reads 0x200, 1e3 and " 300 ", which no one means as a budget.
@@ -105,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
 					refresh,
 				);
 				progress.clear();
+				if (answer.result.seededNodes === 0) throw new Error(namedNothing(root, rest));
 				await print(
 					values.json
 						? answerJson(answer, maxTokens, { root }, { files: answer.files, symbols: answer.symbols })
@@ -128,6 +137,9 @@ async function main(argv: string[]): Promise<number> {
 				}
 				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
 				progress.clear();
+				// Files Git names as changed may be gone and import-free, which is an answer; what the person named is input.
+				const fromGit = values.uncommitted || values.base !== undefined;
+				if (answer.result.seededNodes === 0 && !fromGit) throw new Error(namedNothing(root, [...rest, ...symbols]));
 				const fields = { root, changed: [...files], symbols };
 				const ranked = { files: answer.files, exposed: answer.symbols };
 				await print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
@@ -240,6 +252,12 @@ main(process.argv.slice(2)).then(
 	},
 	(error: unknown) => reportCliFailure("fovea", USAGE, error),
 );
+
+/** The input error of a dwell or impact that named nothing the root's map holds. */
+function namedNothing(root: string, named: readonly string[]): string {
+	const list = named.map((name) => JSON.stringify(name)).join(", ");
+	return `none of ${list} is in the map of ${root} (a file must exist under the root and be one Fovea maps; a symbol must be a name it holds)`;
+}
 
 /** A `--kind` value, or a usage error naming the kinds. */
 function kindOption(kind: string): string {

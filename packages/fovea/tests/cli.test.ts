@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
@@ -15,6 +15,9 @@ import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } f
 import { type NodeRun, runNode } from "./support/run-node.ts";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const PACKAGE_VERSION = (
+	JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 const INVOICE_LINE = lineOf(POLYGLOT, "src/billing/invoice.ts", "export function computeInvoiceTotal");
 
 interface Item {
@@ -302,7 +305,9 @@ describe("fovea CLI", () => {
 			JSON.parse(await ok([...args, "--root", root, "--json"], { cache })) as { truncated?: unknown };
 		for (const args of [["focus", "level3"], ["sketch"], ["dwell", "d1/f.ts"], ["impact", "d1/f.ts"], ["status"]]) {
 			assert.equal((await json(args, deep)).truncated, true, args.join(" "));
-			assert.equal((await json(args, repo)).truncated, false, args.join(" "));
+			// The same command on the whole repository, naming one of its files where the command takes one.
+			const whole = args.map((arg) => (arg === "d1/f.ts" ? "src/billing/tax.ts" : arg));
+			assert.equal((await json(whole, repo)).truncated, false, whole.join(" "));
 		}
 	});
 
@@ -341,6 +346,19 @@ describe("fovea CLI", () => {
 		const run = await fovea(["dwell", join(repo, "src/billing/tax.ts"), "--root", repo]);
 		assert.equal(run.code, 0, run.stderr);
 		assert.match(run.stdout, /"around src\/billing\/tax\.ts"/);
+	});
+
+	it("help, --help and --version answer on stdout with exit 0; no command is a usage error", async () => {
+		const help = await fovea(["help"]);
+		assert.equal(help.code, 0, help.stderr);
+		const dashed = await fovea(["--help"]);
+		assert.deepEqual([dashed.code, dashed.stdout, dashed.stderr], [0, help.stdout, ""], "help and --help agree");
+		assert.match(help.stdout, /^usage:\n {2}fovea sketch/);
+		const version = await fovea(["--version"]);
+		assert.equal(version.code, 0, version.stderr);
+		assert.equal(version.stdout, `fovea ${PACKAGE_VERSION}\n`);
+		const none = await fovea([]);
+		assert.equal(none.code, 2);
 	});
 
 	it("usage and input errors exit 2 with a message on stderr and nothing on stdout", async () => {
@@ -452,13 +470,20 @@ describe("fovea CLI dwell and impact", () => {
 		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
 	});
 
-	it("says why an impact or a dwell lists nothing: nothing named is mapped, or nothing outside the change is reached", async () => {
-		const unknown = await ok(["impact", "src/no-such-file.ts", "--root", repo]);
-		assert.match(unknown, /\nNone of the files or symbols named is in this root's map \(check the paths/);
-		assert.match(
-			await ok(["dwell", "src/no-such-file.ts", "--root", repo]),
-			/\nNone of the files or symbols named is in/,
-		);
+	it("a dwell or an impact naming nothing the map holds is an input error (exit 2); nothing outside the change is an answer", async () => {
+		for (const args of [
+			["impact", "src/no-such-file.ts"],
+			["dwell", "src/no-such-file.ts"],
+			["dwell", "nosuch.py"],
+			["impact", "nosuch.py"],
+			["impact", "--symbol", "noSuchSymbolAnywhere"],
+		]) {
+			const run = await fovea([...args, "--root", repo]);
+			assert.equal(run.code, 2, `${args.join(" ")}: ${run.stdout}${run.stderr}`);
+			assert.equal(run.stdout, "");
+			assert.match(run.stderr, /^fovea: none of ".+" is in the map of /, run.stderr);
+			assert.doesNotMatch(run.stderr, /usage:/, "the command line was right: no usage");
+		}
 		const alone = await ok(["impact", "tools/migrate.go", "--root", repo]);
 		assert.match(alone, /\nHeat from the change reached no file or symbol outside it\./, alone);
 		const base = await fovea(["impact", "--base", "no-such-branch", "--root", repo]);

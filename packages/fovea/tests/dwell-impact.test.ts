@@ -2,8 +2,7 @@
 // at (and survives the eviction of the root's graph), an impact reports what a change exposes beyond itself.
 
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -12,7 +11,8 @@ import { commandText, git, gitRepo, withHost } from "../../../test/e2e/support/w
 import { POLYGLOT, POLYGLOT_GAPS } from "./fixtures/polyglot.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
-process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-dwell-cache-"));
+// A temp dir of the harness, removed with the others after the file's tests.
+process.env.FOVEA_CACHE_DIR = await tempDir("fovea-dwell-cache-");
 after(cleanupTempDirs);
 
 interface Item {

@@ -5,7 +5,8 @@
  *   throwing." / "Retirement … invalidates its lease." / "Re-entry creates a new observation boundary." — leases.
  * - "Branch-local custom entries retain only bounded root metadata" / "reload/resume/fork/tree navigation restore the
  *   selected branch's roots" / "Reset explicitly clears the ring." — snapshot, restore, `latestWorkspaceEntry`.
- * - "Only matching nonempty session IDs and the other extension's source are accepted." — `peerWorkspaceRoot`.
+ * - "Only matching nonempty session IDs and the other extension's source are accepted." — `peerWorkspaceRoot`;
+ *   Crew's reports of its agents' roots travel on a channel of their own, checked by `crewAgentAccess`.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
@@ -15,12 +16,14 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
 	CONTOUR_WORKSPACE_ENTRY,
+	CREW_AGENT_ACCESS_EVENT,
+	crewAgentAccess,
+	crewAgentAccessHint,
 	ExecutionRoots,
 	envInt,
 	FOVEA_WORKSPACE_ENTRY,
 	latestWorkspaceEntry,
 	OBSERVED_ROOT_LIMIT,
-	peerWorkspaceHint,
 	peerWorkspaceRoot,
 	WORKSPACE_ACCESS_EVENT,
 	workspaceAccessHint,
@@ -73,8 +76,12 @@ describe("envInt", () => {
 		}
 	});
 
-	it("gives the fallback for integers beyond the safe range instead of a rounded value", () => {
-		assert.equal(envInt("X", 7, 1, 1e30, { X: "99999999999999999999" }), 7);
+	it("clamps integers of any size, beyond the safe range too; only text that is no integer falls back", () => {
+		assert.equal(envInt("X", 7, 1, 32, { X: "100000000000000000000" }), 32);
+		assert.equal(envInt("X", 7, 1, 32, { X: "-100000000000000000000" }), 1);
+		assert.equal(envInt("X", 7, 1, 32, { X: `9${"0".repeat(400)}` }), 32, "beyond any float: still the max");
+		assert.equal(envInt("X", 7, 1, 32, { X: `-9${"0".repeat(400)}` }), 1);
+		assert.equal(envInt("X", 7, 1, 32, { X: "+0000000000000000000000000000031" }), 31);
 	});
 
 	it("accepts whitespace-trimmed and signed integers", () => {
@@ -549,30 +556,49 @@ describe("ExecutionRoots: properties against a model", () => {
 	});
 });
 
-describe("peerWorkspaceHint", () => {
-	const crew = {
+describe("crewAgentAccess: Crew's own channel", () => {
+	const report = {
 		version: 1,
-		source: "crew",
 		root: "/work/repo/.worktrees/r1/t1",
 		sessionId: "session-1",
 		origin: { kind: "crew-agent", agentId: "r1:t1", runId: "r1", taskId: "t1" },
 	};
-	it("accepts Crew's relay of an agent's access, with the agent as origin, in both extensions", () => {
-		for (const source of ["fovea", "contour"] as const) {
-			assert.deepEqual(peerWorkspaceHint(crew, { source, sessionId: "session-1" }), {
-				root: crew.root,
-				origin: crew.origin,
-			});
-		}
+	const self = { sessionId: "session-1" };
+
+	it("has a channel of its own, apart from the seed's workspace hints", () => {
+		assert.equal(CREW_AGENT_ACCESS_EVENT, "pi-crew:agent-access:v1");
+		assert.notEqual(CREW_AGENT_ACCESS_EVENT, WORKSPACE_ACCESS_EVENT);
 	});
-	it("drops a malformed origin but keeps the root, and trusts origin only from Crew", () => {
-		const self = { source: "fovea", sessionId: "session-1" } as const;
-		assert.deepEqual(peerWorkspaceHint({ ...crew, origin: { kind: "crew-agent", agentId: "" } }, self), {
-			root: crew.root,
+
+	it("accepts a report of this session's agent, with the agent as origin", () => {
+		assert.deepEqual(crewAgentAccess(report, self), { root: report.root, origin: report.origin });
+		const built = crewAgentAccessHint(report.root, "session-1", { ...report.origin, kind: "crew-agent" });
+		assert.deepEqual(built, report);
+		assert.deepEqual(crewAgentAccess({ ...report, source: "crew", extra: 1 }, self), {
+			root: report.root,
+			origin: report.origin,
 		});
-		assert.deepEqual(peerWorkspaceHint({ ...crew, origin: "agent" }, self), { root: crew.root });
-		assert.deepEqual(peerWorkspaceHint({ ...crew, source: "contour" }, self), { root: crew.root });
-		assert.equal(peerWorkspaceHint({ ...crew, sessionId: "session-2" }, self), undefined);
+	});
+
+	it("rejects another or an empty session, a bad version or root, and a missing or malformed origin", () => {
+		assert.equal(crewAgentAccess({ ...report, sessionId: "session-2" }, self), undefined);
+		assert.equal(crewAgentAccess({ ...report, sessionId: "" }, { sessionId: "" }), undefined);
+		assert.equal(crewAgentAccess({ ...report, version: 2 }, self), undefined);
+		assert.equal(crewAgentAccess({ ...report, root: "relative" }, self), undefined);
+		const { origin: _, ...noOrigin } = report;
+		assert.equal(crewAgentAccess(noOrigin, self), undefined);
+		for (const origin of ["agent", null, { ...report.origin, agentId: "" }, { ...report.origin, kind: "human" }]) {
+			assert.equal(crewAgentAccess({ ...report, origin }, self), undefined, `origin ${JSON.stringify(origin)}`);
+		}
+		for (const payload of [null, undefined, "x", [report], 1]) assert.equal(crewAgentAccess(payload, self), undefined);
+	});
+
+	it("is no workspace hint: Crew's report and a crew source are refused by peerWorkspaceRoot", () => {
+		for (const source of ["fovea", "contour"] as const) {
+			const me = { source, sessionId: "session-1" };
+			assert.equal(peerWorkspaceRoot(report, me), undefined);
+			assert.equal(peerWorkspaceRoot({ ...report, source: "crew" }, me), undefined);
+		}
 	});
 });
 
@@ -598,7 +624,7 @@ describe("peerWorkspaceRoot", () => {
 	});
 
 	it("rejects unknown sources", () => {
-		for (const source of ["Crew", "Contour", "", undefined, 1]) {
+		for (const source of ["crew", "Crew", "Contour", "", undefined, 1]) {
 			assert.equal(peerWorkspaceRoot({ ...good, source }, self), undefined, `source ${String(source)}`);
 		}
 	});
@@ -659,8 +685,8 @@ describe("peerWorkspaceRoot", () => {
 				const p = payload as Record<string, unknown>;
 				assert.equal(root, p.root);
 				assert.equal(p.version, 1);
-				// Crew hints too: its agents' accesses steer Fovea and Contour (and their own echo never does).
-				assert.ok(p.source === "fovea" || p.source === "contour" || p.source === "crew");
+				// Exactly the seed's two sources, and never our own echo.
+				assert.ok(p.source === "fovea" || p.source === "contour");
 				assert.notEqual(p.source, me.source);
 				assert.ok(me.sessionId.length > 0);
 				assert.equal(p.sessionId, me.sessionId);
@@ -668,7 +694,7 @@ describe("peerWorkspaceRoot", () => {
 			}),
 			{
 				numRuns: 500,
-				// Always checked, not only when the generator happens to produce it: an accepted hint from Crew.
+				// Always checked, not only when the generator happens to produce it: a hint from a third source.
 				examples: [
 					[
 						{ version: 1, source: "crew", root: "/a", sessionId: "s1" },
@@ -687,6 +713,11 @@ describe("latestWorkspaceEntry", () => {
 	it("the newest valid entry of the given custom type wins", () => {
 		const branch = [entry({ version: 1, roots: ["/old"] }), entry({ version: 1, roots: ["/new", "/old"] })];
 		assert.deepEqual(latestWorkspaceEntry(branch, type), { version: 1, roots: ["/new", "/old"] });
+	});
+
+	it("gives exactly the seed's snapshot {version, roots}: whatever else an entry carries is not restored", () => {
+		const branch = [entry({ version: 1, roots: ["/a", "/b"], explicit: ["/a"], heat: { "/a": 3 }, trust: true })];
+		assert.deepEqual(latestWorkspaceEntry(branch, type), { version: 1, roots: ["/a", "/b"] });
 	});
 
 	it("ignores other custom types and non-custom entries", () => {

@@ -4,9 +4,8 @@
 // new observation boundary, and nothing crossing roots.
 
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { appendFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cleanupTempDirs, type PiHost, tempDir } from "../../../test/e2e/harness.ts";
@@ -14,7 +13,8 @@ import { commandText, git, gitRepo, newestRing, withHost, writeFiles } from "../
 import { FOVEA_WORKSPACE_ENTRY } from "../src/workspace/session-entries.ts";
 
 const FOVEA = fileURLToPath(new URL("../src/extension/index.ts", import.meta.url));
-process.env.FOVEA_CACHE_DIR = mkdtempSync(join(tmpdir(), "fovea-sync-cache-"));
+// A temp dir of the harness, removed with the others after the file's tests.
+process.env.FOVEA_CACHE_DIR = await tempDir("fovea-sync-cache-");
 // Under a loaded test run the warm probe may take longer than its default 300 ms; these tests assert what is
 // told, not how fast, so they let the blocking hook wait for it.
 process.env.FOVEA_WARM_PROBE_MS = "20000";
@@ -22,6 +22,7 @@ after(cleanupTempDirs);
 
 const MAIN = "export function main(): number {\n\treturn helper();\n}\n";
 const HELPER = "export function helper(): number {\n\treturn 1;\n}\n";
+const VIA_ALIAS = "return helper();\n}\n\nexport function viaAlias(): number {\n\treturn 2;\n}";
 
 async function project(name: string): Promise<string> {
 	return gitRepo(join(await tempDir(), name), { "src/main.ts": MAIN, "src/helper.ts": HELPER }, { commit: true });
@@ -59,6 +60,29 @@ async function counters(host: PiHost): Promise<Counters> {
 		sweeps: number("sweeps"),
 		baselines: number("baselines"),
 	};
+}
+
+/**
+ * A session with a ring of one root: `a` is observed, then retired by a read of another root (the retirement told),
+ * and while it is retired someone else adds `whileAway` to it; `body` then comes back to `a`.
+ */
+async function withFirstRetired(body: (host: PiHost, a: string) => Promise<void>): Promise<void> {
+	const a = await project("first");
+	const b = await project("second");
+	process.env.FOVEA_MAX_ROOTS = "1";
+	try {
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			await counters(host);
+			await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
+			await host.prompt("next");
+			assert.match(syncMessages(host).at(-1) ?? "", new RegExp(`Retired ${a}: observation ended`));
+			writeFileSync(join(a, "src/helper.ts"), `${HELPER}export function whileAway(): void {}\n`);
+			await body(host, a);
+		});
+	} finally {
+		delete process.env.FOVEA_MAX_ROOTS;
+	}
 }
 
 describe("fovea sync", () => {
@@ -106,6 +130,46 @@ describe("fovea sync", () => {
 			const last = syncMessages(host).at(-1) ?? "";
 			assert.equal(syncMessages(host).length, 2, "a dirty-to-clean revert is a change too");
 			assert.match(last, /src\/helper\.ts \(changed, not by this session\): - function added/);
+		});
+	});
+
+	it("a symlink alias of a root is that root: an edit through it is this session's own, a read through it is attention", async () => {
+		const repo = await project("app");
+		const alias = join(dirname(repo), "app-alias");
+		symlinkSync(repo, alias);
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(repo, "src/main.ts") } }]);
+			await counters(host);
+			const edit = await host.runTools([
+				{
+					name: "edit",
+					arguments: {
+						path: join(alias, "src/main.ts"),
+						edits: [{ oldText: "return helper();\n}", newText: VIA_ALIAS }],
+					},
+				},
+			]);
+			assert.equal(edit.toolResults[0]?.isError, false, edit.toolResults[0]?.text);
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [repo], "the alias is no root of its own");
+			await counters(host);
+			await host.prompt("after the edit through the alias");
+			assert.doesNotMatch(syncMessages(host).join("\n"), /viaAlias|not by this session/, "its own edit is not drift");
+
+			// Someone else's change is still told: the alias did not blind the observer.
+			appendFileSync(join(repo, "src/helper.ts"), "export function fromElsewhere(): void {}\n");
+			await host.prompt("after a change from elsewhere");
+			assert.match(
+				syncMessages(host).join("\n"),
+				/src\/helper\.ts \(changed, not by this session\): \+ function fromElsewhere/,
+			);
+		});
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(alias, "src/helper.ts") } }]);
+			const dwell = await host.runTools([{ name: "fovea_dwell", arguments: { root: repo, factor: 3 } }]);
+			assert.match(
+				dwell.toolResults[0]?.text ?? "",
+				new RegExp(`^fovea dwell · root ${repo} · "around src/helper\\.ts"`),
+			);
 		});
 	});
 
@@ -261,8 +325,9 @@ describe("fovea sync", () => {
 				await host.prompt("first");
 				const first = syncMessages(host).at(-1) ?? "";
 				assert.match(first, /… \d+ more, told in a later message/, first);
-				await host.prompt("second");
-				await host.prompt("third");
+				// Each later message tells what the one before it left (how much fits depends on the root label's length).
+				const all = () => names.every((n) => syncMessages(host).join("\n").includes(`+ function ${n}Later`));
+				for (let run = 2; run <= names.length && !all(); run++) await host.prompt(`run ${run}`);
 				const told = syncMessages(host).join("\n");
 				for (const n of names) assert.match(told, new RegExp(`\\+ function ${n}Later`), `${n} was told:\n${told}`);
 			});
@@ -314,28 +379,74 @@ describe("fovea sync", () => {
 		}
 	});
 
-	it("notices retirement, and re-entry starts a new boundary without inventing a prior delta", async () => {
+	it("a first successful write after re-entry is part of the new baseline: no invented prior delta, no authorship", async () => {
+		await withFirstRetired(async (host, a) => {
+			const baselines = (await counters(host)).baselines;
+			const write = await host.runTools([
+				{
+					name: "write",
+					arguments: { path: join(a, "src/fresh.ts"), content: "export function firstWrite(): void {}\n" },
+				},
+			]);
+			assert.equal(write.toolResults[0]?.isError, false, write.toolResults[0]?.text);
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [a], "the write re-enrolled the root");
+			assert.equal((await counters(host)).baselines, baselines + 1, "a new observation boundary");
+			const toldBefore = syncMessages(host).length;
+			await host.prompt("after the first write");
+			await host.prompt("and one more");
+			const after = syncMessages(host).slice(toldBefore).join("\n");
+			assert.doesNotMatch(after, /whileAway/, "the inactive interval is no delta");
+			assert.doesNotMatch(after, /firstWrite|fresh\.ts/, "the write is in the baseline, told as nothing");
+
+			// The boundary holds what was there: a later change by someone else is told against it, as theirs.
+			appendFileSync(join(a, "src/fresh.ts"), "export function later(): void {}\n");
+			await host.prompt("after a change from elsewhere");
+			const later = syncMessages(host).slice(toldBefore).join("\n");
+			assert.match(later, /src\/fresh\.ts \(changed, not by this session\): \+ function later/);
+			assert.doesNotMatch(later, /whileAway|firstWrite/);
+		});
+	});
+
+	it("cold roots are never probed in the blocking before-run hook, only by the post-turn backstop", async () => {
 		const a = await project("first");
 		const b = await project("second");
-		process.env.FOVEA_MAX_ROOTS = "1";
+		process.env.FOVEA_CACHE_ROOTS = "1";
 		try {
 			await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
 				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
 				await counters(host);
 				await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
-				await host.prompt("next");
-				assert.match(syncMessages(host).at(-1) ?? "", new RegExp(`Retired ${a}: observation ended`));
-
-				writeFileSync(join(a, "src/helper.ts"), `${HELPER}export function whileAway(): void {}\n`);
-				await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
 				await counters(host);
+				const roots = await commandText(host, "/fovea roots");
+				assert.match(roots, new RegExp(`${a}  \\[git\\] lease #\\d+ \\d+s  cold`), roots);
+
+				appendFileSync(join(a, "src/helper.ts"), "export function coldChange(): void {}\n");
+				const before = await counters(host);
 				const toldBefore = syncMessages(host).length;
-				await host.prompt("back in the first root");
-				const after = syncMessages(host).slice(toldBefore).join("\n");
-				assert.doesNotMatch(after, /whileAway/, "the inactive interval is neither certified nor invented as a delta");
+				// The hook would wait for any probe it queued (FOVEA_WARM_PROBE_MS is 20 s here): none is queued for `a`.
+				await host.prompt("first run after the change");
+				assert.doesNotMatch(syncMessages(host).slice(toldBefore).join("\n"), /coldChange/, "not probed before the run");
+				const after = await counters(host);
+				assert.ok(after.refreshes > before.refreshes, "the backstop after the run probed and rebuilt the cold root");
+				await host.prompt("second run");
+				assert.match(
+					syncMessages(host).slice(toldBefore).join("\n"),
+					/src\/helper\.ts \(changed, not by this session\): \+ function coldChange/,
+				);
 			});
 		} finally {
-			delete process.env.FOVEA_MAX_ROOTS;
+			delete process.env.FOVEA_CACHE_ROOTS;
 		}
+	});
+
+	it("notices retirement, and re-entry starts a new boundary without inventing a prior delta", async () => {
+		await withFirstRetired(async (host, a) => {
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			await counters(host);
+			const toldBefore = syncMessages(host).length;
+			await host.prompt("back in the first root");
+			const after = syncMessages(host).slice(toldBefore).join("\n");
+			assert.doesNotMatch(after, /whileAway/, "the inactive interval is neither certified nor invented as a delta");
+		});
 	});
 });

@@ -425,6 +425,63 @@ describe("roots of fovea_focus", () => {
 		});
 	});
 
+	it("the ring's entry is exactly {version, roots}; explicit roots have an entry of their own, restored by branch rules", async () => {
+		const base = await tempDir();
+		const b = gitRepo(join(base, "b"), bFiles, { commit: true });
+		const lib = join(b, "lib");
+		const EXPLICIT = `${FOVEA_ENTRY}-explicit`;
+		await host(base, async (pi) => {
+			await pi.runTools([{ name: "read", arguments: { path: "b/other/cli.ts" } }], { prompt: "first prompt" });
+			const firstLeaf = pi.leafId() as string;
+			assert.deepEqual(pi.customEntries(EXPLICIT), [], "no explicit root yet: no entry of that kind");
+			await pi.runTools([{ name: "fovea_focus", arguments: { query: "tokenize", root: "b/lib" } }], {
+				prompt: "second prompt",
+			});
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib, b]);
+			assert.deepEqual(pi.customEntries(EXPLICIT), [{ version: 1, roots: [lib] }]);
+			const exact = () => {
+				for (const data of pi.customEntries(FOVEA_ENTRY, "all")) {
+					assert.deepEqual(Object.keys(data as object).sort(), ["roots", "version"], JSON.stringify(data));
+				}
+			};
+			exact();
+
+			// A refresh reorders the ring: a new ring entry, the explicit set unchanged, so no new explicit entry.
+			await call(pi, "read", { path: "b/other/cli.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [b, lib]);
+			assert.equal(pi.customEntries(EXPLICIT).length, 1);
+
+			// Compaction writes a fresh snapshot of both.
+			const counts = [pi.customEntries(FOVEA_ENTRY).length, pi.customEntries(EXPLICIT).length];
+			await pi.compact();
+			assert.deepEqual(
+				[pi.customEntries(FOVEA_ENTRY).length, pi.customEntries(EXPLICIT).length],
+				[(counts[0] ?? 0) + 1, (counts[1] ?? 0) + 1],
+			);
+			exact();
+			const laterLeaf = pi.leafId() as string;
+
+			// Tree navigation: before the explicit choice there is no lib; back on the later branch it is explicit again.
+			await pi.navigateTree(firstLeaf);
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [{ root: b, marker: "restored" }]);
+			await pi.navigateTree(laterLeaf);
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [
+				{ root: b, marker: "restored" },
+				{ root: lib, marker: "explicit" },
+			]);
+			await call(pi, "read", { path: "b/lib/lexer.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [lib, b], "restored narrow: it owns its files, b does not");
+
+			// A fork from the second prompt keeps what came before it: lib is not there, and not explicit.
+			await pi.fork(pi.lastUserEntryId("second prompt"));
+			assert.deepEqual(listedRoots(await commandText(pi, "/fovea roots")), [{ root: b, marker: "restored" }]);
+			await call(pi, "read", { path: "b/lib/lexer.ts" });
+			assert.deepEqual(newestRing(pi, FOVEA_ENTRY), [b], "without the explicit choice, lib's files are b's");
+			exact();
+			await commandText(pi, "/fovea status");
+		});
+	});
+
 	it("an explicit umbrella directory maps its own files and leaves nested repositories closed", async () => {
 		const base = await tempDir();
 		const umbrella = join(base, "umbrella");

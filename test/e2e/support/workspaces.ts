@@ -21,6 +21,8 @@ export const FOVEA_ENTRY = "pi-fovea-workspace";
 export const CONTOUR_ENTRY = "pi-contour-workspace";
 /** The access-hint channel named by the public contract of `pi-fovea/workspace`. */
 export const ACCESS_EVENT = "pi-workspace:access:v1";
+/** Crew's own channel for the roots its sub-agents access (never a source on `ACCESS_EVENT`). */
+export const AGENT_ACCESS_EVENT = "pi-crew:agent-access:v1";
 
 // ---------------------------------------------------------------------------------------------------------
 // Fixtures on disk

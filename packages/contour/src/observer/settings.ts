@@ -1,12 +1,13 @@
 /**
  * The observer's environment settings: `CONTOUR_BACKGROUND` and `CONTOUR_MAX_ROOTS`.
  *
- * Read here rather than through `pi-fovea/workspace`'s `envInt` because that module's index also loads discovery,
- * which must stay off the extension's startup import graph; the parsing rule is the same (an integer or the
- * fallback, clamped).
+ * `CONTOUR_MAX_ROOTS` is read with the kernel's `envInt` through its own subpath, `pi-fovea/env`: the kernel's index
+ * also loads discovery, which must stay off the extension's startup import graph.
  *
  * @module
  */
+
+import { envInt } from "pi-fovea/env";
 
 /** The seed's default and cap for `CONTOUR_MAX_ROOTS`. */
 export const CONTOUR_ROOT_LIMIT = 32;
@@ -24,10 +25,7 @@ export function backgroundEnabled(env: Env = process.env): boolean {
 	return env.CONTOUR_BACKGROUND?.trim() !== "0";
 }
 
-/** `CONTOUR_MAX_ROOTS`: 32 when unset or not an integer, clamped to 1–32 so a bad value degrades instead of throwing. */
+/** `CONTOUR_MAX_ROOTS`: 32 when unset or not an integer, any integer clamped to 1–32, so a bad value degrades. */
 export function contourMaxRoots(env: Env = process.env): number {
-	const raw = env.CONTOUR_MAX_ROOTS?.trim();
-	const parsed = raw !== undefined && /^[+-]?\d+$/.test(raw) ? Number(raw) : CONTOUR_ROOT_LIMIT;
-	const value = Number.isSafeInteger(parsed) ? parsed : CONTOUR_ROOT_LIMIT;
-	return Math.min(CONTOUR_ROOT_LIMIT, Math.max(1, value));
+	return envInt("CONTOUR_MAX_ROOTS", CONTOUR_ROOT_LIMIT, 1, CONTOUR_ROOT_LIMIT, env);
 }

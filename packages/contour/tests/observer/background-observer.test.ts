@@ -324,6 +324,7 @@ describe("background observer: bounds and input", () => {
 		assert.equal(contourMaxRoots({ CONTOUR_MAX_ROOTS: "0" }), 1);
 		assert.equal(contourMaxRoots({ CONTOUR_MAX_ROOTS: "4" }), 4);
 		assert.equal(contourMaxRoots({ CONTOUR_MAX_ROOTS: "4.5" }), 32);
+		assert.equal(contourMaxRoots({ CONTOUR_MAX_ROOTS: "-100000000000000000000" }), 1, "any integer clamps");
 		const { observer } = harness({ maxRoots: undefined, env: { CONTOUR_MAX_ROOTS: "3" } });
 		assert.equal(observer.maxRoots, 3);
 	});

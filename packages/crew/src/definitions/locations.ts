@@ -3,8 +3,13 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DefinitionLayer } from "./agent.ts";
 
-/** The definitions shipped with pi-crew (`definitions/agents`, `definitions/teams` in the package). */
-export const BUILTIN_DEFINITIONS_DIR = fileURLToPath(new URL("../../definitions", import.meta.url));
+/**
+ * The definitions shipped with pi-crew (`definitions/agents`, `definitions/teams` in the package): two folders up
+ * from this module in the sources, one up from the bundled CLI (`dist/cli.js`, see `bin/crew.js`).
+ */
+export const BUILTIN_DEFINITIONS_DIR = fileURLToPath(
+	new URL(import.meta.url.endsWith(".ts") ? "../../definitions" : "../definitions", import.meta.url),
+);
 
 /** Where to look for definitions. */
 export interface DefinitionSources {

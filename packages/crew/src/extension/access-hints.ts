@@ -1,27 +1,16 @@
-import {
-	type AgentOrigin,
-	WORKSPACE_ACCESS_EVENT,
-	type WorkspaceAccessHint,
-	workspaceAccessHint,
-} from "pi-fovea/workspace";
+import { type AgentOrigin, CREW_AGENT_ACCESS_EVENT, crewAgentAccessHint } from "pi-fovea/workspace";
 import type { CrewEvent } from "../runtime/crew-events.ts";
 import { ownerRoot } from "./workspace.ts";
-
-/**
- * The version-1 access hint that makes the coordinator's Fovea and Contour both enroll `root`, from source "crew"
- * with the agent as origin (metadata for the coordinator, never authorship of what is there).
- */
-export function agentRootHint(root: string, sessionId: string, origin: AgentOrigin): WorkspaceAccessHint {
-	return { ...workspaceAccessHint("crew", root, sessionId), origin };
-}
 
 /** Emits on the coordinator's event bus. */
 export type EmitHint = (channel: string, payload: unknown) => void;
 
 /**
- * Reports the project roots that this session's agents access to the coordinator's Fovea and Contour: each path
- * an agent's successful tool call touched (the runtime's `agent.access` events) is mapped to its owning project,
- * and each new root of an agent is published once. A worktree is its own root (its `.git` file is the nearest
+ * Reports the project roots that this session's agents access to the coordinator's Fovea and Contour on Crew's own
+ * channel, `CREW_AGENT_ACCESS_EVENT` (never on `WORKSPACE_ACCESS_EVENT`, whose sources are Fovea and Contour only),
+ * with the agent as origin: metadata for the coordinator, never authorship of what is there. Each path an agent's
+ * successful tool call touched (the runtime's `agent.access` events) is mapped to its owning project, and each new
+ * root of an agent is published once. A worktree is its own root (its `.git` file is the nearest
  * marker). Roots are kept per agent for `/team status`.
  */
 export class AccessReporter {
@@ -46,7 +35,7 @@ export class AccessReporter {
 			if (known.includes(root)) return root;
 			this.#roots.set(agentId, [...known, root]);
 			const origin: AgentOrigin = { kind: "crew-agent", agentId, runId: event.runId, taskId: event.taskId };
-			this.#emit(WORKSPACE_ACCESS_EVENT, agentRootHint(root, this.#sessionId, origin));
+			this.#emit(CREW_AGENT_ACCESS_EVENT, crewAgentAccessHint(root, this.#sessionId, origin));
 			return root;
 		} catch {
 			return undefined;

@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { peerWorkspaceHint, WORKSPACE_ACCESS_EVENT } from "pi-fovea/workspace";
+import { CREW_AGENT_ACCESS_EVENT, crewAgentAccess, crewAgentAccessHint, peerWorkspaceRoot } from "pi-fovea/workspace";
 import { PI_CLI } from "../../../../test/e2e/support/pi-cli.ts";
 import { gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { type AgentDefinition, DefinitionCatalog } from "../../src/definitions/index.ts";
-import { AccessReporter, agentRootHint } from "../../src/extension/access-hints.ts";
+import { AccessReporter } from "../../src/extension/access-hints.ts";
 import { coordinatorPiCommand, envPiArgs, parseModelChoice } from "../../src/extension/crew-config.ts";
 import { requestedTeam } from "../../src/extension/run-start.ts";
 import { oneLine, runListLine } from "../../src/extension/run-text.ts";
@@ -163,17 +163,16 @@ describe("run texts and ad-hoc teams", () => {
 });
 
 describe("access hints", () => {
-	it("is one version-1 hint both peers accept, with the agent as origin", () => {
+	it("is a version-1 report on Crew's own channel with the agent as origin, never a workspace hint", () => {
 		const origin = { kind: "crew-agent" as const, agentId: `${RUN}:a`, runId: RUN, taskId: "a" };
-		const hint = agentRootHint("/work/repo", "s1", origin);
+		const hint = crewAgentAccessHint("/work/repo", "s1", origin);
+		assert.deepEqual(hint, { version: 1, root: "/work/repo", sessionId: "s1", origin });
+		assert.deepEqual(crewAgentAccess(hint, { sessionId: "s1" }), { root: "/work/repo", origin });
+		assert.equal(crewAgentAccess(hint, { sessionId: "s2" }), undefined, "another session ignores it");
 		for (const source of ["fovea", "contour"] as const) {
-			assert.deepEqual(peerWorkspaceHint(hint, { source, sessionId: "s1" }), { root: "/work/repo", origin });
+			assert.equal(peerWorkspaceRoot(hint, { source, sessionId: "s1" }), undefined, "no source: not a peer hint");
+			assert.equal(peerWorkspaceRoot({ ...hint, source: "crew" }, { source, sessionId: "s1" }), undefined);
 		}
-		assert.equal(
-			peerWorkspaceHint(hint, { source: "fovea", sessionId: "s2" }),
-			undefined,
-			"another session ignores it",
-		);
 	});
 
 	it("publish each new root of this session's agents once; a worktree is its own root", async () => {
@@ -185,7 +184,7 @@ describe("access hints", () => {
 			writeFileSync(join(tree, ".git"), "gitdir: /nowhere\n");
 			const sent: unknown[] = [];
 			const reporter = new AccessReporter("s1", (channel, payload) => {
-				assert.equal(channel, WORKSPACE_ACCESS_EVENT);
+				assert.equal(channel, CREW_AGENT_ACCESS_EVENT);
 				sent.push(payload);
 			});
 			const event = (sessionId: string): CrewEvent => ({

@@ -1,6 +1,8 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { CREW_AGENT_ACCESS_EVENT } from "../workspace/agent-access.ts";
+import type { AgentOrigin } from "../workspace/agent-access-check.ts";
 import { envInt } from "../workspace/env.ts";
-import { type AgentOrigin, WORKSPACE_ACCESS_EVENT, workspaceAccessHint } from "../workspace/peer-hints.ts";
+import { WORKSPACE_ACCESS_EVENT, workspaceAccessHint } from "../workspace/peer-hints.ts";
 import { ExecutionRoots, OBSERVED_ROOT_LIMIT } from "../workspace/roots.ts";
 import { latestWorkspaceEntry } from "../workspace/session-entries.ts";
 
@@ -13,6 +15,8 @@ function loadEnrollment(): Promise<Enrollment> {
 	return enrollmentModule;
 }
 
+type Hinted = { root: string; origin?: AgentOrigin } | undefined;
+
 export type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "../workspace/roaming-contract.ts";
 
 import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from "../workspace/roaming-contract.ts";
@@ -24,6 +28,9 @@ import type { LeaseToken, RetireReason, Roaming, RoamingOptions, RootInfo } from
  */
 export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roaming {
 	const limit = envInt(options.limitEnv, OBSERVED_ROOT_LIMIT, 1, OBSERVED_ROOT_LIMIT);
+	// The ring's entry is exactly the seed's snapshot; which of its roots were chosen explicitly (a narrow directory
+	// stays narrow after a reload) is bounded root metadata of its own, restored by the same branch rules.
+	const explicitType = `${options.customType}-explicit`;
 	let epoch = 0;
 	let session:
 		| {
@@ -33,6 +40,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 				explicit: Set<string>;
 				sessionId: string;
 				persisted: number;
+				persistedExplicit: string;
 				stopHints: () => void;
 		  }
 		| undefined;
@@ -47,18 +55,24 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		options.onRetire?.(roots, reason);
 	};
 
-	/** The ring as persisted: its snapshot, and which of its roots were chosen explicitly. */
-	const entry = (live: { ring: ExecutionRoots; explicit: Set<string> }) => {
-		const snapshot = live.ring.snapshot();
-		const explicit = snapshot.roots.filter((root) => live.explicit.has(root));
-		return explicit.length === 0 ? snapshot : { ...snapshot, explicit };
-	};
+	/** The explicit roots of the ring, sorted: reordering the ring changes nothing to persist. */
+	const explicitOf = (ring: ExecutionRoots, explicit: Set<string>) =>
+		JSON.stringify([...explicit].filter((root) => ring.has(root)).sort());
 
-	const persistIfChanged = () => {
-		if (session === undefined || session.ring.revision === session.persisted) return;
-		session.persisted = session.ring.revision;
-		pi.appendEntry(options.customType, entry(session));
+	/** Appends what changed (both entries when `fresh`: a compaction's snapshot). */
+	const persist = (fresh: boolean) => {
+		if (session === undefined) return;
+		if (fresh || session.ring.revision !== session.persisted) {
+			session.persisted = session.ring.revision;
+			pi.appendEntry(options.customType, session.ring.snapshot());
+		}
+		const explicit = explicitOf(session.ring, session.explicit);
+		if (explicit !== session.persistedExplicit || (fresh && session.explicit.size > 0)) {
+			session.persistedExplicit = explicit;
+			pi.appendEntry(explicitType, { version: 1, roots: JSON.parse(explicit) });
+		}
 	};
+	const persistIfChanged = () => persist(false);
 
 	const admit = (root: string, marker: RootInfo["marker"], publish: boolean, origin?: AgentOrigin) => {
 		if (session === undefined) return;
@@ -79,9 +93,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 
 	const restore = (ctx: ExtensionContext) => {
 		const previous = session?.ring.list() ?? [];
-		const snapshot = latestWorkspaceEntry(ctx.sessionManager.getBranch(), options.customType, limit);
-		const ring = ExecutionRoots.restore(snapshot, limit);
-		const explicit = new Set(snapshot?.explicit ?? []);
+		const branch = ctx.sessionManager.getBranch();
+		const ring = ExecutionRoots.restore(latestWorkspaceEntry(branch, options.customType, limit), limit);
+		const explicit = new Set(latestWorkspaceEntry(branch, explicitType, limit)?.roots.filter((r) => ring.has(r)));
 		const info = new Map<string, RootInfo>();
 		for (const root of ring.list()) {
 			info.set(root, { marker: explicit.has(root) ? "explicit" : "restored", admittedAt: Date.now() });
@@ -93,6 +107,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			explicit,
 			sessionId: ctx.sessionManager.getSessionId(),
 			persisted: ring.revision,
+			persistedExplicit: explicitOf(ring, explicit),
 			stopHints,
 		};
 		// Restoring starts a new observation boundary: whatever engines held for the old roots, or had left to tell, is
@@ -101,14 +116,15 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		options.onSession?.(session.sessionId, ring.list());
 	};
 
-	const listenForPeers = () =>
-		pi.events.on(WORKSPACE_ACCESS_EVENT, (payload) => {
+	/** Roots a peer hinted or Crew reported enroll as "peer", with the crew agent as origin; never rebroadcast. */
+	const listen = (channel: string, check: (e: Enrollment, payload: unknown, sessionId: string) => Hinted) =>
+		pi.events.on(channel, (payload) => {
 			if (session === undefined) return;
-			const self = { source: options.source, sessionId: session.sessionId };
+			const sessionId = session.sessionId;
 			const started = epoch;
 			void loadEnrollment()
 				.then(async (enrollment) => {
-					const hint = enrollment.peerWorkspaceHint(payload, self);
+					const hint = check(enrollment, payload, sessionId);
 					if (hint === undefined || !(await enrollment.acceptsPeerRoot(hint.root, options.gitOnly === true))) return;
 					if (started !== epoch) return;
 					admit(hint.root, "peer", false, hint.origin);
@@ -116,6 +132,19 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 				})
 				.catch(() => {});
 		});
+
+	const listenForPeers = () => {
+		const stops = [
+			listen(WORKSPACE_ACCESS_EVENT, (e, payload, sessionId) => {
+				const root = e.peerWorkspaceRoot(payload, { source: options.source, sessionId });
+				return root === undefined ? undefined : { root };
+			}),
+			listen(CREW_AGENT_ACCESS_EVENT, (e, payload, sessionId) => e.crewAgentAccess(payload, { sessionId })),
+		];
+		return () => {
+			for (const stop of stops) stop();
+		};
+	};
 
 	pi.on("session_start", (_event, ctx) => {
 		epoch++;
@@ -127,11 +156,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		restore(ctx);
 	});
 
-	pi.on("session_compact", () => {
-		if (session === undefined) return;
-		session.persisted = session.ring.revision;
-		pi.appendEntry(options.customType, entry(session));
-	});
+	pi.on("session_compact", () => persist(true));
 
 	pi.on("session_shutdown", () => {
 		epoch++;
@@ -197,11 +222,8 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		},
 		enrollExplicit(root, explicit) {
 			if (session === undefined) return;
-			const newlyExplicit = explicit && !session.explicit.has(root);
 			admit(root, explicit ? "explicit" : "cwd", true);
 			if (explicit) session.explicit.add(root);
-			// A root already first in the ring does not move it, but becoming explicit is news to persist.
-			if (newlyExplicit) session.persisted = -1;
 			persistIfChanged();
 		},
 		retireGone(root) {

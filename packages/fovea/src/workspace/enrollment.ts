@@ -5,12 +5,13 @@ import { ProjectDiscovery, type ProjectRoot } from "./discovery.ts";
 import { excludedRootReason } from "./exclusions.ts";
 import { relativeInside } from "./path-inside.ts";
 
+export { crewAgentAccess } from "./agent-access-check.ts";
 export { cwdProject, gitReviewRoot } from "./manual-root.ts";
-export { peerWorkspaceHint } from "./peer-hint-check.ts";
+export { peerWorkspaceRoot } from "./peer-hint-check.ts";
 
 /**
  * The filesystem half of roaming, loaded lazily on the first tool result: which project roots a successful tool
- * result touched, and whether a root hinted by the peer extension may enroll here.
+ * result touched, and whether a root hinted by the peer extension or reported by Crew may enroll here.
  */
 
 /** One discovery per process, so Fovea and Contour coalesce their lookups of the same paths. */
@@ -49,7 +50,7 @@ function projectInside(found: ProjectRoot, root: string): boolean {
 	return found.marker !== "source" && found.root !== root && relativeInside(root, found.root) !== undefined;
 }
 
-/** Whether a root hinted by the peer may enroll: never an excluded path, and a Git worktree where one is required. */
+/** Whether a root hinted by the peer or Crew may enroll: never an excluded path, and a Git worktree where one is required. */
 export async function acceptsPeerRoot(root: string, gitOnly: boolean): Promise<boolean> {
 	if (excludedRootReason(root, root, homedir()) !== undefined) return false;
 	return !gitOnly || (await discovery.gitMarkerOf(root)) !== undefined;

@@ -6,15 +6,16 @@
  * @module
  */
 export { type AccessedPath, accessedPaths, type ToolAccessEvent } from "./accessed-paths.ts";
+export { CREW_AGENT_ACCESS_EVENT } from "./agent-access.ts";
+export { type AgentOrigin, type CrewAgentAccess, crewAgentAccess, crewAgentAccessHint } from "./agent-access-check.ts";
 export { canonicalPath, canonicalPathSync } from "./canonical-path.ts";
 export { type DiscoveryOptions, type DiscoveryStats, ProjectDiscovery, type ProjectRoot } from "./discovery.ts";
 export { envInt } from "./env.ts";
 export { excludedPathReason, excludedRootReason } from "./exclusions.ts";
 export { cwdProject, gitReviewRoot, type ManualRoot } from "./manual-root.ts";
 export { relativeInside } from "./path-inside.ts";
-export { peerWorkspaceHint, peerWorkspaceRoot } from "./peer-hint-check.ts";
+export { peerWorkspaceRoot } from "./peer-hint-check.ts";
 export {
-	type AgentOrigin,
 	WORKSPACE_ACCESS_EVENT,
 	type WorkspaceAccessHint,
 	type WorkspaceSource,

@@ -1,16 +1,8 @@
-/** The channel on Pi's event bus where the extensions tell each other which root they just enrolled. */
+/** The channel on Pi's event bus where Fovea and Contour tell each other which root they just enrolled. */
 export const WORKSPACE_ACCESS_EVENT = "pi-workspace:access:v1";
 
-/** Which extension published a hint: Fovea, Contour, or Crew relaying what one of its agents accessed. */
-export type WorkspaceSource = "fovea" | "contour" | "crew";
-
-/** The sub-agent that accessed a root, carried by Crew's hints: metadata for the coordinator, never authorship. */
-export interface AgentOrigin {
-	kind: "crew-agent";
-	agentId: string;
-	runId: string;
-	taskId: string;
-}
+/** Which extension published a hint: exactly the seed's two sources, nothing else. */
+export type WorkspaceSource = "fovea" | "contour";
 
 /** A version-1 hint: target metadata only, never content, heat, trust or authorship. */
 export interface WorkspaceAccessHint {
@@ -18,7 +10,6 @@ export interface WorkspaceAccessHint {
 	source: WorkspaceSource;
 	root: string;
 	sessionId: string;
-	origin?: AgentOrigin;
 }
 
 /** Builds the hint an extension publishes when it enrolls `root`. */

@@ -4,8 +4,9 @@
  * loads at run time, so it costs the extensions' startup nothing.
  */
 
+import type { AgentOrigin } from "./agent-access-check.ts";
 import type { ManualRoot } from "./manual-root.ts";
-import type { AgentOrigin, WorkspaceSource } from "./peer-hints.ts";
+import type { WorkspaceSource } from "./peer-hints.ts";
 import type { ExecutionRoots } from "./roots.ts";
 
 /** How one extension takes part in roaming. */

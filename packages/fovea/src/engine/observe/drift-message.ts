@@ -22,10 +22,11 @@ export interface PendingDrift {
 export function driftMessage(roots: readonly PendingDrift[], notices: string[], maxTokens: number): string | undefined {
 	const lines: string[] = [];
 	let used = 0;
-	const add = (line: string): boolean => {
+	/** Adds `line` if it fits with `reserve` tokens still free after it. */
+	const add = (line: string, reserve = 0): boolean => {
 		const shown = printable(line);
 		const cost = estimateTokens(`${shown}\n`);
-		if (used + cost > maxTokens) return false;
+		if (used + cost + reserve > maxTokens) return false;
 		lines.push(shown);
 		used += cost;
 		return true;
@@ -47,15 +48,20 @@ export function driftMessage(roots: readonly PendingDrift[], notices: string[], 
 			continue;
 		}
 		let shown = 0;
+		// A line after a root's first that leaves more drift behind it keeps room for the line that says so; the first
+		// goes whenever it fits, so a tight budget still tells something each time.
+		const moreLine = (left: number) => `  … ${left} more, told in a later message`;
 		while (shown < elsewhere.length) {
 			const drift = elsewhere[shown] as Drift;
-			if (!add(`  ${drift.path} (${drift.kind}, not by this session): ${drift.details.join("; ")}`)) break;
+			const left = elsewhere.length - shown - 1;
+			const reserve = shown === 0 || left === 0 ? 0 : estimateTokens(`${moreLine(left)}\n`);
+			if (!add(`  ${drift.path} (${drift.kind}, not by this session): ${drift.details.join("; ")}`, reserve)) break;
 			shown++;
 		}
 		told += shown;
 		state.pending = elsewhere.slice(shown);
 		if (shown < elsewhere.length) {
-			add(`  … ${elsewhere.length - shown} more, told in a later message`);
+			add(moreLine(elsewhere.length - shown));
 			full = true;
 		} else if (ownEdits > 0)
 			add(`  (${ownEdits} file${ownEdits === 1 ? "" : "s"} changed by this session's own tools, not repeated)`);

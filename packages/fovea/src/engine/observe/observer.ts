@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { canonicalPath } from "../../workspace/canonical-path.ts";
 import { envInt } from "../../workspace/env.ts";
 import { relativeInside } from "../../workspace/path-inside.ts";
 import type { Roaming } from "../../workspace/roaming-contract.ts";
@@ -86,7 +86,7 @@ export class Observer {
 
 	/** This session's `edit`/`write` is about to run (`tool_execution_start`). */
 	async writeStarted(toolCallId: string, args: unknown, cwd: string, roaming: Roaming): Promise<void> {
-		const target = ownerOf((args as { path?: unknown } | undefined)?.path, cwd, roaming);
+		const target = await ownerOf((args as { path?: unknown } | undefined)?.path, cwd, roaming);
 		if (target === undefined) return;
 		this.#writes.set(toolCallId, target);
 		await this.beginWrite(target.root, toolCallId, target.path);
@@ -106,7 +106,7 @@ export class Observer {
 	 */
 	async toolResult(toolName: string, input: unknown, cwd: string, roaming: Roaming): Promise<void> {
 		const args = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
-		const target = ownerOf(args.path ?? ".", cwd, roaming);
+		const target = await ownerOf(args.path ?? ".", cwd, roaming);
 		const rel = target === undefined ? undefined : relativeInside(target.root, target.path);
 		if (target === undefined || rel === undefined) return;
 		const targets = await attendedTargets(toolName, args, rel === "" ? "." : rel, target.path);
@@ -284,13 +284,21 @@ async function contentHash(path: string): Promise<string | undefined> {
 	return read.kind === "content" ? hashOf(new TextDecoder().decode(read.bytes)) : undefined;
 }
 
-/** The enrolled root owning a tool's `path` argument, resolved like Pi resolves it, and the absolute path. */
-function ownerOf(path: unknown, cwd: string, roaming: Roaming): { root: string; path: string } | undefined {
-	if (typeof path !== "string" || path.length === 0) return undefined;
-	const plain = path.replace(/^@/, "");
-	const absolute = isAbsolute(plain) ? resolve(plain) : resolve(cwd, plain);
-	const root = roaming.ring()?.owner(absolute);
-	return root === undefined ? undefined : { root, path: absolute };
+/**
+ * The enrolled root owning a tool's `path` argument (resolved from the cwd like Pi resolves it), and the path, both
+ * by the physical identity the ring uses (`canonicalPath`): a read or write through a symlink alias of a root is
+ * attention and provenance of that root, never a path outside it or a change by someone else.
+ */
+async function ownerOf(
+	path: unknown,
+	cwd: string,
+	roaming: Roaming,
+): Promise<{ root: string; path: string } | undefined> {
+	const plain = typeof path === "string" ? path.replace(/^@/, "") : "";
+	if (plain === "" || plain.includes("\0")) return undefined;
+	const physical = await canonicalPath(plain, cwd);
+	const root = roaming.ring()?.owner(physical);
+	return root === undefined ? undefined : { root, path: physical };
 }
 
 /** Captures the roots' leases now; work that outlives a retirement or session change may not publish. */
