@@ -25,7 +25,7 @@ test("imports: every worktree module reaches only pi-fovea/git of pi-fovea, and 
 		);
 		assert.deepEqual(external, [], `${name} reaches a third-party package`);
 		assert.ok(
-			paths.every((p) => p.startsWith("packages/crew/src/worktree/") || p.startsWith("packages/fovea/src/engine/git/")),
+			paths.every((p) => p.startsWith("packages/crew/src/") || p.startsWith("packages/fovea/src/engine/git/")),
 			`${name}: ${paths.join(", ")}`,
 		);
 	}
