@@ -8,8 +8,28 @@ import { setTimeout as sleep } from "node:timers/promises";
  */
 const PROC_READ_MS = 1000;
 
+/**
+ * How many /proc reads run at once. A sweep reads every process's `stat` or `environ`; started all together, most
+ * would wait in libuv's thread pool (four threads) behind the others, and on a busy machine the ones at the back ran
+ * out of PROC_READ_MS before they began, so live processes were skipped as unreadable. The time limit starts when a
+ * read does.
+ */
+const PROC_READS_AT_ONCE = 4;
+let procReadsRunning = 0;
+const procReadsWaiting: (() => void)[] = [];
+
+async function procReadSlot(): Promise<() => void> {
+	if (procReadsRunning >= PROC_READS_AT_ONCE) await new Promise<void>((resolve) => procReadsWaiting.push(resolve));
+	procReadsRunning++;
+	return () => {
+		procReadsRunning--;
+		procReadsWaiting.shift()?.();
+	};
+}
+
 /** The text of `/proc/<pid>/<file>`, or undefined when it cannot be read (gone, another user's, too slow). */
 export async function readProcFile(pid: number | string, file: string): Promise<string | undefined> {
+	const release = await procReadSlot();
 	let timer: NodeJS.Timeout | undefined;
 	const late = new Promise<undefined>((resolve) => {
 		timer = setTimeout(() => resolve(undefined), PROC_READ_MS);
@@ -20,6 +40,7 @@ export async function readProcFile(pid: number | string, file: string): Promise<
 		return await Promise.race([read, late]);
 	} finally {
 		clearTimeout(timer);
+		release();
 	}
 }
 
