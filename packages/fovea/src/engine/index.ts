@@ -51,7 +51,7 @@ export {
 	renderSketch,
 } from "./render/index.ts";
 export { ResidentMaps } from "./residency.ts";
-export { type ResolutionContext, resolveImport } from "./resolve/index.ts";
+export { isTestPath, type ResolutionContext, resolveImport } from "./resolve/index.ts";
 export { RootGoneError } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
 export { terms, useContentTerms } from "./terms/index.ts";

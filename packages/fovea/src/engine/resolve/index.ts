@@ -7,4 +7,4 @@
  */
 export { type ResolutionContext, resolveImport } from "./imports.ts";
 export { type ResolutionSettings, readResolutionSettings, settingsChanged } from "./settings.ts";
-export { testSubjects } from "./test-links.ts";
+export { isTestPath, testSubjects } from "./test-links.ts";
