@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
 				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
 				progress.clear();
 				const fields = { root, changed: [...files], symbols };
-				const ranked = { files: answer.files, exposed: answer.symbols };
+				const ranked = { files: answer.files, exposed: answer.symbols, dependsOn: answer.dependsOn };
 				await print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
 				return 0;
 			}

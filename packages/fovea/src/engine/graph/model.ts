@@ -3,6 +3,8 @@
  * Types only, so every module of the graph and the ranking can name them without loading the builders.
  */
 import type { FileFacts, Ids, SymbolKind } from "../model/index.ts";
+import type { Dependents } from "./dependents.ts";
+import type { FileEdges } from "./edges.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Why two nodes are linked. */
@@ -33,6 +35,19 @@ export interface CodeGraph extends SparseGraph {
 	/** Live symbol nodes of each file, in source order. */
 	symbolIds: ReadonlyMap<string, readonly number[]>;
 	edgeCounts: Record<EdgeKind, number>;
+	/** The edges with their direction, which the symmetric rows lose: what impact follows. */
+	directed: DirectedEdges;
+}
+
+/**
+ * The graph's edges as their owners derived them: from a dependent (importer, caller, subclass, test) to what it
+ * depends on. Read by impact only, so focus and edits never pay for the reversed index.
+ */
+export interface DirectedEdges {
+	/** Who depends on each node, built on first use per generation of the graph. */
+	dependents(): Dependents;
+	/** The edges `path`'s facts contribute (what it depends on), if it is in the graph. */
+	edgesOf(path: string): FileEdges | undefined;
 }
 
 /** How the graph learns which files an import or a test points at (resolution is language-specific). */
