@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compressedRows, patchRows } from "../../src/engine/graph/compressed-rows.ts";
-import { type FileEdges, RELATION_CODE } from "../../src/engine/graph/edges.ts";
+import { RELATION_CODE } from "../../src/engine/graph/edges.ts";
+import type { FileEdges } from "../../src/engine/graph/model.ts";
 import type { SparseGraph } from "../../src/engine/graph/sparse-graph.ts";
 
 function part(edges: [number, number, number][]): FileEdges {

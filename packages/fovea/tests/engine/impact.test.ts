@@ -8,6 +8,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { estimateTokens } from "../../src/engine/render/budget.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];
@@ -65,6 +66,26 @@ describe("impact", () => {
 		const cart = answer.files.find((f) => f.file === "src/cart.ts");
 		assert.deepEqual(cart?.evidence, { relation: "calls", on: "price", via: "src/price.ts", hops: 2 });
 		assert.equal(cart?.why, "via src/price.ts (calls price)");
+	});
+
+	it("a small budget keeps the answer within it, and the line of what the change depends on with it", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		const tree: Record<string, string> = {
+			"src/core.ts": 'import { low } from "./low";\nexport function core(): number {\n\treturn low();\n}\n',
+			"src/low.ts": "export function low(): number {\n\treturn 1;\n}\n",
+		};
+		for (let i = 0; i < 40; i++) {
+			tree[`src/user${i}.ts`] =
+				`import { core } from "./core";\nexport function use${i}(): number {\n\treturn core();\n}\n`;
+		}
+		await writeTree(root, tree);
+		const map = new CodeMap(root, { cache: false });
+		const answer = await map.impact({ files: ["src/core.ts"], symbols: [] }, 150);
+		assert.ok(estimateTokens(answer.text) <= 150, answer.text);
+		assert.match(answer.text, /\nIt depends on \(not exposure\): src\/low\.ts \(calls\)\n/);
+		assert.match(answer.text, /\nBeyond this: \d+ more exposed files/);
+		assert.equal(answer.files.length, 40, "the items hold every exposed file");
 	});
 
 	it("a deleted file exposes its importers first, and the answer says it was seeded from them", async () => {

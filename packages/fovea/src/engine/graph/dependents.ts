@@ -3,20 +3,8 @@
  * diffuses both ways), so they cannot say that `top.py` imports `mid.py` rather than the other way round; impact can
  * only follow edges from what changed to what depends on it, and reads them here.
  */
-import { EDGE_WEIGHTS, type FileEdges, RELATION_CODE, RELATIONS, WEAK } from "./edges.ts";
-
-/**
- * Incoming dependency edges per node in compressed-row form: the entries of node `v` lie in
- * `[offsets[v], offsets[v + 1])`, each a dependent `sources[e]` that holds relation `relations[e]` (a
- * `RELATION_CODE`, `WEAK` set on a guessed link) to `v`, with `shares[e]` of a sure link (below 1 when a call's name matched several definitions
- * and was split between them). Containment is left out: it is membership, not dependency.
- */
-export interface Dependents {
-	offsets: Int32Array;
-	sources: Int32Array;
-	relations: Uint8Array;
-	shares: Float64Array;
-}
+import { EDGE_WEIGHTS, RELATION_CODE, RELATIONS, WEAK } from "./edges.ts";
+import type { Dependents, FileEdges } from "./model.ts";
 
 /**
  * The dependents of `size` nodes from per-file edge lists. The same dependent holding the same relation to the same

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { FileFacts } from "../model/index.ts";
 import { firstOf, type Ids, manyOf } from "../model/index.ts";
-import type { EdgeKind, GraphNode } from "./model.ts";
+import type { EdgeKind, FileEdges, GraphNode } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
 export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
@@ -44,20 +44,6 @@ export const WEAK = 0x80;
 
 /** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
 const MAX_CALL_CANDIDATES = 4;
-
-/**
- * The edges one file contributes to the graph, as parallel arrays. Every edge belongs to exactly one file (the
- * importer, the caller, the subclass, the test), so an edit re-derives the edges of the files it touches and keeps
- * everyone else's. An edge runs from the dependent `a` (importer, caller, subclass, test, container) to what it
- * depends on `b`, with its relation code `r` (`RELATION_CODE`); the rows of the graph use it both ways.
- */
-export interface FileEdges {
-	a: Int32Array;
-	b: Int32Array;
-	w: Float64Array;
-	r: Uint8Array;
-	counts: Record<EdgeKind, number>;
-}
 
 /** What deriving one file's edges may look up: node ids by path and by name, and the file's resolved links. */
 export interface EdgeContext {

@@ -6,8 +6,7 @@
  * @module
  */
 export { buildGraph } from "./build.ts";
-export type { Dependents } from "./dependents.ts";
-export { EDGE_WEIGHTS, type FileEdges, RELATION_CODE, RELATIONS, type Relation, WEAK } from "./edges.ts";
-export type { CodeGraph, DirectedEdges, EdgeKind, GraphNode } from "./model.ts";
+export { EDGE_WEIGHTS, RELATION_CODE, RELATIONS, type Relation, WEAK } from "./edges.ts";
+export type { CodeGraph, Dependents, DirectedEdges, EdgeKind, FileEdges, GraphNode } from "./model.ts";
 export { type SparseGraph, withCapacity } from "./sparse-graph.ts";
 export { type GraphDelta, GraphStore } from "./store.ts";

@@ -1,10 +1,9 @@
 /**
- * The code graph as plain data: its nodes, why two nodes are linked, and what the graph asks of import resolution.
+ * The code graph as plain data: its nodes, why two nodes are linked (each file's edges, and who depends on whom), and
+ * what the graph asks of import resolution.
  * Types only, so every module of the graph and the ranking can name them without loading the builders.
  */
 import type { FileFacts, Ids, SymbolKind } from "../model/index.ts";
-import type { Dependents } from "./dependents.ts";
-import type { FileEdges } from "./edges.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Why two nodes are linked. */
@@ -54,4 +53,31 @@ export interface DirectedEdges {
 export interface GraphLinks {
 	imports(file: FileFacts): readonly string[];
 	subjects(path: string): readonly string[];
+}
+
+/**
+ * The edges one file contributes to the graph, as parallel arrays. Every edge belongs to exactly one file (the
+ * importer, the caller, the subclass, the test), so an edit re-derives the edges of the files it touches and keeps
+ * everyone else's. An edge runs from the dependent `a` (importer, caller, subclass, test, container) to what it
+ * depends on `b`, with its relation code `r` (`RELATION_CODE` in `edges.ts`); the rows of the graph use it both ways.
+ */
+export interface FileEdges {
+	a: Int32Array;
+	b: Int32Array;
+	w: Float64Array;
+	r: Uint8Array;
+	counts: Record<EdgeKind, number>;
+}
+
+/**
+ * Incoming dependency edges per node in compressed-row form (built by `dependents.ts`): the entries of node `v` lie
+ * in `[offsets[v], offsets[v + 1])`, each a dependent `sources[e]` that holds relation `relations[e]` (a
+ * `RELATION_CODE`, `WEAK` set on a guessed link) to `v`, with `shares[e]` of a sure link (below 1 when a call's
+ * name matched several definitions and was split between them). Containment is left out: it is membership.
+ */
+export interface Dependents {
+	offsets: Int32Array;
+	sources: Int32Array;
+	relations: Uint8Array;
+	shares: Float64Array;
 }

@@ -1,9 +1,9 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
-import { type Dependents, dependentsOf } from "./dependents.ts";
-import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./edges.ts";
-import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./model.ts";
+import { dependentsOf } from "./dependents.ts";
+import { type EdgeContext, fileEdges, referencedNames } from "./edges.ts";
+import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */

@@ -112,27 +112,24 @@ export function renderImpact(reach: Reach, context: Omit<FocusContext, "title">)
 			reserve,
 		);
 	}
-	const fileLines = reach.files.map((r) => `  ${graph.nodes[r.id]?.path} — ${whyOf(graph, r.evidence)}`);
-	const filesShown = out.addSection(FILES_HEADING, fileLines, reserve);
-	const symbolLines = reach.symbols.slice(0, 12).map((r) => {
+	const dependsLine = dependsOnLine(reach, graph);
+	const held = reserve + (dependsLine === "" ? 0 : budgetChars(dependsLine) + 1);
+	const fileLines = reach.files
+		.slice(0, MAX_FILE_LINES)
+		.map((r) => `  ${graph.nodes[r.id]?.path} — ${whyOf(graph, r.evidence)}`);
+	const filesShown = out.addSection(FILES_HEADING, fileLines, held);
+	const symbolLines = reach.symbols.slice(0, MAX_SYMBOL_LINES).map((r) => {
 		const node = graph.nodes[r.id] as GraphNode;
 		const shown = node.signature ?? `${node.kind} ${qualified(node)}`;
 		return `  ${node.path}:${node.line}  ${shown} — ${whyOf(graph, r.evidence)}`;
 	});
-	const symbolsShown = out.addSection(SYMBOLS_HEADING, symbolLines, reserve);
-	if (reach.dependsOn.length > 0) {
-		const names = reach.dependsOn.map((d) => `${graph.nodes[d.id]?.path} (${d.relation})`);
-		let line = `${DEPENDS_HEADING} ${names.join(", ")}`;
-		for (let n = names.length - 1; n > 0 && !out.fits(budgetChars(line), 1, reserve); n--) {
-			line = `${DEPENDS_HEADING} ${names.slice(0, n).join(", ")}, ${names.length - n} more`;
-		}
-		out.add(line, reserve);
-	}
+	const symbolsShown = out.addSection(SYMBOLS_HEADING, symbolLines, held);
+	if (dependsLine !== "") out.add(dependsLine, reserve);
 	const moreFiles = reach.files.length - filesShown;
 	const moreSymbols = reach.symbols.length - symbolsShown;
 	if (moreFiles > 0 || moreSymbols > 0) {
 		out.add(
-			`Beyond this: ${moreFiles} more exposed files, ${moreSymbols} more exposed symbols (raise maxTokens to see them).`,
+			`Beyond this: ${moreFiles} more exposed files, ${moreSymbols} more exposed symbols, each less exposed.`,
 			reserve - BEYOND_LINE_CHARS,
 		);
 	}
@@ -140,6 +137,22 @@ export function renderImpact(reach: Reach, context: Omit<FocusContext, "title">)
 	return out.toString();
 }
 
+/**
+ * The change's own dependencies on one line: the first `DEPENDS_SHOWN` by path and how many more. Its room is kept
+ * while exposure is written, so a long answer never hides what the change relies on.
+ */
+function dependsOnLine(reach: Reach, graph: CodeGraph): string {
+	if (reach.dependsOn.length === 0) return "";
+	const names = reach.dependsOn.slice(0, DEPENDS_SHOWN).map((d) => `${graph.nodes[d.id]?.path} (${d.relation})`);
+	const more = reach.dependsOn.length - names.length;
+	return `${DEPENDS_HEADING} ${names.join(", ")}${more > 0 ? `, ${more} more` : ""}`;
+}
+
+/** Exposed files and symbols written at most: the files answer first, the symbols say where inside them. */
+const MAX_FILE_LINES = 25;
+const MAX_SYMBOL_LINES = 12;
+/** Files the change depends on named at most on its line. */
+const DEPENDS_SHOWN = 6;
 /** Room kept for the "Beyond this" line while items are added. */
 const BEYOND_LINE_CHARS = 100;
 const FILES_HEADING = "Exposed files (what depends on the change, most exposed first; why):";
