@@ -10,15 +10,19 @@
  * - A changed file is changed in all its symbols; a changed symbol in its members too. Their files are the change.
  * - A dependent `u` of a reached node `v` is reached with `score(v) × RELATION_DECAY[relation] × share` (the share is
  *   below 1 when a call's name matched several definitions and was split between them, and `WEAK_SHARE` when the
- *   link is a guess), and keeps the best such
- *   path: a score is how surely the change reaches it along its strongest chain of dependencies. Reasons do not add
- *   up into the score: summed (or or-ed) reasons let a test of an importer, which imports, calls and tests it,
- *   outrank the importer itself, two hops ahead of one. They break ties instead: among equally exposed nodes, the one
- *   with more distinct reasons (edges into the reach: more changed functions called) ranks first.
+ *   link is a guess), and keeps the best such path: a score is how surely the change reaches it along its strongest
+ *   chain of dependencies. Reasons do not add up into the score: summed (or or-ed) reasons let a test of an
+ *   importer, which imports, calls and tests it, outrank the importer itself, two hops ahead of one. They break ties
+ *   instead: among equally exposed nodes, the one with more distinct reasons (edges into the reach: more changed
+ *   functions called) ranks first.
  * - A reached symbol reaches its file as much (a file is exposed through whichever of its symbols is), and both are
  *   followed further: the file's importers and tests, the symbol's callers and subclasses.
  * - Relaxation runs in rounds from what improved in the last one, so a longer but surer chain (a test of a caller)
  *   replaces a shorter, weaker one; nodes below `MIN_FOLLOWED` are ranked but not followed.
+ *
+ * The decays are priors on how surely a dependent breaks when what it depends on changes, not fitted to a corpus: a
+ * test exists to exercise its subject; a subclass or an implementation inherits a contract; a caller depends on one
+ * function's; an import alone may use any part of a module, or none of what changed.
  *
  * Each reached node keeps its strongest single reason as evidence (relation, what it depends on, which of its nodes
  * holds the relation, hops from the change), so an answer can say why it ranked.
