@@ -139,9 +139,9 @@ async function main(argv: string[]): Promise<number> {
 				progress.clear();
 				// Files Git names as changed may be gone and import-free, which is an answer; what the person named is input.
 				const fromGit = values.uncommitted || values.base !== undefined;
-				if (answer.result.seededNodes === 0 && !fromGit) throw new Error(namedNothing(root, [...rest, ...symbols]));
+				if (answer.reach.seededNodes === 0 && !fromGit) throw new Error(namedNothing(root, [...rest, ...symbols]));
 				const fields = { root, changed: [...files], symbols };
-				const ranked = { files: answer.files, exposed: answer.symbols };
+				const ranked = { files: answer.files, exposed: answer.symbols, dependsOn: answer.dependsOn };
 				await print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
 				return 0;
 			}

@@ -460,14 +460,26 @@ describe("fovea CLI dwell and impact", () => {
 		assert.ok(descending(answer.files));
 	});
 
-	it("impact ranks what a change exposes beyond the changed file", async () => {
+	it("impact ranks what a change exposes beyond the changed file, each with why; --json says why too", async () => {
 		const answer = JSON.parse(await ok(["impact", "src/billing/tax.ts", "--json", "--root", repo])) as {
 			changed: string[];
-			files: Item[];
+			files: (Item & { why: string; evidence: Record<string, unknown> })[];
+			dependsOn: unknown[];
 		};
 		assert.deepEqual(answer.changed, ["src/billing/tax.ts"]);
 		assert.ok(!answer.files.some((f) => f.file === "src/billing/tax.ts"));
 		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
+		assert.equal(answer.files[0]?.why, "calls applyTax");
+		assert.deepEqual(answer.files[0]?.evidence, { relation: "calls", on: "applyTax", hops: 1 });
+		const checkout = answer.files.find((f) => f.file === "src/checkout.ts");
+		assert.equal(checkout?.why, "via src/billing/invoice.ts (calls computeInvoiceTotal)");
+		assert.deepEqual(answer.dependsOn, []);
+		const text = await ok(["impact", "src/checkout.ts", "--root", repo]);
+		assert.ok(!/^ {2}src\/billing\//m.test(text), `checkout's own dependencies are not its exposure:\n${text}`);
+		assert.match(
+			text,
+			/\nIt depends on \(not exposure\): src\/billing\/invoice\.ts \(calls\), src\/util\/format\.ts \(calls\)/,
+		);
 	});
 
 	it("a dwell or an impact naming nothing the map holds is an input error (exit 2); nothing outside the change is an answer", async () => {
@@ -485,7 +497,11 @@ describe("fovea CLI dwell and impact", () => {
 			assert.doesNotMatch(run.stderr, /usage:/, "the command line was right: no usage");
 		}
 		const alone = await ok(["impact", "tools/migrate.go", "--root", repo]);
-		assert.match(alone, /\nHeat from the change reached no file or symbol outside it\./, alone);
+		assert.match(
+			alone,
+			/\nNothing in this root depends on the change: no importer, caller, subclass or test of it was found\./,
+			alone,
+		);
 		const base = await fovea(["impact", "--base", "no-such-branch", "--root", repo]);
 		assert.equal(base.code, 2);
 		assert.match(base.stderr, /unknown base "no-such-branch" in .*: it names no commit/);

@@ -104,6 +104,10 @@ describe("fovea_dwell and fovea_impact", () => {
 			const exposed = (bySymbol.details.files ?? []).map((f) => f.file);
 			assert.ok(!exposed.includes("src/billing/tax.ts"), "the changed file is not its own exposure");
 			assert.equal(exposed[0], "src/billing/invoice.ts", "the direct caller is the most exposed");
+			const first = bySymbol.details.files?.[0] as Item & { why?: string; evidence?: unknown };
+			assert.equal(first.why, "calls applyTax", "the details say why each file ranked");
+			assert.deepEqual(first.evidence, { relation: "calls", on: "applyTax", hops: 1 });
+			assert.match(bySymbol.text, /\n {2}src\/billing\/invoice\.ts — calls applyTax\n/);
 
 			appendFileSync(join(repo, "src/billing/tax.ts"), "export const VAT = 0.2;\n");
 			const uncommitted = await call(host, "fovea_impact", { includeUncommitted: true });

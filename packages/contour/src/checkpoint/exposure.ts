@@ -1,12 +1,13 @@
 /**
- * Modelled exposure of changed code, from Fovea's heat: heat seeded at a finding's file spreads over the code graph
- * (its symbols, their callers, importers, tests, subclasses), and the files it reaches beyond that file are the code
- * a mistake there could travel to. It is exposure, not severity: a finding in widely used code is not thereby wrong,
- * only more worth a look.
+ * Modelled exposure of changed code, from Fovea's impact reach (`CodeMap.exposure`, the reach `fovea impact`
+ * ranks by): the code that depends on a finding's file (its importers, the callers of its functions, subclasses and
+ * implementers of its classes, its tests, and theirs in turn, with decay) is the code a mistake there could travel
+ * to. What the file itself depends on is not exposure and never counted. It is exposure, not severity: a finding in
+ * widely used code is not thereby wrong, only more worth a look.
  *
  * The seed is the file alone, not the changed callables' names: the engine seeds a name wherever it occurs, so a
- * changed `main` or `run` would light up every file with one. A file counts as reached when its heat is at least
- * `REACH_SHARE` of the hottest reached file's; `reach` is how many do.
+ * changed `main` or `run` would light up every file with one. A file counts as reached when its score is at least
+ * `REACH_SHARE` of the most exposed file's; `reach` is how many do.
  *
  * One impact query per finding file (findings in one file share it), for at most `MAX_EXPOSURE_QUERIES` files in
  * rank order; findings further down get none, and the note says so.
@@ -16,7 +17,7 @@ import type { Exposure, Finding } from "../review/index.ts";
 
 /** Impact queries per review, at most. */
 export const MAX_EXPOSURE_QUERIES = 20;
-/** A file counts as reached when its heat is at least this share of the hottest reached file's. */
+/** A file counts as reached when its score is at least this share of the most exposed file's. */
 export const REACH_SHARE = 0.25;
 /** Reached files named per finding, at most. */
 export const EXPOSED_FILES_SHOWN = 5;
@@ -28,7 +29,7 @@ export interface ExposureResult {
 	note?: string;
 }
 
-/** Fills in `exposure` of `findings` (in rank order) from `map`'s heat. */
+/** Fills in `exposure` of `findings` (in rank order) from `map`'s impact reach. */
 export async function withExposure(
 	map: CodeMap,
 	findings: readonly Finding[],
@@ -39,8 +40,9 @@ export async function withExposure(
 	const asked = files.slice(0, MAX_EXPOSURE_QUERIES);
 	for (const file of asked) {
 		signal?.throwIfAborted();
-		const answer = await map.impact({ files: [file], symbols: [] }, 200, { paths: [] });
-		byFile.set(file, exposureOf(answer.files, file));
+		const { reach, graph } = await map.exposure({ files: [file], symbols: [] }, { paths: [] });
+		const ranked = reach.files.map((r) => ({ file: graph.nodes[r.id]?.path ?? "", score: r.score }));
+		byFile.set(file, exposureOf(ranked, file));
 	}
 	const out = findings.map((finding) => {
 		const exposure = byFile.get(finding.file);
@@ -56,7 +58,7 @@ export async function withExposure(
 	};
 }
 
-/** Files reached beyond `file`, hottest first, with enough heat to count. */
+/** Files reached beyond `file`, most exposed first, with a score enough to count. */
 export function exposureOf(ranked: readonly { file: string; score: number }[], file: string): Exposure {
 	const scores = new Map<string, number>();
 	for (const item of ranked) {

@@ -19,8 +19,9 @@ after(cleanup);
 const branchyCompute = LANGUAGES.typescript.branchy.replace("route", "compute");
 
 /** `compute` in src/core.ts, called from a, b and c; d calls a; and an unrelated ring of modules. */
-function calledProject(): string {
+function calledProject(extra: Record<string, string> = {}): string {
 	const files: Record<string, string> = {
+		...extra,
 		"src/core.ts": LANGUAGES.typescript.simple.replace("route", "compute"),
 		"src/a.ts": 'import { compute } from "./core.ts";\nexport function alpha() {\n\treturn compute(1);\n}\n',
 		"src/b.ts": 'import { compute } from "./core.ts";\nexport function beta() {\n\treturn compute(2);\n}\n',
@@ -55,6 +56,29 @@ describe("exposure from the code map's heat", () => {
 		const text = renderReport(report, { maxTokens: 1000 });
 		assert.match(text, /exposure is modelled reach through the code graph, not severity/);
 		assert.match(text, new RegExp(`exposure: reaches ${exposure.reach} files \\(src/`));
+	});
+
+	it("exposure lists only what depends on the changed file, never what it depends on", async () => {
+		// core.ts calls base.ts (its dependency); a, b and c call core.ts (its dependents).
+		const dir = calledProject({
+			"src/base.ts": "export function base(n: number) {\n\treturn n + 1;\n}\n",
+			"src/basetwo.ts":
+				'import { base } from "./base.ts";\nexport function twice(n: number) {\n\treturn base(base(n));\n}\n',
+		});
+		write(dir, {
+			"src/core.ts": `import { base } from "./base.ts";\nimport { twice } from "./basetwo.ts";\n${branchyCompute}\nexport const seed = () => twice(base(0));\n`,
+		});
+		git(dir, "add", "-A");
+		const maps = new ResidentMaps(2, { cache: false });
+		const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "checkpoint" }, maps });
+		const exposure = report.findings.find((f) => f.file === "src/core.ts" && f.kind === "complexity")?.exposure;
+		assert.ok(exposure, JSON.stringify(report.findings));
+		assert.deepEqual(exposure.files.slice(0, 3).sort(), ["src/a.ts", "src/b.ts", "src/c.ts"]);
+		assert.ok(
+			!exposure.files.includes("src/base.ts") && !exposure.files.includes("src/basetwo.ts"),
+			exposure.files.join(),
+		);
+		assert.equal(exposure.reach, 4, `a, b, c and d (through a): ${exposure.files.join()}`);
 	});
 
 	it("among findings of one kind, the more exposed ranks first", async () => {

@@ -17,9 +17,9 @@ export {
 	repositoryGuard,
 	runGit,
 } from "./git/index.ts";
-export type { CodeGraph, EdgeKind, GraphNode } from "./graph/index.ts";
+export type { CodeGraph, EdgeKind, GraphNode, Relation } from "./graph/index.ts";
 export { buildGraph } from "./graph/index.ts";
-export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
+export { CodeMap, type CodeMapStats, type FocusAnswer, type ImpactAnswer } from "./map/index.ts";
 export {
 	type CallSites,
 	type CoverageGap,
@@ -35,6 +35,8 @@ export {
 export { pacedProgress, TimeSlice } from "./pace/index.ts";
 export { type Extractor, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
 export {
+	type Dependee,
+	dependentReach,
 	diffuse,
 	type FocusQuery,
 	type FocusResult,
@@ -42,14 +44,20 @@ export {
 	normalizeGraph,
 	type PreparedGraph,
 	prepareGraph,
+	type Reach,
+	type ReachEvidence,
+	type ReachedNode,
+	type ReachSeeds,
 } from "./rank/index.ts";
 export type { IndexSnapshot } from "./refresh/index.ts";
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./refresh/index.ts";
 export {
 	BudgetedText,
 	budgetChars,
+	type DependeeItem,
 	estimateTokens,
 	type FocusItem,
+	type ImpactItem,
 	renderFocus,
 	renderSketch,
 } from "./render/index.ts";

@@ -142,6 +142,7 @@ export async function runImpact(
 				symbols,
 				files: answer.files.slice(0, 20),
 				exposed: answer.symbols.slice(0, 20),
+				dependsOn: answer.dependsOn.slice(0, 20),
 				...coverageCounts(answer.snapshot),
 			},
 		};

@@ -127,7 +127,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 		name: "fovea_impact",
 		label: "Fovea impact",
 		description:
-			"What a change exposes in one project: heat seeded from changed files and symbols (or the uncommitted changes, or the changes since a base revision) shows the callers, importers, tests and subclasses it reaches. Modelled exposure, not severity.",
+			"What a change exposes in one project: the code that depends on the changed files and symbols (or the uncommitted changes, or the changes since a base revision): importers, callers, tests, subclasses and implementers, transitively, each with why it ranked. What the change itself depends on is listed apart, not as exposure. Modelled exposure, not severity.",
 		parameters: Type.Object({
 			files: Type.Optional(Type.Array(Type.String(), { description: "Changed files, relative to the root." })),
 			symbols: Type.Optional(

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compressedRows, patchRows } from "../../src/engine/graph/compressed-rows.ts";
-import type { FileEdges } from "../../src/engine/graph/edges.ts";
+import { RELATION_CODE } from "../../src/engine/graph/edges.ts";
+import type { FileEdges } from "../../src/engine/graph/model.ts";
 import type { SparseGraph } from "../../src/engine/graph/sparse-graph.ts";
 
 function part(edges: [number, number, number][]): FileEdges {
@@ -13,6 +14,7 @@ function part(edges: [number, number, number][]): FileEdges {
 		a: Int32Array.from(edges.map((e) => e[0])),
 		b: Int32Array.from(edges.map((e) => e[1])),
 		w: Float64Array.from(edges.map((e) => e[2])),
+		r: new Uint8Array(edges.length).fill(RELATION_CODE.calls),
 		counts: { contains: 0, imports: 0, calls: edges.length, inherits: 0, tests: 0 },
 	};
 }

@@ -3,35 +3,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { buildGraph } from "../../src/engine/graph/build.ts";
 import type { GraphLinks } from "../../src/engine/graph/model.ts";
-import { callSitesOf, type FileFacts, noCalls, type SymbolFact } from "../../src/engine/model/facts.ts";
+import { callSitesOf, type FileFacts } from "../../src/engine/model/facts.ts";
 import { firstOf } from "../../src/engine/model/one-or-many.ts";
 import { focus, hasContentIndex, hasTermIndex, prepareGraph } from "../../src/engine/rank/focus.ts";
 import { contentTerms } from "../../src/engine/terms/content.ts";
-
-function file(path: string, parts: Partial<FileFacts> = {}): FileFacts {
-	return {
-		path,
-		language: "typescript",
-		hash: path,
-		bytes: 100,
-		lines: 50,
-		symbols: [],
-		imports: [],
-		calls: noCalls(),
-		inherits: [],
-		parseErrors: 0,
-		...parts,
-	};
-}
-
-const fn = (name: string, line: number, extra: Partial<SymbolFact> = {}): SymbolFact => ({
-	name,
-	kind: "function",
-	line,
-	endLine: line + 5,
-	signature: `function ${name}()`,
-	...extra,
-});
+import { file, fn } from "../support/hand-facts.ts";
 
 /** Resolves imports by mapping each specifier `./x` to `x.ts`, and tests by `x.test.ts` → `x.ts`. */
 const links: GraphLinks = {
@@ -202,7 +178,7 @@ describe("code graph", () => {
 		const prepared = prepareGraph(graph);
 		const emitter = graph.fileNode.get("emitter.ts") as number;
 		focus(prepared, { text: "", paths: ["parser.ts"] });
-		focus(prepared, { text: "", attention: new Map([[emitter, 1]]), excludeSeeds: true });
+		focus(prepared, { text: "", attention: new Map([[emitter, 1]]) });
 		focus(prepared, { text: "a b" }); // words too short to look up
 		assert.equal(hasTermIndex(prepared), false);
 		focus(prepared, { text: "formatDate" });

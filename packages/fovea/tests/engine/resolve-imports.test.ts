@@ -503,7 +503,7 @@ describe("testSubjects", () => {
 		assert.deepEqual(testSubjects("src/store.ts", files), []);
 	});
 
-	it("links Python test_x.py / x_test.py beside or across tests/ ↔ the package", () => {
+	it("links Python test_x.py / x_test.py beside or across tests/ (or testing/) ↔ the package", () => {
 		const files = new Set([
 			"app/models.py",
 			"app/test_models.py",
@@ -513,8 +513,12 @@ describe("testSubjects", () => {
 			"tests/test_cart.py",
 			"tests/unit/test_models.py",
 			"tests/conftest.py",
+			"src/_pytest/junitxml.py",
+			"testing/test_junitxml.py",
 		]);
 		assert.deepEqual(testSubjects("app/test_models.py", files), ["app/models.py"]);
+		// pytest's own layout: tests under testing/, the package under src/.
+		assert.deepEqual(testSubjects("testing/test_junitxml.py", files), ["src/_pytest/junitxml.py"]);
 		assert.deepEqual(testSubjects("app/views_test.py", files), ["app/views.py"]);
 		assert.deepEqual(testSubjects("tests/test_cart.py", files), ["src/shop/cart.py"]);
 		assert.deepEqual(testSubjects("tests/unit/test_models.py", files), ["app/models.py"]);

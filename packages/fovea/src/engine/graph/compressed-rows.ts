@@ -1,4 +1,4 @@
-import type { FileEdges } from "./edges.ts";
+import type { FileEdges } from "./model.ts";
 import { type SparseGraph, withCapacity } from "./sparse-graph.ts";
 
 /**

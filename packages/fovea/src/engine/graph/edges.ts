@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { FileFacts } from "../model/index.ts";
 import { firstOf, type Ids, manyOf } from "../model/index.ts";
-import type { EdgeKind, GraphNode } from "./model.ts";
+import type { EdgeKind, FileEdges, GraphNode } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
 export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
@@ -12,20 +12,38 @@ export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
 	calls: 0.5,
 };
 
-/** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
-const MAX_CALL_CANDIDATES = 4;
+/**
+ * What an edge says its owning file's node does to the other node, one code per edge (`FileEdges.r`, with the flag
+ * `WEAK`): an edge's
+ * direction and meaning, which the symmetric rows lose and impact needs (a change reaches whoever depends on it).
+ * `inherits` is a subclass of its base; `implements` is an implementation of an interface (an `inherits` edge kind).
+ */
+export const RELATIONS = ["contains", "imports", "calls", "inherits", "implements", "tests"] as const;
+
+/** One of `RELATIONS`. */
+export type Relation = (typeof RELATIONS)[number];
+
+/** The code of each relation in `FileEdges.r`. */
+export const RELATION_CODE: Readonly<Record<Relation, number>> = {
+	contains: 0,
+	imports: 1,
+	calls: 2,
+	inherits: 3,
+	implements: 4,
+	tests: 5,
+};
 
 /**
- * The undirected edges one file contributes to the graph, as parallel arrays. Every edge belongs to exactly one
- * file (the importer, the caller, the subclass, the test), so an edit re-derives the edges of the files it touches
- * and keeps everyone else's.
+ * Set on a relation code (`FileEdges.r`) when the link is a guess: a call or base class found in neither the same
+ * file, nor a file it imports, nor its own package, but as one of the few definitions of that name anywhere
+ * (`list.append` meeting some class's `append`); or a test's subject other than its nearest one (a Go test file
+ * tests its whole package, `x_test.go` the file `x.go` first of all). Heat weighs it as any other; impact trusts
+ * it less.
  */
-export interface FileEdges {
-	a: Int32Array;
-	b: Int32Array;
-	w: Float64Array;
-	counts: Record<EdgeKind, number>;
-}
+export const WEAK = 0x80;
+
+/** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
+const MAX_CALL_CANDIDATES = 4;
 
 /** What deriving one file's edges may look up: node ids by path and by name, and the file's resolved links. */
 export interface EdgeContext {
@@ -60,12 +78,21 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const a: number[] = [];
 	const b: number[] = [];
 	const w: number[] = [];
+	const r: number[] = [];
 	const counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
-	const link = (from: number, to: number, kind: EdgeKind, weight = EDGE_WEIGHTS[kind]) => {
+	const link = (
+		from: number,
+		to: number,
+		kind: EdgeKind,
+		weight = EDGE_WEIGHTS[kind],
+		relation: Relation = kind,
+		weak = false,
+	) => {
 		if (from === to) return;
 		a.push(from);
 		b.push(to);
 		w.push(weight);
+		r.push(RELATION_CODE[relation] | (weak ? WEAK : 0));
 		counts[kind]++;
 	};
 	const fileId = context.fileNode.get(file.path);
@@ -89,7 +116,10 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	}
 	// Names resolved through this file's imports, computed once per name rather than once per call.
 	const viaImports = new Map<string, number[]>();
+	// Set by `resolveName` when its answer is one of the few definitions of the name anywhere (a `WEAK` link).
+	let weak = false;
 	const resolveName = (name: string): readonly number[] => {
+		weak = false;
 		const same = local.get(name);
 		if (same !== undefined) return manyOf(same);
 		let found = viaImports.get(name);
@@ -104,6 +134,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		if (found.length > 0) return found;
 		const anywhere = manyOf(context.byName.get(name));
 		const inPackage = anywhere.filter((id) => inPackageOf(file, context.facts.get(context.nodes[id]?.path ?? "")));
+		weak = inPackage.length === 0;
 		return inPackage.length > 0 ? inPackage : anywhere;
 	};
 	const { callee: callees, caller: callers } = file.calls;
@@ -111,19 +142,22 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		const candidates = resolveName(callees[i] as string);
 		if (candidates.length === 0 || candidates.length > MAX_CALL_CANDIDATES) continue;
 		const caller = callerNode(callers[i] as string, local, context.nodes) ?? fileId;
-		for (const callee of candidates) link(caller, callee, "calls", EDGE_WEIGHTS.calls / candidates.length);
+		const weight = EDGE_WEIGHTS.calls / candidates.length;
+		for (const callee of candidates) link(caller, callee, "calls", weight, "calls", weak);
 	}
 	for (const inherit of file.inherits) {
 		const child = firstOf(local.get(inherit.symbol));
 		const bases = resolveName(inherit.base);
 		if (child === undefined || bases.length === 0 || bases.length > MAX_CALL_CANDIDATES) continue;
-		for (const base of bases) link(child, base, "inherits", EDGE_WEIGHTS.inherits / bases.length);
+		const relation = inherit.relation === "implements" ? "implements" : "inherits";
+		const weight = EDGE_WEIGHTS.inherits / bases.length;
+		for (const base of bases) link(child, base, "inherits", weight, relation, weak);
 	}
-	for (const subject of context.subjects(file.path)) {
+	for (const [rank, subject] of context.subjects(file.path).entries()) {
 		const subjectId = context.fileNode.get(subject);
-		if (subjectId !== undefined) link(fileId, subjectId, "tests");
+		if (subjectId !== undefined) link(fileId, subjectId, "tests", EDGE_WEIGHTS.tests, "tests", rank > 0);
 	}
-	return { ...packedEdges(a, b, w), counts };
+	return { ...packedEdges(a, b, w, r), counts };
 }
 
 /**
@@ -140,21 +174,30 @@ export function inPackageOf(file: FileFacts, other: FileFacts | undefined): bool
 }
 
 /**
- * A file's edge lists as three views of one buffer (weights first, for their alignment). Every file keeps its lists
- * for as long as the graph lives: at 10,000 files, 20,000 buffers fewer (~1 MB of heap, and their records outside
- * it).
+ * A file's edge lists as four views of one buffer (weights first, for their alignment; relation bytes last). Every
+ * file keeps its lists for as long as the graph lives: at 10,000 files, 30,000 buffers fewer (~1.5 MB of heap, and
+ * their records outside it).
  */
-function packedEdges(a: readonly number[], b: readonly number[], w: readonly number[]): Omit<FileEdges, "counts"> {
+export function packedEdges(
+	a: readonly number[],
+	b: readonly number[],
+	w: readonly number[],
+	r: readonly number[],
+): Omit<FileEdges, "counts"> {
 	const n = a.length;
-	const buffer = new ArrayBuffer(n * (Float64Array.BYTES_PER_ELEMENT + 2 * Int32Array.BYTES_PER_ELEMENT));
+	const ints = n * Float64Array.BYTES_PER_ELEMENT;
+	const bytes = ints + 2 * n * Int32Array.BYTES_PER_ELEMENT;
+	const buffer = new ArrayBuffer(bytes + n);
 	const packed = {
 		w: new Float64Array(buffer, 0, n),
-		a: new Int32Array(buffer, n * Float64Array.BYTES_PER_ELEMENT, n),
-		b: new Int32Array(buffer, n * (Float64Array.BYTES_PER_ELEMENT + Int32Array.BYTES_PER_ELEMENT), n),
+		a: new Int32Array(buffer, ints, n),
+		b: new Int32Array(buffer, ints + n * Int32Array.BYTES_PER_ELEMENT, n),
+		r: new Uint8Array(buffer, bytes, n),
 	};
 	packed.w.set(w);
 	packed.a.set(a);
 	packed.b.set(b);
+	packed.r.set(r);
 	return packed;
 }
 

@@ -1,5 +1,6 @@
 /**
- * The code graph as plain data: its nodes, why two nodes are linked, and what the graph asks of import resolution.
+ * The code graph as plain data: its nodes, why two nodes are linked (each file's edges, and who depends on whom), and
+ * what the graph asks of import resolution.
  * Types only, so every module of the graph and the ranking can name them without loading the builders.
  */
 import type { FileFacts, Ids, SymbolKind } from "../model/index.ts";
@@ -33,10 +34,50 @@ export interface CodeGraph extends SparseGraph {
 	/** Live symbol nodes of each file, in source order. */
 	symbolIds: ReadonlyMap<string, readonly number[]>;
 	edgeCounts: Record<EdgeKind, number>;
+	/** The edges with their direction, which the symmetric rows lose: what impact follows. */
+	directed: DirectedEdges;
+}
+
+/**
+ * The graph's edges as their owners derived them: from a dependent (importer, caller, subclass, test) to what it
+ * depends on. Read by impact only, so focus and edits never pay for the reversed index.
+ */
+export interface DirectedEdges {
+	/** Who depends on each node, built on first use per generation of the graph. */
+	dependents(): Dependents;
+	/** The edges `path`'s facts contribute (what it depends on), if it is in the graph. */
+	edgesOf(path: string): FileEdges | undefined;
 }
 
 /** How the graph learns which files an import or a test points at (resolution is language-specific). */
 export interface GraphLinks {
 	imports(file: FileFacts): readonly string[];
 	subjects(path: string): readonly string[];
+}
+
+/**
+ * The edges one file contributes to the graph, as parallel arrays. Every edge belongs to exactly one file (the
+ * importer, the caller, the subclass, the test), so an edit re-derives the edges of the files it touches and keeps
+ * everyone else's. An edge runs from the dependent `a` (importer, caller, subclass, test, container) to what it
+ * depends on `b`, with its relation code `r` (`RELATION_CODE` in `edges.ts`); the rows of the graph use it both ways.
+ */
+export interface FileEdges {
+	a: Int32Array;
+	b: Int32Array;
+	w: Float64Array;
+	r: Uint8Array;
+	counts: Record<EdgeKind, number>;
+}
+
+/**
+ * Incoming dependency edges per node in compressed-row form (built by `dependents.ts`): the entries of node `v` lie
+ * in `[offsets[v], offsets[v + 1])`, each a dependent `sources[e]` that holds relation `relations[e]` (a
+ * `RELATION_CODE`, `WEAK` set on a guessed link) to `v`, with `shares[e]` of a sure link (below 1 when a call's
+ * name matched several definitions and was split between them). Containment is left out: it is membership.
+ */
+export interface Dependents {
+	offsets: Int32Array;
+	sources: Int32Array;
+	relations: Uint8Array;
+	shares: Float64Array;
 }

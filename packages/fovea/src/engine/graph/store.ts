@@ -1,8 +1,9 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
-import { type EdgeContext, type FileEdges, fileEdges, referencedNames } from "./edges.ts";
-import type { CodeGraph, EdgeKind, GraphLinks, GraphNode } from "./model.ts";
+import { dependentsOf } from "./dependents.ts";
+import { type EdgeContext, fileEdges, referencedNames } from "./edges.ts";
+import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
@@ -45,6 +46,8 @@ export class GraphStore {
 	readonly #counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
 	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
 	#rows: SparseGraph | undefined;
+	/** Who depends on each node, built by the first impact on this generation and dropped by any edit of edges. */
+	#dependents: Dependents | undefined;
 	/** Entries of `#rows` whose weight fell to zero: past an eighth of all, the rows are assembled anew. */
 	#zeroEntries = 0;
 	#fileCount = 0;
@@ -107,6 +110,7 @@ export class GraphStore {
 			this.#setEdges(path, next);
 		}
 		delta.rederived = rederive.size;
+		this.#dependents = undefined;
 		if (this.#rows !== undefined) {
 			const patch = patchRows(this.#rows, this.#nodes.length, before, after);
 			this.#zeroEntries += patch?.zeroed ?? 0;
@@ -134,6 +138,13 @@ export class GraphStore {
 			byName: this.#byName,
 			symbolIds: this.#symbolIds,
 			edgeCounts: { ...this.#counts },
+			directed: {
+				dependents: () => {
+					this.#dependents ??= dependentsOf(this.#nodes.length, this.#edges.values());
+					return this.#dependents;
+				},
+				edgesOf: (path) => this.#edges.get(path),
+			},
 		};
 	}
 
@@ -222,7 +233,7 @@ export class GraphStore {
 function sameEdges(x: FileEdges, y: FileEdges): boolean {
 	if (x.a.length !== y.a.length) return false;
 	for (let i = 0; i < x.a.length; i++) {
-		if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.w[i] !== y.w[i]) return false;
+		if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.w[i] !== y.w[i] || x.r[i] !== y.r[i]) return false;
 	}
 	return true;
 }

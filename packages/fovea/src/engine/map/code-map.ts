@@ -8,22 +8,33 @@
 import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
 import { gitStateDirectories } from "../git/git-dir.ts";
-import { GraphStore } from "../graph/index.ts";
+import { type CodeGraph, GraphStore } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { describeAttention } from "../model/index.ts";
 import {
+	dependentReach,
 	dwellQuery,
 	type FocusQuery,
 	type FocusResult,
 	focus,
-	impactQuery,
+	impactSeeds,
 	type PreparedGraph,
 	patchPreparedGraph,
 	prepareGraph,
+	type Reach,
 } from "../rank/index.ts";
 import type { IndexSnapshot } from "../refresh/index.ts";
 import { CodeIndex, type CodeIndexOptions, type RefreshOptions, RootWatch } from "../refresh/index.ts";
-import { type FocusItem, focusItems, renderFocus, renderSketch } from "../render/index.ts";
+import {
+	type DependeeItem,
+	type FocusItem,
+	focusItems,
+	type ImpactItem,
+	impactItems,
+	renderFocus,
+	renderImpact,
+	renderSketch,
+} from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
 import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
 import { importersOf } from "./gone-importers.ts";
@@ -53,6 +64,19 @@ export interface FocusAnswer {
 	files: FocusItem[];
 	symbols: FocusItem[];
 	result: FocusResult;
+	snapshot: IndexSnapshot;
+}
+
+/**
+ * An impact answer: text for the model; exposed files and symbols with why they ranked; the files the change
+ * itself depends on (not exposure); the raw reach.
+ */
+export interface ImpactAnswer {
+	text: string;
+	files: ImpactItem[];
+	symbols: ImpactItem[];
+	dependsOn: DependeeItem[];
+	reach: Reach;
 	snapshot: IndexSnapshot;
 }
 
@@ -262,32 +286,50 @@ export class CodeMap {
 	}
 
 	/**
-	 * What a change exposes: heat seeded from changed files and symbols, reported for the nodes it reaches beyond
-	 * them (callers, importers, tests, subclasses). This is modelled exposure, not severity.
+	 * What a change exposes: the code that depends on the changed files and symbols (importers, callers, subclasses
+	 * and implementers, tests), transitively with decay (`rank/dependent-reach.ts`), each with why it ranked; what the
+	 * change itself depends on is listed apart. This is modelled exposure, not severity.
 	 */
 	async impact(
 		changed: { files: readonly string[]; symbols: readonly string[] },
 		maxTokens: number,
 		refresh: MapRefreshOptions = {},
-	) {
+	): Promise<ImpactAnswer> {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		return this.#answer(
-			"impact",
-			(graph, snapshot) => {
-				const context = this.#settings.current?.value;
-				const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
-				const n = importers.length;
-				const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
-				return { query: impactQuery(graph, changed, importers), label: `exposure of ${subject}${gone}` };
-			},
+		const { reach, graph, snapshot, importersOfGone: n } = await this.exposure(changed, refresh);
+		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
+		const text = renderImpact(reach, {
+			root: this.root,
+			query: `exposure of ${subject}${gone}`,
+			graph,
+			gaps: snapshot.gaps,
+			partial: snapshot.partial,
+			truncated: snapshot.truncated,
 			maxTokens,
-			refresh,
-		);
+		});
+		return { text, ...impactItems(reach, graph), reach, snapshot };
+	}
+
+	/**
+	 * The reach of `impact` without its rendering, for callers that rank or count what a change exposes (Contour's
+	 * exposure): the reach over the current graph, that graph (to name the reach's nodes), and how many importers
+	 * of changed files that have no node any more (deleted) were ranked as exposed.
+	 */
+	async exposure(
+		changed: { files: readonly string[]; symbols: readonly string[] },
+		refresh: MapRefreshOptions = {},
+	): Promise<{ reach: Reach; graph: CodeGraph; snapshot: IndexSnapshot; importersOfGone: number }> {
+		const { snapshot, graph } = await this.refresh(refresh);
+		this.stats.queries++;
+		const context = this.#settings.current?.value;
+		const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
+		const reach = dependentReach(graph.graph, impactSeeds(graph, changed, importers));
+		return { reach, graph: graph.graph, snapshot, importersOfGone: importers.length };
 	}
 
 	/** Refreshes, builds the query (and the label its answer names it by) on the fresh graph, ranks and renders. */
 	async #answer(
-		title: "focus" | "dwell" | "impact",
+		title: "focus" | "dwell",
 		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
 		maxTokens: number,
 		refresh: MapRefreshOptions,

@@ -1,7 +1,7 @@
 /**
- * One root's code map, what a host uses. Takes a root; gives `CodeMap`: refresh, graph, focus and sketch answers,
+ * One root's code map, what a host uses. Takes a root; gives `CodeMap`: refresh, graph, focus, impact and sketch answers,
  * kept current by a watch, with the import settings its graph was built with.
  *
  * @module
  */
-export { CodeMap, type CodeMapStats, type FocusAnswer } from "./code-map.ts";
+export { CodeMap, type CodeMapStats, type FocusAnswer, type ImpactAnswer } from "./code-map.ts";

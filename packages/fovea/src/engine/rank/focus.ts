@@ -23,7 +23,6 @@ import {
 	type RankedNode,
 	scaleFrom,
 	scoreFiles,
-	seededPaths,
 	sumOf,
 	topK,
 } from "./ranking.ts";
@@ -193,10 +192,6 @@ export interface FocusQuery {
 	kinds?: ReadonlySet<string>;
 	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
 	timeScale?: number;
-	/** Rank only nodes that heat reached, not the seeds themselves (impact: what a change exposes). */
-	excludeSeeds?: boolean;
-	/** With `excludeSeeds`: seeded files ranked all the same (the importers of a deleted file). */
-	rankedSeeds?: ReadonlySet<string>;
 }
 
 export type { RankedNode } from "./ranking.ts";
@@ -254,18 +249,16 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
-	const seededFiles = query.excludeSeeds === true ? seededPaths(seeds, graph.nodes) : new Set<string>();
-	for (const path of query.rankedSeeds ?? []) seededFiles.delete(path);
-	const unseeded = (id: number) =>
-		query.excludeSeeds !== true || !seededFiles.has((graph.nodes[id] as { path: string }).path);
-	const files = topK(fileScore, 0, graph.fileCount, limit, seeds, unseeded);
+	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(
 		score,
 		graph.fileCount,
 		graph.nodes.length,
 		limit,
 		seeds,
-		(id) => unseeded(id) && (query.kinds === undefined || query.kinds.has((graph.nodes[id] as { kind: string }).kind)),
+		query.kinds === undefined
+			? undefined
+			: (id) => query.kinds?.has((graph.nodes[id] as { kind: string }).kind) === true,
 	);
 	return { terms: queryTerms, seededNodes, files, symbols, stats };
 }

@@ -1,9 +1,21 @@
 /**
  * Ranking. Takes the graph and a focus query (seeds from attention, a path or symbol, words); gives nodes ranked
- * by heat diffused over the graph, blended with the lexical ranking of names and file text.
+ * by heat diffused over the graph, blended with the lexical ranking of names and file text. Takes changed nodes;
+ * gives what depends on them (impact, exposure), reached backwards along the graph's directed edges, with evidence.
  *
  * @module
  */
+
+export {
+	type Dependee,
+	type Dependency,
+	dependentReach,
+	RELATION_DECAY,
+	type Reach,
+	type ReachEvidence,
+	type ReachedNode,
+	type ReachSeeds,
+} from "./dependent-reach.ts";
 export {
 	type FocusQuery,
 	type FocusResult,
@@ -13,4 +25,4 @@ export {
 	prepareGraph,
 } from "./focus.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
-export { dwellQuery, impactQuery } from "./seeds.ts";
+export { dwellQuery, impactSeeds } from "./seeds.ts";

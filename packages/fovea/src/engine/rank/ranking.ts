@@ -7,7 +7,6 @@
  * reaching it, and that code was entered again on the first query after every edit of the graph (a deopt
  * each time, seen with `--trace-deopt`). So a step with two passes is two functions, and nothing follows a loop.
  */
-import type { GraphNode } from "../graph/index.ts";
 
 /** One ranked node with its evidence. */
 export interface RankedNode {
@@ -131,13 +130,6 @@ function maxOf(values: Float64Array): number {
 	let largest = 0;
 	for (let i = 0; i < values.length; i++) if ((values[i] as number) > largest) largest = values[i] as number;
 	return largest;
-}
-
-/** The paths of the files and symbols with seed mass. */
-export function seededPaths(seeds: Float64Array, nodes: readonly GraphNode[]): Set<string> {
-	const paths = new Set<string>();
-	for (let id = 0; id < seeds.length; id++) if ((seeds[id] as number) > 0) paths.add((nodes[id] as GraphNode).path);
-	return paths;
 }
 
 /**

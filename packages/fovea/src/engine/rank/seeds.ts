@@ -1,11 +1,12 @@
 /**
- * The focus queries behind dwell and impact: where heat is seeded on the prepared graph. Dwell seeds from retained
- * attention (files, line ranges and symbols) and spreads further; impact seeds from a change and reports only what lies
- * beyond it. Pure, over the graph's node tables.
+ * Where dwell and impact start on the prepared graph. Dwell seeds heat from retained attention (files, line ranges
+ * and symbols) and spreads further; impact starts its reach from the changed nodes. Pure, over the graph's node
+ * tables.
  */
 import { relativeInside } from "../../workspace/path-inside.ts";
 import type { CodeGraph } from "../graph/index.ts";
 import { attentionTarget, manyOf } from "../model/index.ts";
+import type { ReachSeeds } from "./dependent-reach.ts";
 import type { FocusQuery, PreparedGraph } from "./focus.ts";
 
 /** Seed mass per file node for root-relative paths (unknown paths are ignored). */
@@ -86,29 +87,30 @@ function symbolsShown(graph: CodeGraph, ids: readonly number[], [first, last]: r
 }
 
 /**
- * Heat seeded from changed files and symbols, reported for the nodes it reaches beyond them. `importersOfGone` are
- * the files importing changed files that have no node any more (deleted, or no longer mapped): they are seeded too,
- * and ranked rather than left out, since a deletion exposes them first of all.
+ * Where an impact's reach starts (`dependent-reach.ts`): the changed files' nodes and the live symbols the changed
+ * names name; `importersOfGone` are the files importing changed files that have no node any more (deleted, or no
+ * longer mapped), which a deletion exposes first of all.
  */
-export function impactQuery(
+export function impactSeeds(
 	graph: PreparedGraph,
 	changed: { files: readonly string[]; symbols: readonly string[] },
 	importersOfGone: readonly string[] = [],
-): FocusQuery {
-	const seeds = fileSeeds(graph, [
-		...changed.files.map((path) => [path, 1] as const),
-		...importersOfGone.map((path) => [path, 1] as const),
-	]);
-	for (const name of changed.symbols)
-		for (const id of symbolsNamed(graph, name)) seeds.set(id, (seeds.get(id) ?? 0) + 1);
+): ReachSeeds {
+	const nodes = [
+		...fileSeeds(
+			graph,
+			changed.files.map((path) => [path, 1] as const),
+		).keys(),
+	];
+	for (const name of changed.symbols) nodes.push(...symbolsNamed(graph, name));
 	const changedFiles = new Set(changed.files);
-	const ranked = importersOfGone.filter((path) => !changedFiles.has(path));
+	const gone = importersOfGone.filter((path) => !changedFiles.has(path));
 	return {
-		text: "",
-		attention: seeds,
-		excludeSeeds: true,
-		...(ranked.length > 0 ? { rankedSeeds: new Set(ranked) } : {}),
-		timeScale: 2,
+		changed: nodes,
+		importersOfGone: fileSeeds(
+			graph,
+			gone.map((path) => [path, 1] as const),
+		).keys(),
 	};
 }
 

@@ -20,7 +20,7 @@ export interface FocusContext {
 	root: string;
 	query: string;
 	/** Which tool answers: the header names it. Default `focus`. */
-	title?: "focus" | "dwell" | "impact";
+	title?: "focus" | "dwell";
 	graph: CodeGraph;
 	gaps: readonly CoverageGap[];
 	/** Files mapped best effort (`IndexSnapshot.partial`). */
@@ -120,9 +120,7 @@ function emptyAnswer(result: FocusResult, title: NonNullable<FocusContext["title
 				: `No file or symbol matches "${truncate(query, 80)}" (searched for ${result.terms.join(", ")}).`
 			: "None of the files or symbols named is in this root's map (check the paths, relative to the root, and the names).";
 	}
-	return title === "impact"
-		? "Heat from the change reached no file or symbol outside it."
-		: "No heat reached any node.";
+	return "No heat reached any node.";
 }
 
 /** Characters `lines` take, each with its separator. */
@@ -137,7 +135,8 @@ const KEPT_FILES = 3;
 const SYMBOLS_HEADING = "Hottest symbols (exact signature, file:line):";
 const FILES_HEADING = "Hottest files:";
 
-function qualified(node: GraphNode): string {
+/** A symbol as answers print it: `Container.name`, or its bare name at the top level. */
+export function qualified(node: GraphNode): string {
 	return node.container !== undefined ? `${node.container}.${node.name}` : node.name;
 }
 

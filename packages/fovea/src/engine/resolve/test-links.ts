@@ -4,7 +4,7 @@
  * - TS/JS: `x.test.ts`, `x.spec.tsx`, `__tests__/x.ts` → `x.<ext>` (any TS/JS extension) in the same directory,
  *   beside the `__tests__` directory, or with the nearest `test`/`tests`/`__tests__`/`spec` directory swapped for
  *   `src` or dropped; failing that, any non-test `x.<ext>` below the directory holding that test directory.
- * - Python: `test_x.py`, `x_test.py` → `x.py` in the same directory, or with `tests`/`test` swapped for `src` or
+ * - Python: `test_x.py`, `x_test.py` → `x.py` in the same directory, or with `tests`/`test`/`testing` swapped for `src` or
  *   dropped; failing that, any non-test `x.py` below the directory holding the tests directory.
  * - Go: `x_test.go` → the non-test `.go` files of the same directory, `x.go` first.
  * - Java: `XTest.java`, `XTests.java`, `XIT.java`, `TestX.java` → `X.java` at the same package path with
@@ -19,7 +19,7 @@ const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts",
 const SCRIPT_TEST = /^(.+)\.(?:test|spec)\.[cm]?[jt]sx?$/;
 const SCRIPT_TEST_DIRS = new Set(["test", "tests", "__tests__", "spec"]);
 const PYTHON_TEST = /^test_(.+)\.py$|^(.+)_test\.py$/;
-const PYTHON_TEST_DIRS = new Set(["test", "tests"]);
+const PYTHON_TEST_DIRS = new Set(["test", "tests", "testing"]);
 const JAVA_TEST = /^(.+?)(?:Tests?|IT)\.java$|^Test(.+)\.java$/;
 
 /** Whether `path` is a test file by the conventions above. */
