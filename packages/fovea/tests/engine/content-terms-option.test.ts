@@ -11,6 +11,7 @@ import { factKey } from "../../src/engine/cache-location.ts";
 import { ExtractPool } from "../../src/engine/extract/pool.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { loadExtractor } from "../../src/engine/parse/parser.ts";
+import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
 const temps: string[] = [];
@@ -86,5 +87,24 @@ describe("the contentTerms option", () => {
 		assert.equal((await parsedBy(open({}))).parsed, 0);
 		await without.close();
 		await counting.close();
+	});
+
+	it("offered facts are taken as the index extracts them: terms dropped where none are counted, else required", async () => {
+		const root = await temp();
+		await writeTree(root, { "src/a.ts": SOURCE });
+		const extractor = await loadExtractor(["typescript"]);
+		const refreshed = async (contentTerms: boolean, offered: boolean) => {
+			const index = new CodeIndex(root, { cache: new FactCache(root, { cacheDir: await temp() }), contentTerms });
+			index.offer(extractor.extract("src/a.ts", SOURCE, undefined, { contentTerms: offered }));
+			const snapshot = await index.refresh();
+			return { facts: snapshot.files.get("src/a.ts"), parsed: index.stats.filesParsed };
+		};
+		const stripped = await refreshed(false, true);
+		assert.equal(stripped.parsed, 0, "the offered facts spared the parse");
+		assert.equal(stripped.facts?.contentTerms, undefined);
+		const refused = await refreshed(true, false);
+		assert.equal(refused.parsed, 1, "facts without content terms are not taken by an index that counts them");
+		assert.ok(refused.facts?.contentTerms?.includes("upload"));
+		assert.equal((await refreshed(true, true)).parsed, 0);
 	});
 });
