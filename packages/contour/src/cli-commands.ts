@@ -74,14 +74,7 @@ async function main(argv: string[]): Promise<number> {
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
 	const [
-		{
-			CodeMap,
-			estimateTokens,
-			useBaselineCompilerEverywhere,
-			useContentTerms,
-			useExtractWorkerScript,
-			useExtractWorkersFrom,
-		},
+		{ CodeMap, estimateTokens, useBaselineCompilerEverywhere, useExtractWorkerScript, useExtractWorkersFrom },
 		{ DiskCache },
 		{ ReviewCache },
 		{ reviewRoot },
@@ -104,9 +97,6 @@ async function main(argv: string[]): Promise<number> {
 	// from about 500 files (measured on viem's 1,493: 2.8 s against 3.2 s).
 	if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 	useExtractWorkersFrom(500);
-	// A review asks the code map only for exposure, never a query by words: its facts need no content terms (cached
-	// apart from those of a process that ranks by text, so neither takes the other's).
-	useContentTerms(false);
 	let map: CodeMap | undefined;
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
@@ -118,7 +108,10 @@ async function main(argv: string[]): Promise<number> {
 			target,
 			...(values.base === undefined ? {} : { base: values.base }),
 			cache: new ReviewCache({ disk: new DiskCache() }),
-			maps: { use: (at: string) => (map ??= new CodeMap(at)) },
+			// A review asks the code map only for exposure, never a query by words: its facts need no content terms
+			// (cached apart from those of a map that ranks by text, so neither takes the other's). The Pi extension's
+			// maps, shared with Fovea's focus, keep them.
+			maps: { use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })) },
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
 			origin: { kind: "cli" },
 			...(onProgress === undefined ? {} : { onProgress }),

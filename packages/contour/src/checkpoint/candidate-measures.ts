@@ -87,7 +87,7 @@ export function candidateMeasures(
 	const importsChanged = (path: string, facts: FileFacts) =>
 		facts.imports.some((fact) => relativeTargets(path, fact.specifier).some((target) => afterPaths.has(target)));
 	let left = MAX_CLONE_FILES + MAX_DISTANT_CLONE_FILES;
-	return ({ path, language, source }) => {
+	return ({ path, language, source, contentTerms }) => {
 		if (left === 0) return undefined;
 		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return undefined;
 		// Clone search reads bytes, not this decoded text: content it would find too large, or not valid UTF-8
@@ -111,6 +111,7 @@ export function candidateMeasures(
 				return facts;
 			},
 			language,
+			{ contentTerms },
 		);
 	};
 }

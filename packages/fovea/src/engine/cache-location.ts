@@ -7,17 +7,17 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { relativeInside } from "../workspace/path-inside.ts";
 import type { LanguageId } from "./model/facts.ts";
-import { countsContentTerms } from "./terms/content.ts";
 
 /**
  * The cache key of one file's facts: its content hash (`FileFacts.hash`: sha256 of the extractor version and the
  * content) qualified by language and path. Facts carry their path (and
  * some languages derive `package` from it), so two files with equal bytes have different facts; content-addressing
- * still holds per path: restoring earlier bytes at a path, or reverting a branch, hits.
+ * still holds per path: restoring earlier bytes at a path, or reverting a branch, hits. Facts extracted without
+ * content terms (`contentTerms: false`, see `CodeIndexOptions.contentTerms`) are another variant of the same file's
+ * facts with a key of its own, so an index that ranks by text never takes them for complete.
  */
-export function factKey(hash: string, path: string, language: LanguageId): string {
-	// Facts extracted without content terms are another variant of the same file's facts (see `useContentTerms`).
-	const variant = countsContentTerms() ? "" : "\0without-content-terms";
+export function factKey(hash: string, path: string, language: LanguageId, contentTerms: boolean): string {
+	const variant = contentTerms ? "" : "\0without-content-terms";
 	return createHash("sha256").update(`${hash}\0${language}\0${path}${variant}`).digest("hex");
 }
 

@@ -67,4 +67,4 @@ export { isTestPath, type ResolutionContext, resolveImport } from "./resolve/ind
 // change's files the same way, so both tools leave the same files out and name the same gaps.
 export { classifyName, contentGap, RootGoneError, skippedDirGap } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
-export { terms, useContentTerms } from "./terms/index.ts";
+export { terms } from "./terms/index.ts";

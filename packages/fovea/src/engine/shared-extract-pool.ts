@@ -1,6 +1,12 @@
 /**
  * The process's one extraction pool, and how a process tunes it: `extractMany` uses it, so every index of every root
  * in a process shares the same parsing threads. A bundled CLI points it at its own worker build.
+ *
+ * Its worker script and start threshold stay process setters, not options of a code map: there is one pool per
+ * process, so they cannot differ between maps; the script depends on how the process was built (bundled or run
+ * from sources) and the threshold on how it runs (a short CLI run), both known to the process's entry point alone.
+ * The setters also apply to a pool that exists already (workers restart on the new script, the threshold changes
+ * in place), so a configure-once call would add an order rule without removing any state.
  */
 
 import { DEFAULT_START_JOBS, ExtractPool } from "./extract/pool.ts";

@@ -54,7 +54,7 @@ function facts(path: string, n = 1): FileFacts {
 }
 
 function keyOf(path: string): string {
-	return factKey(contentHash(Buffer.from(path)), path, "typescript");
+	return factKey(contentHash(Buffer.from(path)), path, "typescript", true);
 }
 
 async function packFiles(cache: FactCache): Promise<string[]> {
@@ -70,10 +70,10 @@ async function setup(options: { maxEntries?: number; maxBytes?: number } = {}) {
 describe("keys and locations", () => {
 	it("qualifies content hashes by path and language", () => {
 		const h = contentHash(Buffer.from("export {};\n"));
-		assert.notEqual(factKey(h, "a.ts", "typescript"), factKey(h, "b.ts", "typescript"));
-		assert.notEqual(factKey(h, "a.ts", "typescript"), factKey(h, "a.ts", "tsx"));
-		assert.equal(factKey(h, "a.ts", "typescript"), factKey(h, "a.ts", "typescript"));
-		assert.match(factKey(h, "a.ts", "typescript"), /^[0-9a-f]{64}$/);
+		assert.notEqual(factKey(h, "a.ts", "typescript", true), factKey(h, "b.ts", "typescript", true));
+		assert.notEqual(factKey(h, "a.ts", "typescript", true), factKey(h, "a.ts", "tsx", true));
+		assert.equal(factKey(h, "a.ts", "typescript", true), factKey(h, "a.ts", "typescript", true));
+		assert.match(factKey(h, "a.ts", "typescript", true), /^[0-9a-f]{64}$/);
 	});
 
 	it("defaults to $FOVEA_CACHE_DIR, then $XDG_CACHE_HOME/pi-fovea, then ~/.cache/pi-fovea; one dir per root", () => {

@@ -182,7 +182,7 @@ export interface FileFacts {
 	cutShort?: true;
 	/**
 	 * Every term of the file's text with its count, as `contentTerms` encodes them (`terms/content.ts`): what a focus
-	 * query's lexical ranking reads. Absent from facts extracted with counting turned off (`useContentTerms(false)`,
+	 * query's lexical ranking reads. Absent from facts of an index that counts none (`CodeIndexOptions.contentTerms`,
 	 * cached under keys of their own).
 	 */
 	contentTerms?: string;

@@ -43,7 +43,8 @@ let everywhere = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split
 /**
  * Puts all WebAssembly compiled from now on, the runtime's too, on the baseline compiler, for good: for a short run
  * (a CLI command), where optimizing even the runtime's hot functions costs more than it returns. The extract pool's
- * worker threads follow (`baselineCompilerEverywhere`).
+ * worker threads follow (`baselineCompilerEverywhere`). A process switch by nature, not an option of a code map:
+ * V8's flag governs every compile in the process.
  */
 export function useBaselineCompilerEverywhere(): void {
 	everywhere = true;

@@ -31,7 +31,7 @@ import {
 	languageOf,
 	noCalls,
 } from "../model/index.ts";
-import { contentTerms, countsContentTerms } from "../terms/index.ts";
+import { contentTerms } from "../terms/index.ts";
 import { onBaselineCompiler } from "./grammar-compiler.ts";
 import { type CaptureMatch, countLines, type LanguageRules } from "./languages/common.ts";
 import { goRules } from "./languages/go.ts";
@@ -42,7 +42,7 @@ import { typescriptRules } from "./languages/typescript.ts";
 
 /** How one file is extracted. */
 export interface FileExtractOptions {
-	/** Count the file's content terms (`FileFacts.contentTerms`). Default: the process's setting (`useContentTerms`). */
+	/** Count the file's content terms (`FileFacts.contentTerms`). Default true. */
 	contentTerms?: boolean | undefined;
 	/**
 	 * `hashOf(source)` when the caller computed it already (the index hashes every file it reads, to look it up):
@@ -185,7 +185,7 @@ function extract(path: string, source: string, language?: LanguageId, options: F
 	if (grammar === undefined) {
 		throw new Error(`Fovea cannot extract ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
 	}
-	const withContentTerms = options.contentTerms ?? countsContentTerms();
+	const withContentTerms = options.contentTerms ?? true;
 	const hash = options.hash ?? hashOf(source);
 	const tree = grammar.parser.parse(source);
 	if (tree === null) {
@@ -288,7 +288,8 @@ function syntaxErrors(root: Node): number {
 /**
  * Parses `source` with the loaded grammar of `language` and hands the syntax tree's root to `visit`, for callers that
  * measure syntax the facts do not carry (Contour's complexity and clones). `facts()` gives what `extract` would from
- * the same tree, so a caller that needs both parses once. The tree is deleted when `visit` returns, so `visit` must
+ * the same tree (with content terms unless `options.contentTerms` is false), so a caller that needs both parses
+ * once. The tree is deleted when `visit` returns, so `visit` must
  * not keep nodes. Throws like `extract` for an unsupported language or a grammar not loaded yet.
  */
 export function withSyntaxTree<T>(
@@ -296,6 +297,7 @@ export function withSyntaxTree<T>(
 	source: string,
 	visit: (root: Node, facts: () => FileFacts) => T,
 	language?: LanguageId,
+	options: Pick<FileExtractOptions, "contentTerms"> = {},
 ): T {
 	const id = language ?? languageOf(path);
 	if (id === undefined || !isLanguageId(id)) throw new Error(`Fovea cannot parse ${path}: unsupported language`);
@@ -309,7 +311,7 @@ export function withSyntaxTree<T>(
 		const root = tree.rootNode;
 		let facts: FileFacts | undefined;
 		return visit(root, () => {
-			facts ??= factsOf(grammar, root, path, id, source, hashOf(source), countsContentTerms());
+			facts ??= factsOf(grammar, root, path, id, source, hashOf(source), options.contentTerms ?? true);
 			return facts;
 		});
 	} finally {

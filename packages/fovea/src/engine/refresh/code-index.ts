@@ -46,6 +46,13 @@ export interface CodeIndexOptions {
 	 * granularity without its (size, mtime) changing; it is re-read (not re-parsed) on the next refresh. Default 2 s.
 	 */
 	racyWindowMs?: number;
+	/**
+	 * Count each file's content terms (`FileFacts.contentTerms`), which a focus query's ranking by words reads.
+	 * Default true. An index that answers no query by words (the `contour` CLI: a review asks only for exposure)
+	 * turns it off: counting is about a tenth of a file's extraction. Its facts are cached under keys of their own
+	 * (`factKey`), so two indexes of one root that differ here never take each other's facts.
+	 */
+	contentTerms?: boolean;
 }
 
 export interface RefreshOptions {
@@ -109,6 +116,8 @@ export class CodeIndex {
 	readonly maxFiles: number | undefined;
 	readonly maxFileBytes: number;
 	readonly racyWindowMs: number;
+	/** See `CodeIndexOptions.contentTerms`. */
+	readonly contentTerms: boolean;
 
 	#extractor: Promise<Extractor> | undefined;
 	readonly #extractorSource: Extractor | (() => Promise<Extractor>);
@@ -134,6 +143,7 @@ export class CodeIndex {
 		this.#extractorSource = options.extractor ?? loadExtractor;
 		this.cache = options.cache === false ? undefined : (options.cache ?? new FactCache(this.root));
 		this.maxFiles = options.maxFiles;
+		this.contentTerms = options.contentTerms ?? true;
 		this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
 		if (this.cache !== undefined && this.cache.root !== this.root) {
 			throw new Error(`Fovea: the fact cache of ${this.cache.root} cannot serve ${this.root}`);
@@ -170,10 +180,15 @@ export class CodeIndex {
 	 * Takes facts that another parse of a file's content produced (Contour measures a changed file and gets the
 	 * engine's facts from the same tree) into the fact cache, so a refresh that reads those same bytes at that path
 	 * finds them instead of parsing again. Facts are content-addressed: if the file now holds other bytes, its hash
-	 * differs and nothing is reused. Without a fact cache this does nothing.
+	 * differs and nothing is reused. Without a fact cache this does nothing. Facts are taken as this index would
+	 * extract them (`contentTerms`): counted terms are dropped for an index that counts none, and facts without them
+	 * are refused by one that counts them (its refresh parses the file instead).
 	 */
 	offer(facts: FileFacts): void {
-		this.cache?.put(factKey(facts.hash, facts.path, facts.language), facts);
+		if (this.contentTerms && facts.contentTerms === undefined) return;
+		const { contentTerms: _dropped, ...withoutTerms } = facts;
+		const taken = this.contentTerms ? facts : withoutTerms;
+		this.cache?.put(factKey(facts.hash, facts.path, facts.language, this.contentTerms), taken);
 	}
 
 	/** Persists the manifest and pending cache writes now (refreshes do it when due). */
@@ -293,6 +308,7 @@ export class CodeIndex {
 			previous: this.#state,
 			manifest: this.#manifest,
 			cache: this.cache,
+			contentTerms: this.contentTerms,
 			extractor: () => this.#getExtractor(),
 			stats: this.stats,
 			signal: options.signal,

@@ -15,7 +15,6 @@ import { type Pace, syncWhileFast, TimeSlice } from "../pace/index.ts";
 import { type Extractor, hashOf } from "../parse/index.ts";
 import type { ScannedFile } from "../scan/index.ts";
 import { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "../scan/index.ts";
-import { countsContentTerms } from "../terms/index.ts";
 import { type FileState, stateAsRead } from "./file-state.ts";
 
 /** Asynchronous reads in flight at once, once a batch has met a slow read. */
@@ -31,6 +30,8 @@ export interface ExamineContext {
 	/** The committed state: a file read again with the same content hash keeps its facts. */
 	previous: ReadonlyMap<string, FileState>;
 	cache: FactCache | undefined;
+	/** Whether parsed facts count content terms (`CodeIndexOptions.contentTerms`); it picks their cache key too. */
+	contentTerms: boolean;
 	/** The extractor, loaded on the first miss. */
 	extractor: () => Promise<Extractor>;
 	/** Work counters, incremented as files are read, found in the cache, parsed and cached. */
@@ -85,7 +86,7 @@ export async function readBatch(batch: readonly ScannedFile[], context: ExamineC
 			states[i] = stateOf(context, file, outcome, { hash, facts: prev.facts }); // touched, not changed
 			continue;
 		}
-		lookups.push({ i, key: factKey(hash, file.path, file.language), hash, source });
+		lookups.push({ i, key: factKey(hash, file.path, file.language, context.contentTerms), hash, source });
 	}
 
 	const found =
@@ -158,7 +159,7 @@ export async function parseBatch(
 
 	const jobs: ExtractJob[] = misses.map(({ i, source, hash }) => {
 		const file = batch[i] as ScannedFile;
-		return { path: file.path, language: file.language, source, hash, contentTerms: countsContentTerms() };
+		return { path: file.path, language: file.language, source, hash, contentTerms: context.contentTerms };
 	});
 	const extractor = await context.extractor();
 	await extractor.ensureLanguages(new Set(jobs.map((j) => j.language)));

@@ -58,7 +58,7 @@ export async function updateStates(
 			const { size, mtimeMs, ctimeMs, gap } = entry;
 			next.set(file.path, { size, mtimeMs, ctimeMs, language: file.language, racy: false, gap });
 		} else if (entry.hash !== undefined) {
-			fromManifest.push({ file, entry, key: factKey(entry.hash, file.path, file.language) });
+			fromManifest.push({ file, entry, key: factKey(entry.hash, file.path, file.language, context.contentTerms) });
 		} else toRead.push(file);
 	}
 	if (fromManifest.length > 0) {

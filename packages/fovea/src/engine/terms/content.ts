@@ -10,24 +10,6 @@
 import { rememberedTerms } from "./query.ts";
 
 /**
- * Whether this process counts content terms when it extracts facts. A process whose code maps answer no query by
- * words (the `contour` CLI: a review asks only for exposure) turns it off with {@link useContentTerms}: counting is
- * about a tenth of a file's extraction. Facts without them are cached under keys of their own (`factKey`), so a
- * process that ranks by text never takes them for complete.
- */
-let counting = true;
-
-/** Turns counting content terms on or off for this process's extractions (default on); see `countsContentTerms`. */
-export function useContentTerms(on: boolean): void {
-	counting = on;
-}
-
-/** Whether this process's extractions count content terms (see {@link useContentTerms}). */
-export function countsContentTerms(): boolean {
-	return counting;
-}
-
-/**
  * What separates the raw words of a text, which `terms` splits further into identifier parts: characters beyond
  * ASCII stay in (`terms` tells letters of other scripts from symbols), so ASCII text splits as fast as before.
  */

@@ -4,5 +4,5 @@
  *
  * @module
  */
-export { contentTerms, countsContentTerms, forEachContentTerm, useContentTerms } from "./content.ts";
+export { contentTerms, forEachContentTerm } from "./content.ts";
 export { rememberedTerms, terms } from "./query.ts";
