@@ -17,7 +17,7 @@ export {
 } from "./git/index.ts";
 export type { CodeGraph, EdgeKind, GraphNode } from "./graph/index.ts";
 export { buildGraph } from "./graph/index.ts";
-export { CodeMap, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
+export { CodeMap, type CodeMapOptions, type CodeMapStats, type FocusAnswer } from "./map/index.ts";
 export {
 	type CallSites,
 	type CoverageGap,

@@ -9,9 +9,11 @@ import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
 import { gitStateDirectories } from "../git/git-dir.ts";
 import { GraphStore } from "../graph/index.ts";
+import { ChangeCoupling, type HistorySource } from "../history/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { describeAttention } from "../model/index.ts";
 import {
+	blendCoupling,
 	dwellQuery,
 	type FocusQuery,
 	type FocusResult,
@@ -29,8 +31,12 @@ import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
 
-/** Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`. */
-export type CodeMapOptions = CodeIndexOptions & { watch?: boolean };
+/**
+ * Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`, and `history`
+ * to read change coupling from another Git directory and commit than the root's own repository and HEAD (a benchmark
+ * answering on a past tree written without `.git` gives the mirror and the tree's commit; the product never sets it).
+ */
+export type CodeMapOptions = CodeIndexOptions & { watch?: boolean; history?: HistorySource };
 
 /** Refresh options of a code map: the index's, plus `fresh` to force a full walk. */
 export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
@@ -87,18 +93,42 @@ export class CodeMap {
 	#gitDirectories: string[] | undefined;
 	/** Set when the watch gained directories: the next refresh walks, to cover changes made before they were watched. */
 	#verifyNext = false;
+	/** Change coupling from the root's history (see `history/`), brought to HEAD at most once per index generation. */
+	readonly #coupling: ChangeCoupling;
+	#couplingGeneration: number | undefined;
 
 	constructor(root: string, options: CodeMapOptions = {}) {
 		this.root = root;
-		const { watch, ...indexOptions } = options;
+		const { watch, history, ...indexOptions } = options;
 		this.#indexOptions = indexOptions;
 		this.#index = new CodeIndex(root, indexOptions);
+		const storeDir = this.#index.cache?.disabled === undefined ? this.#index.cache?.dir : undefined;
+		this.#coupling = new ChangeCoupling(root, {
+			...(history === undefined ? {} : { source: history }),
+			...(storeDir === undefined ? {} : { storeDir }),
+		});
 		this.#settings = new ImportSettings(root, this.stats);
 		if (watch === true) this.#watch = new RootWatch(root);
 	}
 
 	get index(): CodeIndex {
 		return this.#index;
+	}
+
+	/** The root's change coupling: its status says whether history is mined, or why there is none. */
+	get coupling(): ChangeCoupling {
+		return this.#coupling;
+	}
+
+	/**
+	 * Brings change coupling to HEAD, asking Git at most once per index generation (the generation of the last
+	 * refresh), so a warm query with nothing changed runs no Git; a commit that changed no file since is seen at the
+	 * next generation. A new HEAD is mined once: only its new commits when it descends from the mined one.
+	 */
+	async #couplingNow(generation: number | undefined): Promise<{ coupling: ChangeCoupling; probed: boolean }> {
+		const probed = generation === undefined || generation !== this.#couplingGeneration;
+		if (probed) await this.#coupling.update();
+		return { coupling: this.#coupling, probed };
 	}
 
 	/** Whether the graph is in memory. */
@@ -271,7 +301,9 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	) {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		return this.#answer(
+		// Before the refresh: from it to the rendering nothing awaits, so no other refresh patches the graph meanwhile.
+		const { coupling, probed } = await this.#couplingNow(this.#index.snapshot?.generation);
+		const answer = await this.#answer(
 			"impact",
 			(graph, snapshot) => {
 				const context = this.#settings.current?.value;
@@ -282,7 +314,11 @@ export class CodeMap {
 			},
 			maxTokens,
 			refresh,
+			(result, graph) => withCoupling(result, graph.graph, coupling, changed.files),
 		);
+		// HEAD was read just before this answer's refresh: the coupling stands for its generation.
+		if (probed) this.#couplingGeneration = answer.snapshot.generation;
+		return answer;
 	}
 
 	/** Refreshes, builds the query (and the label its answer names it by) on the fresh graph, ranks and renders. */
@@ -291,11 +327,14 @@ export class CodeMap {
 		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
 		maxTokens: number,
 		refresh: MapRefreshOptions,
+		rerank?: (result: FocusResult, graph: PreparedGraph) => { result: FocusResult; note?: string },
 	): Promise<FocusAnswer> {
 		const { snapshot, graph } = await this.refresh(refresh);
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
-		const result = focus(graph, query);
+		const ranked = focus(graph, query);
+		const reranked = rerank?.(ranked, graph);
+		const result = reranked?.result ?? ranked;
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,
@@ -308,7 +347,8 @@ export class CodeMap {
 			files: snapshot.files,
 			maxTokens,
 		});
-		return { text, ...items, result, snapshot };
+		const note = reranked?.note === undefined ? "" : `\n${reranked.note}`;
+		return { text: `${text}${note}`, ...items, result, snapshot };
 	}
 
 	/** An overview of the root within `maxTokens`. */
@@ -348,4 +388,26 @@ export class CodeMap {
 	#readSettings(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
 		return this.#settings.read(new Set(snapshot.files.keys()), this.#index.settingsFiles);
 	}
+}
+
+/**
+ * The impact ranking with change coupling blended in (see `rank/coupling-blend.ts`): the files that changed with the
+ * changed files, summed over them; or, when the root has no history, the ranking unchanged and a note saying why.
+ */
+function withCoupling(
+	result: FocusResult,
+	graph: PreparedGraph["graph"],
+	coupling: ChangeCoupling,
+	changedFiles: readonly string[],
+): { result: FocusResult; note?: string } {
+	const status = coupling.status;
+	if (status.available !== true)
+		return status.available === false ? { result, note: `Change coupling: none (${status.reason}).` } : { result };
+	const counts = new Map<string, number>();
+	for (const file of changedFiles)
+		for (const c of coupling.coupledWith(file)) counts.set(c.file, (counts.get(c.file) ?? 0) + c.count);
+	const coupled = [...counts].map(([file, count]) => ({ file, count }));
+	return {
+		result: blendCoupling(result, graph, coupled, { changed: new Set(changedFiles), window: status.commits }),
+	};
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { blendCoupling, type CouplingEvidence } from "./coupling-blend.ts";
 export {
 	type FocusQuery,
 	type FocusResult,
@@ -11,6 +12,7 @@ export {
 	type PreparedGraph,
 	patchPreparedGraph,
 	prepareGraph,
+	type RankedNode,
 } from "./focus.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export { dwellQuery, impactQuery } from "./seeds.ts";

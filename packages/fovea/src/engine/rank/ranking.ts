@@ -15,6 +15,8 @@ export interface RankedNode {
 	score: number;
 	/** The node's own lexical seed mass (0 for nodes reached only through the graph). */
 	seed: number;
+	/** Why it ranked, in words, where a signal beyond the heat says so (`changed with it 14 times in the last …`). */
+	evidence?: string[];
 }
 
 /** Adds `mass` to the seed of each node of `ids`, in place. */

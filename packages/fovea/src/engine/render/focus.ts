@@ -1,6 +1,6 @@
 import type { CodeGraph, GraphNode } from "../graph/index.ts";
 import type { CoverageGap, FileFacts, PartialFile } from "../model/index.ts";
-import type { FocusResult } from "../rank/index.ts";
+import type { FocusResult, RankedNode } from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
 import { coverageFooter } from "./coverage.ts";
 import { outlineNames } from "./file-outline.ts";
@@ -13,6 +13,8 @@ export interface FocusItem {
 	name: string;
 	score: number;
 	signature?: string;
+	/** Why it ranked, where a signal beyond the heat says so (change coupling). */
+	evidence?: string[];
 }
 
 /** What a rendering needs besides the ranking. */
@@ -34,7 +36,7 @@ export interface FocusContext {
 
 /** Machine-readable focus result: ranked files and symbols. */
 export function focusItems(result: FocusResult, graph: CodeGraph): { files: FocusItem[]; symbols: FocusItem[] } {
-	const item = (id: number, score: number): FocusItem => {
+	const item = ({ id, score, evidence }: RankedNode): FocusItem => {
 		const node = graph.nodes[id] as GraphNode;
 		const out: FocusItem = {
 			file: node.path,
@@ -44,11 +46,12 @@ export function focusItems(result: FocusResult, graph: CodeGraph): { files: Focu
 			score: round(score),
 		};
 		if (node.signature !== undefined) out.signature = node.signature;
+		if (evidence !== undefined) out.evidence = evidence;
 		return out;
 	};
 	return {
-		files: result.files.map((r) => item(r.id, r.score)),
-		symbols: result.symbols.map((r) => item(r.id, r.score)),
+		files: result.files.map(item),
+		symbols: result.symbols.map(item),
 	};
 }
 
@@ -92,7 +95,8 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 			.slice(0, 4)
 			.map((s) => qualified(graph.nodes[s.id] as GraphNode));
 		const inside = warm.length > 0 ? warm : outlineNames(context.files?.get(node.path), 3);
-		return `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
+		const why = ranked.evidence === undefined ? "" : ` (${ranked.evidence.join("; ")})`;
+		return `  ${node.path}${why}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
 	});
 	// A kept file's bare path stands in for its line when its names would take the room of the kept files after it.
 	const filesShown = out.addSection(FILES_HEADING, fileLines, beyondReserve, {
