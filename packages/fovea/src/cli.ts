@@ -16,6 +16,7 @@ import { reportCliFailure, UsageError } from "./cli/failure.ts";
 import { writeOutput } from "./cli/output.ts";
 import { printable } from "./cli/printable.ts";
 import { terminalProgress } from "./cli/progress.ts";
+import type { CouplingStatus } from "./engine/history/index.ts";
 import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
@@ -128,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
 				}
 				const answer = await map.impact({ files: [...files], symbols }, maxTokens, refresh);
 				progress.clear();
-				const fields = { root, changed: [...files], symbols };
+				const fields = { root, changed: [...files], symbols, coupling: map.coupling.status };
 				const ranked = { files: answer.files, exposed: answer.symbols };
 				await print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
 				return 0;
@@ -145,6 +146,7 @@ async function main(argv: string[]): Promise<number> {
 			}
 			case "status": {
 				const { snapshot } = await map.refresh(refresh);
+				const coupling = await map.coupling.update();
 				progress.clear();
 				const status = {
 					root,
@@ -152,6 +154,7 @@ async function main(argv: string[]): Promise<number> {
 					gaps: snapshot.gaps.length,
 					partial: partialFileCount(snapshot.partial),
 					truncated: snapshot.truncated,
+					coupling,
 					work: map.index.stats,
 				};
 				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
@@ -162,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
 								`fovea status · root ${root}`,
 								mappedCounts(snapshot),
 								...(coverage === "" ? [] : coverage.split("\n")),
+								couplingLine(coupling),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
 							]
 								.map(printable)
@@ -175,6 +179,13 @@ async function main(argv: string[]): Promise<number> {
 	} finally {
 		await map.index.flush().catch(() => {});
 	}
+}
+
+/** What `status` says of change coupling: how many commits it was mined from, or why there is none. */
+function couplingLine(status: CouplingStatus): string {
+	if (status.available === true)
+		return `change coupling: ${status.commits} commit${status.commits === 1 ? "" : "s"} read, up to HEAD ${status.head.slice(0, 12)}`;
+	return status.available === false ? `change coupling: none (${status.reason})` : "change coupling: not mined yet";
 }
 
 async function resolveRoot(explicit: string | undefined): Promise<string> {

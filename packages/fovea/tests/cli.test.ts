@@ -199,6 +199,14 @@ describe("fovea CLI", () => {
 			),
 		);
 		assert.match(text, /0 parsed/);
+		// The fixture is one root commit, an import that couples nothing; a directory outside Git says it has no history.
+		assert.match(text, /\nchange coupling: 0 commits read, up to HEAD [0-9a-f]{12}\n/);
+		const plain = await temp("fovea-cli-status-plain-");
+		await writeFile(join(plain, "a.ts"), "export const a = 1;\n");
+		assert.match(
+			await ok(["status", "--root", plain], { cache }),
+			/\nchange coupling: none \(not a Git repository\)\n/,
+		);
 	});
 
 	it("status and focus write out an escape sequence a file name holds", async () => {

@@ -35,10 +35,17 @@ async function commit(dir: string, files: readonly string[], message = "change")
 	git(dir, "commit", "-qm", message);
 }
 
-/** a.ts changed with b.ts twice and with a.test.ts once. */
-async function coupledRepo(): Promise<string> {
+/** A repository whose root commit (an import, which couples nothing) holds only a README. */
+async function repository(): Promise<string> {
 	const dir = await temp();
 	git(dir, "init", "-q", "-b", "main");
+	await commit(dir, ["README.md"]);
+	return dir;
+}
+
+/** a.ts changed with b.ts twice and with a.test.ts once. */
+async function coupledRepo(): Promise<string> {
+	const dir = await repository();
 	await commit(dir, ["a.ts", "b.ts"]);
 	await commit(dir, ["a.ts", "a.test.ts"]);
 	await commit(dir, ["a.ts", "b.ts"]);
@@ -46,7 +53,7 @@ async function coupledRepo(): Promise<string> {
 }
 
 describe("change coupling", () => {
-	it("counts the files that changed with a file in HEAD's commits", async () => {
+	it("counts the files that changed with a file in HEAD's commits, the root commit left out", async () => {
 		const dir = await coupledRepo();
 		const coupling = new ChangeCoupling(dir);
 		const status = await coupling.update();
@@ -186,8 +193,7 @@ describe("change coupling", () => {
 	});
 
 	it("ranks a file that changed with the queried one in impact, with its evidence, and says when there is none", async () => {
-		const dir = await temp();
-		git(dir, "init", "-q", "-b", "main");
+		const dir = await repository();
 		await writeTree(dir, { "src/other.ts": "export function unrelated(): number {\n\treturn 0;\n}\n" });
 		for (let i = 0; i < 3; i++) await commit(dir, ["src/pay.ts", "src/ledger.ts"]);
 		const map = new CodeMap(dir, { cache: false });

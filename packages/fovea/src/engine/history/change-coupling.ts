@@ -8,7 +8,14 @@
  */
 import { mkdir } from "node:fs/promises";
 import { envInt } from "../../workspace/env.ts";
-import { type HistorySource, isAncestor, type MinedCommit, mineCommits, probeHistory } from "./coupling-miner.ts";
+import {
+	type HistorySource,
+	isAncestor,
+	type MinedCommit,
+	mineCommits,
+	oneLine,
+	probeHistory,
+} from "./coupling-miner.ts";
 import { type MinedHistory, readMinedHistory, writeMinedHistory } from "./coupling-store.ts";
 
 /** One file coupled with the asked one: it changed with it `count` times, of the `of` commits that changed the asked one. */
@@ -95,7 +102,7 @@ export class ChangeCoupling {
 			.catch(
 				(error: unknown): CouplingStatus => ({
 					available: false,
-					reason: `history could not be read: ${(error as Error).message.split("\n")[0]}`,
+					reason: `history could not be read: ${oneLine(String((error as Error)?.message ?? error))}`,
 				}),
 			)
 			.then((status) => {

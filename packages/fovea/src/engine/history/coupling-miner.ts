@@ -1,7 +1,6 @@
 /**
  * Reads the file sets of a root's recent commits with the hardened Git runner, for change coupling. Only HEAD and its
- * ancestors are read (`git log <head>`, never `--all` nor another ref), merges are left out (their changes are their
- * parents' commits, counted there), renames are not followed (`--no-renames`: a renamed file's older commits name
+ * ancestors are read (`git log <head>`, never `--all` nor another ref), merges and root commits are left out, renames are not followed (`--no-renames`: a renamed file's older commits name
  * its old path, which couples to nothing in today's tree), and nothing of the repository runs: no external diff, no
  * textconv, no signature check, no mailmap, plus the runner's hardening and the repository's guard.
  */
@@ -75,7 +74,7 @@ export async function isAncestor(
 }
 
 /**
- * The newest `limit` non-merge commits reachable from `head` (and not from `since`, when given), newest first, each
+ * The newest `limit` commits with one parent reachable from `head` (and not from `since`, when given), newest first, each
  * with the files under `prefix` it changed, root-relative; a commit that changed more than `maxFiles` files (an
  * import, a mass rename, a reformat) keeps no files, since it couples nothing.
  */
@@ -90,7 +89,10 @@ export async function mineCommits(
 		[
 			"log",
 			...SAFE_LOG,
-			"--no-merges",
+			// Neither merges (their changes are their parents' commits, counted there) nor root commits (an import of
+			// a whole tree couples files only by their arrival together).
+			"--min-parents=1",
+			"--max-parents=1",
 			"--no-renames",
 			"--name-only",
 			"-z",
@@ -127,5 +129,11 @@ function noHistoryReason(error: unknown): string {
 	const text = error instanceof GitError ? `${error.stderr} ${error.message}` : String(error);
 	if (/not a git repository/i.test(text)) return "not a Git repository";
 	if (error instanceof GitError && error.failure === "missing") return "git is not installed";
-	return `history could not be read: ${text.split("\n")[0]}`;
+	return `history could not be read: ${oneLine(text)}`;
+}
+
+/** The first line of a message, control characters shown as `?`, so it can be printed to a person as it is. */
+export function oneLine(text: string): string {
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+	return (text.split("\n")[0] ?? "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?").slice(0, 200);
 }
