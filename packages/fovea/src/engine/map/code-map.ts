@@ -13,7 +13,6 @@ import { ChangeCoupling, type HistorySource } from "../history/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { describeAttention } from "../model/index.ts";
 import {
-	blendCoupling,
 	dwellQuery,
 	type FocusQuery,
 	type FocusResult,
@@ -28,6 +27,7 @@ import { CodeIndex, type CodeIndexOptions, type RefreshOptions, RootWatch } from
 import { type FocusItem, focusItems, renderFocus, renderSketch } from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
 import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
+import { withCoupling } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
 
@@ -388,26 +388,4 @@ export class CodeMap {
 	#readSettings(snapshot: IndexSnapshot): Promise<ResolutionSettings> {
 		return this.#settings.read(new Set(snapshot.files.keys()), this.#index.settingsFiles);
 	}
-}
-
-/**
- * The impact ranking with change coupling blended in (see `rank/coupling-blend.ts`): the files that changed with the
- * changed files, summed over them; or, when the root has no history, the ranking unchanged and a note saying why.
- */
-function withCoupling(
-	result: FocusResult,
-	graph: PreparedGraph["graph"],
-	coupling: ChangeCoupling,
-	changedFiles: readonly string[],
-): { result: FocusResult; note?: string } {
-	const status = coupling.status;
-	if (status.available !== true)
-		return status.available === false ? { result, note: `Change coupling: none (${status.reason}).` } : { result };
-	const counts = new Map<string, number>();
-	for (const file of changedFiles)
-		for (const c of coupling.coupledWith(file)) counts.set(c.file, (counts.get(c.file) ?? 0) + c.count);
-	const coupled = [...counts].map(([file, count]) => ({ file, count }));
-	return {
-		result: blendCoupling(result, graph, coupled, { changed: new Set(changedFiles), window: status.commits }),
-	};
 }
