@@ -205,6 +205,17 @@ describe("change coupling", () => {
 		assert.equal(map.coupling.stats.probes, 1);
 		await map.impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
 		assert.equal(map.coupling.stats.probes, 1, "a warm query with nothing changed asks Git nothing");
+		// A new commit that edits files: the next impact reads only that commit.
+		await commit(dir, ["src/pay.ts", "src/ledger.ts"]);
+		map.markDirty(["src/pay.ts", "src/ledger.ts"]);
+		const later = await map.impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
+		assert.deepEqual(
+			[map.coupling.stats.probes, map.coupling.stats.incrementalMines, map.coupling.stats.commitsRead],
+			[2, 1, 4],
+		);
+		assert.deepEqual(later.files.find((f) => f.file === "src/ledger.ts")?.evidence, [
+			"changed with it 4 times in the last 4 commits",
+		]);
 
 		const plain = await temp();
 		await writeTree(plain, { "src/pay.ts": "export const pay = 1;\n", "src/b.ts": 'import { pay } from "./pay";\n' });

@@ -121,14 +121,15 @@ export class CodeMap {
 	}
 
 	/**
-	 * Brings change coupling to HEAD, asking Git at most once per index generation (the generation of the last
-	 * refresh), so a warm query with nothing changed runs no Git; a commit that changed no file since is seen at the
-	 * next generation. A new HEAD is mined once: only its new commits when it descends from the mined one.
+	 * Brings change coupling to HEAD, asking Git at most once per index generation, so a warm query with nothing
+	 * changed runs no Git; a commit that changed no file since is seen at the next generation. A new HEAD is mined
+	 * once: only its new commits when it descends from the mined one. `true` when it asked Git.
 	 */
-	async #couplingNow(generation: number | undefined): Promise<{ coupling: ChangeCoupling; probed: boolean }> {
-		const probed = generation === undefined || generation !== this.#couplingGeneration;
-		if (probed) await this.#coupling.update();
-		return { coupling: this.#coupling, probed };
+	async #couplingAt(generation: number): Promise<boolean> {
+		if (generation === this.#couplingGeneration) return false;
+		await this.#coupling.update();
+		this.#couplingGeneration = generation;
+		return true;
 	}
 
 	/** Whether the graph is in memory. */
@@ -301,9 +302,7 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	) {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		// Before the refresh: from it to the rendering nothing awaits, so no other refresh patches the graph meanwhile.
-		const { coupling, probed } = await this.#couplingNow(this.#index.snapshot?.generation);
-		const answer = await this.#answer(
+		return this.#answer(
 			"impact",
 			(graph, snapshot) => {
 				const context = this.#settings.current?.value;
@@ -314,11 +313,11 @@ export class CodeMap {
 			},
 			maxTokens,
 			refresh,
-			(result, graph) => withCoupling(result, graph.graph, coupling, changed.files),
+			{
+				prepare: (snapshot) => this.#couplingAt(snapshot.generation),
+				rerank: (result, graph) => withCoupling(result, graph.graph, this.#coupling, changed.files),
+			},
 		);
-		// HEAD was read just before this answer's refresh: the coupling stands for its generation.
-		if (probed) this.#couplingGeneration = answer.snapshot.generation;
-		return answer;
 	}
 
 	/** Refreshes, builds the query (and the label its answer names it by) on the fresh graph, ranks and renders. */
@@ -327,13 +326,20 @@ export class CodeMap {
 		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
 		maxTokens: number,
 		refresh: MapRefreshOptions,
-		rerank?: (result: FocusResult, graph: PreparedGraph) => { result: FocusResult; note?: string },
+		hooks: {
+			/** Runs after the refresh; `true` when it awaited, so the graph is fetched again (a refresh may have patched it). */
+			prepare?: (snapshot: IndexSnapshot) => Promise<boolean>;
+			/** Re-ranks the result before it is rendered, with a note to add below the answer. */
+			rerank?: (result: FocusResult, graph: PreparedGraph) => { result: FocusResult; note?: string };
+		} = {},
 	): Promise<FocusAnswer> {
-		const { snapshot, graph } = await this.refresh(refresh);
+		let { snapshot, graph } = await this.refresh(refresh);
+		if (hooks.prepare !== undefined && (await hooks.prepare(snapshot)))
+			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
 		const ranked = focus(graph, query);
-		const reranked = rerank?.(ranked, graph);
+		const reranked = hooks.rerank?.(ranked, graph);
 		const result = reranked?.result ?? ranked;
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
