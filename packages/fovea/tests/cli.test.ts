@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
+import { git, gitRepo } from "../../../test/e2e/support/workspaces.ts";
 import { estimateTokens } from "../src/engine/render/budget.ts";
 import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } from "./fixtures/polyglot.ts";
 import { type NodeRun, runNode } from "./support/run-node.ts";
@@ -458,6 +458,31 @@ describe("fovea CLI dwell and impact", () => {
 		assert.deepEqual(answer.changed, ["src/billing/tax.ts"]);
 		assert.ok(!answer.files.some((f) => f.file === "src/billing/tax.ts"));
 		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
+	});
+
+	it("impact --json gives a file that changed with the queried one its evidence, and the history it read", async () => {
+		const coupled = gitRepo(
+			join(await temp("fovea-cli-coupled-"), "shop"),
+			{ "README.md": "shop\n" },
+			{ commit: true },
+		);
+		for (let i = 0; i < 2; i++) {
+			await mkdir(join(coupled, "src"), { recursive: true });
+			await writeFile(join(coupled, "src/pay.ts"), `export const pay = ${i};\n`);
+			await writeFile(join(coupled, "src/ledger.ts"), `export const ledger = ${i};\n`);
+			git(coupled, "add", "-A");
+			git(coupled, "commit", "-qm", `change ${i}`);
+		}
+		const answer = JSON.parse(await ok(["impact", "src/pay.ts", "--json", "--root", coupled])) as {
+			coupling: { available: boolean; commits: number };
+			files: (Item & { evidence?: string[] })[];
+		};
+		assert.deepEqual([answer.coupling.available, answer.coupling.commits], [true, 2]);
+		assert.deepEqual(answer.files[0], {
+			...answer.files[0],
+			file: "src/ledger.ts",
+			evidence: ["changed with it 2 times in the last 2 commits"],
+		});
 	});
 
 	it("says why an impact or a dwell lists nothing: nothing named is mapped, or nothing outside the change is reached", async () => {
