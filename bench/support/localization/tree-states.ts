@@ -57,7 +57,8 @@ export class TreeStates {
 		this.#written = commit;
 		this.timing.materializeMs += performance.now() - t;
 		t = performance.now();
-		const map = cachedCodeMap(this.#tree, this.#cacheDir);
+		// Change coupling reads the mirror's history from the tree's own commit back: nothing after it.
+		const map = cachedCodeMap(this.#tree, this.#cacheDir, { gitDir: this.#repo, head: commit });
 		const { snapshot } = await map.refresh();
 		await map.index.flush();
 		this.timing.indexMs += performance.now() - t;

@@ -18,6 +18,7 @@ import { writeOutput } from "./cli/output.ts";
 import { printable } from "./cli/printable.ts";
 import { terminalProgress } from "./cli/progress.ts";
 import { versionText } from "./cli/version.ts";
+import type { CouplingStatus } from "./engine/history/index.ts";
 import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
@@ -140,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
 				// Files Git names as changed may be gone and import-free, which is an answer; what the person named is input.
 				const fromGit = values.uncommitted || values.base !== undefined;
 				if (answer.reach.seededNodes === 0 && !fromGit) throw new Error(namedNothing(root, [...rest, ...symbols]));
-				const fields = { root, changed: [...files], symbols };
+				const fields = { root, changed: [...files], symbols, coupling: map.coupling.status };
 				const ranked = { files: answer.files, exposed: answer.symbols, dependsOn: answer.dependsOn };
 				await print(values.json ? answerJson(answer, maxTokens, fields, ranked) : answer.text);
 				return 0;
@@ -157,6 +158,7 @@ async function main(argv: string[]): Promise<number> {
 			}
 			case "status": {
 				const { snapshot } = await map.refresh(refresh);
+				const coupling = await map.coupling.update();
 				progress.clear();
 				const status = {
 					root,
@@ -164,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
 					gaps: snapshot.gaps.length,
 					partial: partialFileCount(snapshot.partial),
 					truncated: snapshot.truncated,
+					coupling,
 					work: map.index.stats,
 				};
 				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
@@ -174,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
 								`fovea status · root ${root}`,
 								mappedCounts(snapshot),
 								...(coverage === "" ? [] : coverage.split("\n")),
+								couplingLine(coupling),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
 							]
 								.map(printable)
@@ -187,6 +191,13 @@ async function main(argv: string[]): Promise<number> {
 	} finally {
 		await map.index.flush().catch(() => {});
 	}
+}
+
+/** What `status` says of change coupling: how many commits it was mined from, or why there is none. */
+function couplingLine(status: CouplingStatus): string {
+	if (status.available === true)
+		return `change coupling: ${status.commits} commit${status.commits === 1 ? "" : "s"} read, up to HEAD ${status.head.slice(0, 12)}`;
+	return status.available === false ? `change coupling: none (${status.reason})` : "change coupling: not mined yet";
 }
 
 async function resolveRoot(explicit: string | undefined): Promise<string> {

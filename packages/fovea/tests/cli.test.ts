@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { gitRepo } from "../../../test/e2e/support/workspaces.ts";
+import { git, gitRepo } from "../../../test/e2e/support/workspaces.ts";
 import { estimateTokens } from "../src/engine/render/budget.ts";
 import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } from "./fixtures/polyglot.ts";
 import { type NodeRun, runNode } from "./support/run-node.ts";
@@ -202,6 +202,14 @@ describe("fovea CLI", () => {
 			),
 		);
 		assert.match(text, /0 parsed/);
+		// The fixture is one root commit, an import that couples nothing; a directory outside Git says it has no history.
+		assert.match(text, /\nchange coupling: 0 commits read, up to HEAD [0-9a-f]{12}\n/);
+		const plain = await temp("fovea-cli-status-plain-");
+		await writeFile(join(plain, "a.ts"), "export const a = 1;\n");
+		assert.match(
+			await ok(["status", "--root", plain], { cache }),
+			/\nchange coupling: none \(not a Git repository\)\n/,
+		);
 	});
 
 	it("status and focus write out an escape sequence a file name holds", async () => {
@@ -480,6 +488,32 @@ describe("fovea CLI dwell and impact", () => {
 			text,
 			/\nIt depends on \(not exposure\): src\/billing\/invoice\.ts \(calls\), src\/util\/format\.ts \(calls\)/,
 		);
+	});
+
+	it("impact --json gives a file that changed with the queried one its evidence, and the history it read", async () => {
+		const coupled = gitRepo(
+			join(await temp("fovea-cli-coupled-"), "shop"),
+			{ "README.md": "shop\n" },
+			{ commit: true },
+		);
+		for (let i = 0; i < 2; i++) {
+			await mkdir(join(coupled, "src"), { recursive: true });
+			await writeFile(join(coupled, "src/pay.ts"), `export const pay = ${i};\n`);
+			await writeFile(join(coupled, "src/ledger.ts"), `export const ledger = ${i};\n`);
+			git(coupled, "add", "-A");
+			git(coupled, "commit", "-qm", `change ${i}`);
+		}
+		const answer = JSON.parse(await ok(["impact", "src/pay.ts", "--json", "--root", coupled])) as {
+			coupling: { available: boolean; commits: number };
+			files: (Item & { why: string; coupling?: { count: number; window: number } })[];
+		};
+		assert.deepEqual([answer.coupling.available, answer.coupling.commits], [true, 2]);
+		assert.deepEqual(answer.files[0], {
+			...answer.files[0],
+			file: "src/ledger.ts",
+			why: "changed with it 2 times in the last 2 commits",
+			coupling: { count: 2, window: 2 },
+		});
 	});
 
 	it("a dwell or an impact naming nothing the map holds is an input error (exit 2); nothing outside the change is an answer", async () => {

@@ -19,7 +19,7 @@ export {
 } from "./git/index.ts";
 export type { CodeGraph, EdgeKind, GraphNode, Relation } from "./graph/index.ts";
 export { buildGraph } from "./graph/index.ts";
-export { CodeMap, type CodeMapStats, type FocusAnswer, type ImpactAnswer } from "./map/index.ts";
+export { CodeMap, type CodeMapOptions, type CodeMapStats, type FocusAnswer, type ImpactAnswer } from "./map/index.ts";
 export {
 	type CallSites,
 	type CoverageGap,

@@ -62,7 +62,7 @@ const symbol = (name: string) => graph.byName.get(name) as number;
 const paths = (reach: Reach) => reach.files.map((r) => graph.nodes[r.id]?.path);
 const why = (reach: Reach, path: string) => {
 	const found = reach.files.find((r) => r.id === id(path));
-	return found === undefined ? undefined : whyOf(graph, found.evidence);
+	return found?.evidence === undefined ? undefined : whyOf(graph, found.evidence);
 };
 const scoreOf = (reach: Reach, path: string) => reach.files.find((r) => r.id === id(path))?.score;
 
@@ -76,7 +76,7 @@ describe("dependent reach", () => {
 		assert.equal(why(reach, "low.test.ts"), "tests it");
 		assert.equal(why(reach, "sub.ts"), "subclass of Base");
 		assert.equal(why(reach, "top.ts"), "via mid.ts (calls midValue)");
-		assert.equal(reach.files.find((r) => r.id === id("top.ts"))?.evidence.hops, 2);
+		assert.equal(reach.files.find((r) => r.id === id("top.ts"))?.evidence?.hops, 2);
 		assert.equal(scoreOf(reach, "mid.ts"), RELATION_DECAY.calls);
 		assert.equal(scoreOf(reach, "top.ts"), RELATION_DECAY.calls * RELATION_DECAY.calls);
 		assert.equal(found[0], "low.test.ts", "a test of the change ranks first");

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
 import { gitStateDirectories } from "../git/git-dir.ts";
 import { type CodeGraph, GraphStore } from "../graph/index.ts";
+import { ChangeCoupling, type HistorySource } from "../history/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { describeAttention } from "../model/index.ts";
 import {
@@ -37,11 +38,16 @@ import {
 } from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
 import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
+import { withCoupling } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
 
-/** Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`. */
-export type CodeMapOptions = CodeIndexOptions & { watch?: boolean };
+/**
+ * Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`, and `history`
+ * to read change coupling from another Git directory and commit than the root's own repository and HEAD (a benchmark
+ * answering on a past tree written without `.git` gives the mirror and the tree's commit; the product never sets it).
+ */
+export type CodeMapOptions = CodeIndexOptions & { watch?: boolean; history?: HistorySource };
 
 /** Refresh options of a code map: the index's, plus `fresh` to force a full walk. */
 export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
@@ -111,18 +117,43 @@ export class CodeMap {
 	#gitDirectories: string[] | undefined;
 	/** Set when the watch gained directories: the next refresh walks, to cover changes made before they were watched. */
 	#verifyNext = false;
+	/** Change coupling from the root's history (see `history/`), brought to HEAD at most once per index generation. */
+	readonly #coupling: ChangeCoupling;
+	#couplingGeneration: number | undefined;
 
 	constructor(root: string, options: CodeMapOptions = {}) {
 		this.root = root;
-		const { watch, ...indexOptions } = options;
+		const { watch, history, ...indexOptions } = options;
 		this.#indexOptions = indexOptions;
 		this.#index = new CodeIndex(root, indexOptions);
+		const storeDir = this.#index.cache?.disabled === undefined ? this.#index.cache?.dir : undefined;
+		this.#coupling = new ChangeCoupling(root, {
+			...(history === undefined ? {} : { source: history }),
+			...(storeDir === undefined ? {} : { storeDir }),
+		});
 		this.#settings = new ImportSettings(root, this.stats);
 		if (watch === true) this.#watch = new RootWatch(root);
 	}
 
 	get index(): CodeIndex {
 		return this.#index;
+	}
+
+	/** The root's change coupling: its status says whether history is mined, or why there is none. */
+	get coupling(): ChangeCoupling {
+		return this.#coupling;
+	}
+
+	/**
+	 * Brings change coupling to HEAD, asking Git at most once per index generation, so a warm query with nothing
+	 * changed runs no Git; a commit that changed no file since is seen at the next generation. A new HEAD is mined
+	 * once: only its new commits when it descends from the mined one. `true` when it asked Git.
+	 */
+	async #couplingAt(generation: number): Promise<boolean> {
+		if (generation === this.#couplingGeneration) return false;
+		await this.#coupling.update();
+		this.#couplingGeneration = generation;
+		return true;
 	}
 
 	/** Whether the graph is in memory. */
@@ -296,7 +327,7 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	): Promise<ImpactAnswer> {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		const { reach, graph, snapshot, importersOfGone: n } = await this.exposure(changed, refresh);
+		const { reach, graph, snapshot, importersOfGone: n, couplingNote } = await this.exposure(changed, refresh);
 		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
 		const text = renderImpact(reach, {
 			root: this.root,
@@ -306,6 +337,7 @@ export class CodeMap {
 			partial: snapshot.partial,
 			truncated: snapshot.truncated,
 			maxTokens,
+			...(couplingNote === undefined ? {} : { note: couplingNote }),
 		});
 		return { text, ...impactItems(reach, graph), reach, snapshot };
 	}
@@ -318,13 +350,29 @@ export class CodeMap {
 	async exposure(
 		changed: { files: readonly string[]; symbols: readonly string[] },
 		refresh: MapRefreshOptions = {},
-	): Promise<{ reach: Reach; graph: CodeGraph; snapshot: IndexSnapshot; importersOfGone: number }> {
-		const { snapshot, graph } = await this.refresh(refresh);
+	): Promise<{
+		reach: Reach;
+		graph: CodeGraph;
+		snapshot: IndexSnapshot;
+		importersOfGone: number;
+		couplingNote?: string;
+	}> {
+		let { snapshot, graph } = await this.refresh(refresh);
+		// Coupling is brought to HEAD once per index generation; when that asked Git, the graph is fetched again (the
+		// wait may have let a refresh patch it).
+		if (await this.#couplingAt(snapshot.generation)) ({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const context = this.#settings.current?.value;
 		const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
-		const reach = dependentReach(graph.graph, impactSeeds(graph, changed, importers));
-		return { reach, graph: graph.graph, snapshot, importersOfGone: importers.length };
+		const reached = dependentReach(graph.graph, impactSeeds(graph, changed, importers));
+		const { reach, note } = withCoupling(reached, graph.graph, this.#coupling, changed.files);
+		return {
+			reach,
+			graph: graph.graph,
+			snapshot,
+			importersOfGone: importers.length,
+			...(note === undefined ? {} : { couplingNote: note }),
+		};
 	}
 
 	/** Refreshes, builds the query (and the label its answer names it by) on the fresh graph, ranks and renders. */
@@ -333,11 +381,21 @@ export class CodeMap {
 		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
 		maxTokens: number,
 		refresh: MapRefreshOptions,
+		hooks: {
+			/** Runs after the refresh; `true` when it awaited, so the graph is fetched again (a refresh may have patched it). */
+			prepare?: (snapshot: IndexSnapshot) => Promise<boolean>;
+			/** Re-ranks the result before it is rendered, with a note to add below the answer. */
+			rerank?: (result: FocusResult, graph: PreparedGraph) => { result: FocusResult; note?: string };
+		} = {},
 	): Promise<FocusAnswer> {
-		const { snapshot, graph } = await this.refresh(refresh);
+		let { snapshot, graph } = await this.refresh(refresh);
+		if (hooks.prepare !== undefined && (await hooks.prepare(snapshot)))
+			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
-		const result = focus(graph, query);
+		const ranked = focus(graph, query);
+		const reranked = hooks.rerank?.(ranked, graph);
+		const result = reranked?.result ?? ranked;
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,
@@ -350,7 +408,8 @@ export class CodeMap {
 			files: snapshot.files,
 			maxTokens,
 		});
-		return { text, ...items, result, snapshot };
+		const note = reranked?.note === undefined ? "" : `\n${reranked.note}`;
+		return { text: `${text}${note}`, ...items, result, snapshot };
 	}
 
 	/** An overview of the root within `maxTokens`. */

@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { CodeMap, type CodeMapStats, type FocusAnswer, type ImpactAnswer } from "./code-map.ts";
+export { CodeMap, type CodeMapOptions, type CodeMapStats, type FocusAnswer, type ImpactAnswer } from "./code-map.ts";

@@ -70,7 +70,10 @@ export interface ReachedNode {
 	id: number;
 	score: number;
 	reasons: number;
-	evidence: ReachEvidence;
+	/** How the graph reaches it; absent for a file only change coupling ranks (see `coupling-blend.ts`). */
+	evidence?: ReachEvidence;
+	/** How often it changed with the change, in how many of the newest commits (change coupling). */
+	coupling?: { count: number; window: number };
 }
 
 /** A file the change depends on itself: shown apart, never ranked as exposure. */

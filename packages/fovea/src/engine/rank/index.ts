@@ -6,6 +6,7 @@
  * @module
  */
 
+export { blendCoupling, type CouplingEvidence, couplingText } from "./coupling-blend.ts";
 export {
 	type Dependee,
 	type Dependency,
@@ -23,6 +24,7 @@ export {
 	type PreparedGraph,
 	patchPreparedGraph,
 	prepareGraph,
+	type RankedNode,
 } from "./focus.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export { dwellQuery, impactSeeds } from "./seeds.ts";

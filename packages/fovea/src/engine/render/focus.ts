@@ -1,6 +1,6 @@
 import type { CodeGraph, GraphNode } from "../graph/index.ts";
 import type { CoverageGap, FileFacts, PartialFile } from "../model/index.ts";
-import type { FocusResult } from "../rank/index.ts";
+import type { FocusResult, RankedNode } from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
 import { coverageFooter } from "./coverage.ts";
 import { outlineNames } from "./file-outline.ts";
@@ -34,7 +34,7 @@ export interface FocusContext {
 
 /** Machine-readable focus result: ranked files and symbols. */
 export function focusItems(result: FocusResult, graph: CodeGraph): { files: FocusItem[]; symbols: FocusItem[] } {
-	const item = (id: number, score: number): FocusItem => {
+	const item = ({ id, score }: RankedNode): FocusItem => {
 		const node = graph.nodes[id] as GraphNode;
 		const out: FocusItem = {
 			file: node.path,
@@ -47,8 +47,8 @@ export function focusItems(result: FocusResult, graph: CodeGraph): { files: Focu
 		return out;
 	};
 	return {
-		files: result.files.map((r) => item(r.id, r.score)),
-		symbols: result.symbols.map((r) => item(r.id, r.score)),
+		files: result.files.map(item),
+		symbols: result.symbols.map(item),
 	};
 }
 

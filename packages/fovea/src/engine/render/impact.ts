@@ -5,7 +5,7 @@
  * as not exposure.
  */
 import type { CodeGraph, GraphNode } from "../graph/index.ts";
-import type { Dependee, Reach, ReachEvidence, ReachedNode } from "../rank/index.ts";
+import { couplingText, type Dependee, type Reach, type ReachEvidence, type ReachedNode } from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
 import { coverageFooter } from "./coverage.ts";
 import type { FocusContext, FocusItem } from "./focus.ts";
@@ -15,7 +15,10 @@ import { qualified } from "./focus.ts";
 export interface ImpactItem extends FocusItem {
 	/** Why it ranked, as the text answer says it. */
 	why: string;
-	evidence: {
+	/** How often it changed with the change, in how many of the newest commits (change coupling). */
+	coupling?: { count: number; window: number };
+	/** How the graph reaches it; absent for a file only change coupling ranks. */
+	evidence?: {
 		relation: ReachEvidence["relation"];
 		/** What it depends on: a changed or exposed symbol's qualified name, a file's path, or `(deleted file)`. */
 		on: string;
@@ -40,17 +43,20 @@ export function impactItems(
 	const item = (ranked: ReachedNode): ImpactItem => {
 		const node = graph.nodes[ranked.id] as GraphNode;
 		const { evidence } = ranked;
-		const on = nameOf(graph, evidence.target);
-		const via = evidence.hops > 1 ? graph.nodes[evidence.target]?.path : undefined;
 		const out: ImpactItem = {
 			file: node.path,
 			line: node.line,
 			kind: node.kind,
 			name: qualified(node),
 			score: Math.round(ranked.score * 1e6) / 1e6,
-			why: whyOf(graph, evidence),
-			evidence: { relation: evidence.relation, on, ...(via === undefined ? {} : { via }), hops: evidence.hops },
+			why: whyRanked(graph, ranked),
 		};
+		if (evidence !== undefined) {
+			const on = nameOf(graph, evidence.target);
+			const via = evidence.hops > 1 ? graph.nodes[evidence.target]?.path : undefined;
+			out.evidence = { relation: evidence.relation, on, ...(via === undefined ? {} : { via }), hops: evidence.hops };
+		}
+		if (ranked.coupling !== undefined) out.coupling = ranked.coupling;
 		if (node.signature !== undefined) out.signature = node.signature;
 		return out;
 	};
@@ -63,6 +69,14 @@ export function impactItems(
 			on: nameOf(graph, d.target),
 		})),
 	};
+}
+
+/** Why a reached node ranked: the graph's reason, change coupling's, or both (`imports it; changed with it 3 times …`). */
+export function whyRanked(graph: CodeGraph, ranked: ReachedNode): string {
+	const reasons: string[] = [];
+	if (ranked.evidence !== undefined) reasons.push(whyOf(graph, ranked.evidence));
+	if (ranked.coupling !== undefined) reasons.push(couplingText(ranked.coupling));
+	return reasons.join("; ");
 }
 
 /** Why a node ranked, in a few words: `calls applyTax`, `tests it`, `via src/mid.py (imports it)`. */
@@ -92,9 +106,9 @@ function nameOf(graph: CodeGraph, id: number): string {
 /**
  * The impact answer as text for the model, within `maxTokens`. By priority: the header, the coverage footer's room,
  * the exposed files with why, the exposed symbols with their signatures and why, the change's own dependencies on
- * one line labelled as not exposure, and a count of what did not fit.
+ * one line labelled as not exposure, a count of what did not fit, and `note` (what the answer could not use).
  */
-export function renderImpact(reach: Reach, context: Omit<FocusContext, "title">): string {
+export function renderImpact(reach: Reach, context: Omit<FocusContext, "title"> & { note?: string }): string {
 	const { graph } = context;
 	const out = new BudgetedText(context.maxTokens);
 	out.addRootHeader(
@@ -103,7 +117,10 @@ export function renderImpact(reach: Reach, context: Omit<FocusContext, "title">)
 		` · "${truncate(context.query, 80)}" · ${graph.fileCount} files, ${graph.symbolCount} symbols`,
 	);
 	const footer = coverageFooter(context.gaps, context.partial, Math.max(0, out.remaining - 1), context.truncated);
-	const reserve = (footer.length === 0 ? 0 : budgetChars(footer) + 1) + BEYOND_LINE_CHARS;
+	// A note on what the answer could not use (no change coupling: not a Git repository) keeps its room too.
+	const note = context.note ?? "";
+	const noteChars = note === "" ? 0 : budgetChars(note) + 1;
+	const reserve = (footer.length === 0 ? 0 : budgetChars(footer) + 1) + noteChars + BEYOND_LINE_CHARS;
 	if (reach.files.length === 0) {
 		out.add(
 			reach.seededNodes === 0
@@ -116,12 +133,12 @@ export function renderImpact(reach: Reach, context: Omit<FocusContext, "title">)
 	const held = reserve + (dependsLine === "" ? 0 : budgetChars(dependsLine) + 1);
 	const fileLines = reach.files
 		.slice(0, MAX_FILE_LINES)
-		.map((r) => `  ${graph.nodes[r.id]?.path} — ${whyOf(graph, r.evidence)}`);
+		.map((r) => `  ${graph.nodes[r.id]?.path} — ${whyRanked(graph, r)}`);
 	const filesShown = out.addSection(FILES_HEADING, fileLines, held);
 	const symbolLines = reach.symbols.slice(0, MAX_SYMBOL_LINES).map((r) => {
 		const node = graph.nodes[r.id] as GraphNode;
 		const shown = node.signature ?? `${node.kind} ${qualified(node)}`;
-		return `  ${node.path}:${node.line}  ${shown} — ${whyOf(graph, r.evidence)}`;
+		return `  ${node.path}:${node.line}  ${shown} — ${whyRanked(graph, r)}`;
 	});
 	const symbolsShown = out.addSection(SYMBOLS_HEADING, symbolLines, held);
 	if (dependsLine !== "") out.add(dependsLine, reserve);
@@ -133,6 +150,7 @@ export function renderImpact(reach: Reach, context: Omit<FocusContext, "title">)
 			reserve - BEYOND_LINE_CHARS,
 		);
 	}
+	if (note !== "") out.add(note, reserve - BEYOND_LINE_CHARS - noteChars);
 	if (footer) out.addLines(footer);
 	return out.toString();
 }
