@@ -89,12 +89,12 @@ async function main(argv: string[]): Promise<number> {
 		import("./report/report-json.ts"),
 	]);
 	// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the grammars
-	// there in every process; with the runtime optimized too, a review after a one-file edit of this repository took
-	// 609-638 ms instead of 538-581).
+	// there in every process), since optimizing the runtime's code costs a short run more than it saves (the numbers
+	// are in bench/HISTORY.md).
 	useBaselineCompilerEverywhere();
 	// Bundled (`dist/cli.js`), Fovea's parsing threads run the worker bundled beside it. With all WebAssembly on the
-	// baseline compiler the second core is free while the code map's first index parses: a worker pays for its start
-	// from about 500 files (measured on viem's 1,493: 2.8 s against 3.2 s).
+	// baseline compiler the second core is free while the code map's first index parses, so a worker pays for its
+	// start from a few hundred files on (bench/HISTORY.md has the measurement behind 500).
 	if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
 	useExtractWorkersFrom(500);
 	let map: CodeMap | undefined;

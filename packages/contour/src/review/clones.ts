@@ -29,8 +29,9 @@ export const SHINGLE_TOKENS = 5;
 /** Shingle similarity from which two callables are near clones. */
 export const NEAR_CLONE_SIMILARITY = 0.7;
 /**
- * Candidates one review compares at most. Every new callable compared with the whole pool is quadratic: three
- * generated files of 5,500 look-alike functions took over 90 s. Half a million comparisons take well under a second.
+ * Candidates one review compares at most. Every new callable compared with the whole pool is quadratic, and a
+ * generated file of thousands of look-alike functions would hold a review for minutes; half a million comparisons
+ * stay well under a second. A search cut short is a coverage gap of its file, never a complete search claimed.
  */
 export const MAX_CLONE_COMPARISONS = 500_000;
 /** Candidates one callable is compared with at most (its share of `MAX_CLONE_COMPARISONS` may be less). */
@@ -82,8 +83,8 @@ export interface CloneSearch<C extends CloneFingerprint = CloneFingerprint> {
 
 /**
  * Hex digest (16 characters of sha256) of a token sequence, each token followed by a separator that cannot occur in
- * a token. The tokens are joined first: one update per token and separator cost a native call each, and nested
- * callables hash their tokens again (~20 ms of a cold review of this repository); the bytes hashed are the same.
+ * a token. The tokens are joined first: one update per token and separator would cost a native call each, and
+ * nested callables hash their tokens again; the bytes hashed are the same.
  */
 export function digest(parts: readonly string[]): string {
 	const hash = createHash("sha256");

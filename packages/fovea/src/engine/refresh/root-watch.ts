@@ -14,10 +14,10 @@ const MAX_LOGGED_PATHS = 1024;
  * so ignored and dependency directories cost nothing), plus the Git directory, so a commit or checkout that leaves
  * the worktree alone is still seen. Any event counts as a change; the caller then walks or probes as before.
  *
- * Why: on this kind of machine a system call costs tens of microseconds, so confirming that nothing changed by
- * stat-ing 10,000 files (a walk, or `git status`) takes 50–250 ms. A watch answers "nothing happened" for free, and
- * is only trusted while it is healthy: any watcher error, a root over the directory budget, or no watch at all makes
- * `unchangedSince` return false, and callers fall back to their full check.
+ * Why: a system call costs tens of microseconds, so confirming that nothing changed by stat-ing every file of a
+ * large root (a walk, or `git status`) costs a noticeable pause each turn. A watch answers "nothing happened" for
+ * free, and is only trusted while it is healthy: any watcher error, a root over the directory budget, or no watch at
+ * all makes `unchangedSince` return false, and callers fall back to their full check.
  */
 export class RootWatch {
 	readonly root: string;
