@@ -48,8 +48,9 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			if (loaded === undefined) {
 				loaded = import("./session-modules.ts");
 				loaded.then(
-					({ runMessageComponent }) => {
-						renderer = (message, options, theme) => runMessageComponent(message, options, theme);
+					(modules) => {
+						// Read at render time, not here: a failure to render must not become an unhandled rejection.
+						renderer = (message, options, theme) => modules.runMessageComponent(message, options, theme);
 					},
 					() => {
 						loaded = undefined;
