@@ -4,7 +4,7 @@
 // run works. Optional: PI_CREW_TUI_PANE names a file to write the pane with the widget to.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,12 +20,19 @@ after(async () => {
 	await cleanupTempDirs();
 });
 
-/** One tmux server of its own (`-L`), so nothing of another test or of the person's tmux is touched. */
+/**
+ * One tmux server of its own, on a socket in the test's temp dir (`-S`, like a unique `-L` name but removed with the
+ * dir: tmux leaves its socket file behind), so nothing of another test or of the person's tmux is touched.
+ */
 class Tmux {
-	readonly socket = `pi-crew-tui-${process.pid}-${Date.now()}`;
+	readonly socket: string;
+
+	constructor(dir: string) {
+		this.socket = join(dir, "tmux.sock");
+	}
 
 	run(...args: string[]): string {
-		return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+		return execFileSync("tmux", ["-S", this.socket, ...args], { encoding: "utf8" });
 	}
 
 	start(cwd: string, env: NodeJS.ProcessEnv, command: string[]): void {
@@ -56,7 +63,8 @@ class Tmux {
 	}
 
 	kill(): void {
-		spawnSync("tmux", ["-L", this.socket, "kill-server"]);
+		spawnSync("tmux", ["-S", this.socket, "kill-server"]);
+		rmSync(this.socket, { force: true });
 	}
 }
 
@@ -75,7 +83,7 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 			solo: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: only, role: w, instructions: TUI-TASK }",
 		});
 		await world.route("TUI-TASK", [world.gate("tui"), "done in the TUI"]);
-		const tmux = new Tmux();
+		const tmux = new Tmux(root);
 		try {
 			tmux.start(ws, { ...piEnv(world.agentDir, { ...world.env }), TERM: "xterm-256color" }, [
 				process.execPath,
