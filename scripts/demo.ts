@@ -1,11 +1,20 @@
 // An offline Pi session through the real host: a scripted model roams through four projects while pi-fovea and
 // pi-contour keep one observation domain per root, asks Fovea where something lives and asks Contour what a staged
-// change did to the structure. No API key, no network.
+// change did to the structure; then pi-crew runs a team of two scripted child agents (real `pi` processes), one
+// steered while it works, and shows its widget and the result. No API key, no network.
 //
 //   npm run demo
 
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+	CREW_EXTENSION,
+	crewWorld,
+	team,
+	until,
+	widget,
+	writeDefinitions,
+} from "../packages/crew/tests/extension/support/crew-world.ts";
 import { cleanupTempDirs, type PiHost, type ScriptedToolCall, startHost, tempDir } from "../test/e2e/harness.ts";
 import { git, gitRepo, writeFiles } from "../test/e2e/support/workspaces.ts";
 
@@ -101,8 +110,55 @@ try {
 		say("A fork from the prompt that listed forks/parser restores the roots enrolled on the branch before it:");
 		await command(host, "/fovea roots");
 	}
-	say(`Projects: ${[shop, ml, docs, nested].map(rel).join(", ")}. Nothing was sent to any network.`);
+	say(`Projects: ${[shop, ml, docs, nested].map(rel).join(", ")}.`);
 } finally {
 	await host.dispose();
+}
+
+/** pi-crew: a team of two scripted child agents, the first steered while it waits at a gate, the second after it. */
+async function crewDemo(): Promise<void> {
+	const world = await crewWorld(await tempDir("pi-crew-demo-"));
+	const ws = join(world.root, "shop");
+	await writeDefinitions(ws, {
+		pair: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: build, role: w, instructions: DEMO-BUILD }\n  - { id: check, role: w, dependsOn: [build], instructions: DEMO-CHECK }",
+	});
+	await world.route("DEMO-BUILD", [world.gate("build"), "Built the login page; the steer said to keep the old CSS."]);
+	await world.route("DEMO-CHECK", ["Checked the login page: it renders and the old CSS is kept."]);
+	const crewHost = await startHost({ cwd: ws, extensions: [CREW_EXTENSION] });
+	try {
+		say("\npi-crew: the model starts the team pair (build, then check) on a goal:");
+		const started = await team(crewHost, { action: "run", team: "pair", goal: "Add a login page to the shop" });
+		show("   team run answers the model:", started.text.split("\n"));
+		const runId = String(started.details.runId);
+		await until(() => world.requests("DEMO-BUILD").length > 0, "the build agent at work");
+		await until(() => widget(crewHost)?.some((l) => l.includes("build · running")), "the widget");
+		show(
+			"   the widget (plain lines over RPC; the TUI colours them and fits them to its width):",
+			widget(crewHost) ?? [],
+		);
+		const steer = { action: "steer-agent", agentId: `${runId}:build`, message: "Keep the old CSS." } as const;
+		show("   the model steers the working agent:", (await team(crewHost, steer)).text.split("\n"));
+		await world.open("build");
+		await until(async () => (await team(crewHost, { action: "status", runId })).details.status === "done", "the run");
+		await until(() => widget(crewHost) === undefined, "the widget cleared");
+		show(
+			"   the person is told:",
+			crewHost.ui.notifiedTexts.filter((t) => t.startsWith("pi-crew: run")),
+		);
+		await crewHost.prompt("anything new from the team?");
+		const told = crewHost
+			.entries()
+			.filter((e) => e.type === "custom_message" && e.customType === "pi-crew-run")
+			.flatMap((e) => String((e as { content?: unknown }).content).split("\n"));
+		show("   the model reads on its next turn (pi-crew-run):", told);
+	} finally {
+		await crewHost.dispose();
+	}
+}
+
+try {
+	await crewDemo();
+	say("Nothing was sent to any network.");
+} finally {
 	await cleanupTempDirs();
 }

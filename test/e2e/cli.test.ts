@@ -97,12 +97,14 @@ async function commandText(pi: PiRpc, command: string): Promise<string> {
 }
 
 /**
- * A copy of the checkout as `npm pack` sees it: the root manifest, `packages/*` without `node_modules`, and the
+ * A copy of the checkout as `npm pack` sees it: the root manifest, the pack script, `packages/*` without `node_modules`, and the
  * workspace links npm install makes (`node_modules/<name>` → `../packages/<dir>`).
  */
 async function stageCheckout(): Promise<string> {
 	const stage = await tempDir("pi-cli-stage-");
 	await cp(join(REPO_ROOT, "package.json"), join(stage, "package.json"));
+	// The packages' prepack copies pi-fovea in with the repository's script.
+	await cp(join(REPO_ROOT, "scripts", "bundle-fovea.mjs"), join(stage, "scripts", "bundle-fovea.mjs"));
 	await cp(join(REPO_ROOT, "packages"), join(stage, "packages"), {
 		recursive: true,
 		// Not `node_modules`, nor the bundles `cli-bundles.test.ts` builds (and removes) inside the packages meanwhile:
@@ -242,7 +244,7 @@ describe("the real pi CLI", () => {
 		}
 	});
 
-	it("loads pi-fovea and pi-contour installed from packed tarballs (pi install npm:<name>@file:/abs/path.tgz)", {
+	it("loads pi-fovea and pi-contour installed from packed tarballs (pi install npm:<name>@file:/abs/path.tgz), and pi-crew alone", {
 		timeout: TEST_TIMEOUT_MS,
 	}, async () => {
 		const fx = await fixture();
@@ -253,25 +255,37 @@ describe("the real pi CLI", () => {
 		const stage = await stageCheckout();
 		const pack = await run(
 			"npm",
-			["pack", "--workspace", "packages/fovea", "--workspace", "packages/contour", "--pack-destination", packDir],
+			[
+				"pack",
+				...["--workspace", "packages/fovea", "--workspace", "packages/contour", "--workspace", "packages/crew"],
+				...["--pack-destination", packDir],
+			],
 			{ cwd: stage, timeoutMs: 30_000 },
 		);
 		assert.equal(pack.code, 0, `npm pack succeeds\n${pack.stderr}`);
 		const foveaTarball = join(packDir, "pi-fovea-0.1.0.tgz");
 		const contourTarball = join(packDir, "pi-contour-0.1.0.tgz");
-		assert.ok(existsSync(foveaTarball) && existsSync(contourTarball), `both tarballs packed: ${pack.stdout}`);
+		const crewTarball = join(packDir, "pi-crew-0.1.0.tgz");
+		assert.ok(
+			existsSync(foveaTarball) && existsSync(contourTarball) && existsSync(crewTarball),
+			`the three tarballs packed: ${pack.stdout}`,
+		);
 
 		// postpack removed the copy prepack bundled, so the workspace symlink of pi-fovea is not shadowed.
-		const bundledCopy = join(stage, "packages", "contour", "node_modules", "pi-fovea");
-		assert.equal(existsSync(bundledCopy), false, "postpack removed the bundled copy");
+		for (const name of ["contour", "crew"]) {
+			const bundledCopy = join(stage, "packages", name, "node_modules", "pi-fovea");
+			assert.equal(existsSync(bundledCopy), false, `postpack removed pi-${name}'s bundled copy`);
+		}
 		assert.ok(lstatSync(join(stage, "node_modules", "pi-fovea")).isSymbolicLink(), "workspace link intact");
 
-		const listing = await run("tar", ["-tzf", contourTarball], { cwd: packDir });
-		assert.equal(listing.code, 0, listing.stderr);
-		assert.ok(
-			listing.stdout.split("\n").includes("package/node_modules/pi-fovea/src/workspace/index.ts"),
-			"pi-contour's tarball carries pi-fovea",
-		);
+		for (const tarball of [contourTarball, crewTarball]) {
+			const listing = await run("tar", ["-tzf", tarball], { cwd: packDir });
+			assert.equal(listing.code, 0, listing.stderr);
+			assert.ok(
+				listing.stdout.split("\n").includes("package/node_modules/pi-fovea/src/workspace/index.ts"),
+				`${basename(tarball)} carries pi-fovea`,
+			);
+		}
 
 		// The source names the package: Pi 1.6 takes everything before an `@` as the package name, so a bare
 		// `npm:/abs/pi-fovea-0.1.0.tgz` installs but is looked up as `node_modules//abs/pi-fovea-0.1.0.tgz` at
@@ -319,5 +333,16 @@ describe("the real pi CLI", () => {
 		} finally {
 			await pi.close();
 		}
+
+		// pi-crew alone into a fresh agent directory: it carries the kernel, so nothing named pi-fovea is fetched.
+		const aloneDir = join(packDir, "agent-crew-alone");
+		await mkdir(aloneDir, { recursive: true });
+		await writeAgentSettings(aloneDir);
+		const crewSource = `npm:pi-crew@file:${crewTarball}`;
+		const aloneEnv = piEnv(aloneDir, { npm_config_prefer_offline: "true" });
+		const crewInstall = await runPi(["install", crewSource], { cwd: fx.cwd, env: aloneEnv, timeoutMs: 45_000 });
+		assert.equal(crewInstall.code, 0, `pi install ${crewSource}\n${crewInstall.stdout}\n${crewInstall.stderr}`);
+		const crewInstalled = join(aloneDir, "npm", "node_modules", "pi-crew");
+		assert.ok(existsSync(join(crewInstalled, "node_modules", "pi-fovea", "src", "workspace", "index.ts")));
 	});
 });

@@ -183,8 +183,19 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		await until(() => widget(a) === undefined, "A's widget cleared");
 		assert.deepEqual(widgetHistory(b), [], "no widget line reached B");
 		assert.deepEqual(widgetHistory(c), []);
-		// A run's end reaches its coordinator as a message on its next turn (queued once the run's files are read
-		// back, so a turn may come before it); the other session gets none.
+		// A run's end reaches the person at once (a notification) and its coordinator on its next turn (a message of
+		// the latest state only: solo was interrupted by stop-agent, then resumed and finished, and reads as finished);
+		// the other session gets none.
+		for (const [runId, team] of [
+			[pairRun, "pair"],
+			[soloRun, "solo"],
+		]) {
+			const short = String(runId).slice(-8);
+			await until(
+				() => a.ui.notifiedTexts.some((t) => t.startsWith(`pi-crew: run ${short} (${team}) finished`)),
+				`the person is told that ${team} finished`,
+			);
+		}
 		const told = (h: PiHost) =>
 			h
 				.entries()
@@ -198,6 +209,13 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 				texts.some((t) => t.includes(`${soloRun} of team solo is done`))
 			);
 		}, "A is told that both runs ended");
+		// Each message tells a run once, in its latest state: solo's last word is that it is done.
+		const soloTold = told(a).filter((t) => t.includes(`${soloRun} of team solo`));
+		assert.ok(
+			soloTold.every((t) => t.split(`${soloRun} of team solo is`).length === 2),
+			soloTold.join("\n"),
+		);
+		assert.match(soloTold.at(-1) ?? "", new RegExp(`${soloRun} of team solo is done`));
 		await b.prompt("anything new?");
 		assert.deepEqual(told(b), [], "B is told nothing");
 	});
@@ -317,10 +335,7 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		assert.equal(cancelled.isError, false, cancelled.text);
 		await assertEnded(lingering, "cancel");
 		assertNamed(cancelled.text, lingering);
-		assert.match(
-			cancelled.text,
-			/^Cancelled run \S+: it is cancelled\. Ended \d+ processes left running by its agents: /,
-		);
+		assert.match(cancelled.text, /^Cancelled run \S+\. Ended \d+ processes left running by its agents: /);
 	});
 
 	it("in print mode a run is awaited, since the session (and its agents) end after the prompt", async () => {

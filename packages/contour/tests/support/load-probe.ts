@@ -29,6 +29,7 @@ const pi = {
 	on: (event: string) => handlers.push(event),
 	registerCommand: (name: string) => commands.push(name),
 	registerTool: () => {},
+	registerMessageRenderer: () => {},
 	appendEntry: () => {},
 	events: { on: () => () => {}, emit: () => {} },
 };

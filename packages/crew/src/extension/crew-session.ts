@@ -8,7 +8,9 @@ import { isFinalRunStatus, type RunStatus } from "../state/status.ts";
 import { AccessReporter } from "./access-hints.ts";
 import { type CrewExtensionOptions, coordinatorPiCommand, envPiArgs, parseModelChoice } from "./crew-config.ts";
 import { runEndedText } from "./run-text.ts";
-import { WIDGET_KEY, WidgetPainter, widgetLines } from "./widget.ts";
+import { runEndNotice } from "./run-words.ts";
+import { WIDGET_KEY, widgetContent, widgetRows } from "./widget.ts";
+import { WidgetPainter } from "./widget-painter.ts";
 import { worktreePrepareHook } from "./worktree-hooks.ts";
 
 /** Who the session is: its id, the folder Pi runs in, and its workspace (the canonical project root of that folder). */
@@ -18,10 +20,20 @@ export interface SessionIdentity {
 	workspace: string;
 }
 
-/** What the session needs from Pi after start: the UI (absent in print and JSON mode) and the current model. */
+/**
+ * What the session needs from Pi after start: the UI (absent in print and JSON mode), the current model and the
+ * run mode (`tui` gets a themed, width-aware widget; RPC clients plain lines).
+ */
 export interface SessionHost {
 	ui(): ExtensionUIContext | undefined;
 	model(): ModelChoice | undefined;
+	mode(): string;
+}
+
+/** A run whose end a `pi-crew-run` message tells, and the state it ended in. */
+export interface RunEnd {
+	runId: string;
+	status: RunStatus;
 }
 
 /** The custom message type that tells the coordinator a run it started has ended. */
@@ -42,6 +54,12 @@ export class CrewSession {
 	readonly #painter: WidgetPainter;
 	/** Runs started here without waiting: their end is told to the coordinator. */
 	readonly #watched = new Set<string>();
+	/** The last status told per run, and the newest status event per run: an older state is never sent. */
+	readonly #told = new Map<string, RunStatus>();
+	readonly #latest = new Map<string, number>();
+	/** Run-end texts for the coordinator's next turn, the latest per run (see takeRunMessage). */
+	readonly #pending = new Map<string, { status: RunStatus; text: string }>();
+	#sequence = 0;
 	#unsubscribe: (() => void) | undefined;
 	#closed = false;
 
@@ -99,24 +117,55 @@ export class CrewSession {
 	#onEvent(event: CrewEvent): void {
 		if (this.#closed) return;
 		this.#painter.request();
-		if (event.type !== "run.status" || !this.#watched.has(event.runId)) return;
+		if (event.type !== "run.status") return;
 		const status = event.data?.status as RunStatus | undefined;
-		if (status === undefined || (!isFinalRunStatus(status) && status !== "interrupted")) return;
+		if (status === undefined) return;
+		const sequence = ++this.#sequence;
+		this.#latest.set(event.runId, sequence);
+		if (!isFinalRunStatus(status) && status !== "interrupted") {
+			// Resumed or retried: what was pending about the run is no longer true.
+			this.#pending.delete(event.runId);
+			return;
+		}
+		const watched = this.#watched.has(event.runId);
 		if (isFinalRunStatus(status)) this.#watched.delete(event.runId);
-		void this.#tellEnded(event.runId);
+		void this.#tellEnded(event.runId, sequence, watched);
 	}
 
-	async #tellEnded(runId: string): Promise<void> {
+	/**
+	 * Tells the person at once (a notification) and, for a run it started without waiting, the coordinator on its
+	 * next turn (see takeRunMessage) that run `runId` stopped. A state already told, or one a newer status event
+	 * superseded meanwhile (an interrupted run resumed and finished), is not sent.
+	 */
+	async #tellEnded(runId: string, sequence: number, watched: boolean): Promise<void> {
 		try {
 			const run = await this.runtime.status({ ...this.scope(), runId });
-			if (this.#closed) return;
-			this.#pi.sendMessage(
-				{ customType: RUN_ENDED_MESSAGE, content: runEndedText(run), display: true, details: { runId } },
-				{ deliverAs: "nextTurn" },
-			);
+			const status = run.manifest.status;
+			if (this.#closed || this.#latest.get(runId) !== sequence || this.#told.get(runId) === status) return;
+			if (!isFinalRunStatus(status) && status !== "interrupted") return;
+			this.#told.set(runId, status);
+			// A cancel is the person's own doing, and /team cancel answers it already.
+			if (status !== "cancelled") {
+				const notice = runEndNotice(run.manifest, run.tasks);
+				this.#host.ui()?.notify(notice.text, notice.type);
+			}
+			if (watched) this.#pending.set(runId, { status, text: runEndedText(run) });
 		} catch {
 			// The run could not be read (edited by hand?); status will say why.
 		}
+	}
+
+	/**
+	 * For before_agent_start: one message telling the coordinator's next turn how the runs it started ended, the
+	 * latest state of each only (an interrupted run that was resumed and finished since reads as finished), or
+	 * undefined when there is nothing new. Shown in the chat with its own label (run-message.ts).
+	 */
+	takeRunMessage(): { customType: string; content: string; display: true; details: { runs: RunEnd[] } } | undefined {
+		if (this.#closed || this.#pending.size === 0) return undefined;
+		const runs = [...this.#pending].map(([runId, { status }]) => ({ runId, status }));
+		const content = [...this.#pending.values()].map((p) => p.text).join("\n\n");
+		this.#pending.clear();
+		return { customType: RUN_ENDED_MESSAGE, content, display: true, details: { runs } };
 	}
 
 	async #paint(): Promise<void> {
@@ -124,7 +173,9 @@ export class CrewSession {
 		if (this.#closed || ui === undefined) return;
 		const { runs, agents } = await this.runtime.overview(this.scope());
 		if (this.#closed) return;
-		ui.setWidget(WIDGET_KEY, widgetLines(runs, agents));
+		const content = widgetContent(this.#host.mode(), (options) => widgetRows(runs, agents, options));
+		if (typeof content === "function") ui.setWidget(WIDGET_KEY, content);
+		else ui.setWidget(WIDGET_KEY, content);
 	}
 
 	/** For session_shutdown: ends this session's agents (their runs become interrupted and resumable) and the widget. */

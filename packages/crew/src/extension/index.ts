@@ -1,13 +1,23 @@
-import type { ExtensionAPI, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import type {
+	ExtensionAPI,
+	ExtensionContext,
+	ExtensionUIContext,
+	MessageRenderer,
+} from "@earendil-works/pi-coding-agent";
 import type { ModelChoice } from "../runtime/agent-launch.ts";
 import type { CrewExtensionOptions } from "./crew-config.ts";
-import { runTeamCommand, TEAM_SUBCOMMANDS } from "./team-command.ts";
+import { TEAM_SUBCOMMANDS } from "./team-command.ts";
 import { teamParameters } from "./team-schema.ts";
 
 /** Settings of `createCrewExtension`. */
 export type { CrewExtensionOptions } from "./crew-config.ts";
 
 type Session = import("./crew-session.ts").CrewSession;
+
+/** The custom message type of a run that stopped (see crew-session.ts), rendered with a label of its own. */
+const RUN_MESSAGE = "pi-crew-run";
+
+type SessionModules = typeof import("./session-modules.ts");
 
 const TOOL_DESCRIPTION =
 	"Run a team of sub-agents (each a separate Pi process) on a goal in this workspace, and follow or control them. " +
@@ -30,14 +40,32 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 		let model: ModelChoice | undefined;
 		let session: Promise<Session> | undefined;
 		let ended = false;
-		const host = { ui: () => (ended ? undefined : ui), model: () => model };
+		let mode = "rpc";
+		let loaded: Promise<SessionModules> | undefined;
+		let renderer: MessageRenderer | undefined;
+		let lastCtx: ExtensionContext | undefined;
+		const load = () => {
+			if (loaded === undefined) {
+				loaded = import("./session-modules.ts");
+				loaded.then(
+					(modules) => {
+						// Read at render time, not here: a failure to render must not become an unhandled rejection.
+						renderer = (message, options, theme) => modules.runMessageComponent(message, options, theme);
+					},
+					() => {
+						loaded = undefined;
+					},
+				);
+			}
+			return loaded;
+		};
+		const host = { ui: () => (ended ? undefined : ui), model: () => model, mode: () => mode };
+		// Until the renderer's module is loaded Pi shows the message its own way.
+		pi.registerMessageRenderer(RUN_MESSAGE, (message, options, theme) => renderer?.(message, options, theme));
 
 		const open = (ctx: ExtensionContext): Promise<Session> => {
 			session ??= (async () => {
-				const [{ CrewSession }, { workspaceOf }] = await Promise.all([
-					import("./crew-session.ts"),
-					import("./workspace.ts"),
-				]);
+				const { CrewSession, workspaceOf } = await load();
 				const identity = {
 					sessionId: ctx.sessionManager.getSessionId(),
 					cwd: ctx.cwd,
@@ -64,6 +92,8 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 		pi.on("session_start", async (_event, ctx) => {
 			ended = false;
 			ui = ctx.hasUI ? ctx.ui : undefined;
+			mode = ctx.mode;
+			lastCtx = ctx;
 			model = ctx.model ? { provider: ctx.model.provider, model: ctx.model.id } : undefined;
 			// Only a workspace that has runs needs the runtime now (to find runs whose coordinator died).
 			const [{ workspaceOf }, { runsDirOf }, { existsSync }] = await Promise.all([
@@ -75,9 +105,17 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				if (existsSync(runsDirOf(await workspaceOf(ctx.cwd)))) await open(ctx);
 			} catch (error) {
 				// A damaged runs folder must not keep the session from starting; /team status names the problem.
-				const { shownText } = await import("./run-text.ts");
+				const { shownText } = await load();
 				ui?.notify(shownText(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`), "error");
 			}
+			// In the background: the first /team then finds its modules loaded.
+			load().catch(() => {});
+		});
+
+		// The runs this session started that ended since its last turn, told to the model as it starts the next one.
+		pi.on("before_agent_start", async () => {
+			const message = (await session?.catch(() => undefined))?.takeRunMessage();
+			return message ? { message } : undefined;
 		});
 
 		pi.on("model_select", (event) => {
@@ -98,7 +136,8 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			promptSnippet: "Run teams of sub-agents on a goal and steer, follow up, stop or resume them",
 			parameters: teamParameters,
 			async execute(_id, params, signal, onUpdate, ctx) {
-				const [crew, { teamAction }] = await Promise.all([open(ctx), import("./team-actions.ts")]);
+				const crew = await open(ctx);
+				const { teamAction } = await load();
 				const result = await teamAction(crew, params, {
 					...(signal ? { signal } : {}),
 					onUpdate: (text, details) => onUpdate?.({ content: [{ type: "text", text }], details }),
@@ -111,18 +150,39 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 
 		const names = Object.keys(TEAM_SUBCOMMANDS);
 		pi.registerCommand("team", {
-			description: `pi-crew teams of sub-agents (${names.join("|")})`,
-			getArgumentCompletions: (prefix) => {
-				const items = names
-					.filter((n) => n.startsWith(prefix.trim()))
-					.map((n) => ({ value: n, label: n, description: `/team ${TEAM_SUBCOMMANDS[n]?.usage}` }));
-				return items.length > 0 ? items : null;
+			description: `pi-crew teams of sub-agents (${names.join("|")}); /team alone shows help`,
+			getArgumentCompletions: async (prefix) => {
+				const words = prefix.trimStart().split(/\s+/);
+				if (words.length <= 1) {
+					const items = names
+						.filter((n) => n.startsWith(words[0] ?? ""))
+						.map((n) => ({ value: `${n} `, label: n, description: TEAM_SUBCOMMANDS[n]?.what ?? "" }));
+					return items.length > 0 ? items : null;
+				}
+				// After `run `: the teams of this workspace (the runtime loads now if it has not yet).
+				if (words[0] !== "run" || words.length !== 2 || lastCtx === undefined) return null;
+				try {
+					const { teamCompletions } = await load();
+					return await teamCompletions(await open(lastCtx), words[1] ?? "", options.env ?? process.env);
+				} catch {
+					return null;
+				}
 			},
 			handler: async (args, ctx) => {
-				// Loaded on use, off the startup path. What /team shows quotes goals, results, ids and paths.
-				const { shownText } = await import("./run-text.ts");
+				// Loaded on use (or preloaded after session start). What /team shows quotes goals, results, ids and paths.
+				let modules: SessionModules;
 				try {
-					ctx.ui.notify(shownText(await runTeamCommand(await open(ctx), args, ctx)), "info");
+					modules = await load();
+				} catch (error) {
+					// No escaping module to hand: a load error names paths of this installation, not model text.
+					const text = `/team: pi-crew could not load: ${(error as Error).message}`;
+					ctx.ui.notify(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " "), "error");
+					return;
+				}
+				const { shownText, runTeamCommand } = modules;
+				try {
+					const report = await runTeamCommand(await open(ctx), args);
+					ctx.ui.notify(shownText(report.text), report.type);
 				} catch (error) {
 					ctx.ui.notify(shownText(`/team: ${(error as Error).message}`), "error");
 				}

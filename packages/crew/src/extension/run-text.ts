@@ -5,6 +5,7 @@ import type { RunEvent } from "../state/events.ts";
 import type { RunManifest } from "../state/manifest.ts";
 import type { RunListing, RunSnapshot } from "../state/run-store.ts";
 import type { RunTask } from "../state/tasks.ts";
+import { agoText } from "./run-words.ts";
 
 /**
  * How runs read for people (the `team` tool, `/team`, the `crew` CLI) and for machines (`--json`). Pure: no
@@ -85,7 +86,13 @@ function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: rea
 /** A run's status: manifest, each task with its live agent and result, and the latest events. */
 export function runStatusText(
 	run: RunSnapshot & { agents?: LiveAgentHandle[]; events?: RunEvent[]; active?: boolean },
-	options: { rootsOf?: (agentId: string) => readonly string[]; ownerNote?: string; events?: number } = {},
+	options: {
+		rootsOf?: (agentId: string) => readonly string[];
+		ownerNote?: string;
+		events?: number;
+		/** The clock: event times then read as `12 s ago`, else as stored. */
+		now?: number;
+	} = {},
 ): string {
 	const m = run.manifest;
 	const lines = [
@@ -104,12 +111,25 @@ export function runStatusText(
 	const events = (run.events ?? []).slice(-(options.events ?? 10));
 	if (events.length > 0) {
 		lines.push("latest events:");
-		for (const e of events) {
-			const data = e.data ? ` ${oneLine(JSON.stringify(e.data), 120)}` : "";
-			lines.push(`  ${e.time} ${e.type}${e.taskId ? ` ${e.taskId}` : ""}${data}`);
-		}
+		for (const e of events) lines.push(`  ${eventLine(e, options.now)}`);
 	}
 	return shownLines(lines);
+}
+
+function fieldText(value: unknown): string {
+	if (value === null || typeof value !== "object") return String(value);
+	return Array.isArray(value) ? value.map(fieldText).join(", ") : oneLine(JSON.stringify(value), 60);
+}
+
+/** An event as a person reads it: when (`12 s ago` with a clock), what, for which task, and its fields as `key value`. */
+export function eventLine(event: RunEvent, now?: number): string {
+	const when = now === undefined ? event.time : agoText(event.time, now);
+	const fields = Object.entries(event.data ?? {})
+		.filter(([, value]) => value !== undefined && value !== null)
+		.map(([key, value]) => `${key} ${fieldText(value)}`)
+		.join(", ");
+	const what = `${event.type.replaceAll(".", " ")}${event.taskId ? ` ${event.taskId}` : ""}`;
+	return oneLine(`${when}: ${what}${fields ? ` (${fields})` : ""}`, 160);
 }
 
 /** What a started run tells the model: its id, tasks and the agent ids to steer. */

@@ -71,6 +71,7 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 			const report = await session.runtime.status({ ...scope, runId });
 			const note = await ownerNote(report.manifest.status, manifestOwner(report.manifest));
 			const text = runStatusText(report, {
+				now: Date.now(),
 				rootsOf: (agentId) => session.access.rootsOf(agentId),
 				...(note ? { ownerNote: note } : {}),
 			});
@@ -80,7 +81,9 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 			const run = await session.runtime.cancel({ ...scope, runId: requireRunId(params, action) });
 			await session.repaint();
 			const ended = endedProcessesText(run.endedProcesses, "its agents");
-			const text = `Cancelled run ${run.manifest.runId}: it is ${run.manifest.status}.${ended ? ` ${ended}.` : ""}`;
+			const { runId, status } = run.manifest;
+			const said = status === "cancelled" ? `Cancelled run ${runId}.` : `Run ${runId} is ${status}.`;
+			const text = `${said}${ended ? ` ${ended}.` : ""}`;
 			return controlled(run, text, { endedProcesses: run.endedProcesses });
 		}
 		case "resume": {

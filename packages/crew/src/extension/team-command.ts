@@ -1,21 +1,35 @@
-import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { CrewSession } from "./crew-session.ts";
 import type { TeamParams } from "./team-schema.ts";
 
-/** `/team` subcommands, their arguments and flags. */
-export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly string[] }> = {
-	run: { usage: "run <team> <goal…> [--worktree|--single]", flags: ["--worktree", "--single"] },
-	status: { usage: "status [runId] [--force]", flags: ["--force"] },
-	list: { usage: "list [--force]", flags: ["--force"] },
-	cancel: { usage: "cancel <runId> [--force]", flags: ["--force"] },
-	resume: { usage: "resume <runId> [--force]", flags: ["--force"] },
-	retry: { usage: "retry <runId> [taskId] [--force]", flags: ["--force"] },
-	worktrees: { usage: "worktrees [--force]", flags: ["--force"] },
+/** `/team` subcommands: their arguments and flags, and one line saying what each does (help and completion). */
+export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly string[]; what: string }> = {
+	teams: { usage: "teams", flags: [], what: "the teams you can run, one line each" },
+	run: {
+		usage: "run <team> <goal…> [--worktree|--single]",
+		flags: ["--worktree", "--single"],
+		what: "start a team on a goal",
+	},
+	status: { usage: "status [runId] [--force]", flags: ["--force"], what: "a run's tasks, results and events" },
+	list: { usage: "list [--force]", flags: ["--force"], what: "this session's runs" },
+	cancel: { usage: "cancel <runId> [--force]", flags: ["--force"], what: "stop a run and its agents" },
+	resume: { usage: "resume <runId> [--force]", flags: ["--force"], what: "continue an interrupted run" },
+	retry: { usage: "retry <runId> [taskId] [--force]", flags: ["--force"], what: "run failed tasks again" },
+	worktrees: { usage: "worktrees [--force]", flags: ["--force"], what: "the Git worktrees of runs" },
 	cleanup: {
 		usage: "cleanup [runId] [--commit|--discard] [--unlock] [--force]",
 		flags: ["--commit", "--discard", "--unlock", "--force"],
+		what: "remove finished runs' worktrees",
 	},
 };
+
+/** What `/team` alone shows: every subcommand with its arguments and one line. */
+export function teamHelpText(): string {
+	const lines = [
+		"/team: teams of sub-agents working on a goal in this workspace. Run ids may be given short (8 hex digits).",
+	];
+	for (const spec of Object.values(TEAM_SUBCOMMANDS)) lines.push(`  /team ${spec.usage}  ${spec.what}`);
+	lines.push("--force takes over the runs of an ended session of this workspace, never a live one's.");
+	return lines.join("\n");
+}
 
 /** A parsed `/team` command line. */
 export interface TeamCommand {
@@ -26,10 +40,11 @@ export interface TeamCommand {
 
 /** Splits `/team` arguments into the subcommand, its words and its flags; unknown ones are errors naming the choices. */
 export function parseTeamCommand(args: string): TeamCommand {
-	const [sub = "list", ...rest] = args
+	const [sub = "help", ...rest] = args
 		.trim()
 		.split(/\s+/)
 		.filter((w) => w.length > 0);
+	if (sub === "help") return { sub, words: rest, flags: new Set() };
 	const spec = Object.hasOwn(TEAM_SUBCOMMANDS, sub) ? TEAM_SUBCOMMANDS[sub] : undefined;
 	if (spec === undefined) {
 		throw new Error(`unknown subcommand '${sub}'. Use one of: ${Object.keys(TEAM_SUBCOMMANDS).join(", ")}.`);
@@ -66,19 +81,18 @@ export function commandParams(command: TeamCommand): TeamParams {
 	return { action: sub as TeamParams["action"], ...runId, ...taskId, ...force };
 }
 
-/** Runs one `/team` command line for the session and returns the text to show; failures throw with the reason. */
-export async function runTeamCommand(
-	session: CrewSession,
-	args: string,
-	_ctx: ExtensionCommandContext,
-): Promise<string> {
-	const command = parseTeamCommand(args);
-	if (command.sub === "cleanup") {
-		const { cleanupCommand } = await import("./cleanup-command.ts");
-		return cleanupCommand(session, command);
-	}
-	const { teamAction } = await import("./team-actions.ts");
-	const result = await teamAction(session, commandParams(command));
-	if (result.isError) throw new Error(result.text);
-	return result.text;
+/** What a `/team` command shows: its text and how it is shown (an empty status is information, not an error). */
+export interface TeamCommandReport {
+	text: string;
+	type: "info" | "warning" | "error";
+}
+
+/**
+ * The tool's words about its parameters in the command's words about flags: a person typing `/team` passes
+ * `--force`, the model passes `force: true`.
+ */
+export function commandWords(text: string): string {
+	return text
+		.replace(/\bpass force\b/g, "add --force")
+		.replace(/(^|[\s;(])force (takes|only takes)\b/g, "$1--force $2");
 }

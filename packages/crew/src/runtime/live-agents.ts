@@ -1,4 +1,5 @@
 import { canonicalPathSync } from "pi-fovea/workspace";
+import type { AgentUsage } from "./agent-capture.ts";
 import type { EndedProcess } from "./leftover-processes.ts";
 
 /**
@@ -30,6 +31,8 @@ export interface LiveAgentHandle {
 	endedAt?: string;
 	/** The tool running now, if any. */
 	currentTool?: string;
+	/** Model turns and tokens so far, summed over the agent's assistant messages (shown in the widget). */
+	usage?: AgentUsage;
 	/** Distinct absolute paths the agent's tools touched (metadata for the coordinator's roots, not authorship). */
 	accessedPaths: string[];
 	/** Records written to the agent's processes so far (prompts, steers, follow-ups, aborts). */

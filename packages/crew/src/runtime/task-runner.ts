@@ -159,8 +159,12 @@ export async function runTaskAgent(
 				if (record.type === "tool_execution_start" && typeof record.toolName === "string") {
 					registry.update(manifest.cwd, agentId, { currentTool: record.toolName });
 					deps.emit({ ...base, type: "agent.tool", data: { toolName: record.toolName } });
-				} else if (record.type === "tool_execution_end")
+				} else if (record.type === "tool_execution_end") {
 					registry.update(manifest.cwd, agentId, { currentTool: undefined });
+				} else if (record.type === "message_end") {
+					// The capture has summed this message already (onRecord runs after it).
+					registry.update(manifest.cwd, agentId, { usage: { ...child.capture.usage } });
+				}
 			},
 			onAccess: (access) => {
 				registry.addAccessedPath(manifest.cwd, agentId, access.path);

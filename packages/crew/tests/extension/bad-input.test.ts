@@ -160,7 +160,7 @@ describe("bad input gives a clear error and loses nothing", () => {
 			assert.equal(note?.type, "error", `${line}: ${note?.message}`);
 			assert.match(note?.message ?? "", pattern);
 		};
-		await error("/team explode", /unknown subcommand 'explode'. Use one of: run, status, list/);
+		await error("/team explode", /unknown subcommand 'explode'. Use one of: teams, run, status, list/);
 		await error("/team list --everything", /unknown flag --everything/);
 		await error("/team run solo", /usage: \/team run <team> <goal…>/);
 		await error("/team cancel", /usage: \/team cancel <runId>/);

@@ -35,7 +35,12 @@ describe("crew startup", () => {
 		const report = probeLoad(entry);
 		assert.deepEqual(report.fsCalls, []);
 		assert.deepEqual(report.spawns, []);
-		assert.deepEqual(report.handlers.sort(), ["model_select", "session_shutdown", "session_start"]);
+		assert.deepEqual(report.handlers.sort(), [
+			"before_agent_start",
+			"model_select",
+			"session_shutdown",
+			"session_start",
+		]);
 		assert.deepEqual(report.commands, ["team"]);
 	});
 });

@@ -81,7 +81,7 @@ describe("force takeover", () => {
 		const cancelled = await commandText(second, `/team cancel ${dropRun} --force`);
 		assert.equal(
 			cancelled,
-			`Cancelled run ${dropRun}: it is cancelled. Forced: taken over from session ${previous} (process ${process.pid}), whose session had ended; this session owns it now.`,
+			`Cancelled run ${dropRun}. Forced: taken over from session ${previous} (process ${process.pid}), whose session had ended; this session owns it now.`,
 		);
 
 		await world.open("keep");

@@ -14,7 +14,7 @@ import { coordinatorPiCommand, envPiArgs, parseModelChoice } from "../../src/ext
 import { requestedTeam } from "../../src/extension/run-start.ts";
 import { oneLine, runListLine } from "../../src/extension/run-text.ts";
 import { commandParams, parseTeamCommand } from "../../src/extension/team-command.ts";
-import { WIDGET_LINE_LIMIT, widgetLines } from "../../src/extension/widget.ts";
+import { plainLines, WIDGET_LINE_LIMIT, widgetRows } from "../../src/extension/widget.ts";
 import type { CrewEvent, LiveAgentHandle } from "../../src/runtime/index.ts";
 import type { RunListing, RunManifest, RunTask } from "../../src/state/index.ts";
 
@@ -36,6 +36,12 @@ function agent(taskId: string, extra: Partial<LiveAgentHandle> = {}): LiveAgentH
 }
 
 describe("widget lines", () => {
+	const plain = { now: Date.parse("2025-01-01T00:01:00Z"), shortIds: false };
+	const widgetLines = (runs: RunListing[], agents: LiveAgentHandle[]) => {
+		const rows = widgetRows(runs, agents, plain);
+		return rows === undefined ? undefined : plainLines(rows);
+	};
+
 	it("one line per run, its agents under it, nothing when idle", () => {
 		assert.equal(widgetLines([], []), undefined);
 		const lines = widgetLines(
@@ -44,9 +50,12 @@ describe("widget lines", () => {
 		);
 		assert.deepEqual(lines, [
 			`crew ${RUN} · pair · running · 1/2 done · Do the thing`,
-			`  b · running · bash · agent ${RUN}:b`,
+			`  b · agent ${RUN}:b · running · bash`,
 		]);
-		assert.match(widgetLines([listing("interrupted")], [])?.[0] ?? "", new RegExp(`/team resume ${RUN}$`));
+		assert.match(
+			widgetLines([listing("interrupted")], [])?.[0] ?? "",
+			new RegExp(`/team resume ${RUN} · Do the thing$`),
+		);
 	});
 
 	it("is bounded", () => {
@@ -71,7 +80,7 @@ describe("/team command parsing", () => {
 			runId: RUN,
 			force: true,
 		});
-		assert.deepEqual(commandParams(parseTeamCommand("")), { action: "list" });
+		assert.deepEqual(parseTeamCommand("").sub, "help");
 		assert.deepEqual(commandParams(parseTeamCommand(`retry ${RUN}`)), { action: "retry", runId: RUN });
 		assert.deepEqual(commandParams(parseTeamCommand(`retry ${RUN} build --force`)), {
 			action: "retry",

@@ -1,0 +1,136 @@
+// pi-crew in the real interactive `pi` TUI (issue 33), driven under tmux like a person at an 80-column terminal:
+// `/team` alone shows help, completion after `/team run ` offers the workspace's teams (not "run" again), a run's widget line fits
+// the width, and a finished run is announced. The scripted agent waits at a gate, so the widget is seen while the
+// run works. Optional: PI_CREW_TUI_PANE names a file to write the pane with the widget to.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { CREW_EXTENSION, crewWorld, writeDefinitions } from "../../packages/crew/tests/extension/support/crew-world.ts";
+import { cleanupTempDirs, tempDir } from "./harness.ts";
+import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PI_CLI, piEnv } from "./support/pi-cli.ts";
+
+const WIDTH = 80;
+const GOAL = "Rewrite the login flow so that every session token is rotated on each request";
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+
+after(async () => {
+	await cleanupTempDirs();
+});
+
+/**
+ * One tmux server of its own, on a socket in the test's temp dir (`-S`, like a unique `-L` name but removed with the
+ * dir: tmux leaves its socket file behind), so nothing of another test or of the person's tmux is touched.
+ */
+class Tmux {
+	readonly socket: string;
+
+	constructor(dir: string) {
+		this.socket = join(dir, "tmux.sock");
+	}
+
+	run(...args: string[]): string {
+		return execFileSync("tmux", ["-S", this.socket, ...args], { encoding: "utf8" });
+	}
+
+	start(cwd: string, env: NodeJS.ProcessEnv, command: string[]): void {
+		const exports = Object.entries(env)
+			.filter(([name, value]) => value !== undefined && /^(PI_|JITI_|HOME$|PATH$|TERM$|XDG_|npm_)/.test(name))
+			.map(([name, value]) => `${name}=${shellQuote(String(value))}`);
+		const line = `cd ${shellQuote(cwd)} && exec env ${exports.join(" ")} ${command.map(shellQuote).join(" ")}`;
+		this.run("new-session", "-d", "-s", "crew", "-x", String(WIDTH), "-y", "40", line);
+	}
+
+	screen(): string {
+		return this.run("capture-pane", "-p", "-t", "crew");
+	}
+
+	keys(...keys: string[]): void {
+		this.run("send-keys", "-t", "crew", ...keys);
+	}
+
+	/** Polls the pane until `probe` accepts it; fails with the last screen after `timeoutMs`. */
+	async until(probe: (screen: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const screen = this.screen();
+			if (probe(screen)) return screen;
+			if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
+			await sleep(150);
+		}
+	}
+
+	kill(): void {
+		spawnSync("tmux", ["-S", this.socket, "kill-server"]);
+		rmSync(this.socket, { force: true });
+	}
+}
+
+function shellQuote(text: string): string {
+	return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is not installed" }, () => {
+	it("shows help, completes team names, fits the widget to 80 columns and announces a finished run", {
+		timeout: 240_000,
+	}, async () => {
+		const root = await tempDir("pi-crew-tui-");
+		const world = await crewWorld(root);
+		const ws = join(root, "ws");
+		await writeDefinitions(ws, {
+			solo: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: only, role: w, instructions: TUI-TASK }",
+		});
+		await world.route("TUI-TASK", [world.gate("tui"), "done in the TUI"]);
+		const tmux = new Tmux(root);
+		try {
+			tmux.start(ws, { ...piEnv(world.agentDir, { ...world.env }), TERM: "xterm-256color" }, [
+				process.execPath,
+				PI_CLI,
+				...FAUX_MODEL_ARGS,
+				"-e",
+				FAUX_MODEL_EXTENSION,
+				"-e",
+				CREW_EXTENSION,
+				"--no-skills",
+				"--no-context-files",
+				"--session-dir",
+				join(root, "sessions"),
+			]);
+			await tmux.until((s) => s.includes("pi-faux") || s.includes("scripted"), "the TUI to start");
+
+			tmux.keys("/team", "Enter");
+			await tmux.until((s) => s.includes("/team: teams of sub-agents"), "/team alone to show help");
+
+			// Pi lists argument completions as one types; Tab would take the first.
+			tmux.keys("-l", "/team run ");
+			const completion = await tmux.until(
+				(s) => /solo\s+single: test team solo/.test(s),
+				"completion to offer the team solo",
+			);
+			assert.doesNotMatch(completion, /→ run\b/, "not the subcommand again");
+			// The line holds `/team run ` still: the rest is typed after it (no Escape first: an Escape just before a key
+			// reads as Alt and eats it). After `solo ` there is nothing to complete, so Enter runs the command.
+			tmux.keys("-l", `solo ${GOAL}`);
+			tmux.keys("Enter");
+			const running = await tmux.until(
+				(s) => /^crew [0-9a-f]{8} · solo · running/m.test(s) && /^ {2}only · running/m.test(s),
+				"the widget of the run",
+			);
+			const runLine = running.split("\n").find((l) => l.startsWith("crew ")) ?? "";
+			assert.ok(runLine.length <= WIDTH, `the run line fits ${WIDTH} columns: ${runLine}`);
+			// Not wrapped: the line under it is the agent's, not the rest of the goal.
+			const lines = running.split("\n");
+			assert.match(lines[lines.indexOf(runLine) + 1] ?? "", /^ {2}only · running/, running);
+			// For the README's screenshot: the pane as text, rendered to PNG by hand (packages/crew/docs/).
+			if (process.env.PI_CREW_TUI_PANE) writeFileSync(process.env.PI_CREW_TUI_PANE, running.trimEnd());
+
+			await world.open("tui");
+			await tmux.until((s) => /pi-crew: run [0-9a-f]{8} \(solo\) finished/.test(s), "the finished run announced");
+			await tmux.until((s) => !/^crew [0-9a-f]{8} · solo/m.test(s), "the widget cleared");
+		} finally {
+			tmux.kill();
+		}
+	});
+});
