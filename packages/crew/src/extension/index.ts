@@ -176,6 +176,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				} catch (error) {
 					// No escaping module to hand: a load error names paths of this installation, not model text.
 					const text = `/team: pi-crew could not load: ${(error as Error).message}`;
+					// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 					ctx.ui.notify(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " "), "error");
 					return;
 				}
