@@ -139,10 +139,12 @@ async function measureCorpus(corpus: Corpus, tools: Record<ToolName, Tool>, reps
 		};
 		await phase("cold");
 		await phase("noChange");
-		const previous = await applyOneFileEdit(corpus.root, corpus.editPath);
+		const editPath = corpus.editPath;
+		if (editPath === undefined) throw new Error(`no TypeScript source to edit in ${corpus.root}`);
+		const previous = await applyOneFileEdit(corpus.root, editPath);
 		await settle(corpus.root);
 		await phase("oneFile");
-		await restoreEdit(corpus.root, corpus.editPath, previous);
+		await restoreEdit(corpus.root, editPath, previous);
 		await settle(corpus.root);
 		for (const dir of Object.values(caches)) rmSync(dir, { recursive: true, force: true });
 	}

@@ -15,8 +15,8 @@ export interface Corpus {
 	description: string;
 	/** `git diff --cached --name-status` of the prepared state, one "S\tpath" per line. */
 	staged: string[];
-	/** The file the one-file edit changes, and its staged content to restore afterwards. */
-	editPath: string;
+	/** The TypeScript file the one-file edit changes; absent in a repository with none (no one-file case there). */
+	editPath?: string;
 }
 
 const IDENTITY = ["-c", "user.name=bench", "-c", "user.email=bench@localhost"];
@@ -46,19 +46,18 @@ export async function prepareSelf(source: string, into: string, commit: string):
 		root: into,
 		description: `this repository, commit ${full.slice(0, 12)} staged on its parent: ${subject.slice(0, 120)}`,
 		staged,
-		editPath: await editablePath(into, changed),
+		...(await editablePath(into, changed)),
 	};
 }
 
-/** An unchanged TypeScript source file of `root` to edit, the same one for the same tree. */
-async function editablePath(root: string, changed: ReadonlySet<string | undefined>): Promise<string> {
+/** An unchanged TypeScript source file of `root` to edit, the same one for the same tree; none where it has none. */
+async function editablePath(root: string, changed: ReadonlySet<string | undefined>): Promise<{ editPath?: string }> {
 	const tracked = (await git(root, ["ls-files", "-z"])).split("\0");
 	const sources = tracked
 		.filter((p) => /\.ts$/.test(p) && !p.endsWith(".d.ts") && !/(^|\/)test\//.test(p) && !changed.has(p))
 		.sort();
 	const preferred = sources.find((p) => p.endsWith("/engine/rank/heat.ts")) ?? sources[Math.floor(sources.length / 2)];
-	if (preferred === undefined) throw new Error(`no TypeScript source to edit in ${root}`);
-	return preferred;
+	return preferred === undefined ? {} : { editPath: preferred };
 }
 
 /** Copies the `.ts` sources of an installed package (no build output, no declarations) into `into`. */
