@@ -446,6 +446,21 @@ describe("continuity: compaction, reload, fork, tree navigation, reset", () => {
 		});
 	});
 
+	it("a peer's hint for the repository around an explicit narrow root does not widen it", async () => {
+		const { base, cwd } = await workspace();
+		const { r1 } = namedRepos(base, "r1");
+		const narrow = join(r1, "src");
+		await withHost(cwd, async (host) => {
+			await callEach(host, [{ name: "fovea_focus", arguments: { query: "name", root: narrow } }]);
+			await readEach(host, [modFile(r1)]);
+			// Contour reviews Git worktrees, so it enrolls r1 and hints it; Fovea's narrow root already owns the read.
+			assert.deepEqual(rings(host).contour, [r1], "Contour enrolled the repository (and hinted it)");
+			await sleep(100); // let a (wrongly) accepted peer hint land
+			assert.deepEqual(rings(host).fovea, [narrow], "the narrow root stays narrow: no peer widening to r1");
+			assert.deepEqual(listedRoots(await commandText(host, "/fovea roots")), [{ root: narrow, marker: "explicit" }]);
+		});
+	});
+
 	it("resuming a session file (session_start reason resume) restores its roots and its explicit narrow root", async () => {
 		const { base, cwd } = await workspace();
 		const { r1, r2, r3, r4 } = namedRepos(base, "r1", "r2", "r3", "r4");

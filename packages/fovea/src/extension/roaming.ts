@@ -125,7 +125,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			void loadEnrollment()
 				.then(async (enrollment) => {
 					const hint = check(enrollment, payload, sessionId);
-					if (hint === undefined || !(await enrollment.acceptsPeerRoot(hint.root, options.gitOnly === true))) return;
+					const explicit = session?.explicit ?? new Set<string>();
+					if (hint === undefined || !(await enrollment.acceptsPeerRoot(hint.root, options.gitOnly === true, explicit)))
+						return;
 					if (started !== epoch) return;
 					admit(hint.root, "peer", false, hint.origin);
 					persistIfChanged();

@@ -50,8 +50,18 @@ function projectInside(found: ProjectRoot, root: string): boolean {
 	return found.marker !== "source" && found.root !== root && relativeInside(root, found.root) !== undefined;
 }
 
-/** Whether a root hinted by the peer or Crew may enroll: never an excluded path, and a Git worktree where one is required. */
-export async function acceptsPeerRoot(root: string, gitOnly: boolean): Promise<boolean> {
+/**
+ * Whether a root hinted by the peer or Crew may enroll: never an excluded path, a Git worktree where one is
+ * required, and never a root around one of `explicit` (the seed: an explicitly selected narrow directory is not
+ * widened by later path activity it already owns; a hint names only the root the peer enrolled, and activity outside
+ * the narrow root enrolls the wider project through this extension's own tool results anyway).
+ */
+export async function acceptsPeerRoot(
+	root: string,
+	gitOnly: boolean,
+	explicit: ReadonlySet<string> = new Set(),
+): Promise<boolean> {
 	if (excludedRootReason(root, root, homedir()) !== undefined) return false;
+	for (const narrow of explicit) if (narrow !== root && relativeInside(root, narrow) !== undefined) return false;
 	return !gitOnly || (await discovery.gitMarkerOf(root)) !== undefined;
 }
