@@ -381,21 +381,11 @@ export class CodeMap {
 		build: (graph: PreparedGraph, snapshot: IndexSnapshot) => { query: FocusQuery; label: string },
 		maxTokens: number,
 		refresh: MapRefreshOptions,
-		hooks: {
-			/** Runs after the refresh; `true` when it awaited, so the graph is fetched again (a refresh may have patched it). */
-			prepare?: (snapshot: IndexSnapshot) => Promise<boolean>;
-			/** Re-ranks the result before it is rendered, with a note to add below the answer. */
-			rerank?: (result: FocusResult, graph: PreparedGraph) => { result: FocusResult; note?: string };
-		} = {},
 	): Promise<FocusAnswer> {
-		let { snapshot, graph } = await this.refresh(refresh);
-		if (hooks.prepare !== undefined && (await hooks.prepare(snapshot)))
-			({ snapshot, graph } = await this.refresh({ paths: [] }));
+		const { snapshot, graph } = await this.refresh(refresh);
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
-		const ranked = focus(graph, query);
-		const reranked = hooks.rerank?.(ranked, graph);
-		const result = reranked?.result ?? ranked;
+		const result = focus(graph, query);
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,
@@ -408,8 +398,7 @@ export class CodeMap {
 			files: snapshot.files,
 			maxTokens,
 		});
-		const note = reranked?.note === undefined ? "" : `\n${reranked.note}`;
-		return { text: `${text}${note}`, ...items, result, snapshot };
+		return { text, ...items, result, snapshot };
 	}
 
 	/** An overview of the root within `maxTokens`. */
