@@ -6,9 +6,8 @@ import { interruptRun, resumeRun } from "../state/run-lifecycle.ts";
 import { retryRun } from "../state/run-retry.ts";
 import type { RunSnapshot, RunStore } from "../state/run-store.ts";
 import { isFinalRunStatus } from "../state/status.ts";
-import type { EndedProcess } from "./leftover-processes.ts";
 import { CrewAccessError, endOrphanedAgents, ownedElsewhere, readOwnedRun, type SessionScope } from "./run-access.ts";
-import type { RunExecution } from "./scheduler.ts";
+import type { CancelledRun, RunExecution } from "./scheduler.ts";
 
 /**
  * cancel, resume and retry of a whole run. Each reads the run for a caller allowed to act on it (its own, or with
@@ -38,8 +37,8 @@ export interface TakenOver {
 /** A run after cancel, resume or retry; `takenOverFrom` names the previous owner when force took it over. */
 export type ControlledRun = RunSnapshot & { takenOverFrom?: TakenOver };
 
-/** A cancelled run: also what its agents left running that the cancel ended with them. */
-export type CancelledControlledRun = ControlledRun & { endedProcesses: EndedProcess[] };
+/** A cancelled run (with what its agents left running that the cancel ended), and the owner force took it from. */
+export type CancelledControlledRun = CancelledRun & { takenOverFrom?: TakenOver };
 
 /** The previous owner of `manifest` when it was not `sessionId`'s own run (force took it over). */
 function takeover(manifest: RunManifest, sessionId: string): { takenOverFrom?: TakenOver } {
