@@ -17,7 +17,7 @@
  */
 
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -730,6 +730,38 @@ describe("Crew's agent-access channel", () => {
 		} finally {
 			for (const stop of stops) stop();
 			await Promise.all([hostA.dispose(), hostB.dispose()]);
+		}
+	});
+});
+
+describe("roots that end", () => {
+	it("an agent touching the session's own root does not become its origin, and a root whose directory is deleted leaves both rings", async () => {
+		const { base } = await workspace();
+		const { home, agentRepo } = namedRepos(base, "home", "agentRepo");
+		const origin = { kind: "crew-agent", agentId: "run-1:look", runId: "run-1", taskId: "look" };
+		const bus = piCodingAgent.createEventBus();
+		const host = await startHost({ cwd: home, extensions: BOTH, eventBus: bus });
+		try {
+			await readEach(host, [modFile(home)]);
+			const report = { version: 1, root: home, sessionId: host.sessionId(), origin };
+			bus.emit(AGENT_ACCESS_EVENT, report);
+			bus.emit(AGENT_ACCESS_EVENT, { ...report, root: agentRepo });
+			await waitFor(
+				() => rings(host).fovea.length === 2 && rings(host).contour.length === 2,
+				"the agent root in both rings",
+				20_000,
+			);
+			await sleep(150);
+			const shown = listedRoots(await commandText(host, "/fovea roots"));
+			assert.equal(shown.find((row) => row.root === home)?.marker, "git", "the session's own root keeps no agent");
+			assert.equal(shown.find((row) => row.root === agentRepo)?.marker, "peer · agent run-1:look");
+
+			rmSync(agentRepo, { recursive: true, force: true });
+			assert.deepEqual(await listed(host), { fovea: [home], contour: [home] }, "a deleted root is not listed");
+			assert.deepEqual(rings(host), { fovea: [home], contour: [home] }, "and its retirement is persisted");
+			assert.deepEqual(host.errors, []);
+		} finally {
+			await host.dispose();
 		}
 	});
 });

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CREW_AGENT_ACCESS_EVENT } from "../workspace/agent-access.ts";
 import type { AgentOrigin } from "../workspace/agent-access-check.ts";
@@ -74,6 +75,27 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	};
 	const persistIfChanged = () => persist(false);
 
+	/**
+	 * Retires the roots whose directory is gone (a crew worktree cleaned up, a checkout deleted), so what is shown
+	 * never lists a root that no longer exists. Only a definite "not found" retires: an unreadable root stays.
+	 */
+	const retireMissing = async () => {
+		const roots = session?.ring.list() ?? [];
+		const gone = await Promise.all(
+			roots.map((root) =>
+				stat(root).then(
+					(found) => !found.isDirectory(),
+					(error: NodeJS.ErrnoException) => error.code === "ENOENT" || error.code === "ENOTDIR",
+				),
+			),
+		);
+		const missing = roots.filter((_, i) => gone[i]);
+		if (missing.length === 0 || session === undefined) return;
+		for (const root of missing) session.ring.retire(root);
+		retire(missing, "gone");
+		persistIfChanged();
+	};
+
 	const admit = (root: string, marker: RootInfo["marker"], publish: boolean, origin?: AgentOrigin) => {
 		if (session === undefined) return;
 		const admission = session.ring.admit(root);
@@ -82,7 +104,10 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			session.info.set(root, { marker, admittedAt: Date.now(), ...(origin === undefined ? {} : { origin }) });
 		} else {
 			if (marker !== "peer" && (known.marker === "peer" || known.marker === "restored")) known.marker = marker;
-			if (origin !== undefined) known.origin ??= origin;
+			// An agent is the origin only of a root it brought in: the session's own use of a root makes it the session's,
+			// and an agent touching a root the session already had does not claim it.
+			if (marker !== "peer") delete known.origin;
+			else if (known.marker === "peer" && origin !== undefined) known.origin ??= origin;
 		}
 		retire(admission.retired, "rotation");
 		if (admission.fresh) options.onAdmit?.(root);
@@ -242,6 +267,7 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 			return retired;
 		},
 		async describe(now = Date.now()) {
+			await retireMissing();
 			const ring = session?.ring;
 			const info = session?.info;
 			const { ringText } = await import("./ring-text.ts");

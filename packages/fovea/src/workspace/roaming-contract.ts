@@ -90,6 +90,9 @@ export interface Roaming {
 	 * a Git-only extension takes the cwd's Git project, else the most recent Git root in the ring.
 	 */
 	manualRoot(cwd: string): Promise<ManualRoot | undefined>;
-	/** The ring as text lines: root, marker, lease age, heavy-cache residency. */
+	/**
+	 * The ring as text lines: root, marker, lease age, heavy-cache residency. Roots whose directory is gone retire
+	 * first, so the lines never name a deleted root.
+	 */
 	describe(now?: number): Promise<string[]>;
 }
