@@ -344,5 +344,23 @@ describe("the real pi CLI", () => {
 		assert.equal(crewInstall.code, 0, `pi install ${crewSource}\n${crewInstall.stdout}\n${crewInstall.stderr}`);
 		const crewInstalled = join(aloneDir, "npm", "node_modules", "pi-crew");
 		assert.ok(existsSync(join(crewInstalled, "node_modules", "pi-fovea", "src", "workspace", "index.ts")));
+		// And it works there: the first /team commands of a session load the installed package's modules.
+		const alone = PiRpc.start({
+			cwd: fx.cwd,
+			env: piEnv(aloneDir, { PI_FAUX_SCRIPT: fx.script }),
+			args: [...FAUX_MODEL_ARGS, "--session-dir", fx.sessionDir, "-e", FAUX_MODEL_EXTENSION],
+		});
+		try {
+			for (const [command, expected] of [
+				["/team teams", "plan-implement-review"],
+				["/team status", "No runs yet"],
+			] as const) {
+				const shown = JSON.stringify((await alone.prompt(command)).records);
+				assert.ok(shown.includes(expected), `${command} in pi-crew installed alone: ${shown.slice(0, 2000)}`);
+				assert.doesNotMatch(shown, /Cannot read properties|is not a function/);
+			}
+		} finally {
+			await alone.close();
+		}
 	});
 });

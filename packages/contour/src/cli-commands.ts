@@ -22,7 +22,23 @@ const USAGE = `usage:
                  [--policy FILE]
   contour status [--root DIR] [--json]
   contour hook install [--blocking] | uninstall | status [--json]   [--root DIR]
-  contour help | --help | --version`;
+  contour help | --help | --version
+
+commands:
+  review   the structural review of a change: complexity per callable before and after, clones, import cycles,
+           imports across regions, needless code, and what the change exposes
+  status   the root's last review and its background observer
+  hook     a pre-commit hook that runs the staged review (advisory; --blocking fails the commit on policy violations)
+
+options:
+  --staged          compare HEAD with the index (the default)
+  --working-tree    compare HEAD with the files on disk
+  --base REF        compare REF's merge base with HEAD (a branch review)
+  --root DIR        the Git root to review (default: the Git root around the current directory)
+  --max-tokens N    budget of the text report, 100 to 100000 (default 2000)
+  --max-findings N  findings in the report, 0 to 100000 (default: all that fit the budget)
+  --policy FILE     a policy (forbidden imports, regions, limits) instead of .pi/contour/policy.json
+  --json            the whole report as JSON instead of text`;
 
 /** Text output fits this many tokens unless --max-tokens says otherwise. */
 const DEFAULT_MAX_TOKENS = 2000;

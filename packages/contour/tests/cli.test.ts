@@ -388,6 +388,10 @@ describe("contour status", () => {
 		const dashed = await contour(["--help"], cwd);
 		assert.deepEqual([dashed.code, dashed.stdout, dashed.stderr], [0, help.stdout, ""], "help and --help agree");
 		assert.match(help.stdout, /^usage:\n {2}contour review/);
+		for (const verb of ["review", "status", "hook"]) {
+			assert.match(help.stdout, new RegExp(`\\n  ${verb} +\\S`), `a line saying what ${verb} does`);
+		}
+		assert.match(help.stdout, /--max-tokens N +budget of the text report, 100 to 100000 \(default 2000\)/);
 		const version = await contour(["--version"], cwd);
 		assert.equal(version.code, 0, version.stderr);
 		const { version: expected } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));

@@ -28,7 +28,20 @@ const USAGE = `usage:
   crew status <runId> [--events N] [--root DIR] [--json]
   crew worktrees [--root DIR] [--json]
   crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
-  crew help | --help | --version`;
+  crew help | --help | --version
+
+commands:
+  list       the runs of this workspace, newest first (all sessions', or one session's with --session)
+  status     one run: its tasks, their results, its last events
+  worktrees  the Git worktrees that runs in worktree mode made
+  cleanup    remove finished runs' worktrees (a dirty one is kept unless --commit or --discard says what to do)
+
+options:
+  --root DIR    the workspace (default: the Git root or project around the current directory)
+  --events N    status: how many of the last events to show (default 10)
+  --unlock      cleanup: also remove worktrees Git has locked
+  --json        the answer as JSON instead of text
+Runs start from Pi (the team tool or /team run); this command reads and tidies them without a model.`;
 
 class UsageError extends Error {}
 

@@ -207,6 +207,10 @@ describe("crew CLI", () => {
 		assert.equal(help.code, 0, help.err);
 		assert.deepEqual(await crew(["--help"]), help, "help and --help agree");
 		assert.match(help.out, /^usage:\n {2}crew list/);
+		for (const verb of ["list", "status", "worktrees", "cleanup"]) {
+			assert.match(help.out, new RegExp(`\\n  ${verb} +\\S`), `a line saying what ${verb} does`);
+		}
+		assert.match(help.out, /--events N +status: how many of the last events to show \(default 10\)/);
 		const version = await crew(["--version"]);
 		assert.equal(version.code, 0, version.err);
 		const { version: expected } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));

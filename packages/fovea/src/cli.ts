@@ -37,7 +37,23 @@ const USAGE = `usage:
   fovea dwell FILE... [--factor N] [--root DIR] [--max-tokens N] [--json]
   fovea impact [FILE...] [--symbol NAME]... [--uncommitted] [--base REF] [--root DIR] [--max-tokens N] [--json]
   fovea status [--root DIR] [--json]
-  fovea help | --help | --version`;
+  fovea help | --help | --version
+
+commands:
+  sketch   the root's most central files and symbols: a map to start from
+  focus    the files and symbols a question points at (words, a symbol, an issue text with a traceback)
+  dwell    what surrounds files you are reading: their neighbours, callers and tests
+  impact   what a change to files or symbols exposes: importers, callers, tests, files changed with them
+  status   the root's index: files, languages, what is left out and why
+
+options:
+  --root DIR        the project to map (default: the Git root or project around the current directory)
+  --max-tokens N    budget of the text answer, 200 to 20000 (default 1500)
+  --json            the whole answer as JSON instead of text
+  --path FILE       focus: start from this file as well     --kind KIND  focus: only symbols of this kind
+  --factor N        dwell: how much the files weigh, 0.5 to 20 (default 2)
+  --symbol NAME     impact: a changed symbol (repeatable)    --uncommitted  impact: the files changed since HEAD
+  --base REF        impact: the files changed since REF's merge base`;
 
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({

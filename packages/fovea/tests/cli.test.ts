@@ -361,6 +361,10 @@ describe("fovea CLI", () => {
 		assert.equal(help.code, 0, help.stderr);
 		const dashed = await fovea(["--help"]);
 		assert.deepEqual([dashed.code, dashed.stdout, dashed.stderr], [0, help.stdout, ""], "help and --help agree");
+		for (const verb of ["sketch", "focus", "dwell", "impact", "status"]) {
+			assert.match(help.stdout, new RegExp(`\\n  ${verb} +\\S`), `a line saying what ${verb} does`);
+		}
+		assert.match(help.stdout, /--max-tokens N +budget of the text answer, 200 to 20000 \(default 1500\)/);
 		assert.match(help.stdout, /^usage:\n {2}fovea sketch/);
 		const version = await fovea(["--version"]);
 		assert.equal(version.code, 0, version.stderr);
