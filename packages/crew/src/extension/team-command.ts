@@ -1,11 +1,12 @@
+import { parseBudgetWords } from "../runtime/budget.ts";
 import type { TeamParams } from "./team-schema.ts";
 
 /** `/team` subcommands: their arguments and flags, and one line saying what each does (help and completion). */
 export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly string[]; what: string }> = {
 	teams: { usage: "teams", flags: [], what: "the teams you can run, one line each" },
 	run: {
-		usage: "run <team> <goal…> [--worktree|--single]",
-		flags: ["--worktree", "--single"],
+		usage: "run <team> <goal…> [--worktree|--single] [--budget=turns=N,toolCalls=N,tokens=N,cost=X] [--agent-budget=…]",
+		flags: ["--worktree", "--single", "--budget=", "--agent-budget="],
 		what: "start a team on a goal",
 	},
 	status: { usage: "status [runId] [--force]", flags: ["--force"], what: "a run's tasks, results and events" },
@@ -52,7 +53,9 @@ export function parseTeamCommand(args: string): TeamCommand {
 	const words = rest.filter((w) => !w.startsWith("--"));
 	const flags = new Set(rest.filter((w) => w.startsWith("--")));
 	for (const flag of flags) {
-		if (!spec.flags.includes(flag)) throw new Error(`/team ${sub}: unknown flag ${flag}. Usage: /team ${spec.usage}`);
+		// A flag with a value (`--budget=turns=3`) is declared as its name and `=`.
+		const name = flag.includes("=") ? `${flag.slice(0, flag.indexOf("="))}=` : flag;
+		if (!spec.flags.includes(name)) throw new Error(`/team ${sub}: unknown flag ${flag}. Usage: /team ${spec.usage}`);
 	}
 	if (flags.has("--commit") && flags.has("--discard"))
 		throw new Error("/team cleanup: --commit or --discard, not both");
@@ -68,7 +71,17 @@ export function commandParams(command: TeamCommand): TeamParams {
 		const [team, ...goal] = words;
 		if (team === undefined || goal.length === 0) throw new Error(`usage: /team ${TEAM_SUBCOMMANDS.run?.usage}`);
 		const mode = flags.has("--worktree") ? "worktree" : flags.has("--single") ? "single" : undefined;
-		return { action: "run", team, goal: goal.join(" "), ...(mode ? { workspaceMode: mode } : {}) };
+		const valued = (name: string) => [...flags].find((f) => f.startsWith(`${name}=`))?.slice(name.length + 1);
+		const budget = valued("--budget");
+		const agentBudget = valued("--agent-budget");
+		return {
+			action: "run",
+			team,
+			goal: goal.join(" "),
+			...(mode ? { workspaceMode: mode } : {}),
+			...(budget === undefined ? {} : { budget: parseBudgetWords(budget, "--budget") }),
+			...(agentBudget === undefined ? {} : { agentBudget: parseBudgetWords(agentBudget, "--agent-budget") }),
+		};
 	}
 	if ((sub === "cancel" || sub === "resume" || sub === "retry") && words[0] === undefined) {
 		throw new Error(`usage: /team ${TEAM_SUBCOMMANDS[sub]?.usage}`);

@@ -25,6 +25,19 @@ const taskSchema = Type.Object({
 	dependsOn: Type.Optional(Type.Array(Type.String(), { description: "Ids of tasks that must be done first." })),
 });
 
+const budgetSchema = (what: string) =>
+	Type.Optional(
+		Type.Object(
+			{
+				turns: Type.Optional(Type.Integer({ minimum: 1, description: "Model turns." })),
+				toolCalls: Type.Optional(Type.Integer({ minimum: 1, description: "Tool calls." })),
+				tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Tokens (input, output and cache)." })),
+				cost: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Cost in US dollars." })),
+			},
+			{ description: what },
+		),
+	);
+
 /** Parameters of the `team` tool. */
 export const teamParameters = Type.Object({
 	action: Type.Enum([...TEAM_ACTIONS], {
@@ -40,6 +53,12 @@ export const teamParameters = Type.Object({
 		Type.Enum(["single", "worktree"], {
 			description: "run: single (default: all agents in the workspace) or worktree (one Git worktree per task).",
 		}),
+	),
+	budget: budgetSchema(
+		"run: limits on the whole run (all agents together); an agent still working when one is reached is stopped, its task failed with budget-exceeded and its partial result kept.",
+	),
+	agentBudget: budgetSchema(
+		"run: limits on each agent of the run (tighter limits of an agent's own definition still apply).",
 	),
 	wait: Type.Optional(
 		Type.Boolean({

@@ -1,6 +1,7 @@
 import type { AgentDefinition, ThinkingLevel } from "../definitions/agent.ts";
 import { THINKING_LEVELS } from "../definitions/agent.ts";
 import type { RunMeta } from "../state/manifest.ts";
+import { type Budget, checkedBudget, tighterBudget } from "./budget.ts";
 import { CREW_ENV } from "./runtime-config.ts";
 
 /**
@@ -13,6 +14,8 @@ export interface AgentSnapshot {
 	tools?: string[];
 	thinking?: ThinkingLevel;
 	systemPrompt: string;
+	/** The agent's own budget, tightened by the one its run gives every agent. */
+	budget?: Budget;
 }
 
 /** The model for agents whose definition names none: usually the coordinator's. */
@@ -21,9 +24,11 @@ export interface ModelChoice {
 	model?: string;
 }
 
-/** The snapshot of `agent`. */
-export function agentSnapshot(agent: AgentDefinition): AgentSnapshot {
+/** The snapshot of `agent`, whose budget is the tightest of its own and `runAgentBudget` (each agent of the run). */
+export function agentSnapshot(agent: AgentDefinition, runAgentBudget?: Budget): AgentSnapshot {
 	const snapshot: AgentSnapshot = { name: agent.name, systemPrompt: agent.systemPrompt };
+	const budget = tighterBudget(agent.budget, runAgentBudget);
+	if (budget !== undefined) snapshot.budget = budget;
 	if (agent.model !== undefined) snapshot.model = agent.model;
 	if (agent.tools !== undefined) snapshot.tools = [...agent.tools];
 	if (agent.thinking !== undefined) snapshot.thinking = agent.thinking;
@@ -56,6 +61,12 @@ export function readAgentSnapshot(meta: RunMeta | undefined, name: string, where
 		if (!THINKING_LEVELS.includes(r.thinking as ThinkingLevel))
 			throw fail(`thinking must be one of ${THINKING_LEVELS.join(", ")}`);
 		snapshot.thinking = r.thinking as ThinkingLevel;
+	}
+	try {
+		const budget = checkedBudget(r.budget, "budget");
+		if (budget !== undefined) snapshot.budget = budget;
+	} catch (error) {
+		throw fail((error as Error).message);
 	}
 	return snapshot;
 }

@@ -1,5 +1,6 @@
 import { canonicalPathSync } from "pi-fovea/workspace";
 import type { AgentUsage } from "./agent-capture.ts";
+import type { Budget } from "./budget.ts";
 import type { EndedProcess } from "./leftover-processes.ts";
 
 /**
@@ -33,6 +34,8 @@ export interface LiveAgentHandle {
 	currentTool?: string;
 	/** Model turns and tokens so far, summed over the agent's assistant messages (shown in the widget). */
 	usage?: AgentUsage;
+	/** The agent's limits, when it has any (the widget and status show spent/limit). */
+	budget?: Budget;
 	/** Distinct absolute paths the agent's tools touched (metadata for the coordinator's roots, not authorship). */
 	accessedPaths: string[];
 	/** Records written to the agent's processes so far (prompts, steers, follow-ups, aborts). */
