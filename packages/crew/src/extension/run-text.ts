@@ -75,6 +75,7 @@ function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: rea
 	if (agent) {
 		const tool = agent.currentTool ? `, running ${agent.currentTool}` : "";
 		lines.push(`  live agent ${agent.agentId}: ${agent.status}, pid ${agent.pid ?? "-"}${tool}, cwd ${agent.cwd}`);
+		if (agent.question) lines.push(`  asks: ${oneLine(agent.question, 300)} (answer with follow-up-agent)`);
 	}
 	if (roots.length > 0) lines.push(`  roots it accessed: ${roots.join(", ")}`);
 	const ended = endedProcessesText(endedProcessesOf(task.meta));

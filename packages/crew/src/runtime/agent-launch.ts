@@ -2,6 +2,7 @@ import type { AgentDefinition, ThinkingLevel } from "../definitions/agent.ts";
 import { THINKING_LEVELS } from "../definitions/agent.ts";
 import type { RunMeta } from "../state/manifest.ts";
 import { type Budget, checkedBudget, tighterBudget } from "./budget.ts";
+import { ASK_EXTENSION, ASK_TOOL } from "./question-protocol.ts";
 import { CREW_ENV } from "./runtime-config.ts";
 
 /**
@@ -72,23 +73,21 @@ export function readAgentSnapshot(meta: RunMeta | undefined, name: string, where
 }
 
 /**
- * Pi arguments for one agent: its model (else `defaultModel`), its tool allowlist, thinking level and system
- * prompt (appended from `systemPromptFile`, so the text never passes through the command line), after `extra`.
+ * Pi arguments for one agent: the supervisor channel's extension, its model (else `defaultModel`), its tool
+ * allowlist (plus `ask_coordinator`), thinking level and system prompt (appended from `systemPromptFile`, so the text never passes through the command line), after `extra`.
  */
 export function agentArgs(
 	agent: AgentSnapshot,
 	options: { systemPromptFile: string; defaultModel?: ModelChoice; extra?: readonly string[] },
 ): string[] {
-	const args = [...(options.extra ?? [])];
+	// Every agent can ask its coordinator a question (the supervisor channel), whatever tools it may use besides.
+	const args = [...(options.extra ?? []), "-e", ASK_EXTENSION];
 	if (agent.model !== undefined) args.push("--model", agent.model);
 	else if (options.defaultModel?.model !== undefined) {
 		if (options.defaultModel.provider !== undefined) args.push("--provider", options.defaultModel.provider);
 		args.push("--model", options.defaultModel.model);
 	}
-	if (agent.tools !== undefined) {
-		args.push(agent.tools.length === 0 ? "--no-tools" : "--tools");
-		if (agent.tools.length > 0) args.push(agent.tools.join(","));
-	}
+	if (agent.tools !== undefined) args.push("--tools", [...agent.tools, ASK_TOOL].join(","));
 	if (agent.thinking !== undefined) args.push("--thinking", agent.thinking);
 	args.push("--append-system-prompt", options.systemPromptFile);
 	return args;

@@ -215,8 +215,16 @@ export class RunExecution {
 				await this.#noteMessage(taskId, "steer", message);
 			},
 			followUp: async (message) => {
-				await this.#liveChild(taskId).followUp(message);
+				const child = this.#liveChild(taskId);
+				// An agent waiting on its question gets the message as the answer: a follow-up would wait for it to stop.
+				if (child.answer(message) !== undefined) {
+					this.#deps.registry.update(this.workspaceId, agentIdOf(this.runId, taskId), { question: undefined });
+					await this.#noteMessage(taskId, "answer", message);
+					return "answered";
+				}
+				await child.followUp(message);
 				await this.#noteMessage(taskId, "follow-up", message);
+				return undefined;
 			},
 			stop: () => this.stopTask(taskId),
 			resume: (message) => this.resumeTask(taskId, message),

@@ -177,6 +177,16 @@ export async function runTaskAgent(
 					}
 				}
 			},
+			onQuestion: (question) => {
+				registry.update(manifest.cwd, agentId, { question: question.text });
+				const data = { question: question.text, toolCallId: question.toolCallId, open: true };
+				void store.appendEvent(runId, { type: "agent.question", taskId: task.id, data }).catch(() => {});
+				deps.emit({ ...base, type: "agent.question", data });
+			},
+			onQuestionClosed: (toolCallId) => {
+				registry.update(manifest.cwd, agentId, { question: undefined });
+				deps.emit({ ...base, type: "agent.question", data: { toolCallId, open: false } });
+			},
 			onAccess: (access) => {
 				registry.addAccessedPath(manifest.cwd, agentId, access.path);
 				deps.emit({ ...base, type: "agent.access", data: { path: access.path, kind: access.kind, via: access.via } });
