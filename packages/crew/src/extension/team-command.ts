@@ -15,6 +15,11 @@ export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly s
 	resume: { usage: "resume <runId> [--force]", flags: ["--force"], what: "continue an interrupted run" },
 	retry: { usage: "retry <runId> [taskId] [--force]", flags: ["--force"], what: "run failed tasks again" },
 	worktrees: { usage: "worktrees [--force]", flags: ["--force"], what: "the Git worktrees of runs" },
+	doctor: {
+		usage: "doctor",
+		flags: [],
+		what: "check Pi, Git, tools, definitions, runs and state; each problem with its fix",
+	},
 	cleanup: {
 		usage: "cleanup [runId] [--commit|--discard] [--unlock] [--force]",
 		flags: ["--commit", "--discard", "--unlock", "--force"],

@@ -1,7 +1,17 @@
 import { type Static, Type } from "typebox";
 
 /** Actions on runs. */
-export const RUN_ACTIONS = ["run", "list", "status", "cancel", "resume", "retry", "teams", "worktrees"] as const;
+export const RUN_ACTIONS = [
+	"run",
+	"list",
+	"status",
+	"cancel",
+	"resume",
+	"retry",
+	"teams",
+	"worktrees",
+	"doctor",
+] as const;
 
 /** Actions on live agents (names from the isolation seed). */
 export const AGENT_ACTIONS = [
@@ -42,7 +52,7 @@ const budgetSchema = (what: string) =>
 export const teamParameters = Type.Object({
 	action: Type.Enum([...TEAM_ACTIONS], {
 		description:
-			"run: start a team on a goal. list / status / cancel / resume: this session's runs. retry: run a failed task (taskId, default every failed task) and its dependents again. teams: the teams and agents. worktrees: task worktrees. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
+			"run: start a team on a goal. list / status / cancel / resume: this session's runs. retry: run a failed task (taskId, default every failed task) and its dependents again. teams: the teams and agents. worktrees: task worktrees. doctor: check Pi, Git, ripgrep, fd, definitions, runs, worktrees and the state folder, each problem with its fix. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
 	}),
 	team: Type.Optional(Type.String({ description: "run: the team (see action teams); with tasks, optional." })),
 	goal: Type.Optional(Type.String({ description: "run: what the team should achieve." })),
