@@ -1,4 +1,3 @@
-import { parseBudgetWords } from "../runtime/budget.ts";
 import type { TeamParams } from "./team-schema.ts";
 
 /** `/team` subcommands: their arguments and flags, and one line saying what each does (help and completion). */
@@ -68,6 +67,11 @@ export function parseTeamCommand(args: string): TeamCommand {
 	return { sub, words, flags };
 }
 
+/** The value of flag `--name=value` of the command, if given. */
+export function flagValue(command: TeamCommand, name: string): string | undefined {
+	return [...command.flags].find((f) => f.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
 /** The `team` tool parameters a `/team` subcommand stands for (every one except worktree cleanup). */
 export function commandParams(command: TeamCommand): TeamParams {
 	const { sub, words, flags } = command;
@@ -76,17 +80,8 @@ export function commandParams(command: TeamCommand): TeamParams {
 		const [team, ...goal] = words;
 		if (team === undefined || goal.length === 0) throw new Error(`usage: /team ${TEAM_SUBCOMMANDS.run?.usage}`);
 		const mode = flags.has("--worktree") ? "worktree" : flags.has("--single") ? "single" : undefined;
-		const valued = (name: string) => [...flags].find((f) => f.startsWith(`${name}=`))?.slice(name.length + 1);
-		const budget = valued("--budget");
-		const agentBudget = valued("--agent-budget");
-		return {
-			action: "run",
-			team,
-			goal: goal.join(" "),
-			...(mode ? { workspaceMode: mode } : {}),
-			...(budget === undefined ? {} : { budget: parseBudgetWords(budget, "--budget") }),
-			...(agentBudget === undefined ? {} : { agentBudget: parseBudgetWords(agentBudget, "--agent-budget") }),
-		};
+		// Budget flags are read where the command runs (team-command-run.ts): their parser is not loaded at startup.
+		return { action: "run", team, goal: goal.join(" "), ...(mode ? { workspaceMode: mode } : {}) };
 	}
 	if ((sub === "cancel" || sub === "resume" || sub === "retry") && words[0] === undefined) {
 		throw new Error(`usage: /team ${TEAM_SUBCOMMANDS[sub]?.usage}`);

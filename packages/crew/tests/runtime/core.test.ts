@@ -229,6 +229,7 @@ test("the capture folds an agent's events: final text, usage, changed and access
 		totalTokens: 36,
 		cost: 1,
 		turns: 2,
+		toolCalls: 1,
 	});
 	capture.accept({
 		type: "message_end",
