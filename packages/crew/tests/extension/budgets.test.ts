@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { PiHost } from "../../../../test/e2e/harness.ts";
-import { readRun, team, until, widgetHistory, writeDefinitions } from "./support/crew-world.ts";
+import { readRun, runIds as readRunIds, team, until, widgetHistory, writeDefinitions } from "./support/crew-world.ts";
 import { hostedWorld } from "./support/hosted-world.ts";
 
 const frame = hostedWorld("crew-budgets-");
@@ -111,5 +111,22 @@ describe("crew budgets", { concurrency: 2 }, () => {
 		assert.equal(run.tasks[1]?.error, "budget-exceeded: run turns 1/1; not started");
 		assert.equal(world.requests("LATE-TASK").length, 0);
 		assert.match(await statusText(h, runId), /run budget: turns 1\/1/);
+	});
+
+	it("takes a budget for each agent from the /team run flag, and stops the agent at it", async () => {
+		const world = frame.world();
+		const ws = join(world.root, "flag");
+		await writeDefinitions(ws, {
+			solo: "roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: only, role: w, instructions: FLAG-TASK }",
+		});
+		await world.route("FLAG-TASK", [{ text: "first step", toolCalls: [echo("one")] }, world.gate("flag-never")]);
+		const h = await host(ws);
+		const started = await h.command("/team run solo Spend one turn --agent-budget=turns=1,cost=5");
+		assert.match(started.notifications[0]?.message ?? "", /^Started run/);
+		const runId = (await readRunIds(ws))[0] as string;
+		const run = await ended(ws, runId);
+		assert.equal(run.tasks[0]?.error, "budget-exceeded: turns 1/1");
+		assert.equal(run.tasks[0]?.result, "first step");
+		assert.match(await statusText(h, runId), /budget: turns [12]\/1, cost \$0\.\d+\/\$5\.00/);
 	});
 });

@@ -53,7 +53,10 @@ describe("the supervisor channel", () => {
 		await mkdir(elsewhere, { recursive: true });
 		await writeDefinitions(ws, { asking: SOLO("ASK-TASK") });
 		await world.route("ASK-TASK", [ask("Blue or green?"), "painted it as the coordinator said"]);
-		const [a, b, c] = await Promise.all([frame.host(ws), frame.host(ws), frame.host(elsewhere)]);
+		// One after the other: hosts started at once in one process load the extension's lazy modules concurrently.
+		const a = await frame.host(ws);
+		const b = await frame.host(ws);
+		const c = await frame.host(elsewhere);
 
 		const started = await team(a, { action: "run", team: "asking", goal: "Paint the shed" });
 		assert.equal(started.isError, false, started.text);
@@ -110,7 +113,8 @@ describe("the supervisor channel", () => {
 		const previous = process.env.PI_CREW_QUESTION_TIMEOUT_MS;
 		process.env.PI_CREW_QUESTION_TIMEOUT_MS = "4000";
 		try {
-			const [a, b] = await Promise.all([frame.host(ws), frame.host(ws)]);
+			const a = await frame.host(ws);
+			const b = await frame.host(ws);
 			const started = await team(a, { action: "run", team: "waits", goal: "Wait for nobody" });
 			assert.equal(started.isError, false, started.text);
 			const runId = started.details.runId as string;

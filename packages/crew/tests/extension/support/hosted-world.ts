@@ -1,7 +1,7 @@
 /**
  * The frame of a crew test file through the real Pi host: one scripted world (see crew-world.ts) made before the
- * tests, and hosts with the crew extension that are disposed, with every temporary folder, after them. Call it at
- * the top level of the test file.
+ * tests, and hosts with the crew extension (its modules loaded) that are disposed, with every temporary folder,
+ * after them. Call it at the top level of the test file.
  */
 import { after, before } from "node:test";
 import { cleanupTempDirs, type PiHost, startHost, tempDir } from "../../../../../test/e2e/harness.ts";
@@ -31,6 +31,9 @@ export function hostedWorld(prefix: string): HostedWorld {
 		host: async (cwd) => {
 			const started = await startHost({ cwd, extensions: [CREW_EXTENSION] });
 			hosts.push(started);
+			// `/team` alone waits for the extension's lazy modules, which session start loads in the background: a host
+			// started while another one's load is under way would otherwise race it (see session-modules.ts).
+			await started.command("/team");
 			return started;
 		},
 	};
