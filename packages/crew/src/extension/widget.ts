@@ -90,7 +90,8 @@ function agentRow(agent: LiveAgentHandle, options: WidgetRowOptions): WidgetPiec
 	const pieces = joined([
 		{ text: id, color: "text" },
 		{ text: agent.status, color: statusColor(agent.status) },
-		agent.currentTool ? { text: agent.currentTool, color: "accent" } : undefined,
+		agent.question ? { text: "asks you", color: "warning" } : undefined,
+		agent.currentTool && !agent.question ? { text: agent.currentTool, color: "accent" } : undefined,
 		Number.isNaN(since) || Number.isNaN(until) ? undefined : { text: durationText(until - since), color: "muted" },
 		usage && (usage.turns > 0 || agent.budget?.turns)
 			? { text: `${usage.turns}${limit(agent.budget?.turns)} turn${usage.turns === 1 ? "" : "s"}`, color: "muted" }

@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import type { ModelRequest, PiHost } from "../../../../test/e2e/harness.ts";
 import { readSessionFile } from "../../../../test/e2e/support/pi-cli.ts";
 import { questionMessageComponent } from "../../src/extension/run-message.ts";
-import { readRun, team, until, writeDefinitions } from "./support/crew-world.ts";
+import { readRun, team, until, widgetHistory, writeDefinitions } from "./support/crew-world.ts";
 import { hostedWorld } from "./support/hosted-world.ts";
 
 const frame = hostedWorld("crew-questions-");
@@ -129,6 +129,10 @@ describe("the supervisor channel", () => {
 				};
 				throw new Error(`${error.message}; ${JSON.stringify(why)}`);
 			});
+			await until(
+				() => widgetHistory(a).some((line) => line.includes("asks you")),
+				"A's widget shows the waiting agent",
+			);
 			const fromB = await team(b, { action: "follow-up-agent", agentId, message: "from B" });
 			assert.equal(fromB.isError, true);
 			assert.match(fromB.text, /belongs to another session/);
