@@ -128,5 +128,21 @@ describe("crew budgets", { concurrency: 2 }, () => {
 		assert.equal(run.tasks[0]?.error, "budget-exceeded: turns 1/1");
 		assert.equal(run.tasks[0]?.result, "first step");
 		assert.match(await statusText(h, runId), /budget: turns [12]\/1, cost \$0\.\d+\/\$5\.00/);
+
+		// A run budget reached while its agent works stops that agent too.
+		await world.route("RUN-CAP-TASK", [
+			{ toolCalls: [echo("one")] },
+			{ text: "second step", toolCalls: [echo("two")] },
+			world.gate("run-cap-never"),
+		]);
+		await writeDefinitions(ws, {
+			capped:
+				"roles:\n  - { role: w, agent: worker }\nworkflow:\n  - { id: only, role: w, instructions: RUN-CAP-TASK }",
+		});
+		const capped = await team(h, { action: "run", team: "capped", goal: "Two turns in all", budget: { turns: 2 } });
+		assert.equal(capped.isError, false, capped.text);
+		const cappedRun = await ended(ws, capped.details.runId as string);
+		assert.equal(cappedRun.tasks[0]?.error, "budget-exceeded: run turns 2/2");
+		assert.equal(cappedRun.tasks[0]?.result, "second step");
 	});
 });
