@@ -266,11 +266,6 @@ export class ChildAgent {
 		await this.#control("follow_up", message);
 	}
 
-	/** The number of questions waiting for an answer. */
-	get openQuestions(): number {
-		return this.#questions.size;
-	}
-
 	/** Answers the oldest open question with `text`; returns its tool call id, or undefined when none is open. */
 	answer(text: string): string | undefined {
 		const [toolCallId, dialogId] = this.#questions.entries().next().value ?? [];
