@@ -10,11 +10,14 @@
  *   crew status <runId> [--events N] [--root DIR] [--json]
  *   crew worktrees [--root DIR] [--json]
  *   crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
+ *   crew doctor [--root DIR] [--json]   (exit 1 when it found an error)
  */
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { versionText } from "pi-fovea/cli-version";
+import { runDoctor } from "./doctor/doctor.ts";
+import { doctorText } from "./doctor/finding.ts";
 import { runCleanupText } from "./extension/cli-cleanup.ts";
 import { manifestJson, runListingJson, runListText, runStatusText, shownText } from "./extension/run-text.ts";
 import { workspaceOf } from "./extension/workspace.ts";
@@ -28,6 +31,7 @@ const USAGE = `usage:
   crew status <runId> [--events N] [--root DIR] [--json]
   crew worktrees [--root DIR] [--json]
   crew cleanup [runId] [--commit|--discard] [--unlock] [--root DIR] [--json]
+  crew doctor [--root DIR] [--json]
   crew help | --help | --version
 
 commands:
@@ -35,6 +39,7 @@ commands:
   status     one run: its tasks, their results, its last events
   worktrees  the Git worktrees that runs in worktree mode made
   cleanup    remove finished runs' worktrees (a dirty one is kept unless --commit or --discard says what to do)
+  doctor     checks pi, git, ripgrep, fd, the definitions, runs, worktrees and state folders; each problem with its fix
 
 options:
   --root DIR    the workspace (default: the Git root or project around the current directory)
@@ -134,6 +139,12 @@ async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`unexpected argument ${rest.at(-1)}`);
 	}
 	const root = await workspaceOf(values.root === undefined ? process.cwd() : await rootDirectory(values.root));
+	if (command === "doctor") {
+		// Before the store opens: a broken state folder is one of the things it reports.
+		const findings = await runDoctor({ root, env: process.env });
+		print(values.json, { root, findings }, doctorText(findings));
+		return findings.some((f) => f.status === "error") ? 1 : 0;
+	}
 	const store = await RunStore.open(root);
 	switch (command) {
 		case "list":

@@ -207,7 +207,7 @@ describe("crew CLI", () => {
 		assert.equal(help.code, 0, help.err);
 		assert.deepEqual(await crew(["--help"]), help, "help and --help agree");
 		assert.match(help.out, /^usage:\n {2}crew list/);
-		for (const verb of ["list", "status", "worktrees", "cleanup"]) {
+		for (const verb of ["list", "status", "worktrees", "cleanup", "doctor"]) {
 			assert.match(help.out, new RegExp(`\\n  ${verb} +\\S`), `a line saying what ${verb} does`);
 		}
 		assert.match(help.out, /--events N +status: how many of the last events to show \(default 10\)/);

@@ -1,3 +1,4 @@
+import { type Budget, readBudget } from "../runtime/budget.ts";
 import { FieldReader } from "../state/field-reader.ts";
 import { NAME_HINT, NAME_PATTERN } from "../state/run-id.ts";
 import { DefinitionError } from "./errors.ts";
@@ -29,6 +30,8 @@ export interface AgentDefinition {
 	/** Tool allowlist; absent means Pi's default tools. */
 	tools?: string[];
 	thinking?: ThinkingLevel;
+	/** Limits on what one agent of this kind may spend (turns, toolCalls, tokens, cost). */
+	budget?: Budget;
 	/** The Markdown body. */
 	systemPrompt: string;
 	file: string;
@@ -51,7 +54,7 @@ export function definitionReader(data: unknown, file: string): FieldReader {
 export function parseAgentDefinition(text: string, file: string, layer: DefinitionLayer): AgentDefinition {
 	const { data, body } = readFrontMatter(text, file);
 	const r = definitionReader(data, file);
-	r.onlyKeys(["name", "description", "model", "tools", "thinking"]);
+	r.onlyKeys(["name", "description", "model", "tools", "thinking", "budget"]);
 	const agent: AgentDefinition = {
 		name: r.string("name", { pattern: DEFINITION_NAME_PATTERN, hint: DEFINITION_NAME_HINT }),
 		description: r.string("description"),
@@ -68,5 +71,7 @@ export function parseAgentDefinition(text: string, file: string, layer: Definiti
 	if (model !== undefined) agent.model = model;
 	if (tools !== undefined) agent.tools = tools;
 	if (thinking !== undefined) agent.thinking = thinking;
+	const budget = readBudget(r, "budget");
+	if (budget !== undefined) agent.budget = budget;
 	return agent;
 }

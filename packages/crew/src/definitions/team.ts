@@ -1,3 +1,4 @@
+import { type Budget, readBudget } from "../runtime/budget.ts";
 import type { WorkspaceMode } from "../state/manifest.ts";
 import { WORKSPACE_MODES } from "../state/manifest.ts";
 import { TASK_ID_HINT, TASK_ID_PATTERN } from "../state/run-id.ts";
@@ -31,6 +32,10 @@ export interface TeamDefinition {
 	workspaceMode: WorkspaceMode;
 	/** At most this many tasks at once; absent means the runtime's limit. */
 	concurrency?: number;
+	/** Limits on what a whole run of the team may spend, all its agents together. */
+	budget?: Budget;
+	/** Limits on what each agent of a run may spend (an agent's own budget may be tighter). */
+	agentBudget?: Budget;
 	/** The Markdown body: notes for the coordinator. */
 	notes: string;
 	file: string;
@@ -45,7 +50,7 @@ export interface TeamDefinition {
 export function parseTeamDefinition(text: string, file: string, layer: DefinitionLayer): TeamDefinition {
 	const { data, body } = readFrontMatter(text, file);
 	const r = definitionReader(data, file);
-	r.onlyKeys(["name", "description", "roles", "workflow", "workspaceMode", "concurrency"]);
+	r.onlyKeys(["name", "description", "roles", "workflow", "workspaceMode", "concurrency", "budget", "agentBudget"]);
 	const name = r.string("name", { pattern: DEFINITION_NAME_PATTERN, hint: DEFINITION_NAME_HINT });
 	const description = r.string("description");
 	const roleReaders = r.objects("roles");
@@ -110,6 +115,10 @@ export function parseTeamDefinition(text: string, file: string, layer: Definitio
 	};
 	const concurrency = r.optionalInteger("concurrency", 1, 64);
 	if (concurrency !== undefined) team.concurrency = concurrency;
+	const budget = readBudget(r, "budget");
+	if (budget !== undefined) team.budget = budget;
+	const agentBudget = readBudget(r, "agentBudget");
+	if (agentBudget !== undefined) team.agentBudget = agentBudget;
 	return team;
 }
 

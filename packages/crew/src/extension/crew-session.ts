@@ -7,6 +7,7 @@ import type { SessionScope } from "../runtime/run-access.ts";
 import { isFinalRunStatus, type RunStatus } from "../state/status.ts";
 import { AccessReporter } from "./access-hints.ts";
 import { type CrewExtensionOptions, coordinatorPiCommand, envPiArgs, parseModelChoice } from "./crew-config.ts";
+import { deliverQuestion } from "./question-delivery.ts";
 import { runEndedText } from "./run-text.ts";
 import { runEndNotice } from "./run-words.ts";
 import { WIDGET_KEY, widgetContent, widgetRows } from "./widget.ts";
@@ -117,6 +118,10 @@ export class CrewSession {
 	#onEvent(event: CrewEvent): void {
 		if (this.#closed) return;
 		this.#painter.request();
+		if (event.type === "agent.question") {
+			deliverQuestion(this.#pi, { sessionId: this.identity.sessionId, workspace: this.identity.workspace }, event);
+			return;
+		}
 		if (event.type !== "run.status") return;
 		const status = event.data?.status as RunStatus | undefined;
 		if (status === undefined) return;

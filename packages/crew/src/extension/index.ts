@@ -16,6 +16,8 @@ type Session = import("./crew-session.ts").CrewSession;
 
 /** The custom message type of a run that stopped (see crew-session.ts), rendered with a label of its own. */
 const RUN_MESSAGE = "pi-crew-run";
+/** The custom message type of an agent's question to the coordinator (QUESTION_MESSAGE of question-delivery.ts). */
+const QUESTION_MESSAGE = "pi-crew-question";
 
 type SessionModules = typeof import("./session-modules.ts");
 
@@ -43,6 +45,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 		let mode = "rpc";
 		let loaded: Promise<SessionModules> | undefined;
 		let renderer: MessageRenderer | undefined;
+		let questionRenderer: MessageRenderer | undefined;
 		let lastCtx: ExtensionContext | undefined;
 		const load = () => {
 			if (loaded === undefined) {
@@ -51,6 +54,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 					(modules) => {
 						// Read at render time, not here: a failure to render must not become an unhandled rejection.
 						renderer = (message, options, theme) => modules.runMessageComponent(message, options, theme);
+						questionRenderer = (message, options, theme) => modules.questionMessageComponent(message, options, theme);
 					},
 					() => {
 						loaded = undefined;
@@ -62,6 +66,9 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 		const host = { ui: () => (ended ? undefined : ui), model: () => model, mode: () => mode };
 		// Until the renderer's module is loaded Pi shows the message its own way.
 		pi.registerMessageRenderer(RUN_MESSAGE, (message, options, theme) => renderer?.(message, options, theme));
+		pi.registerMessageRenderer(QUESTION_MESSAGE, (message, options, theme) =>
+			questionRenderer?.(message, options, theme),
+		);
 
 		const open = (ctx: ExtensionContext): Promise<Session> => {
 			session ??= (async () => {

@@ -27,16 +27,42 @@ export function runMessageComponent(
 		runs.length === 1
 			? `crew run ${ids[0]} ${statuses[0]}`
 			: `crew runs ${ids.map((id, i) => `${id} ${statuses[i]}`).join(", ")}`;
+	return crewMessageBody(what, statusColor(status), message.content, options, theme);
+}
+
+/**
+ * How a `pi-crew-question` message (an agent asks its coordinator) reads in the chat, in the same style as a run's
+ * end: a label naming the agent's task and short run id, then the question and how to answer it.
+ */
+export function questionMessageComponent(
+	message: { content: unknown; details?: unknown },
+	options: { expanded: boolean; outputPad: number },
+	theme: Pick<Theme, "fg" | "bold">,
+): Component {
+	const details = (message.details ?? {}) as { runId?: unknown; taskId?: unknown };
+	const run = typeof details.runId === "string" ? shortRunId(details.runId) : "?";
+	const task = typeof details.taskId === "string" ? details.taskId : "?";
+	return crewMessageBody(`crew agent ${task} (run ${run}) asks`, "accent", message.content, options, theme);
+}
+
+/** A crew message: its label in `color`, then its text, cut to a few lines until expanded; all of it made printable. */
+function crewMessageBody(
+	what: string,
+	color: ReturnType<typeof statusColor>,
+	content: unknown,
+	options: { expanded: boolean; outputPad: number },
+	theme: Pick<Theme, "fg" | "bold">,
+): Component {
 	const raw =
-		typeof message.content === "string"
-			? message.content
-			: Array.isArray(message.content)
-				? message.content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n")
+		typeof content === "string"
+			? content
+			: Array.isArray(content)
+				? content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n")
 				: "";
 	const lines = printableLines(raw).split("\n");
 	const shown = options.expanded ? lines : lines.slice(0, RUN_MESSAGE_PREVIEW_LINES);
 	const more = lines.length - shown.length;
-	const label = theme.fg(statusColor(status), theme.bold(printableLines(what)));
+	const label = theme.fg(color, theme.bold(printableLines(what)));
 	const body = [label, ...shown.map((line) => theme.fg("text", line))];
 	if (more > 0) body.push(theme.fg("dim", `… ${more} more lines (expand to read them)`));
 	return new Text(body.join("\n"), options.outputPad, 0);

@@ -1,6 +1,7 @@
 import type { DefinitionCatalog } from "../definitions/catalog.ts";
 import { loadDefinitions } from "../definitions/catalog.ts";
 import type { TeamDefinition } from "../definitions/team.ts";
+import { checkedBudget } from "../runtime/budget.ts";
 import type { RunSnapshot } from "../state/run-store.ts";
 import type { TaskSpec } from "../state/tasks.ts";
 import type { CrewSession } from "./crew-session.ts";
@@ -82,6 +83,8 @@ export async function startTeamRun(
 	const { workspace } = session.identity;
 	const catalog = await loadDefinitions({ root: workspace, env: call.env ?? process.env });
 	const { team, tasks } = requestedTeam(params, catalog);
+	const budget = checkedBudget(params.budget, "budget");
+	const agentBudget = checkedBudget(params.agentBudget, "agentBudget");
 	const workspaceMode = params.workspaceMode ?? team.workspaceMode;
 	if (workspaceMode === "worktree") await assertWorktreeReady(workspace);
 	const scope = session.scope();
@@ -92,6 +95,8 @@ export async function startTeamRun(
 		catalog,
 		workspaceMode,
 		...(tasks ? { tasks } : {}),
+		...(budget ? { budget } : {}),
+		...(agentBudget ? { agentBudget } : {}),
 	});
 	const runId = started.manifest.runId;
 	const details = {

@@ -5,6 +5,7 @@ import type { RunEvent } from "../state/events.ts";
 import type { RunManifest } from "../state/manifest.ts";
 import type { RunListing, RunSnapshot } from "../state/run-store.ts";
 import type { RunTask } from "../state/tasks.ts";
+import { runBudgetLine, taskBudgetLine } from "./budget-lines.ts";
 import { agoText } from "./run-words.ts";
 
 /**
@@ -74,6 +75,7 @@ function taskLines(task: RunTask, agent: LiveAgentHandle | undefined, roots: rea
 	if (agent) {
 		const tool = agent.currentTool ? `, running ${agent.currentTool}` : "";
 		lines.push(`  live agent ${agent.agentId}: ${agent.status}, pid ${agent.pid ?? "-"}${tool}, cwd ${agent.cwd}`);
+		if (agent.question) lines.push(`  asks: ${oneLine(agent.question, 300)} (answer with follow-up-agent)`);
 	}
 	if (roots.length > 0) lines.push(`  roots it accessed: ${roots.join(", ")}`);
 	const ended = endedProcessesText(endedProcessesOf(task.meta));
@@ -102,11 +104,15 @@ export function runStatusText(
 	];
 	if (options.ownerNote) lines.push(options.ownerNote);
 	if (m.error) lines.push(`error: ${oneLine(m.error, 300)}`);
+	const runBudget = runBudgetLine(run, run.agents ?? []);
+	if (runBudget) lines.push(runBudget);
 	lines.push(`tasks (${taskCount(run.tasks)} done):`);
 	for (const task of run.tasks) {
 		const agent = run.agents?.find((a) => a.taskId === task.id);
 		const roots = agent ? (options.rootsOf?.(agent.agentId) ?? []) : [];
-		lines.push(...taskLines(task, agent, roots));
+		const [head = "", ...rest] = taskLines(task, agent, roots);
+		const budget = taskBudgetLine(run, task, agent);
+		lines.push(head, ...(budget ? [budget] : []), ...rest);
 	}
 	const events = (run.events ?? []).slice(-(options.events ?? 10));
 	if (events.length > 0) {

@@ -5,7 +5,7 @@
  * several concurrent imports were seen half-evaluated (a class not yet defined).
  */
 export { CrewSession } from "./crew-session.ts";
-export { runMessageComponent } from "./run-message.ts";
+export { questionMessageComponent, runMessageComponent } from "./run-message.ts";
 export { shownText } from "./run-text.ts";
 export { teamAction } from "./team-actions.ts";
 export { runTeamCommand } from "./team-command-run.ts";

@@ -1,4 +1,6 @@
 import { loadDefinitions } from "../definitions/catalog.ts";
+import { runDoctor } from "../doctor/doctor.ts";
+import { doctorText } from "../doctor/finding.ts";
 import { parseAgentId } from "../runtime/crew-events.ts";
 import { endedProcessesText } from "../runtime/leftover-processes.ts";
 import type { ControlledRun } from "../runtime/run-control.ts";
@@ -121,6 +123,11 @@ async function runAction(session: CrewSession, action: TeamAction, params: TeamP
 			const visible = new Set((await session.runtime.list(scope)).map((l) => l.runId));
 			const entries = (await listTaskWorktrees(workspace)).filter((e) => visible.has(e.runId));
 			return ok(formatTaskWorktrees(entries, workspace), { worktrees: entries.map((e) => e.path) });
+		}
+		case "doctor": {
+			const findings = await runDoctor({ root: workspace, env: call.env ?? process.env });
+			const problems = findings.filter((f) => f.status !== "ok").length;
+			return ok(doctorText(findings), { findings, problems });
 		}
 		default: {
 			const result = await session.runtime.agentOperation(action, {

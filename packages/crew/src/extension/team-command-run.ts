@@ -1,9 +1,17 @@
+import { parseBudgetWords } from "../runtime/budget.ts";
 import { isRunId } from "../state/run-id.ts";
 import { cleanupCommand } from "./cleanup-command.ts";
 import type { CrewSession } from "./crew-session.ts";
 import { commandRunText } from "./run-words.ts";
 import { teamAction } from "./team-actions.ts";
-import { commandParams, commandWords, parseTeamCommand, type TeamCommandReport, teamHelpText } from "./team-command.ts";
+import {
+	commandParams,
+	commandWords,
+	flagValue,
+	parseTeamCommand,
+	type TeamCommandReport,
+	teamHelpText,
+} from "./team-command.ts";
 
 /** The full run id a `/team` word names: itself, or the one run of this session whose id ends with it. */
 async function fullRunId(session: CrewSession, word: string, force: boolean): Promise<string> {
@@ -20,6 +28,12 @@ export async function runTeamCommand(session: CrewSession, args: string): Promis
 		return { text: commandWords(await cleanupCommand(session, command)), type: "info" };
 	}
 	const params = commandParams(command);
+	if (params.action === "run") {
+		const budget = flagValue(command, "--budget");
+		const agentBudget = flagValue(command, "--agent-budget");
+		if (budget !== undefined) params.budget = parseBudgetWords(budget, "--budget");
+		if (agentBudget !== undefined) params.agentBudget = parseBudgetWords(agentBudget, "--agent-budget");
+	}
 	if (params.runId !== undefined) params.runId = await fullRunId(session, params.runId, params.force === true);
 	if (params.action === "status" && params.runId === undefined) {
 		const runs = await session.runtime.list(session.scope(params.force === true));

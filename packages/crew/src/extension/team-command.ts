@@ -4,8 +4,8 @@ import type { TeamParams } from "./team-schema.ts";
 export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly string[]; what: string }> = {
 	teams: { usage: "teams", flags: [], what: "the teams you can run, one line each" },
 	run: {
-		usage: "run <team> <goal…> [--worktree|--single]",
-		flags: ["--worktree", "--single"],
+		usage: "run <team> <goal…> [--worktree|--single] [--budget=turns=N,toolCalls=N,tokens=N,cost=X] [--agent-budget=…]",
+		flags: ["--worktree", "--single", "--budget=", "--agent-budget="],
 		what: "start a team on a goal",
 	},
 	status: { usage: "status [runId] [--force]", flags: ["--force"], what: "a run's tasks, results and events" },
@@ -14,6 +14,11 @@ export const TEAM_SUBCOMMANDS: Record<string, { usage: string; flags: readonly s
 	resume: { usage: "resume <runId> [--force]", flags: ["--force"], what: "continue an interrupted run" },
 	retry: { usage: "retry <runId> [taskId] [--force]", flags: ["--force"], what: "run failed tasks again" },
 	worktrees: { usage: "worktrees [--force]", flags: ["--force"], what: "the Git worktrees of runs" },
+	doctor: {
+		usage: "doctor",
+		flags: [],
+		what: "check Pi, Git, tools, definitions, runs and state; each problem with its fix",
+	},
 	cleanup: {
 		usage: "cleanup [runId] [--commit|--discard] [--unlock] [--force]",
 		flags: ["--commit", "--discard", "--unlock", "--force"],
@@ -52,12 +57,19 @@ export function parseTeamCommand(args: string): TeamCommand {
 	const words = rest.filter((w) => !w.startsWith("--"));
 	const flags = new Set(rest.filter((w) => w.startsWith("--")));
 	for (const flag of flags) {
-		if (!spec.flags.includes(flag)) throw new Error(`/team ${sub}: unknown flag ${flag}. Usage: /team ${spec.usage}`);
+		// A flag with a value (`--budget=turns=3`) is declared as its name and `=`.
+		const name = flag.includes("=") ? `${flag.slice(0, flag.indexOf("="))}=` : flag;
+		if (!spec.flags.includes(name)) throw new Error(`/team ${sub}: unknown flag ${flag}. Usage: /team ${spec.usage}`);
 	}
 	if (flags.has("--commit") && flags.has("--discard"))
 		throw new Error("/team cleanup: --commit or --discard, not both");
 	if (flags.has("--worktree") && flags.has("--single")) throw new Error("/team run: --worktree or --single, not both");
 	return { sub, words, flags };
+}
+
+/** The value of flag `--name=value` of the command, if given. */
+export function flagValue(command: TeamCommand, name: string): string | undefined {
+	return [...command.flags].find((f) => f.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
 /** The `team` tool parameters a `/team` subcommand stands for (every one except worktree cleanup). */
@@ -68,6 +80,7 @@ export function commandParams(command: TeamCommand): TeamParams {
 		const [team, ...goal] = words;
 		if (team === undefined || goal.length === 0) throw new Error(`usage: /team ${TEAM_SUBCOMMANDS.run?.usage}`);
 		const mode = flags.has("--worktree") ? "worktree" : flags.has("--single") ? "single" : undefined;
+		// Budget flags are read where the command runs (team-command-run.ts): their parser is not loaded at startup.
 		return { action: "run", team, goal: goal.join(" "), ...(mode ? { workspaceMode: mode } : {}) };
 	}
 	if ((sub === "cancel" || sub === "resume" || sub === "retry") && words[0] === undefined) {

@@ -1,7 +1,17 @@
 import { type Static, Type } from "typebox";
 
 /** Actions on runs. */
-export const RUN_ACTIONS = ["run", "list", "status", "cancel", "resume", "retry", "teams", "worktrees"] as const;
+export const RUN_ACTIONS = [
+	"run",
+	"list",
+	"status",
+	"cancel",
+	"resume",
+	"retry",
+	"teams",
+	"worktrees",
+	"doctor",
+] as const;
 
 /** Actions on live agents (names from the isolation seed). */
 export const AGENT_ACTIONS = [
@@ -25,11 +35,24 @@ const taskSchema = Type.Object({
 	dependsOn: Type.Optional(Type.Array(Type.String(), { description: "Ids of tasks that must be done first." })),
 });
 
+const budgetSchema = (what: string) =>
+	Type.Optional(
+		Type.Object(
+			{
+				turns: Type.Optional(Type.Integer({ minimum: 1, description: "Model turns." })),
+				toolCalls: Type.Optional(Type.Integer({ minimum: 1, description: "Tool calls." })),
+				tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Tokens (input, output and cache)." })),
+				cost: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Cost in US dollars." })),
+			},
+			{ description: what },
+		),
+	);
+
 /** Parameters of the `team` tool. */
 export const teamParameters = Type.Object({
 	action: Type.Enum([...TEAM_ACTIONS], {
 		description:
-			"run: start a team on a goal. list / status / cancel / resume: this session's runs. retry: run a failed task (taskId, default every failed task) and its dependents again. teams: the teams and agents. worktrees: task worktrees. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
+			"run: start a team on a goal. list / status / cancel / resume: this session's runs. retry: run a failed task (taskId, default every failed task) and its dependents again. teams: the teams and agents. worktrees: task worktrees. doctor: check Pi, Git, ripgrep, fd, definitions, runs, worktrees and the state folder, each problem with its fix. list-active-live-agents, steer-agent, follow-up-agent, stop-agent, resume-agent: this session's live agents.",
 	}),
 	team: Type.Optional(Type.String({ description: "run: the team (see action teams); with tasks, optional." })),
 	goal: Type.Optional(Type.String({ description: "run: what the team should achieve." })),
@@ -40,6 +63,12 @@ export const teamParameters = Type.Object({
 		Type.Enum(["single", "worktree"], {
 			description: "run: single (default: all agents in the workspace) or worktree (one Git worktree per task).",
 		}),
+	),
+	budget: budgetSchema(
+		"run: limits on the whole run (all agents together); an agent still working when one is reached is stopped, its task failed with budget-exceeded and its partial result kept.",
+	),
+	agentBudget: budgetSchema(
+		"run: limits on each agent of the run (tighter limits of an agent's own definition still apply).",
 	),
 	wait: Type.Optional(
 		Type.Boolean({

@@ -77,6 +77,11 @@ function runRow(listing: RunListing, options: WidgetRowOptions): WidgetPiece[] |
 	]);
 }
 
+/** `/limit` after a spent amount, when the agent's budget limits it. */
+function limit(value: number | undefined, format: (n: number) => string = String): string {
+	return value === undefined ? "" : `/${format(value)}`;
+}
+
 function agentRow(agent: LiveAgentHandle, options: WidgetRowOptions): WidgetPiece[] {
 	const since = Date.parse(agent.startedAt);
 	const until = agent.endedAt === undefined ? options.now : Date.parse(agent.endedAt);
@@ -85,12 +90,21 @@ function agentRow(agent: LiveAgentHandle, options: WidgetRowOptions): WidgetPiec
 	const pieces = joined([
 		{ text: id, color: "text" },
 		{ text: agent.status, color: statusColor(agent.status) },
-		agent.currentTool ? { text: agent.currentTool, color: "accent" } : undefined,
+		agent.question ? { text: "asks you", color: "warning" } : undefined,
+		agent.currentTool && !agent.question ? { text: agent.currentTool, color: "accent" } : undefined,
 		Number.isNaN(since) || Number.isNaN(until) ? undefined : { text: durationText(until - since), color: "muted" },
-		usage && usage.turns > 0
-			? { text: `${usage.turns} turn${usage.turns === 1 ? "" : "s"}`, color: "muted" }
+		usage && (usage.turns > 0 || agent.budget?.turns)
+			? { text: `${usage.turns}${limit(agent.budget?.turns)} turn${usage.turns === 1 ? "" : "s"}`, color: "muted" }
 			: undefined,
-		usage && usage.totalTokens > 0 ? { text: `${tokenText(usage.totalTokens)} tok`, color: "muted" } : undefined,
+		usage && (usage.totalTokens > 0 || agent.budget?.tokens)
+			? { text: `${tokenText(usage.totalTokens)}${limit(agent.budget?.tokens, tokenText)} tok`, color: "muted" }
+			: undefined,
+		agent.budget?.toolCalls
+			? { text: `${usage?.toolCalls ?? 0}/${agent.budget.toolCalls} tools`, color: "muted" }
+			: undefined,
+		agent.budget?.cost
+			? { text: `$${(usage?.cost ?? 0).toFixed(2)}/$${agent.budget.cost.toFixed(2)}`, color: "muted" }
+			: undefined,
 	]);
 	return [{ text: "  ", color: "dim" }, ...pieces];
 }

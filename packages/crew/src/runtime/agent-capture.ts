@@ -12,6 +12,8 @@ export interface AgentUsage {
 	cost: number;
 	/** Assistant messages counted. */
 	turns: number;
+	/** Tool calls the assistant messages asked for. */
+	toolCalls: number;
 }
 
 /** At most this many distinct accessed paths are kept per agent; later ones are still reported, not stored. */
@@ -22,7 +24,7 @@ const CHANGING_TOOLS = new Set(["edit", "write"]);
 
 /** A zero usage. */
 export function emptyUsage(): AgentUsage {
-	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, turns: 0 };
+	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, turns: 0, toolCalls: 0 };
 }
 
 function num(value: unknown): number {
@@ -54,6 +56,8 @@ export class AgentCapture {
 	lastError: string | undefined;
 	/** The tool running now, if any. */
 	currentTool: string | undefined;
+	/** Why the last assistant message ended (`toolUse` means the agent goes on after its tools). */
+	lastStopReason: string | undefined;
 	readonly #changed = new Set<string>();
 	readonly #accessed = new Set<string>();
 	readonly #args = new Map<string, { toolName: string; args: unknown }>();
@@ -109,7 +113,12 @@ export class AgentCapture {
 		this.usage.cacheWrite += num(usage.cacheWrite);
 		this.usage.totalTokens += num(usage.totalTokens);
 		this.usage.cost += num((usage.cost as { total?: unknown } | undefined)?.total);
-		this.usage.turns++;
+		// An abort's empty message is the end of a turn already counted, not a turn of its own.
+		if (m.stopReason !== "aborted" || textOf(m.content) !== undefined) this.usage.turns++;
+		if (Array.isArray(m.content)) {
+			this.usage.toolCalls += m.content.filter((block) => block?.type === "toolCall").length;
+		}
+		this.lastStopReason = typeof m.stopReason === "string" ? m.stopReason : undefined;
 		const text = textOf(m.content);
 		if (text !== undefined && text.trim() !== "") this.lastText = text;
 		this.lastError =

@@ -1,6 +1,8 @@
 import type { AgentDefinition, ThinkingLevel } from "../definitions/agent.ts";
 import { THINKING_LEVELS } from "../definitions/agent.ts";
 import type { RunMeta } from "../state/manifest.ts";
+import { type Budget, checkedBudget, tighterBudget } from "./budget.ts";
+import { ASK_EXTENSION, ASK_TOOL } from "./question-protocol.ts";
 import { CREW_ENV } from "./runtime-config.ts";
 
 /**
@@ -13,6 +15,8 @@ export interface AgentSnapshot {
 	tools?: string[];
 	thinking?: ThinkingLevel;
 	systemPrompt: string;
+	/** The agent's own budget, tightened by the one its run gives every agent. */
+	budget?: Budget;
 }
 
 /** The model for agents whose definition names none: usually the coordinator's. */
@@ -21,9 +25,11 @@ export interface ModelChoice {
 	model?: string;
 }
 
-/** The snapshot of `agent`. */
-export function agentSnapshot(agent: AgentDefinition): AgentSnapshot {
+/** The snapshot of `agent`, whose budget is the tightest of its own and `runAgentBudget` (each agent of the run). */
+export function agentSnapshot(agent: AgentDefinition, runAgentBudget?: Budget): AgentSnapshot {
 	const snapshot: AgentSnapshot = { name: agent.name, systemPrompt: agent.systemPrompt };
+	const budget = tighterBudget(agent.budget, runAgentBudget);
+	if (budget !== undefined) snapshot.budget = budget;
 	if (agent.model !== undefined) snapshot.model = agent.model;
 	if (agent.tools !== undefined) snapshot.tools = [...agent.tools];
 	if (agent.thinking !== undefined) snapshot.thinking = agent.thinking;
@@ -57,27 +63,31 @@ export function readAgentSnapshot(meta: RunMeta | undefined, name: string, where
 			throw fail(`thinking must be one of ${THINKING_LEVELS.join(", ")}`);
 		snapshot.thinking = r.thinking as ThinkingLevel;
 	}
+	try {
+		const budget = checkedBudget(r.budget, "budget");
+		if (budget !== undefined) snapshot.budget = budget;
+	} catch (error) {
+		throw fail((error as Error).message);
+	}
 	return snapshot;
 }
 
 /**
- * Pi arguments for one agent: its model (else `defaultModel`), its tool allowlist, thinking level and system
- * prompt (appended from `systemPromptFile`, so the text never passes through the command line), after `extra`.
+ * Pi arguments for one agent: the supervisor channel's extension, its model (else `defaultModel`), its tool
+ * allowlist (plus `ask_coordinator`), thinking level and system prompt (appended from `systemPromptFile`, so the text never passes through the command line), after `extra`.
  */
 export function agentArgs(
 	agent: AgentSnapshot,
 	options: { systemPromptFile: string; defaultModel?: ModelChoice; extra?: readonly string[] },
 ): string[] {
-	const args = [...(options.extra ?? [])];
+	// Every agent can ask its coordinator a question (the supervisor channel), whatever tools it may use besides.
+	const args = [...(options.extra ?? []), "-e", ASK_EXTENSION];
 	if (agent.model !== undefined) args.push("--model", agent.model);
 	else if (options.defaultModel?.model !== undefined) {
 		if (options.defaultModel.provider !== undefined) args.push("--provider", options.defaultModel.provider);
 		args.push("--model", options.defaultModel.model);
 	}
-	if (agent.tools !== undefined) {
-		args.push(agent.tools.length === 0 ? "--no-tools" : "--tools");
-		if (agent.tools.length > 0) args.push(agent.tools.join(","));
-	}
+	if (agent.tools !== undefined) args.push("--tools", [...agent.tools, ASK_TOOL].join(","));
 	if (agent.thinking !== undefined) args.push("--thinking", agent.thinking);
 	args.push("--append-system-prompt", options.systemPromptFile);
 	return args;

@@ -3,6 +3,7 @@ import type { AccessedPath } from "pi-fovea/workspace";
 import { AgentCapture, type AgentUsage } from "./agent-capture.ts";
 import type { PiCommand } from "./pi-command.ts";
 import { killProcessTree } from "./process-tree.ts";
+import { questionToolCall } from "./question-protocol.ts";
 import { RpcConnection, type RpcRecord, type RpcResponse } from "./rpc-connection.ts";
 
 /** What a sub-agent process needs. */
@@ -23,6 +24,16 @@ export interface ChildAgentOptions {
 	onRecord?: (record: RpcRecord) => void;
 	/** Each path a successful tool call of the agent touched, the first time it is seen. */
 	onAccess?: (access: AccessedPath) => void;
+	/** A question the agent asks its coordinator (`ask_coordinator`); without it, questions are answered "cancelled". */
+	onQuestion?: (question: AgentQuestion) => void;
+	/** The question's tool call ended: answered, timed out in the child, or cancelled. */
+	onQuestionClosed?: (toolCallId: string) => void;
+}
+
+/** A question of the agent to its coordinator, waiting for `answer()`. */
+export interface AgentQuestion {
+	toolCallId: string;
+	text: string;
 }
 
 /** How a prompt ended: the agent settled (`completed`, or `aborted` by an abort), was ended by us, or died. */
@@ -68,6 +79,8 @@ export class ChildAgent {
 	#ending: "stopped" | "timeout" | undefined;
 	#settle: ((aborted: boolean) => void) | undefined;
 	#fail: ((error: Error) => void) | undefined;
+	/** Open questions: tool call id -> the dialog request id the answer goes to, oldest first. */
+	readonly #questions = new Map<string, string>();
 
 	private constructor(options: ChildAgentOptions) {
 		this.#options = options;
@@ -150,6 +163,11 @@ export class ChildAgent {
 
 	async #timedOut(ms: number): Promise<void> {
 		if (this.#state === "exited" || this.#state === "idle") return;
+		if (this.#questions.size > 0) {
+			// Waiting for its coordinator is not hanging; the child's own question timeout bounds the wait.
+			this.#arm(ms);
+			return;
+		}
 		this.#ending ??= "timeout";
 		this.#timeoutMs = ms;
 		await this.#kill();
@@ -161,10 +179,20 @@ export class ChildAgent {
 		if (this.#state === "working") this.#arm(this.#options.noOutputTimeoutMs);
 		else if (this.#state === "starting") this.#disarm();
 		for (const access of this.capture.accept(record)) this.#options.onAccess?.(access);
-		if (record.type === "extension_ui_request" && typeof record.id === "string") {
+		const asked = record.type === "extension_ui_request" ? questionToolCall(record.title) : undefined;
+		if (asked !== undefined && record.method === "input" && typeof record.id === "string" && this.#options.onQuestion) {
+			this.#questions.set(asked, record.id);
+			this.#options.onQuestion({
+				toolCallId: asked,
+				text: typeof record.placeholder === "string" ? record.placeholder : "",
+			});
+		} else if (record.type === "extension_ui_request" && typeof record.id === "string") {
 			if (["select", "confirm", "input", "editor"].includes(String(record.method))) {
 				this.#rpc.write({ type: "extension_ui_response", id: record.id, cancelled: true });
 			}
+		}
+		if (record.type === "tool_execution_end" && typeof record.toolCallId === "string") {
+			if (this.#questions.delete(record.toolCallId)) this.#options.onQuestionClosed?.(record.toolCallId);
 		}
 		if (record.type === "agent_settled") this.#settle?.(record.aborted === true);
 		this.#options.onRecord?.(record);
@@ -236,6 +264,15 @@ export class ChildAgent {
 	/** Queues `message` for when the run in flight would end. */
 	async followUp(message: string): Promise<void> {
 		await this.#control("follow_up", message);
+	}
+
+	/** Answers the oldest open question with `text`; returns its tool call id, or undefined when none is open. */
+	answer(text: string): string | undefined {
+		const [toolCallId, dialogId] = this.#questions.entries().next().value ?? [];
+		if (toolCallId === undefined || dialogId === undefined) return undefined;
+		this.#questions.delete(toolCallId);
+		this.#rpc.write({ type: "extension_ui_response", id: dialogId, value: text });
+		return toolCallId;
 	}
 
 	/** Asks Pi to abort the run in flight (giving it `graceMs`), then ends the process tree. Idempotent. */

@@ -6,6 +6,7 @@ export type CrewEventType =
 	| "agent.tool"
 	| "agent.access"
 	| "agent.message"
+	| "agent.question"
 	| "agent.exited";
 
 /**
@@ -20,7 +21,8 @@ export interface CrewEvent {
 	taskId?: string;
 	agentId?: string;
 	/** run.status / task.status: `status`, `error?`; agent.tool: `toolName`; agent.access: `path`, `kind`, `via`;
-	 * agent.message: `kind` (steer | follow-up | resume); agent.started: `pid`, `sessionFile`, `cwd`, `resumed`;
+	 * agent.message: `kind` (steer | follow-up | answer | resume); agent.question: `question`, `toolCallId`, `open`
+	 * (false once the question's tool call ended unanswered); agent.started: `pid`, `sessionFile`, `cwd`, `resumed`;
 	 * agent.exited: `end`, `status`. */
 	data?: Record<string, unknown>;
 }

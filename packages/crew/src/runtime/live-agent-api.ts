@@ -193,9 +193,10 @@ export async function runLiveAgentOperation(
 			agentStatus: live.status,
 		});
 	}
+	let answered = false;
 	try {
 		if (op === "steer-agent") await control?.steer(message as string);
-		else if (op === "follow-up-agent") await control?.followUp(message as string);
+		else if (op === "follow-up-agent") answered = (await control?.followUp(message as string)) === "answered";
 		else if (op === "stop-agent") await control?.stop();
 		else await control?.resume(message);
 	} catch (failure) {
@@ -204,11 +205,14 @@ export async function runLiveAgentOperation(
 	const done: Record<LiveAgentOperation, string> = {
 		"list-active-live-agents": "",
 		"steer-agent": `Steered live agent '${agentId}'; the message arrives before its next model call.`,
-		"follow-up-agent": `Queued a follow-up for live agent '${agentId}'; it arrives when the agent would stop.`,
+		"follow-up-agent": answered
+			? `Answered the question of live agent '${agentId}'; it goes on with your answer.`
+			: `Queued a follow-up for live agent '${agentId}'; it arrives when the agent would stop.`,
 		"stop-agent": `Stopped live agent '${agentId}'; resume-agent continues it from its session.`,
 		"resume-agent": `Resumed live agent '${agentId}' from its session.`,
 	};
 	const agent = registry.get(agentId, cwd);
 	const ended = op === "stop-agent" ? endedProcessesText(agent?.endedProcesses ?? []) : "";
-	return ok(ended === "" ? done[op] : `${done[op]} ${ended}.`, { operation, agentId, agent });
+	const details = { operation, agentId, agent, ...(answered ? { answered } : {}) };
+	return ok(ended === "" ? done[op] : `${done[op]} ${ended}.`, details);
 }

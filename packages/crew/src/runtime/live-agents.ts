@@ -1,5 +1,6 @@
 import { canonicalPathSync } from "pi-fovea/workspace";
 import type { AgentUsage } from "./agent-capture.ts";
+import type { Budget } from "./budget.ts";
 import type { EndedProcess } from "./leftover-processes.ts";
 
 /**
@@ -33,6 +34,10 @@ export interface LiveAgentHandle {
 	currentTool?: string;
 	/** Model turns and tokens so far, summed over the agent's assistant messages (shown in the widget). */
 	usage?: AgentUsage;
+	/** The question the agent is waiting to have answered (`ask_coordinator`), if any. */
+	question?: string;
+	/** The agent's limits, when it has any (the widget and status show spent/limit). */
+	budget?: Budget;
 	/** Distinct absolute paths the agent's tools touched (metadata for the coordinator's roots, not authorship). */
 	accessedPaths: string[];
 	/** Records written to the agent's processes so far (prompts, steers, follow-ups, aborts). */
@@ -44,7 +49,8 @@ export interface LiveAgentHandle {
 /** What the live-agent operations do to an agent; supplied by whoever runs it. */
 export interface LiveAgentControl {
 	steer(message: string): Promise<void>;
-	followUp(message: string): Promise<void>;
+	/** Answers the agent's open question (see `ask_coordinator`) when it has one, else queues a follow-up. */
+	followUp(message: string): Promise<"answered" | undefined>;
 	stop(): Promise<void>;
 	/** Starts the stopped agent again from its session file, with `message` (or a request to continue). */
 	resume(message?: string): Promise<void>;

@@ -4,6 +4,7 @@ import type { WorkspaceMode } from "../state/manifest.ts";
 import type { CreateRunInput } from "../state/run-store.ts";
 import type { TaskSpec } from "../state/tasks.ts";
 import { type AgentSnapshot, agentSnapshot } from "./agent-launch.ts";
+import { type Budget, tighterBudget } from "./budget.ts";
 import type { SessionScope } from "./run-access.ts";
 
 /** What startRun needs. */
@@ -18,6 +19,10 @@ export interface StartRunInput extends SessionScope {
 	workspaceMode?: WorkspaceMode;
 	/** Tasks at once for this run (capped by PI_CREW_MAX_WORKERS); default the team's. */
 	concurrency?: number;
+	/** Limits on the whole run, tightening the team's `budget`. */
+	budget?: Budget;
+	/** Limits on each agent of the run, tightening the team's `agentBudget` and each agent's own. */
+	agentBudget?: Budget;
 }
 
 /**
@@ -35,7 +40,9 @@ export function planRun(
 	const team = typeof input.team === "string" ? catalog.team(input.team) : input.team;
 	const tasks = input.tasks ?? workflowTasks(team);
 	const agents: Record<string, AgentSnapshot> = {};
-	for (const task of tasks) agents[task.agent] ??= agentSnapshot(catalog.agent(task.agent));
+	const eachAgent = tighterBudget(team.agentBudget, input.agentBudget);
+	for (const task of tasks) agents[task.agent] ??= agentSnapshot(catalog.agent(task.agent), eachAgent);
+	const budget = tighterBudget(team.budget, input.budget);
 	const workspaceMode = input.workspaceMode ?? team.workspaceMode;
 	if (workspaceMode === "worktree" && !options.hasWorktreeHook) {
 		throw new Error(
@@ -52,6 +59,11 @@ export function planRun(
 		goal: input.goal,
 		workspaceMode,
 		tasks,
-		meta: { agents, depth: options.depth, ...(concurrency === undefined ? {} : { concurrency }) },
+		meta: {
+			agents,
+			depth: options.depth,
+			...(concurrency === undefined ? {} : { concurrency }),
+			...(budget === undefined ? {} : { budget }),
+		},
 	};
 }

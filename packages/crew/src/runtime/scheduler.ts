@@ -4,6 +4,8 @@ import { claimOf, type RunClaim } from "../state/run-claim.ts";
 import { resumeRun } from "../state/run-lifecycle.ts";
 import type { RunSnapshot } from "../state/run-store.ts";
 import { isFinalRunStatus, type RunStatus, type TaskStatus } from "../state/status.ts";
+import { addSpent, breachText, budgetBreach, type Spent, spentOf } from "./budget.ts";
+import { type RunBudgetProbe, recordedSpent, runBudgetOf } from "./budget-guard.ts";
 import { agentIdOf } from "./crew-events.ts";
 import type { EndedProcess } from "./leftover-processes.ts";
 import type { LiveAgentControl } from "./live-agents.ts";
@@ -55,6 +57,9 @@ export class RunExecution {
 	#retryTimer: NodeJS.Timeout | undefined;
 	#retryMs = RETRY_FIRST_MS;
 	#idle: (() => void)[] = [];
+	/** What each task's agent spent as tasks.json last said (the run budget adds the live agents' usage). */
+	#recorded = new Map<string, Spent>();
+	#runBudget: RunBudgetProbe = { budget: undefined, spent: () => this.#spent() };
 
 	constructor(deps: ExecutionDeps, manifest: RunManifest) {
 		this.#deps = deps;
@@ -154,6 +159,8 @@ export class RunExecution {
 		this.#ownerSessionId = manifest.ownerSessionId;
 		if (manifest.status === "pending") manifest = await this.#setRun("running");
 		if (manifest.status !== "running") return;
+		for (const task of tasks) this.#recorded.set(task.id, recordedSpent(task));
+		this.#runBudget.budget = runBudgetOf(manifest);
 		const blocked = blockedTasks(tasks);
 		for (const { task, dependency } of blocked) {
 			await this.#setTask(task.id, "failed", `not started: task ${dependency.id} ${dependency.status}`);
@@ -167,7 +174,15 @@ export class RunExecution {
 			this.#deps.limits.maxWorkers,
 			Number(manifest.meta?.concurrency) || Number.POSITIVE_INFINITY,
 		);
-		for (const task of readyTasks(tasks, new Set(this.#active.keys()))) {
+		const ready = readyTasks(tasks, new Set(this.#active.keys()));
+		const spentUp = ready.length > 0 ? budgetBreach(this.#spent(), this.#runBudget.budget) : undefined;
+		if (spentUp) {
+			// The run has spent its budget: no further agent starts, and the tasks that need these fail with them.
+			for (const task of ready) await this.#setTask(task.id, "failed", `${breachText(spentUp, "run")}; not started`);
+			this.#again = true;
+			return;
+		}
+		for (const task of ready) {
 			if (this.#active.size >= limit) break;
 			this.#launch(task.id, undefined);
 		}
@@ -184,6 +199,15 @@ export class RunExecution {
 		await this.#setRun(settled.status, settled.error);
 	}
 
+	/** What the run's agents spent: the live ones' usage so far, the others' as recorded. */
+	#spent(): Spent {
+		const all = [...this.#recorded].map(([taskId, recorded]) => {
+			const child = this.#active.get(taskId)?.child;
+			return child ? spentOf(child.capture.usage) : recorded;
+		});
+		return addSpent(...all);
+	}
+
 	#control(taskId: string): LiveAgentControl {
 		return {
 			steer: async (message) => {
@@ -191,8 +215,16 @@ export class RunExecution {
 				await this.#noteMessage(taskId, "steer", message);
 			},
 			followUp: async (message) => {
-				await this.#liveChild(taskId).followUp(message);
+				const child = this.#liveChild(taskId);
+				// An agent waiting on its question gets the message as the answer: a follow-up would wait for it to stop.
+				if (child.answer(message) !== undefined) {
+					this.#deps.registry.update(this.workspaceId, agentIdOf(this.runId, taskId), { question: undefined });
+					await this.#noteMessage(taskId, "answer", message);
+					return "answered";
+				}
+				await child.followUp(message);
 				await this.#noteMessage(taskId, "follow-up", message);
+				return undefined;
 			},
 			stop: () => this.stopTask(taskId),
 			resume: (message) => this.resumeTask(taskId, message),
@@ -229,7 +261,7 @@ export class RunExecution {
 		};
 		this.#lastSlot.set(taskId, slot);
 		this.#active.set(taskId, slot);
-		slot.finished = runTaskAgent(this.#deps, this.runId, slot, resumeMessage, this.#control(taskId))
+		slot.finished = runTaskAgent(this.#deps, this.runId, slot, resumeMessage, this.#control(taskId), this.#runBudget)
 			.catch(async (error: unknown) => {
 				if (slot.stop && slot.child === undefined) return; // stopped while waiting for a worker
 				if (slot.child) {

@@ -17,12 +17,15 @@ export interface TaskOutcome {
  * cancelled agent's task is cancelled; a stopped one (or one ended by shutdown) is interrupted and can be resumed
  * from its session, and so is one whose process was killed by a signal without a model error (a crash or an OOM
  * kill is no verdict on the work: resume or resume-agent continues it); anything else (timeout, an exit of its
- * own, model error, a foreign abort) fails with the reason, and `retry` may run it again.
+ * own, model error, a foreign abort) fails with the reason, and `retry` may run it again. An agent stopped by its
+ * budget (`budgetStop`, e.g. `budget-exceeded: turns 12/12`) fails with that status and keeps its last text as
+ * the task's (partial) result.
  */
 export function taskOutcome(
 	outcome: AgentOutcome,
 	stop: StopReason | undefined,
 	extraChanged: readonly string[] = [],
+	budgetStop?: string,
 ): TaskOutcome {
 	const changedFiles = [...new Set([...outcome.changedFiles, ...extraChanged])];
 	const meta = { usage: outcome.usage, changedFiles, accessedPaths: outcome.accessedPaths, end: outcome.end };
@@ -35,6 +38,16 @@ export function taskOutcome(
 	if (stop !== undefined) {
 		const error = stop === "stopped" ? "stopped by stop-agent" : "the coordinator shut down";
 		return { patch: { status: "interrupted", error, meta }, agentStatus: "stopped" };
+	}
+	if (budgetStop !== undefined) {
+		const partial = outcome.text === undefined ? {} : { result: outcome.text };
+		const patch = {
+			status: "failed" as const,
+			error: budgetStop,
+			...partial,
+			meta: { ...meta, budgetExceeded: budgetStop },
+		};
+		return { patch, agentStatus: "failed" };
 	}
 	if (outcome.end === "exited" && outcome.signal !== undefined) {
 		const error = `the agent's process was killed (signal ${outcome.signal}); resume or resume-agent continues it from its session`;

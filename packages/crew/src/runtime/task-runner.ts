@@ -6,6 +6,7 @@ import { processStartMarker } from "../state/owner.ts";
 import type { RunStore } from "../state/run-store.ts";
 import type { RunTask } from "../state/tasks.ts";
 import { agentArgs, agentEnv, type ModelChoice, readAgentSnapshot } from "./agent-launch.ts";
+import { budgetStop, type RunBudgetProbe } from "./budget-guard.ts";
 import { type AgentOutcome, ChildAgent } from "./child-agent.ts";
 import { agentIdOf, type CrewEvent } from "./crew-events.ts";
 import { type EndedProcess, endAgentProcesses } from "./leftover-processes.ts";
@@ -57,6 +58,8 @@ export interface TaskSlot {
 	abort: AbortController;
 	/** What its agent left running, ended when the agent ended (see `endLeftovers`). */
 	endedProcesses?: EndedProcess[];
+	/** Set when the agent was stopped for reaching a budget: the task's status text. */
+	budgetStop?: string;
 }
 
 /** The session file and system prompt file of a task's agent, inside the run directory. */
@@ -110,6 +113,7 @@ export async function runTaskAgent(
 	slot: TaskSlot,
 	resumeMessage: string | undefined,
 	control: LiveAgentControl,
+	runBudget?: RunBudgetProbe,
 ): Promise<void> {
 	const release = await deps.pool.acquire(slot.abort.signal);
 	try {
@@ -164,7 +168,24 @@ export async function runTaskAgent(
 				} else if (record.type === "message_end") {
 					// The capture has summed this message already (onRecord runs after it).
 					registry.update(manifest.cwd, agentId, { usage: { ...child.capture.usage } });
+				} else if (record.type === "turn_end" && child.capture.lastStopReason === "toolUse" && !slot.stop) {
+					// The agent goes on to another model call: not when a budget says it has spent enough.
+					slot.budgetStop ??= budgetStop(child.capture.usage, agent.budget, runBudget);
+					if (slot.budgetStop !== undefined) {
+						registry.update(manifest.cwd, agentId, { status: "stopping" });
+						void child.stop();
+					}
 				}
+			},
+			onQuestion: (question) => {
+				registry.update(manifest.cwd, agentId, { question: question.text });
+				const data = { question: question.text, toolCallId: question.toolCallId, open: true };
+				void store.appendEvent(runId, { type: "agent.question", taskId: task.id, data }).catch(() => {});
+				deps.emit({ ...base, type: "agent.question", data });
+			},
+			onQuestionClosed: (toolCallId) => {
+				registry.update(manifest.cwd, agentId, { question: undefined });
+				deps.emit({ ...base, type: "agent.question", data: { toolCallId, open: false } });
 			},
 			onAccess: (access) => {
 				registry.addAccessedPath(manifest.cwd, agentId, access.path);
@@ -179,7 +200,15 @@ export async function runTaskAgent(
 			workspaceId: manifest.cwd,
 			ownerSessionId: manifest.ownerSessionId,
 		};
-		const where = { pid: child.pid, sessionFile, cwd, startedAt: store.now(), accessedPaths: [], sends: 0 };
+		const where = {
+			pid: child.pid,
+			sessionFile,
+			cwd,
+			startedAt: store.now(),
+			accessedPaths: [],
+			sends: 0,
+			...(agent.budget ? { budget: agent.budget } : {}),
+		};
 		registry.register({ ...handle, ...where, status: "starting" }, control);
 		// The prompt goes first, so a steer can never reach Pi before the task it steers.
 		const running = child.run(prompt);
@@ -200,7 +229,7 @@ export async function runTaskAgent(
 		// left may keep writing, nor be taken for the next agent's.
 		const endedProcesses = await endLeftovers(deps, runId, slot, manifest.cwd);
 		const finished = await deps.finishWorkspace?.({ manifest, task, cwd, outcome });
-		const { patch, agentStatus } = taskOutcome(outcome, slot.stop, finished?.changedFiles);
+		const { patch, agentStatus } = taskOutcome(outcome, slot.stop, finished?.changedFiles, slot.budgetStop);
 		const meta = {
 			...patch.meta,
 			agentPid: null,

@@ -21,6 +21,7 @@ import {
 	taskPrompt,
 	WorkerPool,
 } from "../../src/runtime/index.ts";
+import { ASK_EXTENSION } from "../../src/runtime/question-protocol.ts";
 import type { RunTask } from "../../src/state/index.ts";
 
 function task(id: string, status: RunTask["status"], extra: Partial<RunTask> = {}): RunTask {
@@ -120,10 +121,12 @@ test("agent arguments and environment: model, tools, thinking, system prompt fil
 	assert.deepEqual(agentArgs(agent, { systemPromptFile: "/run/agents/r.md", extra: ["-e", "ext.ts"] }), [
 		"-e",
 		"ext.ts",
+		"-e",
+		ASK_EXTENSION,
 		"--model",
 		"anthropic/claude-haiku-4-5",
 		"--tools",
-		"read,grep",
+		"read,grep,ask_coordinator",
 		"--thinking",
 		"low",
 		"--append-system-prompt",
@@ -132,10 +135,14 @@ test("agent arguments and environment: model, tools, thinking, system prompt fil
 	const plain = { name: "p", systemPrompt: "x" };
 	assert.deepEqual(
 		agentArgs(plain, { systemPromptFile: "/f", defaultModel: { provider: "pi-faux", model: "scripted" } }),
-		["--provider", "pi-faux", "--model", "scripted", "--append-system-prompt", "/f"],
+		["-e", ASK_EXTENSION, "--provider", "pi-faux", "--model", "scripted", "--append-system-prompt", "/f"],
 	);
+	// No tools but the supervisor channel's.
 	assert.deepEqual(agentArgs({ ...plain, tools: [] }, { systemPromptFile: "/f" }), [
-		"--no-tools",
+		"-e",
+		ASK_EXTENSION,
+		"--tools",
+		"ask_coordinator",
 		"--append-system-prompt",
 		"/f",
 	]);
@@ -222,6 +229,7 @@ test("the capture folds an agent's events: final text, usage, changed and access
 		totalTokens: 36,
 		cost: 1,
 		turns: 2,
+		toolCalls: 1,
 	});
 	capture.accept({
 		type: "message_end",
