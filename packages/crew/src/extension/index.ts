@@ -31,6 +31,20 @@ const TOOL_DESCRIPTION =
 	"an ended session of the same workspace, never a live session's and never another workspace's.";
 
 /**
+ * Imports the session modules, again when an import comes back without them: with several hosts loading in one
+ * process, a `team` call was seen failing on "reading 'CrewSession' of undefined" (and 'shownText' before it), an
+ * import handed back before its module was evaluated. Waiting a moment and importing again finds it whole.
+ */
+async function importSessionModules(): Promise<SessionModules> {
+	for (let attempt = 1; ; attempt++) {
+		const modules = (await import("./session-modules.ts")) as SessionModules | undefined;
+		if (typeof modules?.CrewSession === "function" && typeof modules.shownText === "function") return modules;
+		if (attempt === 5) throw new Error("pi-crew: its modules came back unevaluated from Pi's loader five times");
+		await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+	}
+}
+
+/**
  * The pi-crew extension with explicit settings (tests and embedders); the default export reads them from the
  * environment. Loading it does no filesystem work and starts nothing: the runtime loads on the first `team` call
  * or `/team` command, or at session start when the workspace already has runs (to recover those whose
@@ -49,7 +63,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 		let lastCtx: ExtensionContext | undefined;
 		const load = () => {
 			if (loaded === undefined) {
-				loaded = import("./session-modules.ts");
+				loaded = importSessionModules();
 				loaded.then(
 					(modules) => {
 						// Read at render time, not here: a failure to render must not become an unhandled rejection.
