@@ -92,12 +92,13 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	const gitWork = newGitWork();
 	const work = emptyWork();
 	const requested = await canonicalPath(options.root);
+	const withMap = options.maps !== undefined;
 	/** The kept analysis of `state`, reissued for this call, and what identifies it. */
 	const lookup = async (state: SnapshotIdentity) => {
 		const epoch = cache.reports.epoch(state.root);
 		const requestedRoot = requested === state.root ? undefined : requested;
 		const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(state.root) : undefined);
-		const key = analysisKey(state, policy, { maxBytes, mapped: options.maps !== undefined });
+		const key = analysisKey(state, policy, { maxBytes, mapped: withMap });
 		const earlier = await cache.findReport(state.root, key);
 		if (earlier === undefined) return { epoch, requestedRoot, policy, key, report: undefined };
 		addGitWork(work, gitWork);
@@ -105,15 +106,22 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		cache.reports.add(report, epoch);
 		return { epoch, requestedRoot, policy, key, report };
 	};
-	// A working-tree snapshot hashes every dirty file. When this root has a kept working-tree report, a staged
-	// snapshot of the same moment (same digests, nothing hashed) tells first whether that report still answers.
-	if (target === "working-tree" && cache.reports.latest(requested, "working-tree") !== undefined) {
-		const probe = await snapshotOf({ ...options, target: "staged", objects }, maxBytes, gitWork);
-		const kept = await lookup({ ...probe, target });
-		if (kept.report !== undefined) return kept.report;
-	}
-	const snapshot = await snapshotOf({ ...options, target, objects }, maxBytes, gitWork);
-	const { epoch, requestedRoot, policy, key, report: kept } = await lookup(snapshot);
+	// A review of an unchanged root ends at the snapshot's listing: its identity finds the kept report before any
+	// object is read or file hashed (no object reader is started).
+	let probed: Awaited<ReturnType<typeof lookup>> | undefined;
+	let answer: ReviewReport | undefined;
+	const snapshot = await snapshotOf({ ...options, target, objects }, maxBytes, gitWork, async (identity) => {
+		probed = await lookup(identity);
+		answer = probed.report;
+		return answer !== undefined;
+	});
+	if (snapshot === undefined && answer !== undefined) return answer;
+	if (snapshot === undefined) throw new Error("a snapshot ended without a report that answers it");
+	const looked =
+		probed !== undefined && probed.key === analysisKey(snapshot, probed.policy, { maxBytes, mapped: withMap })
+			? probed
+			: await lookup(snapshot);
+	const { epoch, requestedRoot, policy, key, report: kept } = looked;
 	if (kept !== undefined) return kept;
 	await cache.warm(snapshot.root);
 	signal?.throwIfAborted();

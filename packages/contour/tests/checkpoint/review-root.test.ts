@@ -121,7 +121,11 @@ describe("work counts", () => {
 		assert.notEqual(second.id, first.id);
 		assert.equal(second.key, first.key);
 		const { gitProcesses, ...rest } = second.work;
-		assert.ok(gitProcesses > 0, "the snapshot itself is taken again");
+		assert.equal(
+			gitProcesses,
+			3,
+			"the snapshot is listed again (rev-parse, config, status); no object reader starts for a kept analysis",
+		);
 		assert.ok(
 			Object.values(rest).every((n) => n === 0),
 			`nothing read, measured, parsed or rebuilt: ${JSON.stringify(rest)}`,
@@ -141,6 +145,7 @@ describe("work counts", () => {
 		const second = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
 		assert.equal(second.reusedFrom, first.id);
 		assert.deepEqual([second.work.worktreeFilesRead, second.work.blobsRead, second.work.parses], [0, 0, 0]);
+		assert.equal(second.work.gitProcesses, 3, "one listing: rev-parse, config and status, no second snapshot");
 		write(dir, { "src/new.ts": "export const n = 2;\n" });
 		const third = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
 		assert.equal(third.reusedFrom, undefined, "an edit is seen");
