@@ -37,11 +37,17 @@ export async function projectFacts(
 	}
 }
 
-/** A sink for the sides' facts into the code map of `root`; none when the map cannot be had (its refresh says why). */
-export function offerTo(maps: CodeMaps | undefined, root: string): ((facts: FileFacts) => void) | undefined {
+/**
+ * A sink for the sides' facts into the code map of `root`, and whether that map counts content terms (facts offered
+ * need them only then); none when the map cannot be had (its refresh says why).
+ */
+export function offerTo(
+	maps: CodeMaps | undefined,
+	root: string,
+): { offer: (facts: FileFacts) => void; contentTerms: boolean } | undefined {
 	try {
 		const index = maps?.use(root).index;
-		return index === undefined ? undefined : (facts) => index.offer(facts);
+		return index === undefined ? undefined : { offer: (facts) => index.offer(facts), contentTerms: index.contentTerms };
 	} catch {
 		return undefined;
 	}

@@ -141,7 +141,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		offer === undefined
 			? undefined
 			: (facts: FileFacts, side: "before" | "after") => {
-					offer(facts);
+					offer.offer(facts);
 					if (side === "after") afterFacts.set(facts.path, facts);
 				};
 	const changedPaths = new Set(
@@ -154,7 +154,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		gitWork,
 		work,
 		objects,
-		...(onFacts === undefined ? {} : { onFacts }),
+		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? true }),
 	}).then(async (sides) => {
 		if (options.maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
