@@ -200,6 +200,36 @@ describe("work counts", () => {
 		}
 	});
 
+	it("with a code map, a change of no parsed source (documentation, a minified bundle) builds no map at all", async () => {
+		const saved = process.env.FOVEA_CACHE_DIR;
+		process.env.FOVEA_CACHE_DIR = tempDir("contour-facts-");
+		try {
+			const dir = project();
+			write(dir, { "README.md": "# demo\n\nMore words.\n", "dist/app.min.js": "var a=1;\n" });
+			git(dir, "add", "-A");
+			const maps = new ResidentMaps(2);
+			const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.deepEqual(
+				report.files.map((file) => file.path),
+				["README.md", "dist/app.min.js"],
+			);
+			assert.deepEqual([report.work.mapFilesParsed, report.work.graphsBuilt, report.work.parses], [0, 0, 0]);
+			assert.equal(maps.use(dir).index.snapshot, undefined, "the root's map never refreshed");
+			assert.deepEqual(report.notes, [], "nothing is missing for want of a map");
+			assert.equal(report.exposureNote, undefined);
+			assert.deepEqual(report.findings, []);
+
+			// One source file in the change: the map is built as before.
+			write(dir, { [TS.path]: TS.branchy });
+			git(dir, "add", "-A");
+			const withCode = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.ok(withCode.work.graphsBuilt + withCode.work.mapFilesParsed > 0);
+		} finally {
+			if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
+			else process.env.FOVEA_CACHE_DIR = saved;
+		}
+	});
+
 	it("a renamed file is one file with its previous path, and its unchanged bytes are read and parsed once", async () => {
 		const dir = project();
 		git(dir, "mv", "src/helper.ts", "src/helpers.ts");
