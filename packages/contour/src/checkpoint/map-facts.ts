@@ -24,8 +24,10 @@ export async function projectFacts(
 		const index = map.index;
 		const parsedBefore = index.stats.filesParsed;
 		const builtBefore = map.stats.graphsBuilt;
-		const { snapshot } = await map.refresh(signal === undefined ? parses : { signal, ...parses });
-		const context = await map.importResolution();
+		// The graph waits for a finding's exposure (`withExposure`): most reviews have none to ask for.
+		const { snapshot, resolution: context } = await map.refreshFacts(
+			signal === undefined ? parses : { signal, ...parses },
+		);
 		const finish = (into: ReviewWork): void => {
 			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
 			into.graphsBuilt += map.stats.graphsBuilt - builtBefore;

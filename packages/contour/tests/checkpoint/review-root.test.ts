@@ -200,7 +200,7 @@ describe("work counts", () => {
 		}
 	});
 
-	it("with a code map, a change of no parsed source (documentation, a minified bundle) builds no map at all", async () => {
+	it("with a code map, a change of no parsed source builds no map, and a change without findings builds no graph", async () => {
 		const saved = process.env.FOVEA_CACHE_DIR;
 		process.env.FOVEA_CACHE_DIR = tempDir("contour-facts-");
 		try {
@@ -219,11 +219,18 @@ describe("work counts", () => {
 			assert.equal(report.exposureNote, undefined);
 			assert.deepEqual(report.findings, []);
 
-			// One source file in the change: the map is built as before.
+			// Code in the change: the map's facts are brought up to date, and its graph waits for a finding's exposure.
+			write(dir, { "src/helper.ts": `${HELPER}// a note\n` });
+			git(dir, "add", "-A");
+			const quiet = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.deepEqual(quiet.findings, []);
+			assert.equal(quiet.work.mapFilesParsed, 1, "the router, unchanged, parsed for the project's facts");
+			assert.equal(quiet.work.graphsBuilt, 0, "no finding asks for exposure: no graph");
 			write(dir, { [TS.path]: TS.branchy });
 			git(dir, "add", "-A");
-			const withCode = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
-			assert.ok(withCode.work.graphsBuilt + withCode.work.mapFilesParsed > 0);
+			const found = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.ok(found.findings.length > 0 && found.work.exposureQueries > 0);
+			assert.equal(found.work.graphsBuilt, 1, "the graph is built for the finding's exposure");
 		} finally {
 			if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
 			else process.env.FOVEA_CACHE_DIR = saved;

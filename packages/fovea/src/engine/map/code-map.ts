@@ -288,6 +288,21 @@ export class CodeMap {
 		return (this.#settings.current ?? (await this.#readSettings(snapshot))).value;
 	}
 
+	/**
+	 * Brings facts up to date as `refresh` does and says how imports resolve among them, without building the graph
+	 * (a graph of this generation stands): for callers that read facts and resolve imports themselves, like
+	 * Contour's review, which needs the graph only when a finding asks for its exposure.
+	 */
+	async refreshFacts(
+		options: MapRefreshOptions = {},
+	): Promise<{ snapshot: IndexSnapshot; resolution: ResolutionContext }> {
+		const snapshot = await this.#refreshIndex(options);
+		const current = this.#prepared?.generation === snapshot.generation ? this.#settings.current : undefined;
+		const settings =
+			current !== undefined && !(await this.#settingsStale()) ? current : await this.#readSettings(snapshot);
+		return { snapshot, resolution: settings.value };
+	}
+
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
 	async focus(query: FocusQuery, maxTokens: number, refresh: MapRefreshOptions = {}): Promise<FocusAnswer> {
 		return this.#answer("focus", () => ({ query, label: query.text }), maxTokens, refresh);
