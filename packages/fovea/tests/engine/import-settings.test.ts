@@ -68,6 +68,13 @@ describe("import settings", () => {
 		assert.equal(map.index.stats.filesParsed, 2, "the graph took the facts already read");
 		await map.refreshFacts({ paths: [] });
 		assert.equal(map.stats.graphsBuilt, 1, "a graph of this generation stands");
+
+		// A file added and read by refreshFacts: the next graph is built for the new set of files, not patched.
+		await writeFile(join(root, "lib/extra.ts"), 'import { util } from "@lib/util";\nexport const extra = util();\n');
+		const { snapshot: grown } = await map.refreshFacts({ paths: ["lib/extra.ts"] });
+		assert.equal(grown.files.size, 3);
+		const { graph } = await map.refresh({ paths: [] });
+		assert.deepEqual(linked(graph.graph, "lib/extra.ts"), ["lib/util.ts"], "the new file's import is in the graph");
 	});
 
 	it("a package's own tsconfig decides its aliases; one added later is found by the next walk", async () => {

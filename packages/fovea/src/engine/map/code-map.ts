@@ -37,7 +37,7 @@ import {
 	renderSketch,
 } from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
-import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
+import { type ResolutionContext, readResolutionSettings, resolveImport, testSubjects } from "../resolve/index.ts";
 import { withCoupling } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
@@ -298,8 +298,10 @@ export class CodeMap {
 	): Promise<{ snapshot: IndexSnapshot; resolution: ResolutionContext }> {
 		const snapshot = await this.#refreshIndex(options);
 		const current = this.#prepared?.generation === snapshot.generation ? this.#settings.current : undefined;
-		const settings =
-			current !== undefined && !(await this.#settingsStale()) ? current : await this.#readSettings(snapshot);
+		if (current !== undefined && !(await this.#settingsStale())) return { snapshot, resolution: current.value };
+		// Read, not kept: the kept settings are the graph's, which a later refresh compares and patches against.
+		const files = new Set(snapshot.files.keys());
+		const settings = await readResolutionSettings(this.root, files, this.#index.settingsFiles);
 		return { snapshot, resolution: settings.value };
 	}
 
