@@ -24,8 +24,10 @@ export async function projectFacts(
 		const index = map.index;
 		const parsedBefore = index.stats.filesParsed;
 		const builtBefore = map.stats.graphsBuilt;
-		const { snapshot } = await map.refresh(signal === undefined ? parses : { signal, ...parses });
-		const context = await map.importResolution();
+		// The graph waits for a finding's exposure (`withExposure`): most reviews have none to ask for.
+		const { snapshot, resolution: context } = await map.refreshFacts(
+			signal === undefined ? parses : { signal, ...parses },
+		);
 		const finish = (into: ReviewWork): void => {
 			into.mapFilesParsed += map.index === index ? index.stats.filesParsed - parsedBefore : map.index.stats.filesParsed;
 			into.graphsBuilt += map.stats.graphsBuilt - builtBefore;
@@ -37,11 +39,17 @@ export async function projectFacts(
 	}
 }
 
-/** A sink for the sides' facts into the code map of `root`; none when the map cannot be had (its refresh says why). */
-export function offerTo(maps: CodeMaps | undefined, root: string): ((facts: FileFacts) => void) | undefined {
+/**
+ * A sink for the sides' facts into the code map of `root`, and whether that map counts content terms (facts offered
+ * need them only then); none when the map cannot be had (its refresh says why).
+ */
+export function offerTo(
+	maps: CodeMaps | undefined,
+	root: string,
+): { offer: (facts: FileFacts) => void; contentTerms: boolean } | undefined {
 	try {
 		const index = maps?.use(root).index;
-		return index === undefined ? undefined : (facts) => index.offer(facts);
+		return index === undefined ? undefined : { offer: (facts) => index.offer(facts), contentTerms: index.contentTerms };
 	} catch {
 		return undefined;
 	}

@@ -2,13 +2,14 @@
  * One review of one Git root, from a fresh snapshot to a frozen report: the pipeline an explicit checkpoint, the
  * background observer and the CLI share.
  *
- * snapshot → (same snapshot and settings as a kept report? a new report on the same analysis, nothing read) → the
- * sides the content cache does not know are read and parsed, while the root's code map (when given) refreshes →
+ * snapshot listing → (same identity and settings as a kept report? a new report on the same analysis, no object read)
+ * → the sides the content cache does not know are read and parsed, while the root's code map (when given, and when
+ * the change touches code it parses) refreshes →
  * import graphs of both sides → findings → exposure from the map's heat → ranked, frozen, kept. The signal is
  * checked between steps.
  */
 import { randomUUID } from "node:crypto";
-import type { FileFacts, SharedParse } from "pi-fovea/engine";
+import { type FileFacts, languageOf, type SharedParse } from "pi-fovea/engine";
 import { canonicalPath } from "pi-fovea/workspace";
 import {
 	type ChangedFile,
@@ -28,7 +29,7 @@ import {
 	type ReviewWork,
 	reissueReport,
 } from "../report/report.ts";
-import { analyzeMeasured, type ChangeFile, rankFindings } from "../review/index.ts";
+import { analyzeMeasured, type ChangeFile, pathGap, rankFindings } from "../review/index.ts";
 import { candidateMeasures, candidateScope } from "./candidate-measures.ts";
 import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
@@ -92,12 +93,13 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	const gitWork = newGitWork();
 	const work = emptyWork();
 	const requested = await canonicalPath(options.root);
+	const withMap = options.maps !== undefined;
 	/** The kept analysis of `state`, reissued for this call, and what identifies it. */
 	const lookup = async (state: SnapshotIdentity) => {
 		const epoch = cache.reports.epoch(state.root);
 		const requestedRoot = requested === state.root ? undefined : requested;
 		const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(state.root) : undefined);
-		const key = analysisKey(state, policy, { maxBytes, mapped: options.maps !== undefined });
+		const key = analysisKey(state, policy, { maxBytes, mapped: withMap });
 		const earlier = await cache.findReport(state.root, key);
 		if (earlier === undefined) return { epoch, requestedRoot, policy, key, report: undefined };
 		addGitWork(work, gitWork);
@@ -105,15 +107,22 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		cache.reports.add(report, epoch);
 		return { epoch, requestedRoot, policy, key, report };
 	};
-	// A working-tree snapshot hashes every dirty file. When this root has a kept working-tree report, a staged
-	// snapshot of the same moment (same digests, nothing hashed) tells first whether that report still answers.
-	if (target === "working-tree" && cache.reports.latest(requested, "working-tree") !== undefined) {
-		const probe = await snapshotOf({ ...options, target: "staged", objects }, maxBytes, gitWork);
-		const kept = await lookup({ ...probe, target });
-		if (kept.report !== undefined) return kept.report;
-	}
-	const snapshot = await snapshotOf({ ...options, target, objects }, maxBytes, gitWork);
-	const { epoch, requestedRoot, policy, key, report: kept } = await lookup(snapshot);
+	// A review of an unchanged root ends at the snapshot's listing: its identity finds the kept report before any
+	// object is read or file hashed (no object reader is started).
+	let probed: Awaited<ReturnType<typeof lookup>> | undefined;
+	let answer: ReviewReport | undefined;
+	const snapshot = await snapshotOf({ ...options, target, objects }, maxBytes, gitWork, async (identity) => {
+		probed = await lookup(identity);
+		answer = probed.report;
+		return answer !== undefined;
+	});
+	if (snapshot === undefined && answer !== undefined) return answer;
+	if (snapshot === undefined) throw new Error("a snapshot ended without a report that answers it");
+	const looked =
+		probed !== undefined && probed.key === analysisKey(snapshot, probed.policy, { maxBytes, mapped: withMap })
+			? probed
+			: await lookup(snapshot);
+	const { epoch, requestedRoot, policy, key, report: kept } = looked;
 	if (kept !== undefined) return kept;
 	await cache.warm(snapshot.root);
 	signal?.throwIfAborted();
@@ -127,13 +136,17 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	// parses find is offered to the map, and the map parses only after them: a side whose bytes the worktree holds
 	// (the staged side, usually) is then parsed once, not twice. The map's own parses then measure the likely clone
 	// candidates on the way (`candidate-measures.ts`).
-	const offer = options.maps === undefined ? undefined : offerTo(options.maps, snapshot.root);
+	// A change whose every side is text the engine does not parse (documentation, settings, a minified bundle) has no
+	// import, callable or finding the whole project's map could relate to anything: it is not built.
+	const codeChanged = text.some(parsedSide);
+	const maps = codeChanged ? options.maps : undefined;
+	const offer = maps === undefined ? undefined : offerTo(maps, snapshot.root);
 	const afterFacts = new Map<string, FileFacts>();
 	const onFacts =
 		offer === undefined
 			? undefined
 			: (facts: FileFacts, side: "before" | "after") => {
-					offer(facts);
+					offer.offer(facts);
 					if (side === "after") afterFacts.set(facts.path, facts);
 				};
 	const changedPaths = new Set(
@@ -146,9 +159,9 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		gitWork,
 		work,
 		objects,
-		...(onFacts === undefined ? {} : { onFacts }),
+		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? true }),
 	}).then(async (sides) => {
-		if (options.maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
+		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
 		sharedParse = candidateMeasures(scope, cache.measures, work);
 		// Files outside the change whose working copy is not the reviewed state count in the import graphs as that
@@ -164,9 +177,9 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		return { ...sides, reviewed };
 	});
 	const mapping =
-		options.maps === undefined
+		maps === undefined
 			? undefined
-			: projectFacts(options.maps, snapshot.root, signal, {
+			: projectFacts(maps, snapshot.root, signal, {
 					offers: measuring,
 					sharedParse: (file) => sharedParse?.(file),
 					...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
@@ -183,10 +196,12 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	signal?.throwIfAborted();
 	const notes: string[] = [];
 	const mapped = await mapping;
-	let exposureNote = mapped === undefined ? "exposure not modelled: no code map for this root" : undefined;
+	// Without code in the change, no map was wanted: nothing is missing for want of one.
+	const unmapped = withMap && !codeChanged ? undefined : "exposure not modelled: no code map for this root";
+	let exposureNote = mapped === undefined ? unmapped : undefined;
 	if (mapped !== undefined && "error" in mapped) exposureNote = `exposure not modelled: ${mapped.error}`;
 	const map = mapped !== undefined && "map" in mapped ? mapped : undefined;
-	if (map === undefined)
+	if (map === undefined && unmapped !== undefined)
 		notes.push(
 			policy === undefined
 				? "imports resolved among the changed files only (no code map): cycles through unchanged files are not seen"
@@ -279,6 +294,15 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	});
 	if (cache.reports.add(report, epoch)) await cache.persist(report);
 	return report;
+}
+
+/** Whether a side of `change` is content the engine parses (a language it knows, not left out by its path). */
+function parsedSide(change: ChangedFile): boolean {
+	const paths = [
+		change.after === undefined ? undefined : change.path,
+		change.before === undefined ? undefined : (change.oldPath ?? change.path),
+	];
+	return paths.some((path) => path !== undefined && languageOf(path) !== undefined && pathGap(path) === undefined);
 }
 
 /** The analysis input of one measured change. */

@@ -60,6 +60,8 @@ export interface SideOptions {
 	 * bytes (`CodeIndex.offer`): the staged side of a changed file is usually what the worktree holds.
 	 */
 	onFacts?: (facts: FileFacts, side: "before" | "after") => void;
+	/** Whether those facts count content terms (default true): as the code map they are offered to does. */
+	contentTerms?: boolean;
 }
 
 interface Pending {
@@ -188,7 +190,7 @@ async function parseTexts(
 		let imports = cache.imports(entry.oid, entry.path);
 		if (measure === undefined) {
 			// One parse for both when both are needed: the tree gives the measure and the engine's facts.
-			const measured = measureWithFacts(entry.path, text, { maxBytes });
+			const measured = measureWithFacts(entry.path, text, { maxBytes, contentTerms: options.contentTerms ?? true });
 			measure = measured.measure;
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;

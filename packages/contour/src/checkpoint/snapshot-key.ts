@@ -6,11 +6,12 @@
 import { createHash } from "node:crypto";
 import {
 	type GitWork,
+	listSnapshot,
 	type ObjectReaders,
 	RepositoryMovedError,
 	type Snapshot,
+	type SnapshotIdentity,
 	type SnapshotTarget,
-	takeSnapshot,
 } from "../git/index.ts";
 import { MEASURE_VERSION } from "../review/index.ts";
 import type { PolicySource } from "./policy-file.ts";
@@ -20,11 +21,7 @@ const PIPELINE_VERSION = 7;
 /** A repository that moves while being snapshotted is snapshotted again, this many times in all. */
 const SNAPSHOT_ATTEMPTS = 3;
 
-/** The parts of a snapshot that identify it (a staged snapshot of the same moment has the same digests). */
-export type SnapshotIdentity = Pick<
-	Snapshot,
-	"root" | "target" | "base" | "head" | "branch" | "indexDigest" | "worktreeDigest"
->;
+export type { SnapshotIdentity };
 
 /** Everything the analysis depends on, hashed. */
 export function analysisKey(
@@ -49,15 +46,20 @@ export function analysisKey(
 	return createHash("sha256").update(JSON.stringify(identity)).digest("hex");
 }
 
-/** A snapshot, taken again when the repository moved while it was being taken. */
+/**
+ * A snapshot, taken again when the repository moved while it was being taken. `answered`, when given, is asked
+ * with the identity of a settled listing before anything else is read (no object, no hash): when it says the
+ * identity is answered (a kept report), the snapshot is not completed and the result is `undefined`.
+ */
 export async function snapshotOf(
 	options: { root: string; target: SnapshotTarget; base?: string; signal?: AbortSignal; objects?: ObjectReaders },
 	maxBytes: number,
 	work: GitWork,
-): Promise<Snapshot> {
+	answered?: (identity: SnapshotIdentity) => Promise<boolean>,
+): Promise<Snapshot | undefined> {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await takeSnapshot({
+			const listing = await listSnapshot({
 				root: options.root,
 				target: options.target,
 				...(options.base === undefined ? {} : { base: options.base }),
@@ -66,6 +68,8 @@ export async function snapshotOf(
 				work,
 				...(options.objects === undefined ? {} : { objects: options.objects }),
 			});
+			if (answered !== undefined && listing.settled && (await answered(listing.identity))) return undefined;
+			return await listing.complete();
 		} catch (error) {
 			if (!(error instanceof RepositoryMovedError) || attempt >= SNAPSHOT_ATTEMPTS) throw error;
 		}

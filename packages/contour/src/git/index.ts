@@ -7,7 +7,15 @@
 export { type ContentRequest, decode, type ReadOptions, readSides, type SideContent } from "./blobs.ts";
 export { ObjectReader, ObjectReaders } from "./cat-file.ts";
 export { type GitWork, newGitWork } from "./run.ts";
-export { ConflictError, RepositoryMovedError, type SnapshotOptions, takeSnapshot } from "./snapshot.ts";
+export {
+	ConflictError,
+	listSnapshot,
+	RepositoryMovedError,
+	type SnapshotIdentity,
+	type SnapshotListing,
+	type SnapshotOptions,
+	takeSnapshot,
+} from "./snapshot.ts";
 export type {
 	ChangedFile,
 	ChangeStatus,

@@ -1,11 +1,7 @@
-import { createHash } from "node:crypto";
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
-import { mapBounded } from "./bounded.ts";
 import { branchDiffArgs, checkedBase, resolveBase } from "./branch-base.ts";
 import { ObjectReader, type ObjectReaders } from "./cat-file.ts";
 import { withGap, withSizes } from "./change-sides.ts";
-import { objectChanges, typeClass, type Untracked, worktreeChanges } from "./compose.ts";
+import { objectChanges, worktreeChanges } from "./compose.ts";
 import { parseRawDiff, type RawEntry } from "./raw-diff.ts";
 import { openRepository, type Repository } from "./repository.ts";
 import { type GitWork, git } from "./run.ts";
@@ -16,9 +12,10 @@ import {
 	type Snapshot,
 	type SnapshotTarget,
 } from "./snapshot-model.ts";
-import { type RepositoryState, readState, resolveHead, sameState } from "./state.ts";
+import { indexDigest, type RepositoryState, readState, resolveHead, sameState } from "./state.ts";
 import { parseStatusV2, STATUS_ARGS, type StatusListing } from "./status-v2.ts";
-import { gitBlobOid, type WorktreeEntry, WorktreeReader } from "./worktree.ts";
+import { gitBlobOid } from "./worktree.ts";
+import { describeWorktree, digestWorktree } from "./worktree-stamps.ts";
 
 /** Options of one snapshot. */
 export interface SnapshotOptions {
@@ -57,8 +54,6 @@ export class ConflictError extends Error {
 	}
 }
 
-const DEFAULT_MAX_HASH_BYTES = 64 << 20;
-
 /**
  * Takes a snapshot of one Git root: the changed files of `target`, each side named by its blob id and size, and
  * the digests that identify what was read. Reads no file content and no blob except to hash dirty worktree files
@@ -68,6 +63,33 @@ const DEFAULT_MAX_HASH_BYTES = 64 << 20;
  * moved while being read (RepositoryMovedError).
  */
 export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> {
+	return (await listSnapshot(options)).complete();
+}
+
+/** What identifies a snapshot: equal identities (with equal settings) are the same analysis. */
+export type SnapshotIdentity = Pick<
+	Snapshot,
+	"root" | "target" | "base" | "head" | "branch" | "indexDigest" | "worktreeDigest"
+>;
+
+/**
+ * The first part of a snapshot: its identity, from the references, the index, one status run and `lstat`, with
+ * neither an object read nor a file hashed. A caller that holds the analysis of that identity needs nothing more
+ * (a review of an unchanged root spawns no object reader); `complete` reads the rest.
+ */
+export interface SnapshotListing {
+	identity: SnapshotIdentity;
+	/**
+	 * The identity is of one moment: status compared the HEAD it names with the index it names, and the index was not
+	 * rewritten before the worktree's stat data was read. Only then may a caller take it for the snapshot.
+	 */
+	settled: boolean;
+	/** The sizes, the worktree's hashes (a working-tree snapshot) and the check that nothing moved meanwhile. */
+	complete(): Promise<Snapshot>;
+}
+
+/** Lists a snapshot of one Git root (see `SnapshotListing`); throws as `takeSnapshot` does for what it reads. */
+export async function listSnapshot(options: SnapshotOptions): Promise<SnapshotListing> {
 	const target = options.target ?? "staged";
 	if (target !== "staged" && target !== "working-tree" && target !== "branch")
 		throw new Error(`unknown snapshot target ${JSON.stringify(target)}: use staged, working-tree or branch`);
@@ -81,17 +103,54 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 	const calls = { ...call, forcedConfig: repo.forcedConfig };
 	const before = await readState(repo, head);
 	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
-	// One status run lists HEAD→index, index→worktree and the untracked files; a branch review diffs its commits too.
+	// One status run lists HEAD→index, index→worktree and the untracked files, and says which HEAD it compared; a
+	// branch review diffs its commits too.
 	const [status, branchDiff] = await Promise.all([
 		git(repo.root, STATUS_ARGS, { ...calls, okCodes: [0, 128] }),
 		base === undefined ? undefined : git(repo.root, branchDiffArgs(base, before.head as string), calls),
 	]);
 	if (status.code !== 0) await statusFailure(repo, before.head, status.stderr, options.objects, calls);
 	const listing = parseStatusV2(status.stdout);
+	if (target !== "branch" && listing.conflicts.length > 0) throw new ConflictError(repo.root, listing.conflicts);
+	const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, listing.dirty, listing.untracked);
+	const settled =
+		listing.head !== undefined &&
+		listing.head === before.head &&
+		(await indexDigest(repo.gitDir, repo.objectFormat)) === before.indexDigest;
+	const identity: SnapshotIdentity = {
+		root: repo.root,
+		target,
+		head: before.head,
+		branch: before.branch,
+		...(base ? { base } : {}),
+		indexDigest: before.indexDigest,
+		worktreeDigest,
+	};
+	return {
+		identity,
+		settled,
+		complete: () =>
+			completeSnapshot(options, repo, calls, { identity, before, listing, branchDiff: branchDiff?.stdout }),
+	};
+}
+
+/** The rest of a listed snapshot: the changes with their sizes, checked against a state read after every read. */
+async function completeSnapshot(
+	options: SnapshotOptions,
+	repo: Repository,
+	calls: Parameters<typeof git>[2] & {},
+	listed: {
+		identity: SnapshotIdentity;
+		before: RepositoryState;
+		listing: StatusListing;
+		branchDiff?: Buffer | undefined;
+	},
+): Promise<Snapshot> {
+	const { identity, before, listing, branchDiff } = listed;
+	const target = identity.target;
 	const dirtyEntries = listing.dirty;
 	const untrackedPaths = listing.untracked;
-	const entries = branchDiff === undefined ? listing.staged : parseRawDiff(branchDiff.stdout);
-	if (target !== "branch" && listing.conflicts.length > 0) throw new ConflictError(repo.root, listing.conflicts);
+	const entries = branchDiff === undefined ? listing.staged : parseRawDiff(branchDiff);
 	const invalidNames = new Set<string>();
 	for (const entry of [...entries, ...dirtyEntries]) if (!entry.validName) invalidNames.add(entry.path);
 	for (const entry of untrackedPaths) if (!entry.valid) invalidNames.add(entry.path);
@@ -116,33 +175,26 @@ export async function takeSnapshot(options: SnapshotOptions): Promise<Snapshot> 
 	// (after every read of references, the index and the worktree) while Git looks them up; the same process answers
 	// both.
 	const reader = options.objects?.reader(repo.root, calls) ?? new ObjectReader(repo.root, calls);
-	let sizedAndAfter: [ChangedFile[], { worktreeDigest: string; after: RepositoryState }];
+	let sizedAndAfter: [ChangedFile[], RepositoryState];
 	try {
 		sizedAndAfter = await Promise.all([
 			withSizes(reader, repo, changes, before.head),
 			(async () => {
-				const worktreeDigest = await digestWorktree(repo.root, before.indexDigest, dirtyEntries, untrackedPaths);
 				await options.onBetweenReads?.();
-				return { worktreeDigest, after: await readState(repo, await headNow(reader, repo, calls)) };
+				return readState(repo, await headNow(reader, repo, calls));
 			})(),
 		]);
 	} finally {
 		if (options.objects === undefined) await reader.close();
 	}
-	const [sized, { worktreeDigest, after }] = sizedAndAfter;
+	const [sized, after] = sizedAndAfter;
 	changes = sized.map((change) => withGap(change, invalidNames, maxBytes));
 	if (!sameState(before, after))
 		throw new RepositoryMovedError(
 			`${repo.root} changed while it was being snapshotted (${describeMove(before, after)}); take the snapshot again`,
 		);
 	return {
-		root: repo.root,
-		target,
-		head: before.head,
-		branch: before.branch,
-		...(base ? { base } : {}),
-		indexDigest: before.indexDigest,
-		worktreeDigest,
+		...identity,
 		objectFormat: repo.objectFormat,
 		changes,
 		...(target === "working-tree"
@@ -207,27 +259,6 @@ async function statusFailure(
 	throw new Error(`git status failed in ${repo.root}: ${stderr || "exit code 128"}`);
 }
 
-/** Hashes every dirty or untracked worktree file a working-tree review compares (gitlinks and odd names aside). */
-async function describeWorktree(
-	repo: Repository,
-	dirty: readonly RawEntry[],
-	untracked: readonly Untracked[],
-	invalidNames: ReadonlySet<string>,
-	options: SnapshotOptions,
-): Promise<Map<string, WorktreeEntry>> {
-	const paths = new Set<string>();
-	for (const entry of dirty) if (entry.status !== "D" && typeClass(entry.dstMode) !== "gitlink") paths.add(entry.path);
-	for (const entry of untracked) if (!entry.directory) paths.add(entry.path);
-	const reader = new WorktreeReader(repo.root, repo.objectFormat, options.work);
-	const limit = options.maxHashBytes ?? DEFAULT_MAX_HASH_BYTES;
-	const list = [...paths];
-	const described = await mapBounded(list, 16, (path): Promise<WorktreeEntry> => {
-		options.signal?.throwIfAborted();
-		return invalidNames.has(path) ? Promise.resolve({ kind: "unnamed" }) : reader.describe(path, limit);
-	});
-	return new Map(list.map((path, i) => [path, described[i] as WorktreeEntry]));
-}
-
 /**
  * The object HEAD names now, as `reader` resolves it. When it names none (an unborn branch, or a missing object),
  * `rev-parse` tells which, as `readState` would.
@@ -240,30 +271,6 @@ async function headNow(
 	const [answer] = await reader.info(["HEAD"]);
 	if (answer !== undefined && !answer.missing && answer.oid !== undefined) return answer.oid;
 	return resolveHead(repo.root, calls);
-}
-
-/**
- * The worktree's identity as far as `lstat` tells: the index it is compared with, and every dirty or untracked
- * path with its mode, size, times and inode. No content is read.
- */
-async function digestWorktree(
-	root: string,
-	indexDigest: string,
-	dirty: readonly RawEntry[],
-	untracked: readonly Untracked[],
-): Promise<string> {
-	const paths = [...new Set([...dirty.map((entry) => entry.path), ...untracked.map((entry) => entry.path)])].sort();
-	const stamps = await mapBounded(paths, 32, (path) =>
-		lstat(join(root, path), { bigint: true }).then(
-			(s) => `${s.mode}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`,
-			() => "gone",
-		),
-	);
-	const hash = createHash("sha256").update(`${indexDigest}\0`);
-	paths.forEach((path, i) => {
-		hash.update(`${path}\0${stamps[i]}\0`);
-	});
-	return hash.digest("hex");
 }
 
 function describeMove(before: RepositoryState, after: RepositoryState): string {

@@ -20,6 +20,10 @@ export const STATUS_ARGS = [
 	// Explicit, so the repository's own `status.renames` or `diff.renames` cannot switch rename detection off.
 	"--find-renames",
 	"--ignore-submodules=dirty",
+	// The commit status compared the index with (`# branch.oid`), so a snapshot can tell its listing belongs to the
+	// HEAD it read; no ahead/behind count, which would walk the history.
+	"--branch",
+	"--no-ahead-behind",
 ];
 
 /** An untracked path; `directory` for one Git did not enter (an embedded repository). */
@@ -38,17 +42,22 @@ export interface StatusListing {
 	untracked: UntrackedPath[];
 	/** Paths with unmerged index entries, sorted. */
 	conflicts: string[];
+	/** The commit HEAD named for this run, null on an unborn branch; absent when the run did not say. */
+	head?: string | null;
 }
 
 /**
- * The three listings of a `git status --porcelain=v2 -z` run without branch or stash headers, read through the
+ * The three listings of a `git status --porcelain=v2 -z` run and the HEAD it compared (its `branch.oid` header), read through the
  * shared parser of pi-fovea/git. Throws on a record it does not recognize or on a path that could escape the root:
  * a misparse here would review the wrong file.
  */
 export function parseStatusV2(out: Buffer): StatusListing {
 	const listing: StatusListing = { staged: [], dirty: [], untracked: [], conflicts: [] };
 	const conflicts = new Set<string>();
-	for (const record of parseStatus(out).entries) {
+	const status = parseStatus(out);
+	const oid = status.headers.get("branch.oid");
+	if (oid !== undefined) listing.head = oid === "(initial)" ? null : oid;
+	for (const record of status.entries) {
 		if (record.kind === "!") continue; // ignored files, when configured to show
 		if (record.kind === "?") {
 			const raw = record.path;

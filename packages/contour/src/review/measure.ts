@@ -85,7 +85,13 @@ export function measureFile(path: string, content: string | Uint8Array, options:
 export function measureWithFacts(
 	path: string,
 	content: string | Uint8Array,
-	options: MeasureOptions = {},
+	options: MeasureOptions & {
+		/**
+		 * Count the facts' content terms (default true). Off for facts offered to a code map that counts none, as the
+		 * review's map does: counting them costs a pass over the text, and the map would drop them.
+		 */
+		contentTerms?: boolean;
+	} = {},
 ): { measure: FileMeasure; facts?: FileFacts } {
 	return measureParsed(path, content, options, true);
 }
@@ -93,7 +99,7 @@ export function measureWithFacts(
 function measureParsed(
 	path: string,
 	content: string | Uint8Array,
-	options: MeasureOptions,
+	options: MeasureOptions & { contentTerms?: boolean },
 	withFacts: boolean,
 ): { measure: FileMeasure; facts?: FileFacts } {
 	const language = languageOf(path);
@@ -112,6 +118,7 @@ function measureParsed(
 			return withFacts ? { measure, facts: facts() } : { measure };
 		},
 		language,
+		{ contentTerms: options.contentTerms ?? true },
 	);
 }
 

@@ -121,7 +121,11 @@ describe("work counts", () => {
 		assert.notEqual(second.id, first.id);
 		assert.equal(second.key, first.key);
 		const { gitProcesses, ...rest } = second.work;
-		assert.ok(gitProcesses > 0, "the snapshot itself is taken again");
+		assert.equal(
+			gitProcesses,
+			3,
+			"the snapshot is listed again (rev-parse, config, status); no object reader starts for a kept analysis",
+		);
 		assert.ok(
 			Object.values(rest).every((n) => n === 0),
 			`nothing read, measured, parsed or rebuilt: ${JSON.stringify(rest)}`,
@@ -141,6 +145,7 @@ describe("work counts", () => {
 		const second = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
 		assert.equal(second.reusedFrom, first.id);
 		assert.deepEqual([second.work.worktreeFilesRead, second.work.blobsRead, second.work.parses], [0, 0, 0]);
+		assert.equal(second.work.gitProcesses, 3, "one listing: rev-parse, config and status, no second snapshot");
 		write(dir, { "src/new.ts": "export const n = 2;\n" });
 		const third = await reviewRoot({ root: dir, target: "working-tree", cache, origin: { kind: "background" } });
 		assert.equal(third.reusedFrom, undefined, "an edit is seen");
@@ -189,6 +194,43 @@ describe("work counts", () => {
 			write(partial, { [TS.path]: `${TS.branchy}// unstaged\n` });
 			const second = await reviewRoot({ root: partial, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
 			assert.equal(second.work.mapFilesParsed, 2, "router and helper");
+		} finally {
+			if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
+			else process.env.FOVEA_CACHE_DIR = saved;
+		}
+	});
+
+	it("with a code map, a change of no parsed source builds no map, and a change without findings builds no graph", async () => {
+		const saved = process.env.FOVEA_CACHE_DIR;
+		process.env.FOVEA_CACHE_DIR = tempDir("contour-facts-");
+		try {
+			const dir = project();
+			write(dir, { "README.md": "# demo\n\nMore words.\n", "dist/app.min.js": "var a=1;\n" });
+			git(dir, "add", "-A");
+			const maps = new ResidentMaps(2);
+			const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.deepEqual(
+				report.files.map((file) => file.path),
+				["README.md", "dist/app.min.js"],
+			);
+			assert.deepEqual([report.work.mapFilesParsed, report.work.graphsBuilt, report.work.parses], [0, 0, 0]);
+			assert.equal(maps.use(dir).index.snapshot, undefined, "the root's map never refreshed");
+			assert.deepEqual(report.notes, [], "nothing is missing for want of a map");
+			assert.equal(report.exposureNote, undefined);
+			assert.deepEqual(report.findings, []);
+
+			// Code in the change: the map's facts are brought up to date, and its graph waits for a finding's exposure.
+			write(dir, { "src/helper.ts": `${HELPER}// a note\n` });
+			git(dir, "add", "-A");
+			const quiet = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.deepEqual(quiet.findings, []);
+			assert.equal(quiet.work.mapFilesParsed, 1, "the router, unchanged, parsed for the project's facts");
+			assert.equal(quiet.work.graphsBuilt, 0, "no finding asks for exposure: no graph");
+			write(dir, { [TS.path]: TS.branchy });
+			git(dir, "add", "-A");
+			const found = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps });
+			assert.ok(found.findings.length > 0 && found.work.exposureQueries > 0);
+			assert.equal(found.work.graphsBuilt, 1, "the graph is built for the finding's exposure");
 		} finally {
 			if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
 			else process.env.FOVEA_CACHE_DIR = saved;

@@ -98,6 +98,14 @@ describe("raw diff parsing", () => {
 });
 
 describe("status parsing", () => {
+	it("reads the HEAD a run compared from its branch header: a commit, or null on an unborn branch", () => {
+		const header = (oid: string) => Buffer.from(`# branch.oid ${oid}\0# branch.head main\0# branch.ab +? -?\0? x.ts\0`);
+		assert.equal(parseStatusV2(header(A)).head, A);
+		assert.equal(parseStatusV2(header("(initial)")).head, null);
+		assert.equal(parseStatusV2(Buffer.from("? x.ts\0")).head, undefined, "a run without the header says nothing");
+		assert.deepEqual(parseStatusV2(header(A)).untracked, [{ path: "x.ts", valid: true, directory: false }]);
+	});
+
 	it("splits one status run into HEAD→index, index→worktree, untracked and unmerged, as the diffs would", () => {
 		const out = Buffer.concat([
 			Buffer.from(`2 RM N... 100644 100644 100755 ${A} ${B} R85 new name.ts\0old\nname.ts\0`),

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import type { CallableMeasure } from "../../src/review/callables.ts";
-import { ensureMeasureLanguages, type FileMeasure, measureFile } from "../../src/review/measure.ts";
+import { ensureMeasureLanguages, type FileMeasure, measureFile, measureWithFacts } from "../../src/review/measure.ts";
 
 before(() => ensureMeasureLanguages(["a.ts", "a.tsx", "a.js", "a.py", "a.go", "a.rs", "A.java"]));
 
@@ -279,5 +279,17 @@ describe("content that cannot be fully measured", () => {
 	it("a measure is plain JSON data that survives a round trip", () => {
 		const measure = measureFile("src/x.py", "def f(a):\n    return a or 1\n");
 		assert.deepEqual(JSON.parse(JSON.stringify(measure)), measure);
+	});
+});
+
+describe("measure with the engine's facts", () => {
+	it("counts content terms only when asked: a review's map counts none, so its sides' facts skip that pass", () => {
+		const source = "def parse(text):\n    return text.strip()\n";
+		const counted = measureWithFacts("a.py", source);
+		const skipped = measureWithFacts("a.py", source, { contentTerms: false });
+		assert.ok(counted.facts?.contentTerms !== undefined, "counted by default");
+		assert.equal(skipped.facts?.contentTerms, undefined);
+		assert.deepEqual(skipped.measure, counted.measure, "the measure is the same either way");
+		assert.deepEqual(skipped.facts?.imports, counted.facts?.imports);
 	});
 });

@@ -50,6 +50,33 @@ describe("import settings", () => {
 		assert.equal(second.graph.graph.edgeCounts.imports, 0, "the alias now names no file of the root");
 	});
 
+	it("refreshFacts gives the facts and the same resolution without a graph; a later query builds it once", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		await writeTree(root, {
+			"tsconfig.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"] } } }',
+			"src/app.ts": 'import { util } from "@lib/util";\nexport function main() {\n\treturn util();\n}\n',
+			"lib/util.ts": "export function util() {\n\treturn 1;\n}\n",
+		});
+		const map = new CodeMap(root, { cache: false });
+		const { snapshot, resolution } = await map.refreshFacts();
+		assert.deepEqual([...snapshot.files.keys()].sort(), ["lib/util.ts", "src/app.ts"]);
+		assert.equal(map.stats.graphsBuilt, 0, "facts only");
+		assert.equal(map.index.stats.filesParsed, 2);
+		assert.deepEqual(resolution, await map.importResolution(), "the resolution the graph itself uses");
+		assert.equal(map.stats.graphsBuilt, 1);
+		assert.equal(map.index.stats.filesParsed, 2, "the graph took the facts already read");
+		await map.refreshFacts({ paths: [] });
+		assert.equal(map.stats.graphsBuilt, 1, "a graph of this generation stands");
+
+		// A file added and read by refreshFacts: the next graph is built for the new set of files, not patched.
+		await writeFile(join(root, "lib/extra.ts"), 'import { util } from "@lib/util";\nexport const extra = util();\n');
+		const { snapshot: grown } = await map.refreshFacts({ paths: ["lib/extra.ts"] });
+		assert.equal(grown.files.size, 3);
+		const { graph } = await map.refresh({ paths: [] });
+		assert.deepEqual(linked(graph.graph, "lib/extra.ts"), ["lib/util.ts"], "the new file's import is in the graph");
+	});
+
 	it("a package's own tsconfig decides its aliases; one added later is found by the next walk", async () => {
 		const root = await makeTempDir();
 		temps.push(root);

@@ -37,7 +37,7 @@ import {
 	renderSketch,
 } from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
-import { type ResolutionContext, resolveImport, testSubjects } from "../resolve/index.ts";
+import { type ResolutionContext, readResolutionSettings, resolveImport, testSubjects } from "../resolve/index.ts";
 import { withCoupling } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
@@ -286,6 +286,23 @@ export class CodeMap {
 	async importResolution(refresh: MapRefreshOptions = { paths: [] }): Promise<ResolutionContext> {
 		const { snapshot } = await this.refresh(refresh);
 		return (this.#settings.current ?? (await this.#readSettings(snapshot))).value;
+	}
+
+	/**
+	 * Brings facts up to date as `refresh` does and says how imports resolve among them, without building the graph
+	 * (a graph of this generation stands): for callers that read facts and resolve imports themselves, like
+	 * Contour's review, which needs the graph only when a finding asks for its exposure.
+	 */
+	async refreshFacts(
+		options: MapRefreshOptions = {},
+	): Promise<{ snapshot: IndexSnapshot; resolution: ResolutionContext }> {
+		const snapshot = await this.#refreshIndex(options);
+		const current = this.#prepared?.generation === snapshot.generation ? this.#settings.current : undefined;
+		if (current !== undefined && !(await this.#settingsStale())) return { snapshot, resolution: current.value };
+		// Read, not kept: the kept settings are the graph's, which a later refresh compares and patches against.
+		const files = new Set(snapshot.files.keys());
+		const settings = await readResolutionSettings(this.root, files, this.#index.settingsFiles);
+		return { snapshot, resolution: settings.value };
 	}
 
 	/** Ranks files and symbols for `query` and renders the answer within `maxTokens`. */
