@@ -327,7 +327,15 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	): Promise<ImpactAnswer> {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		const { reach, graph, snapshot, importersOfGone: n, couplingNote } = await this.exposure(changed, refresh);
+		const {
+			reach,
+			graph,
+			snapshot,
+			importersOfGone: n,
+			couplingNote,
+		} = await this.exposure(changed, refresh, {
+			similar: true,
+		});
 		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
 		const text = renderImpact(reach, {
 			root: this.root,
@@ -344,12 +352,15 @@ export class CodeMap {
 
 	/**
 	 * The reach of `impact` without its rendering, for callers that rank or count what a change exposes (Contour's
-	 * exposure): the reach over the current graph, that graph (to name the reach's nodes), and how many importers
-	 * of changed files that have no node any more (deleted) were ranked as exposed.
+	 * exposure): the reach over the current graph fused with change coupling, that graph (to name the reach's nodes),
+	 * and how many importers of changed files that have no node any more (deleted) were ranked as exposed. `similar`
+	 * fuses in the files whose text is like the changed ones too, as `impact` does: what a change is likely to need
+	 * touched beside it, which is not what it exposes (Contour leaves it out, and never builds the text index).
 	 */
 	async exposure(
 		changed: { files: readonly string[]; symbols: readonly string[] },
 		refresh: MapRefreshOptions = {},
+		options: { similar?: boolean } = {},
 	): Promise<{
 		reach: Reach;
 		graph: CodeGraph;
@@ -365,7 +376,7 @@ export class CodeMap {
 		const context = this.#settings.current?.value;
 		const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
 		const reached = dependentReach(graph.graph, impactSeeds(graph, changed, importers));
-		const { reach, note } = withCoupling(reached, graph.graph, this.#coupling, changed.files);
+		const { reach, note } = withCoupling(reached, graph, this.#coupling, changed.files, options);
 		return {
 			reach,
 			graph: graph.graph,
