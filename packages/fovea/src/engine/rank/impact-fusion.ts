@@ -13,8 +13,8 @@
  * text asked) the reach is returned as it is.
  *
  * Each file keeps the evidence of every signal that ranked it: the reach's relation, how often it changed with the
- * change, the rare words it shares. The change's own dependencies are not exposure: text likeness never ranks them (nor
- * what they depend on in turn), history does when they changed with it (and says so). Symbols are left as the reach ranked them.
+ * change, the rare words it shares. The change's own dependencies are not exposure: text likeness never brings them in on
+ * its own (nor what they depend on in turn), history does when they changed with it (and says so). Symbols are left as the reach ranked them.
  */
 import type { CodeGraph } from "../graph/index.ts";
 import { type Reach, type ReachedNode, upstreamFiles } from "./dependent-reach.ts";
@@ -52,11 +52,13 @@ export function fuseImpact(
 	const coupled = (signals.coupled ?? []).filter(
 		(c) => c.count > 0 && !options.changed.has(c.file) && graph.fileNode.has(c.file),
 	);
-	// What the change itself relies on is not exposure: text likeness never brings it in (history may, and says so).
+	// What the change itself relies on is not exposure: text likeness never brings it in on its own (a file that also
+	// depends on the change, or changed with it, keeps its likeness: Go files of one package call each other).
 	const changedIds = [...options.changed].map((f) => graph.fileNode.get(f)).filter((id) => id !== undefined);
 	const upstream = (signals.similar?.length ?? 0) > 0 ? upstreamFiles(graph, changedIds) : new Set<number>();
+	const found = new Set([...reach.files.map((r) => r.id), ...coupled.map((c) => graph.fileNode.get(c.file))]);
 	const similar = (signals.similar ?? []).filter(
-		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && !upstream.has(s.id),
+		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && (found.has(s.id) || !upstream.has(s.id)),
 	);
 	// The reach alone keeps its own scores: how surely the change reaches each file.
 	if (coupled.length === 0 && similar.length === 0) return reach;
