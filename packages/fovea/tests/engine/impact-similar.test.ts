@@ -62,6 +62,22 @@ describe("impact: text likeness", () => {
 		assert.ok(!answer.files.some((f) => f.file.startsWith("src/misc/")), answer.text);
 	});
 
+	it("keeps the likeness of a file that both depends on the change and is what it relies on", async () => {
+		const root = await makeTempDir();
+		temps.push(root);
+		const misc: Record<string, string> = {};
+		for (let i = 0; i < 6; i++) misc[`lib/misc${i}.ts`] = `export const misc${i} = ${i};\n`;
+		await writeTree(root, {
+			...misc,
+			"lib/reader.ts": `import { peekRune } from "./lexer";\n${encoder("readToken", "", "peekRune(String(value))")}`,
+			"lib/lexer.ts": `import { readToken } from "./reader";\nexport function peekRune(s: string): string {\n\treturn readToken(s, 1);\n}\n${encoder("lexIndent", "", "String(value)")}`,
+		});
+		const map = new CodeMap(root, { cache: false });
+		const answer = await map.impact({ files: ["lib/reader.ts"], symbols: [] }, 2000);
+		const lexer = answer.files.find((f) => f.file === "lib/lexer.ts");
+		assert.match(lexer?.why ?? "", /^calls readToken; similar text \(rare word stems: /, answer.text);
+	});
+
 	it("Contour's exposure leaves text likeness out: only what depends on the change", async () => {
 		const map = new CodeMap(await encoders(), { cache: false });
 		const { reach } = await map.exposure({ files: ["src/json/encode.ts"], symbols: [] });
