@@ -239,4 +239,21 @@ describe("change coupling", () => {
 		const noHistory = await new CodeMap(plain, { cache: false }).impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
 		assert.match(noHistory.text, /Change coupling: none \(not a Git repository\)\./);
 	});
+
+	it("leaves Contour's exposure the plain reach: no history read, no file only history links, the reach's scores", async () => {
+		const dir = await repository();
+		await writeTree(dir, { "src/uses.ts": 'import { v1 } from "./pay";\nexport const u = v1;\n' });
+		for (let i = 0; i < 3; i++) await commit(dir, ["src/pay.ts", "src/ledger.ts"]);
+		const map = new CodeMap(dir, { cache: false });
+		const { reach, graph } = await map.exposure({ files: ["src/pay.ts"], symbols: [] });
+		assert.deepEqual(
+			reach.files.map((r) => [graph.nodes[r.id]?.path, r.score]),
+			[["src/uses.ts", 0.5]],
+			"its importer, scored by the reach (an import carries 0.5)",
+		);
+		assert.equal(map.coupling.stats.probes, 0, "no Git asked");
+		const impact = await map.impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
+		assert.ok(impact.files.some((f) => f.file === "src/ledger.ts"));
+		assert.equal(map.coupling.stats.probes, 1);
+	});
 });

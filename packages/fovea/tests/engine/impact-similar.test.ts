@@ -78,7 +78,7 @@ describe("impact: text likeness", () => {
 		assert.match(lexer?.why ?? "", /^calls readToken; similar text \(rare word stems: /, answer.text);
 	});
 
-	it("Contour's exposure leaves text likeness out: only what depends on the change", async () => {
+	it("Contour's exposure leaves text likeness and history out: only what depends on the change", async () => {
 		const map = new CodeMap(await encoders(), { cache: false });
 		const { reach } = await map.exposure({ files: ["src/json/encode.ts"], symbols: [] });
 		assert.deepEqual(reach.files, []);

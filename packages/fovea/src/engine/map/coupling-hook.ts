@@ -1,7 +1,7 @@
 /**
  * The one place impact's reach takes in its other signals, apart from the reach so each changes alone: the files that
- * changed with the changed files in the root's history, and (when asked) the files whose text is like theirs, fused
- * with the reach by rank (see `rank/impact-fusion.ts`).
+ * changed with the changed files in the root's history and the files whose text is like theirs, fused with the reach
+ * by rank (see `rank/impact-fusion.ts`).
  */
 import type { ChangeCoupling } from "../history/index.ts";
 import {
@@ -18,16 +18,14 @@ import {
 const SIMILAR_FILES = 50;
 
 /**
- * The reach fused with change coupling (the files that changed with the changed files, summed over them) and, when
- * `similar`, with the files most like them by text; when the root has no history, a note says why and the other
- * signals still count.
+ * The reach fused with change coupling (the files that changed with the changed files, summed over them) and with
+ * the files most like them by text; when the root has no history, a note says why and the other signals still count.
  */
 export function withCoupling(
 	reach: Reach,
 	prepared: PreparedGraph,
 	coupling: ChangeCoupling,
 	changedFiles: readonly string[],
-	options: { similar?: boolean } = {},
 ): { reach: Reach; note?: string } {
 	const graph = prepared.graph;
 	const status = coupling.status;
@@ -46,7 +44,7 @@ export function withCoupling(
 		signals.coupled = [...found.values()];
 		signals.window = status.commits;
 	}
-	if (options.similar === true) signals.similar = similarToAll(prepared, changedFiles);
+	signals.similar = similarToAll(prepared, changedFiles);
 	const fused = fuseImpact(reach, graph, signals, { changed: new Set(changedFiles) });
 	if (status.available === false) return { reach: fused, note: `Change coupling: none (${status.reason}).` };
 	return { reach: fused };
