@@ -481,10 +481,10 @@ describe("fovea CLI dwell and impact", () => {
 		assert.deepEqual(answer.changed, ["src/billing/tax.ts"]);
 		assert.ok(!answer.files.some((f) => f.file === "src/billing/tax.ts"));
 		assert.equal(answer.files[0]?.file, "src/billing/invoice.ts");
-		assert.equal(answer.files[0]?.why, "calls applyTax");
+		assert.match(answer.files[0]?.why ?? "", /^calls applyTax(; similar text \(rare word stems: [a-z, ]+\))?$/);
 		assert.deepEqual(answer.files[0]?.evidence, { relation: "calls", on: "applyTax", hops: 1 });
 		const checkout = answer.files.find((f) => f.file === "src/checkout.ts");
-		assert.equal(checkout?.why, "via src/billing/invoice.ts (calls computeInvoiceTotal)");
+		assert.match(checkout?.why ?? "", /^via src\/billing\/invoice\.ts \(calls computeInvoiceTotal\)(;|$)/);
 		assert.deepEqual(answer.dependsOn, []);
 		const text = await ok(["impact", "src/checkout.ts", "--root", repo]);
 		assert.ok(!/^ {2}src\/billing\//m.test(text), `checkout's own dependencies are not its exposure:\n${text}`);

@@ -59,8 +59,8 @@ describe("change coupling", () => {
 		const status = await coupling.update();
 		assert.equal(status.available, true);
 		assert.deepEqual(coupling.coupledWith("a.ts"), [
-			{ file: "b.ts", count: 2, of: 3 },
-			{ file: "a.test.ts", count: 1, of: 3 },
+			{ file: "b.ts", count: 2, of: 3, weight: 2 },
+			{ file: "a.test.ts", count: 1, of: 3, weight: 1 },
 		]);
 		assert.equal(coupling.stats.commitsRead, 3);
 		assert.equal(coupling.stats.pairs, 3, "one pair per two-file commit");
@@ -79,7 +79,7 @@ describe("change coupling", () => {
 		assert.deepEqual([first.stats.incrementalMines, first.stats.commitsRead], [1, 4], "only the new commit read");
 		assert.deepEqual(
 			first.coupledWith("a.ts").find((c) => c.file === "c.ts"),
-			{ file: "c.ts", count: 1, of: 4 },
+			{ file: "c.ts", count: 1, of: 4, weight: 1 },
 		);
 		// A restart reads the stored history: nothing mined at the same HEAD.
 		const restarted = new ChangeCoupling(dir, { storeDir: store });
@@ -112,6 +112,21 @@ describe("change coupling", () => {
 		git(dir, "reset", "-q", "--hard", "HEAD~2");
 		await coupling.update();
 		assert.equal(coupling.stats.fullMines, 2, "a HEAD that does not descend from the mined one is mined anew");
+	});
+
+	it("weighs a co-change by its commit's size: a two-file commit says more than a sweeping one", async () => {
+		const dir = await repository();
+		await commit(dir, ["a.ts", "b.ts"]);
+		const sweep = ["a.ts", "c.ts", "d.ts", "e.ts", "f.ts", "g.ts", "h.ts"];
+		await commit(dir, sweep);
+		await commit(dir, sweep);
+		const coupling = new ChangeCoupling(dir);
+		await coupling.update();
+		const coupled = coupling.coupledWith("a.ts");
+		assert.deepEqual(coupled[0], { file: "b.ts", count: 1, of: 3, weight: 1 });
+		const c = coupled.find((x) => x.file === "c.ts");
+		assert.deepEqual([c?.count, c?.weight], [2, 2 / 6], "each of the six other files gets a sixth, twice");
+		assert.deepEqual([coupling.stats.commitsRead, coupling.stats.pairs], [3, 1 + 21 + 21]);
 	});
 
 	it("never counts a commit of another branch", async () => {
@@ -223,5 +238,22 @@ describe("change coupling", () => {
 		await writeTree(plain, { "src/pay.ts": "export const pay = 1;\n", "src/b.ts": 'import { pay } from "./pay";\n' });
 		const noHistory = await new CodeMap(plain, { cache: false }).impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
 		assert.match(noHistory.text, /Change coupling: none \(not a Git repository\)\./);
+	});
+
+	it("leaves Contour's exposure the plain reach: no history read, no file only history links, the reach's scores", async () => {
+		const dir = await repository();
+		await writeTree(dir, { "src/uses.ts": 'import { v1 } from "./pay";\nexport const u = v1;\n' });
+		for (let i = 0; i < 3; i++) await commit(dir, ["src/pay.ts", "src/ledger.ts"]);
+		const map = new CodeMap(dir, { cache: false });
+		const { reach, graph } = await map.exposure({ files: ["src/pay.ts"], symbols: [] });
+		assert.deepEqual(
+			reach.files.map((r) => [graph.nodes[r.id]?.path, r.score]),
+			[["src/uses.ts", 0.5]],
+			"its importer, scored by the reach (an import carries 0.5)",
+		);
+		assert.equal(map.coupling.stats.probes, 0, "no Git asked");
+		const impact = await map.impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
+		assert.ok(impact.files.some((f) => f.file === "src/ledger.ts"));
+		assert.equal(map.coupling.stats.probes, 1);
 	});
 });

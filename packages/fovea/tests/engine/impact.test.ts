@@ -61,7 +61,10 @@ describe("impact", () => {
 		const map = new CodeMap(await chain(), { cache: false });
 		const answer = await map.impact({ files: ["src/rates.ts"], symbols: [] }, 1500);
 		const lines = answer.text.split("\n");
-		assert.ok(lines.includes("  src/price.ts — calls rate"), answer.text);
+		assert.ok(
+			lines.some((line) => line.startsWith("  src/price.ts — calls rate")),
+			answer.text,
+		);
 		assert.ok(lines.includes("  src/cart.ts — via src/price.ts (calls price)"), answer.text);
 		const cart = answer.files.find((f) => f.file === "src/cart.ts");
 		assert.deepEqual(cart?.evidence, { relation: "calls", on: "price", via: "src/price.ts", hops: 2 });
@@ -141,12 +144,16 @@ describe("impact", () => {
 			assert.ok(exposed.includes(names.mid) && exposed.includes(names.top), low.text);
 			assert.ok(exposed.indexOf(names.mid) < exposed.indexOf(names.top), low.text);
 			const why = (file: string) => low.files.find((f) => f.file === file)?.why;
-			assert.equal(why(names.mid), `calls ${names.lowFn}`, low.text);
+			assert.match(why(names.mid) ?? "", new RegExp(`^calls ${names.lowFn}(;|$)`), low.text);
 			assert.match(why(names.top) ?? "", new RegExp(`^via ${names.mid} \\(`), low.text);
 			assert.ok(low.text.includes(`  ${names.mid} — calls ${names.lowFn}`), low.text);
 
 			const top = await map.impact({ files: [names.top], symbols: [] }, 1500);
-			assert.deepEqual(top.files, [], top.text);
+			// Nothing depends on top: text likeness may list files, never with graph evidence, never what top uses.
+			assert.ok(
+				top.files.every((f) => f.evidence === undefined && f.file !== names.mid),
+				top.text,
+			);
 			assert.deepEqual(top.symbols, [], top.text);
 			assert.match(top.text, /\nNothing in this root depends on the change/);
 			assert.deepEqual(

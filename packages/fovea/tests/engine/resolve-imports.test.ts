@@ -525,6 +525,20 @@ describe("testSubjects", () => {
 		assert.deepEqual(testSubjects("tests/conftest.py", files), []);
 	});
 
+	it("links a Python test of a package to its __init__.py, beside or across tests/", () => {
+		const files = new Set([
+			"src/_pytest/config/__init__.py",
+			"src/_pytest/config/argparsing.py",
+			"testing/test_config.py",
+			"shop/orders/__init__.py",
+			"shop/test_orders.py",
+			"testing/test_argparsing.py",
+		]);
+		assert.deepEqual(testSubjects("testing/test_config.py", files), ["src/_pytest/config/__init__.py"]);
+		assert.deepEqual(testSubjects("shop/test_orders.py", files), ["shop/orders/__init__.py"]);
+		assert.deepEqual(testSubjects("testing/test_argparsing.py", files), ["src/_pytest/config/argparsing.py"]);
+	});
+
 	it("links Go x_test.go to the package's other files, x.go first", () => {
 		const files = new Set(["store/a.go", "store/store.go", "store/store_test.go", "store/other_test.go", "x_test.go"]);
 		assert.deepEqual(testSubjects("store/store_test.go", files), ["store/store.go", "store/a.go"]);

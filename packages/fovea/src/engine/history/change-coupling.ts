@@ -18,11 +18,17 @@ import {
 } from "./coupling-miner.ts";
 import { type MinedHistory, readMinedHistory, writeMinedHistory } from "./coupling-store.ts";
 
-/** One file coupled with the asked one: it changed with it `count` times, of the `of` commits that changed the asked one. */
+/**
+ * One file coupled with the asked one: it changed with it `count` times, of the `of` commits that changed the asked
+ * one. `weight` is the same count with each commit spreading one unit over the other files it changed (a commit of
+ * two files gives 1, one of eleven 0.1 each), as transaction-size weighting does in change-coupling mining: a small
+ * commit says more about what belongs together than a sweeping one.
+ */
 export interface Coupled {
 	file: string;
 	count: number;
 	of: number;
+	weight: number;
 }
 
 /** Whether history is available, and over how many commits; or why not (said in answers and status). */
@@ -115,18 +121,28 @@ export class ChangeCoupling {
 		return this.#running;
 	}
 
-	/** Files that changed with `file` in the mined commits, most often first (ties: by path). */
+	/** Files that changed with `file` in the mined commits, by weight (see `Coupled`), then count, then path. */
 	coupledWith(file: string): Coupled[] {
 		const history = this.#history;
 		const mine = this.#byFile.get(file);
 		if (history === undefined || mine === undefined) return [];
-		const counts = new Map<string, number>();
-		for (const at of mine)
-			for (const other of history.commits[at]?.files ?? [])
-				if (other !== file) counts.set(other, (counts.get(other) ?? 0) + 1);
-		return [...counts]
-			.map(([other, count]) => ({ file: other, count, of: mine.length }))
-			.sort((a, b) => b.count - a.count || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+		const found = new Map<string, { count: number; weight: number }>();
+		for (const at of mine) {
+			const files = history.commits[at]?.files ?? [];
+			const share = 1 / Math.max(1, files.length - 1);
+			for (const other of files) {
+				if (other === file) continue;
+				const seen = found.get(other);
+				if (seen === undefined) found.set(other, { count: 1, weight: share });
+				else {
+					seen.count++;
+					seen.weight += share;
+				}
+			}
+		}
+		return [...found]
+			.map(([other, { count, weight }]) => ({ file: other, count, of: mine.length, weight }))
+			.sort((a, b) => b.weight - a.weight || b.count - a.count || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 	}
 
 	async #update(): Promise<CouplingStatus> {

@@ -344,7 +344,13 @@ export class CodeMap {
 		refresh: MapRefreshOptions = {},
 	): Promise<ImpactAnswer> {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
-		const { reach, graph, snapshot, importersOfGone: n, couplingNote } = await this.exposure(changed, refresh);
+		const {
+			reach,
+			graph,
+			snapshot,
+			importersOfGone: n,
+			couplingNote,
+		} = await this.exposure(changed, refresh, { fused: true });
 		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
 		const text = renderImpact(reach, {
 			root: this.root,
@@ -361,12 +367,16 @@ export class CodeMap {
 
 	/**
 	 * The reach of `impact` without its rendering, for callers that rank or count what a change exposes (Contour's
-	 * exposure): the reach over the current graph, that graph (to name the reach's nodes), and how many importers
-	 * of changed files that have no node any more (deleted) were ranked as exposed.
+	 * exposure): the reach over the current graph, each file scored by how surely the change reaches it, that graph
+	 * (to name the reach's nodes), and how many importers of changed files that have no node any more (deleted) were
+	 * ranked as exposed. `fused` ranks as `impact` does instead: the reach fused with change coupling and text
+	 * likeness (`rank/impact-fusion.ts`), what a change is likely to need touched beside it, scored by fused rank. The
+	 * plain reach asks Git nothing and never builds the text index: a mistake travels along dependencies only.
 	 */
 	async exposure(
 		changed: { files: readonly string[]; symbols: readonly string[] },
 		refresh: MapRefreshOptions = {},
+		options: { fused?: boolean } = {},
 	): Promise<{
 		reach: Reach;
 		graph: CodeGraph;
@@ -377,12 +387,15 @@ export class CodeMap {
 		let { snapshot, graph } = await this.refresh(refresh);
 		// Coupling is brought to HEAD once per index generation; when that asked Git, the graph is fetched again (the
 		// wait may have let a refresh patch it).
-		if (await this.#couplingAt(snapshot.generation)) ({ snapshot, graph } = await this.refresh({ paths: [] }));
+		if (options.fused === true && (await this.#couplingAt(snapshot.generation)))
+			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const context = this.#settings.current?.value;
 		const importers = context === undefined ? [] : importersOf(changed.files, snapshot.files, context);
 		const reached = dependentReach(graph.graph, impactSeeds(graph, changed, importers));
-		const { reach, note } = withCoupling(reached, graph.graph, this.#coupling, changed.files);
+		if (options.fused !== true)
+			return { reach: reached, graph: graph.graph, snapshot, importersOfGone: importers.length };
+		const { reach, note } = withCoupling(reached, graph, this.#coupling, changed.files);
 		return {
 			reach,
 			graph: graph.graph,

@@ -1,27 +1,66 @@
 /**
- * The one place impact's reach takes in change coupling, apart from the reach so either changes alone: the files
- * that changed with the changed files, summed over them, blended into the ranking (see `rank/coupling-blend.ts`).
+ * The one place impact's reach takes in its other signals, apart from the reach so each changes alone: the files that
+ * changed with the changed files in the root's history and the files whose text is like theirs, fused with the reach
+ * by rank (see `rank/impact-fusion.ts`).
  */
-import type { CodeGraph } from "../graph/index.ts";
 import type { ChangeCoupling } from "../history/index.ts";
-import { blendCoupling, type Reach } from "../rank/index.ts";
+import {
+	type CouplingEvidence,
+	type FusionSignals,
+	fuseImpact,
+	type PreparedGraph,
+	type Reach,
+	type SimilarFile,
+	similarFiles,
+} from "../rank/index.ts";
+
+/** Similar files taken per changed file: as deep as an answer goes. */
+const SIMILAR_FILES = 50;
 
 /**
- * The reach with change coupling blended in (see `rank/coupling-blend.ts`): the files that changed with the changed
- * files, summed over them; or, when the root has no history, the reach unchanged and a note saying why.
+ * The reach fused with change coupling (the files that changed with the changed files, summed over them) and with
+ * the files most like them by text; when the root has no history, a note says why and the other signals still count.
  */
 export function withCoupling(
 	reach: Reach,
-	graph: CodeGraph,
+	prepared: PreparedGraph,
 	coupling: ChangeCoupling,
 	changedFiles: readonly string[],
 ): { reach: Reach; note?: string } {
+	const graph = prepared.graph;
 	const status = coupling.status;
-	if (status.available !== true)
-		return status.available === false ? { reach, note: `Change coupling: none (${status.reason}).` } : { reach };
-	const counts = new Map<string, number>();
-	for (const file of changedFiles)
-		for (const c of coupling.coupledWith(file)) counts.set(c.file, (counts.get(c.file) ?? 0) + c.count);
-	const coupled = [...counts].map(([file, count]) => ({ file, count }));
-	return { reach: blendCoupling(reach, graph, coupled, { changed: new Set(changedFiles), window: status.commits }) };
+	const signals: FusionSignals = {};
+	if (status.available === true) {
+		const found = new Map<string, CouplingEvidence>();
+		for (const file of changedFiles)
+			for (const c of coupling.coupledWith(file)) {
+				const seen = found.get(c.file);
+				if (seen === undefined) found.set(c.file, { file: c.file, count: c.count, weight: c.weight });
+				else {
+					seen.count += c.count;
+					seen.weight += c.weight;
+				}
+			}
+		signals.coupled = [...found.values()];
+		signals.window = status.commits;
+	}
+	signals.similar = similarToAll(prepared, changedFiles);
+	const fused = fuseImpact(reach, graph, signals, { changed: new Set(changedFiles) });
+	if (status.available === false) return { reach: fused, note: `Change coupling: none (${status.reason}).` };
+	return { reach: fused };
+}
+
+/** The files most like any of `files` by text, their scores summed over them, best first. */
+function similarToAll(prepared: PreparedGraph, files: readonly string[]): SimilarFile[] {
+	const ids = files.map((f) => prepared.graph.fileNode.get(f)).filter((id): id is number => id !== undefined);
+	const leaveOut = new Set(ids);
+	const merged = new Map<number, SimilarFile>();
+	for (const id of ids) {
+		for (const s of similarFiles(prepared.content, id, SIMILAR_FILES, leaveOut)) {
+			const seen = merged.get(s.id);
+			if (seen === undefined) merged.set(s.id, { ...s });
+			else seen.score += s.score;
+		}
+	}
+	return [...merged.values()].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, SIMILAR_FILES);
 }

@@ -140,30 +140,59 @@ export class ContentIndex {
 		const n = this.#files.size;
 		if (n === 0) return 0;
 		const averageLength = this.#totalLength / n || 1;
-		const pairs = this.#pairs;
-		const stale = this.#stale;
 		for (const term of new Set(queryTerms)) {
-			const row = this.#rows.get(term);
-			const from = row === undefined ? 0 : (this.#rowStart[row] as number);
-			const to = row === undefined ? 0 : (this.#rowStart[row + 1] as number);
-			const added = this.#added.get(term) ?? NO_POSTINGS;
-			let df = added.length / 2;
-			for (let k = from; k < to; k += 2) if (stale[pairs[k] as number] !== 1) df++;
+			const df = this.documentFrequency(term);
 			if (df === 0) continue;
 			const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-			const add = (id: number, f: number) => {
+			this.#eachPosting(term, (id, f) => {
 				const norm = K1 * (1 - B + (B * (this.#lengths[id] ?? 0)) / averageLength);
 				scores[id] = (scores[id] as number) + (idf * f * (K1 + 1)) / (f + norm);
-			};
-			for (let k = from; k < to; k += 2) {
-				const id = pairs[k] as number;
-				if (stale[id] !== 1) add(id, pairs[k + 1] as number);
-			}
-			for (let k = 0; k < added.length; k += 2) add(added[k] as number, added[k + 1] as number);
+			});
 		}
 		let best = 0;
 		for (let id = 0; id < scores.length; id++) if ((scores[id] as number) > best) best = scores[id] as number;
 		return best;
+	}
+
+	/** How many indexed files hold `term`. */
+	documentFrequency(term: string): number {
+		let df = 0;
+		this.#eachPosting(term, () => {
+			df++;
+		});
+		return df;
+	}
+
+	/** The indexed files that hold `term`. */
+	filesWith(term: string): number[] {
+		const ids: number[] = [];
+		this.#eachPosting(term, (id) => {
+			ids.push(id);
+		});
+		return ids;
+	}
+
+	/** The terms of file `id`'s document with their counts, as scoring counts them; empty when it is not indexed. */
+	termsOf(id: number): Map<string, number> {
+		const out = new Map<string, number>();
+		const facts = this.#files.get(id);
+		if (facts !== undefined) eachTerm(facts, (term, count) => out.set(term, count));
+		return out;
+	}
+
+	/** Each live (file, count) posting of `term`: the built rows' that are not stale, then the added ones. */
+	#eachPosting(term: string, each: (id: number, count: number) => void): void {
+		const row = this.#rows.get(term);
+		if (row !== undefined) {
+			const pairs = this.#pairs;
+			const end = this.#rowStart[row + 1] as number;
+			for (let k = this.#rowStart[row] as number; k < end; k += 2) {
+				const id = pairs[k] as number;
+				if (this.#stale[id] !== 1) each(id, pairs[k + 1] as number);
+			}
+		}
+		const added = this.#added.get(term) ?? NO_POSTINGS;
+		for (let k = 0; k < added.length; k += 2) each(added[k] as number, added[k + 1] as number);
 	}
 
 	/** Sorts the build's (row, id, count) triples into the rows of `#pairs` (a counting sort by row). */

@@ -70,10 +70,12 @@ export interface ReachedNode {
 	id: number;
 	score: number;
 	reasons: number;
-	/** How the graph reaches it; absent for a file only change coupling ranks (see `coupling-blend.ts`). */
+	/** How the graph reaches it; absent for a file only change coupling or text likeness ranks (`impact-fusion.ts`). */
 	evidence?: ReachEvidence;
 	/** How often it changed with the change, in how many of the newest commits (change coupling). */
 	coupling?: { count: number; window: number };
+	/** Its text is like the changed file's: the rare words it shares with it (`similar-files.ts`). */
+	similar?: { shared: string[] };
 }
 
 /** A file the change depends on itself: shown apart, never ranked as exposure. */
@@ -208,22 +210,48 @@ function fileOf(graph: CodeGraph, id: number): number {
 function dependees(graph: CodeGraph, changedFiles: ReadonlySet<number>, limit: number): Dependee[] {
 	const found = new Map<number, Dependee>();
 	for (const file of changedFiles) {
-		const path = graph.nodes[file]?.path;
-		const edges = path === undefined ? undefined : graph.directed.edgesOf(path);
-		if (edges === undefined) continue;
-		for (let i = 0; i < edges.b.length; i++) {
-			// The change's own dependencies list sure links only, not guesses.
-			const code = edges.r[i] as number;
-			if (code === RELATION_CODE.contains || (code & WEAK) !== 0) continue;
-			const on = edges.b[i] as number;
-			const id = fileOf(graph, on);
-			if (id < 0 || changedFiles.has(id)) continue;
-			const relation = RELATIONS[code] as Dependency;
-			const seen = found.get(id);
-			if (seen === undefined || RELATION_DECAY[relation] > RELATION_DECAY[seen.relation])
-				found.set(id, { id, relation, target: on });
-		}
+		forEachDependee(graph, file, (dependee) => {
+			if (changedFiles.has(dependee.id)) return;
+			const seen = found.get(dependee.id);
+			if (seen === undefined || RELATION_DECAY[dependee.relation] > RELATION_DECAY[seen.relation])
+				found.set(dependee.id, dependee);
+		});
 	}
 	const path = (id: number) => graph.nodes[id]?.path ?? "";
 	return [...found.values()].sort((a, b) => (path(a.id) < path(b.id) ? -1 : 1)).slice(0, limit);
+}
+
+/**
+ * Every file the `changed` files depend on, transitively (their dependencies' dependencies, at most `MAX_HOPS`
+ * away), the changed files left out: what a change relies on, which no signal may present as what it exposes.
+ */
+export function upstreamFiles(graph: CodeGraph, changed: Iterable<number>): Set<number> {
+	const start = new Set(changed);
+	const seen = new Set<number>();
+	let frontier = [...start];
+	for (let hop = 0; hop < MAX_HOPS && frontier.length > 0; hop++) {
+		const next: number[] = [];
+		for (const file of frontier)
+			forEachDependee(graph, file, ({ id }) => {
+				if (start.has(id) || seen.has(id)) return;
+				seen.add(id);
+				next.push(id);
+			});
+		frontier = next;
+	}
+	return seen;
+}
+
+/** Each file `file` depends on through a sure edge (guesses are left out), with the relation and the node it points at. */
+function forEachDependee(graph: CodeGraph, file: number, each: (dependee: Dependee) => void): void {
+	const path = graph.nodes[file]?.path;
+	const edges = path === undefined ? undefined : graph.directed.edgesOf(path);
+	if (edges === undefined) return;
+	for (let i = 0; i < edges.b.length; i++) {
+		const code = edges.r[i] as number;
+		if (code === RELATION_CODE.contains || (code & WEAK) !== 0) continue;
+		const on = edges.b[i] as number;
+		const id = fileOf(graph, on);
+		if (id >= 0 && id !== file) each({ id, relation: RELATIONS[code] as Dependency, target: on });
+	}
 }

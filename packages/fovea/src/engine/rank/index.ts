@@ -6,7 +6,6 @@
  * @module
  */
 
-export { blendCoupling, type CouplingEvidence, couplingText } from "./coupling-blend.ts";
 export {
 	type Dependee,
 	type Dependency,
@@ -27,4 +26,12 @@ export {
 	type RankedNode,
 } from "./focus.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
+export {
+	type CouplingEvidence,
+	couplingText,
+	type FusionSignals,
+	fuseImpact,
+	similarText,
+} from "./impact-fusion.ts";
 export { dwellQuery, impactSeeds } from "./seeds.ts";
+export { type SimilarFile, similarFiles } from "./similar-files.ts";

@@ -5,7 +5,14 @@
  * as not exposure.
  */
 import type { CodeGraph, GraphNode } from "../graph/index.ts";
-import { couplingText, type Dependee, type Reach, type ReachEvidence, type ReachedNode } from "../rank/index.ts";
+import {
+	couplingText,
+	type Dependee,
+	type Reach,
+	type ReachEvidence,
+	type ReachedNode,
+	similarText,
+} from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
 import { coverageFooter } from "./coverage.ts";
 import type { FocusContext, FocusItem } from "./focus.ts";
@@ -17,7 +24,9 @@ export interface ImpactItem extends FocusItem {
 	why: string;
 	/** How often it changed with the change, in how many of the newest commits (change coupling). */
 	coupling?: { count: number; window: number };
-	/** How the graph reaches it; absent for a file only change coupling ranks. */
+	/** The rare words its text shares with the changed file's, when it reads like it. */
+	similar?: { shared: string[] };
+	/** How the graph reaches it; absent for a file only change coupling or text likeness ranks. */
 	evidence?: {
 		relation: ReachEvidence["relation"];
 		/** What it depends on: a changed or exposed symbol's qualified name, a file's path, or `(deleted file)`. */
@@ -57,6 +66,7 @@ export function impactItems(
 			out.evidence = { relation: evidence.relation, on, ...(via === undefined ? {} : { via }), hops: evidence.hops };
 		}
 		if (ranked.coupling !== undefined) out.coupling = ranked.coupling;
+		if (ranked.similar !== undefined) out.similar = ranked.similar;
 		if (node.signature !== undefined) out.signature = node.signature;
 		return out;
 	};
@@ -71,11 +81,15 @@ export function impactItems(
 	};
 }
 
-/** Why a reached node ranked: the graph's reason, change coupling's, or both (`imports it; changed with it 3 times …`). */
+/**
+ * Why a reached node ranked: the graph's reason, change coupling's, text likeness's, each that applies (`imports it;
+ * changed with it 3 times …; similar text ("vnode")`).
+ */
 export function whyRanked(graph: CodeGraph, ranked: ReachedNode): string {
 	const reasons: string[] = [];
 	if (ranked.evidence !== undefined) reasons.push(whyOf(graph, ranked.evidence));
 	if (ranked.coupling !== undefined) reasons.push(couplingText(ranked.coupling));
+	if (ranked.similar !== undefined) reasons.push(similarText(ranked.similar));
 	return reasons.join("; ");
 }
 
@@ -121,7 +135,7 @@ export function renderImpact(reach: Reach, context: Omit<FocusContext, "title"> 
 	const note = context.note ?? "";
 	const noteChars = note === "" ? 0 : budgetChars(note) + 1;
 	const reserve = (footer.length === 0 ? 0 : budgetChars(footer) + 1) + noteChars + BEYOND_LINE_CHARS;
-	if (reach.files.length === 0) {
+	if (!reach.files.some((r) => r.evidence !== undefined)) {
 		out.add(
 			reach.seededNodes === 0
 				? "None of the files or symbols named is in this root's map (check the paths, relative to the root, and the names)."
@@ -173,7 +187,7 @@ const MAX_SYMBOL_LINES = 12;
 const DEPENDS_SHOWN = 6;
 /** Room kept for the "Beyond this" line while items are added. */
 const BEYOND_LINE_CHARS = 100;
-const FILES_HEADING = "Exposed files (what depends on the change, most exposed first; why):";
+const FILES_HEADING = "Exposed files (what depends on it, changed with it or reads like it; most first; why):";
 const SYMBOLS_HEADING = "Exposed symbols (exact signature, file:line; why):";
 const DEPENDS_HEADING = "It depends on (not exposure):";
 

@@ -4,8 +4,9 @@
  * - TS/JS: `x.test.ts`, `x.spec.tsx`, `__tests__/x.ts` → `x.<ext>` (any TS/JS extension) in the same directory,
  *   beside the `__tests__` directory, or with the nearest `test`/`tests`/`__tests__`/`spec` directory swapped for
  *   `src` or dropped; failing that, any non-test `x.<ext>` below the directory holding that test directory.
- * - Python: `test_x.py`, `x_test.py` → `x.py` in the same directory, or with `tests`/`test`/`testing` swapped for `src` or
- *   dropped; failing that, any non-test `x.py` below the directory holding the tests directory.
+ * - Python: `test_x.py`, `x_test.py` → `x.py` (or the package `x/__init__.py`) in the same directory, or with
+ *   `tests`/`test`/`testing` swapped for `src` or dropped; failing that, any non-test `x.py` or `x/__init__.py` below the
+ *   directory holding the tests directory (pytest's `testing/test_config.py` tests `src/_pytest/config/__init__.py`).
  * - Go: `x_test.go` → the non-test `.go` files of the same directory, `x.go` first.
  * - Java: `XTest.java`, `XTests.java`, `XIT.java`, `TestX.java` → `X.java` at the same package path with
  *   `src/test/java` swapped for `src/main/java`; failing that, any `X.java` outside test source trees.
@@ -65,7 +66,7 @@ export function testSubjects(path: string, files: ReadonlySet<string>): string[]
 			const match = PYTHON_TEST.exec(name);
 			const stem = match?.[1] ?? match?.[2];
 			if (stem === undefined) return [];
-			found = bySwappedDirs(path, PYTHON_TEST_DIRS, files, [`${stem}.py`]);
+			found = bySwappedDirs(path, PYTHON_TEST_DIRS, files, [`${stem}.py`, `${stem}/__init__.py`]);
 			break;
 		}
 		case "go": {
@@ -89,7 +90,7 @@ export function testSubjects(path: string, files: ReadonlySet<string>): string[]
 }
 
 /**
- * Files named `names` in: the test's directory; beside a `__tests__` directory; the nearest test
+ * Files named `names` (a name may hold a directory: `x/__init__.py`) in: the test's directory; beside a `__tests__` directory; the nearest test
  * directory swapped for `src` or dropped. Falls back to any such name below the directory holding that test dir.
  */
 function bySwappedDirs(
@@ -128,7 +129,9 @@ function bySwappedDirs(
 	const byName = fileIndex(files).byName;
 	const hits: string[] = [];
 	for (const name of names) {
-		for (const candidate of byName.get(name) ?? []) {
+		// A name with a directory (`x/__init__.py`) is looked up by its file name and must end with the whole of it.
+		for (const candidate of byName.get(basenameOf(name)) ?? []) {
+			if (candidate !== name && !candidate.endsWith(`/${name}`)) continue;
 			if (candidate.startsWith(prefix) && !isTestPath(candidate) && !inDir(candidate, testDirs)) hits.push(candidate);
 		}
 	}
