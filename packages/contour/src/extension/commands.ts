@@ -6,7 +6,7 @@ import type { ReportStore } from "../report/report-store.ts";
 import { summarizeReport, summaryLine } from "../report/report-summary.ts";
 import type { ContourReviews } from "./reviews.ts";
 
-/** `/contour review|status|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
+/** `/contour review|status|settings|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
 export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, reviews: ContourReviews): void {
 	registerSubcommands(
 		pi,
@@ -63,6 +63,15 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						.map(printable)
 						.join("\n");
 				},
+			},
+			settings: {
+				description: "show or change settings: [set KEY VALUE | unset KEY] [--repo]",
+				run: async (args, ctx) =>
+					(await import("pi-fovea/settings")).settingsCommand(
+						"contour",
+						(await roaming.manualRoot(ctx.cwd))?.root,
+						args,
+					),
 			},
 			reset: {
 				description: "retire every enrolled root (clears the ring, its reports and background work)",

@@ -4,7 +4,7 @@ import type { Roaming } from "./roaming.ts";
 import { registerSubcommands } from "./subcommands.ts";
 import type { FoveaMaps } from "./tools.ts";
 
-/** `/fovea status|roots|reset`: what Fovea observes, and a way to forget it. */
+/** `/fovea status|roots|settings|reset`: what Fovea observes, and a way to forget it. */
 export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps, sync: Observation): void {
 	registerSubcommands(
 		pi,
@@ -18,6 +18,15 @@ export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: 
 			roots: {
 				description: "the recency ring: root, marker, lease age, cache residency",
 				run: async () => ["pi-fovea roots", ...(await roaming.describe())].join("\n"),
+			},
+			settings: {
+				description: "show or change settings: [set KEY VALUE | unset KEY] [--repo]",
+				run: async (args, ctx) =>
+					(await import("../settings/settings-command.ts")).settingsCommand(
+						"fovea",
+						(await roaming.manualRoot(ctx.cwd))?.root,
+						args,
+					),
 			},
 			reset: {
 				description: "retire every enrolled root (clears the ring)",

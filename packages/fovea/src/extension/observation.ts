@@ -1,5 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "./roaming.ts";
+import { sessionSettings } from "./settings-access.ts";
 import type { FoveaMaps } from "./tools.ts";
 
 /** Tools whose `path` argument Fovea attends to, and those that write it (provenance). */
@@ -35,8 +36,12 @@ export function wireObservation(pi: ExtensionAPI, roaming: Roaming, maps: FoveaM
 	pi.on("agent_settled", () => {
 		maps.loadedObserver()?.backstop(roaming);
 	});
-	pi.on("before_agent_start", async () => {
-		const text = await maps.loadedObserver()?.beforeRun(roaming, maps.isResident);
+	pi.on("before_agent_start", async (_event, ctx) => {
+		const observer = maps.loadedObserver();
+		if (observer === undefined) return;
+		const { settings } = await sessionSettings(ctx.cwd, roaming);
+		if (!settings["fovea.sync.enabled"]) return;
+		const text = await observer.beforeRun(roaming, maps.isResident, settings["fovea.sync.maxTokens"]);
 		if (text !== undefined) return { message: { customType: "fovea-sync", content: text, display: true } };
 	});
 	return { settled: async () => maps.loadedObserver()?.settled() };

@@ -8,13 +8,13 @@ import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import type { Roaming } from "./roaming.ts";
+import { settingsFor } from "./settings-access.ts";
 
 /**
  * The bodies of Fovea's tools, loaded with the engine on the first call. Each resolves its root, uses that root's
  * code map, shows indexing progress, and answers within the token budget.
  */
 
-const DEFAULT_MAX_TOKENS = 1500;
 const MIN_MAX_TOKENS = 200;
 const MAX_MAX_TOKENS = 20_000;
 
@@ -43,7 +43,10 @@ export async function runFocus(
 	try {
 		const answer = await run.maps
 			.use(root)
-			.focus(query, budget(params.maxTokens), { ...refreshOptions(run, root), fresh: params.fresh === true });
+			.focus(query, await budget(params.maxTokens, root), {
+				...refreshOptions(run, root),
+				fresh: params.fresh === true,
+			});
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
@@ -85,7 +88,7 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 	try {
 		const answer = await run.maps
 			.use(root)
-			.dwell(attention, factor, budget(params.maxTokens), refreshOptions(run, root));
+			.dwell(attention, factor, await budget(params.maxTokens, root), refreshOptions(run, root));
 		settle(chosen, run.roaming);
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
@@ -132,7 +135,7 @@ export async function runImpact(
 	try {
 		const answer = await run.maps
 			.use(root)
-			.impact({ files: [...files], symbols }, budget(params.maxTokens), refreshOptions(run, root));
+			.impact({ files: [...files], symbols }, await budget(params.maxTokens, root), refreshOptions(run, root));
 		settle(chosen, run.roaming);
 		return {
 			content: [{ type: "text" as const, text: answer.text }],
@@ -156,7 +159,9 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
 	const { root } = chosen;
 	try {
-		const { text, snapshot } = await run.maps.use(root).sketch(budget(params.maxTokens), refreshOptions(run, root));
+		const { text, snapshot } = await run.maps
+			.use(root)
+			.sketch(await budget(params.maxTokens, root), refreshOptions(run, root));
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, snapshot.files);
 		return {
@@ -175,8 +180,10 @@ function refreshOptions(run: RunContext, root: string) {
 	};
 }
 
-function budget(maxTokens: number | undefined): number {
-	if (maxTokens === undefined || !Number.isFinite(maxTokens)) return DEFAULT_MAX_TOKENS;
+/** The answer's budget: the call's, clamped, else the `fovea.maxTokens` setting for the root. */
+async function budget(maxTokens: number | undefined, root: string): Promise<number> {
+	if (maxTokens === undefined || !Number.isFinite(maxTokens))
+		return (await settingsFor(root)).settings["fovea.maxTokens"];
 	return Math.min(MAX_MAX_TOKENS, Math.max(MIN_MAX_TOKENS, Math.floor(maxTokens)));
 }
 
