@@ -1,6 +1,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { FOVEA_WORKSPACE_ENTRY } from "../workspace/session-entries.ts";
 import { registerFoveaCommands } from "./commands.ts";
+import { attachHybridGrep } from "./hybrid-grep.ts";
 import { wireObservation } from "./observation.ts";
 import { attachRoaming } from "./roaming.ts";
 import { foveaMaps, registerFoveaTools } from "./tools.ts";
@@ -19,6 +20,7 @@ export default function fovea(pi: ExtensionAPI): void {
 		onRetire: maps.retire,
 	});
 	registerFoveaTools(pi, roaming, maps);
+	attachHybridGrep(pi, roaming, maps);
 	const sync = wireObservation(pi, roaming, maps);
 	registerFoveaCommands(pi, roaming, maps, sync);
 }

@@ -41,12 +41,10 @@ export async function runFocus(
 	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
 	if (params.kind !== undefined) query.kinds = new Set([symbolKind(params.kind)]);
 	try {
-		const answer = await run.maps
-			.use(root)
-			.focus(query, await budget(params.maxTokens, root), {
-				...refreshOptions(run, root),
-				fresh: params.fresh === true,
-			});
+		const answer = await run.maps.use(root).focus(query, await budget(params.maxTokens, root), {
+			...refreshOptions(run, root),
+			fresh: params.fresh === true,
+		});
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
