@@ -138,6 +138,15 @@ describe("settings through the real Pi host", () => {
 				shown,
 			);
 			assert.match(shown, /fovea\.maxTokens = 250 {2}\[global\]/, "the file's valid keys apply");
+			await host.prompt("go");
+			await host.prompt("again");
+			const told = host.ui.notifications.filter((n) => n.message.startsWith("pi-fovea settings:"));
+			assert.deepEqual(
+				told.map((n) => n.type),
+				["error"],
+				"the problem is told once, as an error, before a run",
+			);
+			assert.ok(told[0]?.message.includes(`${globalSettingsFile()}: fovea.hybridGrep.enabled: expected true or false`));
 			writeJson(globalSettingsFile(), "{ not json");
 			assert.ok(
 				(await commandText(host, "/contour settings")).includes(

@@ -4,6 +4,7 @@ import { registerFoveaCommands } from "./commands.ts";
 import { attachHybridGrep } from "./hybrid-grep.ts";
 import { wireObservation } from "./observation.ts";
 import { attachRoaming } from "./roaming.ts";
+import { noticeSettingsProblems } from "./settings-notice.ts";
 import { foveaMaps, registerFoveaTools } from "./tools.ts";
 
 /**
@@ -23,4 +24,5 @@ export default function fovea(pi: ExtensionAPI): void {
 	attachHybridGrep(pi, roaming, maps);
 	const sync = wireObservation(pi, roaming, maps);
 	registerFoveaCommands(pi, roaming, maps, sync);
+	noticeSettingsProblems(pi, roaming);
 }
