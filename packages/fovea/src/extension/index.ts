@@ -25,4 +25,5 @@ export default function fovea(pi: ExtensionAPI): void {
 	const sync = wireObservation(pi, roaming, maps);
 	registerFoveaCommands(pi, roaming, maps, sync);
 	noticeSettingsProblems(pi, roaming);
+	pi.on("session_shutdown", async () => (await import("./spill-files.ts")).removeSpills());
 }

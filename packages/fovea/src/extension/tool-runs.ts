@@ -5,10 +5,13 @@ import { partialFileCount } from "../engine/model/partial-coverage.ts";
 import type { Observer } from "../engine/observe/index.ts";
 import { pacedProgress } from "../engine/pace/progress.ts";
 import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
+import { centralFiles } from "../engine/render/sketch.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import type { Roaming } from "./roaming.ts";
 import { settingsFor } from "./settings-access.ts";
+import { withSpill } from "./spill-answer.ts";
+import type { RankedLists } from "./spill-text.ts";
 
 /**
  * The bodies of Fovea's tools, loaded with the engine on the first call. Each resolves its root, uses that root's
@@ -50,8 +53,15 @@ export async function runFocus(
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		for (const item of answer.symbols.slice(0, 3))
 			run.observer.attendTarget(root, { path: item.file, symbol: item.name }, "fovea_focus");
+		const text = await withSpill(
+			run.ctx,
+			"focus",
+			`fovea focus · root ${root} · "${params.query}" · full ranked list`,
+			answer.text,
+			answer,
+		);
 		return {
-			content: [{ type: "text" as const, text: answer.text }],
+			content: [{ type: "text" as const, text }],
 			details: {
 				root,
 				files: answer.files.slice(0, 20),
@@ -88,8 +98,15 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 			.use(root)
 			.dwell(attention, factor, await budget(params.maxTokens, root), refreshOptions(run, root));
 		settle(chosen, run.roaming);
+		const text = await withSpill(
+			run.ctx,
+			"dwell",
+			`fovea dwell · root ${root} · factor ${factor} · full ranked list`,
+			answer.text,
+			answer,
+		);
 		return {
-			content: [{ type: "text" as const, text: answer.text }],
+			content: [{ type: "text" as const, text }],
 			details: {
 				root,
 				factor,
@@ -135,8 +152,15 @@ export async function runImpact(
 			.use(root)
 			.impact({ files: [...files], symbols }, await budget(params.maxTokens, root), refreshOptions(run, root));
 		settle(chosen, run.roaming);
+		const text = await withSpill(
+			run.ctx,
+			"impact",
+			`fovea impact · root ${root} · exposure of ${[...files, ...symbols].join(", ")} · full ranked list`,
+			answer.text,
+			answer,
+		);
 		return {
-			content: [{ type: "text" as const, text: answer.text }],
+			content: [{ type: "text" as const, text }],
 			details: {
 				root,
 				changed: [...files],
@@ -157,11 +181,18 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
 	const { root } = chosen;
 	try {
-		const { text, snapshot } = await run.maps
+		const { text: sketch, snapshot } = await run.maps
 			.use(root)
 			.sketch(await budget(params.maxTokens, root), refreshOptions(run, root));
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, snapshot.files);
+		const text = await withSpill(
+			run.ctx,
+			"sketch",
+			`fovea sketch · root ${root} · files by connectivity`,
+			sketch,
+			await sketchLists(run, root),
+		);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: { root, files: snapshot.files.size, ...coverageCounts(snapshot) },
@@ -243,4 +274,14 @@ function progress(ctx: ExtensionContext, onUpdate: Update, root: string): (done:
 
 function clearProgress(ctx: ExtensionContext): void {
 	if (ctx.hasUI) ctx.ui.setStatus("fovea", undefined);
+}
+
+/** A sketch's ranked list: the root's files, most connected first (the order the sketch shows them in). */
+async function sketchLists(run: RunContext, root: string): Promise<RankedLists> {
+	const { graph } = await run.maps.use(root).refresh({ paths: [] });
+	const files = centralFiles(graph.graph).map((id) => {
+		const path = graph.graph.nodes[id]?.path ?? "";
+		return { file: path, line: 1, kind: "file", name: path };
+	});
+	return { files, symbols: [] };
 }
