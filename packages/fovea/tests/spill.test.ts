@@ -54,6 +54,7 @@ describe("spill files", () => {
 			const focus = await call(host, "fovea_focus", { query: "widget", maxTokens: 200 });
 			const file = spillOf(focus);
 			assert.ok(file !== undefined, `the footer names the spill file:\n${focus}`);
+			assert.ok(Math.ceil(focus.length / 3) <= 200, `the answer and its footer fit the budget (${focus.length} chars)`);
 			sessionDir = dirname(file);
 			assert.equal(dirname(sessionDir), SPILL);
 			const spilled = readFileSync(file, "utf8");

@@ -6,7 +6,7 @@ import type { ReportStore } from "../report/report-store.ts";
 import { summarizeReport, summaryLine } from "../report/report-summary.ts";
 import type { ContourReviews } from "./reviews.ts";
 
-/** `/contour review|status|settings|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
+/** `/contour review|status|reset|settings`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
 export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, reviews: ContourReviews): void {
 	registerSubcommands(
 		pi,
@@ -64,6 +64,13 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						.join("\n");
 				},
 			},
+			reset: {
+				description: "retire every enrolled root (clears the ring, its reports and background work)",
+				run() {
+					const retired = roaming.reset();
+					return `pi-contour: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
+				},
+			},
 			settings: {
 				description: "show or change settings: [set KEY VALUE | unset KEY] [--repo]",
 				run: async (args, ctx) =>
@@ -72,13 +79,6 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 						(await roaming.manualRoot(ctx.cwd))?.root,
 						args,
 					),
-			},
-			reset: {
-				description: "retire every enrolled root (clears the ring, its reports and background work)",
-				run() {
-					const retired = roaming.reset();
-					return `pi-contour: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
-				},
 			},
 		},
 		"status",

@@ -4,7 +4,7 @@ import type { Roaming } from "./roaming.ts";
 import { registerSubcommands } from "./subcommands.ts";
 import type { FoveaMaps } from "./tools.ts";
 
-/** `/fovea status|roots|settings|reset`: what Fovea observes, and a way to forget it. */
+/** `/fovea status|roots|reset|settings`: what Fovea observes, and a way to forget it. */
 export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps, sync: Observation): void {
 	registerSubcommands(
 		pi,
@@ -19,6 +19,13 @@ export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: 
 				description: "the recency ring: root, marker, lease age, cache residency",
 				run: async () => ["pi-fovea roots", ...(await roaming.describe())].join("\n"),
 			},
+			reset: {
+				description: "retire every enrolled root (clears the ring)",
+				run() {
+					const retired = roaming.reset();
+					return `pi-fovea: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
+				},
+			},
 			settings: {
 				description: "show or change settings: [set KEY VALUE | unset KEY] [--repo]",
 				run: async (args, ctx) =>
@@ -27,13 +34,6 @@ export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: 
 						(await roaming.manualRoot(ctx.cwd))?.root,
 						args,
 					),
-			},
-			reset: {
-				description: "retire every enrolled root (clears the ring)",
-				run() {
-					const retired = roaming.reset();
-					return `pi-fovea: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
-				},
 			},
 		},
 		"status",

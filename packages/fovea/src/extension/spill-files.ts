@@ -8,7 +8,9 @@
  * @module
  */
 
-import { lstat, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { rmdirSync, rmSync } from "node:fs";
+import { lstat, mkdir, readdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { envInt } from "../workspace/env.ts";
@@ -18,7 +20,6 @@ const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** Directories this process created, with the files each holds, oldest first. */
 const sessions = new Map<string, string[]>();
-let counter = 0;
 let swept = false;
 
 /** Where every session's spill directory lives. */
@@ -44,12 +45,24 @@ export async function writeSpill(sessionId: string, tool: string, lines: readonl
 	await mkdir(dir, { recursive: true, mode: 0o700 });
 	if (!swept) {
 		swept = true;
+		// A process that ends without ending its session (a crash of the host, a test calling a tool body) leaves none.
+		process.once("exit", () => {
+			if (sessions.size === 0) return;
+			for (const left of sessions.keys()) rmSync(left, { recursive: true, force: true });
+			try {
+				rmdirSync(root);
+			} catch {
+				// Not empty: another process's session still spills there.
+			}
+		});
 		await sweepOld(root, dir);
 	}
 	const maxBytes = envInt("FOVEA_SPILL_BYTES", 256 * 1024, 4096, 16 * 1024 * 1024);
-	const file = join(dir, `${tool}-${++counter}.txt`);
-	await writeFile(file, bounded(lines, maxBytes), { mode: 0o600 });
-	const files = sessions.get(dir) ?? [];
+	const text = bounded(lines, maxBytes);
+	// Named for its content: the same ranked list asked for again is the same file, not one more.
+	const file = join(dir, `${tool}-${createHash("sha256").update(text).digest("hex").slice(0, 12)}.txt`);
+	await writeFile(file, text, { mode: 0o600 });
+	const files = (sessions.get(dir) ?? []).filter((known) => known !== file);
 	files.push(file);
 	sessions.set(dir, files);
 	const maxFiles = envInt("FOVEA_SPILL_FILES", 16, 1, 256);
@@ -57,11 +70,12 @@ export async function writeSpill(sessionId: string, tool: string, lines: readonl
 	return file;
 }
 
-/** Removes every spill directory this process created (the session ended). */
+/** Removes every spill directory this process created (the session ended), and their root once it is empty. */
 export async function removeSpills(): Promise<void> {
 	const dirs = [...sessions.keys()];
 	sessions.clear();
 	await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+	if (dirs.length > 0) await rmdir(spillRoot()).catch(() => {});
 }
 
 /** `lines` joined, cut at a line so that the text and its closing note fit `maxBytes`. */

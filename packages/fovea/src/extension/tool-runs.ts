@@ -44,22 +44,25 @@ export async function runFocus(
 	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
 	if (params.kind !== undefined) query.kinds = new Set([symbolKind(params.kind)]);
 	try {
-		const answer = await run.maps.use(root).focus(query, await budget(params.maxTokens, root), {
-			...refreshOptions(run, root),
-			fresh: params.fresh === true,
-		});
+		// Only the first rendering re-checks every file: a second one (to fit a spill footer) needs no fresh walk.
+		let fresh = params.fresh === true;
+		const map = run.maps.use(root);
+		const { answer, text } = await withSpill(
+			run.ctx,
+			{ tool: "focus", heading: `fovea focus · root ${root} · "${params.query}" · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => {
+				const options = { ...refreshOptions(run, root), fresh };
+				fresh = false;
+				return map.focus(query, max, options);
+			},
+			(answer) => answer,
+		);
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		for (const item of answer.symbols.slice(0, 3))
 			run.observer.attendTarget(root, { path: item.file, symbol: item.name }, "fovea_focus");
-		const text = await withSpill(
-			run.ctx,
-			"focus",
-			`fovea focus · root ${root} · "${params.query}" · full ranked list`,
-			answer.text,
-			answer,
-		);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: {
@@ -94,17 +97,15 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 	const factor =
 		params.factor !== undefined && Number.isFinite(params.factor) ? Math.min(20, Math.max(0.5, params.factor)) : 2;
 	try {
-		const answer = await run.maps
-			.use(root)
-			.dwell(attention, factor, await budget(params.maxTokens, root), refreshOptions(run, root));
-		settle(chosen, run.roaming);
-		const text = await withSpill(
+		const map = run.maps.use(root);
+		const { answer, text } = await withSpill(
 			run.ctx,
-			"dwell",
-			`fovea dwell · root ${root} · factor ${factor} · full ranked list`,
-			answer.text,
-			answer,
+			{ tool: "dwell", heading: `fovea dwell · root ${root} · factor ${factor} · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => map.dwell(attention, factor, max, refreshOptions(run, root)),
+			(answer) => answer,
 		);
+		settle(chosen, run.roaming);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: {
@@ -148,17 +149,16 @@ export async function runImpact(
 		throw new Error("fovea_impact needs files, symbols, includeUncommitted or base (and found no changed file)");
 	}
 	try {
-		const answer = await run.maps
-			.use(root)
-			.impact({ files: [...files], symbols }, await budget(params.maxTokens, root), refreshOptions(run, root));
-		settle(chosen, run.roaming);
-		const text = await withSpill(
+		const map = run.maps.use(root);
+		const subject = [...files, ...symbols].join(", ");
+		const { answer, text } = await withSpill(
 			run.ctx,
-			"impact",
-			`fovea impact · root ${root} · exposure of ${[...files, ...symbols].join(", ")} · full ranked list`,
-			answer.text,
-			answer,
+			{ tool: "impact", heading: `fovea impact · root ${root} · exposure of ${subject} · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => map.impact({ files: [...files], symbols }, max, refreshOptions(run, root)),
+			(answer) => answer,
 		);
+		settle(chosen, run.roaming);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: {
@@ -181,18 +181,17 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
 	const { root } = chosen;
 	try {
-		const { text: sketch, snapshot } = await run.maps
-			.use(root)
-			.sketch(await budget(params.maxTokens, root), refreshOptions(run, root));
+		const map = run.maps.use(root);
+		const { answer, text } = await withSpill(
+			run.ctx,
+			{ tool: "sketch", heading: `fovea sketch · root ${root} · files by connectivity · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => map.sketch(max, refreshOptions(run, root)),
+			() => sketchLists(run, root),
+		);
+		const { snapshot } = answer;
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, snapshot.files);
-		const text = await withSpill(
-			run.ctx,
-			"sketch",
-			`fovea sketch · root ${root} · files by connectivity`,
-			sketch,
-			await sketchLists(run, root),
-		);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: { root, files: snapshot.files.size, ...coverageCounts(snapshot) },
