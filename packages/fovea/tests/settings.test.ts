@@ -68,7 +68,7 @@ describe("settings core", () => {
 				{ source: "global", values: { "fovea.maxTokens": 900, "fovea.sync.enabled": false, "contour.maxTokens": 700 } },
 				{ source: "repo", values: { "fovea.maxTokens": 1200, "fovea.sync.enabled": true } },
 			],
-			{ FOVEA_SYNC: "off", CONTOUR_MAX_TOKENS: "99999999", FOVEA_HYBRID_GREP_TOKENS: "many" },
+			{ FOVEA_SYNC: "0", CONTOUR_MAX_TOKENS: "99999999", FOVEA_HYBRID_GREP_TOKENS: "many" },
 		);
 		assert.equal(merged.settings["fovea.maxTokens"], 1200);
 		assert.equal(merged.sources["fovea.maxTokens"], "repo");

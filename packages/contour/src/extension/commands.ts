@@ -6,7 +6,7 @@ import type { ReportStore } from "../report/report-store.ts";
 import { summarizeReport, summaryLine } from "../report/report-summary.ts";
 import type { ContourReviews } from "./reviews.ts";
 
-/** `/contour review|status|reset|settings`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
+/** `/contour review|status|reset`: an explicit checkpoint, what Contour observes and keeps, and clearing it. */
 export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, reviews: ContourReviews): void {
 	registerSubcommands(
 		pi,
@@ -72,13 +72,8 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 				},
 			},
 			settings: {
-				description: "show or change settings: [set KEY VALUE | unset KEY] [--repo]",
-				run: async (args, ctx) =>
-					(await import("pi-fovea/settings")).settingsCommand(
-						"contour",
-						(await roaming.manualRoot(ctx.cwd))?.root,
-						args,
-					),
+				description: "view or set",
+				run: async (a, c) => (await import("./set.ts")).run(a, c, roaming),
 			},
 		},
 		"status",

@@ -22,10 +22,9 @@ export interface ReviewState {
  * The review engine of one extension instance: a review cache whose report store is bounded per root and across
  * CONTOUR_MAX_ROOTS roots (independent of graph residency, so reports outlive paging), the process's shared code maps, and
  * the silent background observer, whose passes only warm these caches: a background review is kept in the store
- * and never shown, injected or steered with. `observe` is the `contour.observer.enabled` setting (CONTOUR_BACKGROUND
- * wins over it).
+ * and never shown, injected or steered with.
  */
-export function createReviewState(roaming: Roaming, observe = true): ReviewState {
+export function createReviewState(roaming: Roaming): ReviewState {
 	const reports = new ReportStore({ maxRoots: contourMaxRoots() });
 	const cache = new ReviewCache({ reports });
 	// The process's one map per root, shared with Fovea: one graph and one copy of the facts per root, bounded by
@@ -33,7 +32,6 @@ export function createReviewState(roaming: Roaming, observe = true): ReviewState
 	const maps = sharedResidentMaps("pi-contour");
 	const lease = (root: string) => roaming.capture(root)?.lease;
 	const observer = new BackgroundObserver({
-		enabled: observe,
 		warm: async (root, signal) => {
 			// A root that is no longer the top of a Git worktree (deleted, moved, or its .git removed) leaves the ring
 			// here, which aborts this pass. Reviewed anyway, it would fail every time its turn came, or worse, Git would

@@ -26,12 +26,8 @@ export function contourReviews(roaming: () => Roaming): ContourReviews {
 	let loading: Promise<ReviewState> | undefined;
 	let sessionId: string | undefined;
 	const load = () => {
-		// The observer's setting is read as it starts: a change applies from the next session or /reload.
-		loading ??= Promise.all([
-			import("./review-state.ts"),
-			import("pi-fovea/settings").then((settings) => settings.loadSettings()),
-		]).then(([module, loaded]) => {
-			state = module.createReviewState(roaming(), loaded.settings["contour.observer.enabled"]);
+		loading ??= import("./review-state.ts").then((module) => {
+			state = module.createReviewState(roaming());
 			if (sessionId !== undefined) state.observer.setSession(sessionId);
 			// Roots the ring held before the state loaded (restored with the session, a peer's, an explicit one) are
 			// the backstop's as much as those that brought it here.

@@ -1,10 +1,8 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { FOVEA_WORKSPACE_ENTRY } from "../workspace/session-entries.ts";
 import { registerFoveaCommands } from "./commands.ts";
-import { attachHybridGrep } from "./hybrid-grep.ts";
 import { wireObservation } from "./observation.ts";
 import { attachRoaming } from "./roaming.ts";
-import { noticeSettingsProblems } from "./settings-notice.ts";
 import { foveaMaps, registerFoveaTools } from "./tools.ts";
 
 /**
@@ -21,9 +19,14 @@ export default function fovea(pi: ExtensionAPI): void {
 		onRetire: maps.retire,
 	});
 	registerFoveaTools(pi, roaming, maps);
-	attachHybridGrep(pi, roaming, maps);
+	// Hybrid grep, after roaming's own tool_result handler (the grep's project is enrolled by then).
+	pi.on("tool_result", async (e, ctx) =>
+		e.toolName === "grep" ? (await import("./hybrid-grep.ts")).hybridGrep(e, ctx, roaming, maps) : undefined,
+	);
 	const sync = wireObservation(pi, roaming, maps);
 	registerFoveaCommands(pi, roaming, maps, sync);
-	noticeSettingsProblems(pi, roaming);
+	pi.on("before_agent_start", async (_e, ctx) =>
+		(await import("./settings-notice.ts")).tellSettingsProblems(ctx, roaming),
+	);
 	pi.on("session_shutdown", async () => (await import("./spill-files.ts")).removeSpills());
 }

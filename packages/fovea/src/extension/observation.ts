@@ -1,6 +1,5 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "./roaming.ts";
-import { sessionSettings } from "./settings-access.ts";
 import type { FoveaMaps } from "./tools.ts";
 
 /** Tools whose `path` argument Fovea attends to, and those that write it (provenance). */
@@ -39,7 +38,7 @@ export function wireObservation(pi: ExtensionAPI, roaming: Roaming, maps: FoveaM
 	pi.on("before_agent_start", async (_event, ctx) => {
 		const observer = maps.loadedObserver();
 		if (observer === undefined) return;
-		const { settings } = await sessionSettings(ctx.cwd, roaming);
+		const { settings } = await (await import("./settings-access.ts")).sessionSettings(ctx.cwd, roaming);
 		if (!settings["fovea.sync.enabled"]) return;
 		const text = await observer.beforeRun(roaming, maps.isResident, settings["fovea.sync.maxTokens"]);
 		if (text !== undefined) return { message: { customType: "fovea-sync", content: text, display: true } };

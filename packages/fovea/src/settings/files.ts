@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -47,11 +48,11 @@ export interface LoadedSettings extends ResolvedSettings {
 	repo?: { file: string; trusted: boolean; exists: boolean };
 }
 
-/** Reads and validates one file; a missing file sets nothing. */
-export async function readSettingsFile(file: string): Promise<ParsedSettings & { exists: boolean }> {
+/** Reads and validates one file; a missing file sets nothing. Synchronous: the files are a few hundred bytes. */
+export function readSettingsFile(file: string): ParsedSettings & { exists: boolean } {
 	let text: string;
 	try {
-		text = await readFile(file, "utf8");
+		text = readFileSync(file, "utf8");
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return { values: {}, problems: [], exists: false };
@@ -63,13 +64,13 @@ export async function readSettingsFile(file: string): Promise<ParsedSettings & {
 /** The effective settings for `root` (the session's, when omitted): env > trusted repository file > global file. */
 export async function loadSettings(root?: string, env: Env = process.env): Promise<LoadedSettings> {
 	const global = globalSettingsFile(env);
-	const parsed = await readSettingsFile(global);
+	const parsed = readSettingsFile(global);
 	const problems = [...parsed.problems];
 	const layers: SettingsLayer[] = [{ source: "global", values: parsed.values }];
 	let repo: LoadedSettings["repo"];
 	if (root !== undefined) {
 		const file = repositorySettingsFile(root);
-		const own = await readSettingsFile(file);
+		const own = readSettingsFile(file);
 		repo = { file, trusted: false, exists: own.exists };
 		if (own.exists) {
 			const trust = await repositoryTrust(root, agentDirectory(env));
@@ -82,6 +83,11 @@ export async function loadSettings(root?: string, env: Env = process.env): Promi
 		}
 	}
 	return { ...mergeSettings(layers, env), problems, global, ...(repo === undefined ? {} : { repo }) };
+}
+
+/** The effective settings without a repository layer (environment > global file > default), read synchronously. */
+export function globalSettings(env: Env = process.env): ResolvedSettings {
+	return mergeSettings([{ source: "global", values: readSettingsFile(globalSettingsFile(env)).values }], env);
 }
 
 /**

@@ -7,6 +7,7 @@
 
 export {
 	agentDirectory,
+	globalSettings,
 	globalSettingsFile,
 	type LoadedSettings,
 	loadSettings,

@@ -55,14 +55,14 @@ export function mergeSettings(
 }
 
 /**
- * The environment's value of `key`, if set. A boolean is off for `0`, `false` or `off` and on for anything else
- * (so `CONTOUR_BACKGROUND` keeps its meaning); an integer that is not one is ignored and any integer is clamped.
+ * The environment's value of `key`, if set. A boolean is off for `0` and on for anything else (`CONTOUR_BACKGROUND`'s
+ * long-standing meaning, kept for every switch); an integer that is not one is ignored and any integer is clamped.
  */
 function envValue(key: SettingKey, env: Record<string, string | undefined>): SettingValue | undefined {
 	const spec: { kind: string; env: string; min?: number; max?: number } = SETTINGS[key];
 	const raw = env[spec.env]?.trim();
 	if (raw === undefined || raw === "") return undefined;
-	if (spec.kind === "boolean") return !["0", "false", "off"].includes(raw.toLowerCase());
+	if (spec.kind === "boolean") return raw !== "0";
 	if (!/^[+-]?\d+$/.test(raw)) return undefined;
 	return envInt(spec.env, 0, spec.min ?? -Infinity, spec.max ?? Infinity, env);
 }

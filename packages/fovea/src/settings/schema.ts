@@ -15,7 +15,7 @@ export interface SettingSpec {
 	/** Bounds of an integer (a file value outside them is an error; an environment value is clamped). */
 	min?: number;
 	max?: number;
-	/** The environment variable that wins over the files. For a boolean, `0`/`false`/`off` turn it off, anything else on. */
+	/** The environment variable that wins over the files. For a boolean, `0` turns it off and anything else on. */
 	env: string;
 	description: string;
 }
