@@ -83,6 +83,11 @@ describe("hybrid grep", () => {
 			const qualified = await grep(host, { pattern: "UserController\\.create" });
 			assert.match(qualified, /── fovea · qualified UserController\.create/);
 			assert.match(qualified, /used by:\n {2}src\/app\.ts:2 {2}main/);
+
+			const path = await grep(host, { pattern: "user-controller.ts" });
+			assert.match(path, /── fovea · path user-controller\.ts/);
+			assert.match(path, /defined:\n {2}src\/user-controller\.ts:1 {2}.*UserController/);
+			assert.match(path, /used by:\n {2}src\/app\.ts:2 {2}main/);
 		});
 	});
 
