@@ -71,6 +71,10 @@ export function registerContourCommands(pi: ExtensionAPI, roaming: Roaming, revi
 					return `pi-contour: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
 				},
 			},
+			settings: {
+				description: "view or set",
+				run: async (a, c) => (await import("./set.ts")).run(a, c, roaming),
+			},
 		},
 		"status",
 	);

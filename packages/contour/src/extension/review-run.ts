@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { pacedProgress } from "pi-fovea/engine";
 import type { Roaming } from "pi-fovea/roaming";
+import { loadSettings } from "pi-fovea/settings";
 import { canonicalPath, ProjectDiscovery } from "pi-fovea/workspace";
 import { parseReviewRequest } from "../checkpoint/review-request.ts";
 import { reviewRoot } from "../checkpoint/review-root.ts";
@@ -29,6 +30,7 @@ export interface ReviewRunContext {
 export async function runReview(input: unknown, run: ReviewRunContext) {
 	const request = parseReviewRequest(input);
 	const root = await chooseRoot(request.root, run);
+	if (!hasMaxTokens(input)) request.maxTokens = (await loadSettings(root)).settings["contour.maxTokens"];
 	// The root enrolls once the review succeeded: a failed checkpoint enrolls nothing.
 	const current = run.roaming.guard(root);
 	const state = await run.reviews.state();
@@ -115,4 +117,9 @@ async function chooseRoot(named: string | undefined, run: ReviewRunContext): Pro
 			? `it is inside the Git worktree ${enclosing.root}: name that root to review its repository`
 			: "it is in no Git worktree";
 	throw new Error(`${root} is not the top of a Git worktree (${where}); Contour reviews whole Git roots`);
+}
+
+/** Whether the request names its own budget; without one the `contour.maxTokens` setting for the root applies. */
+function hasMaxTokens(input: unknown): boolean {
+	return input !== null && typeof input === "object" && (input as { maxTokens?: unknown }).maxTokens !== undefined;
 }

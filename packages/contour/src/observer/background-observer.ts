@@ -22,11 +22,11 @@ import {
 	trackRoot,
 } from "./schedule.ts";
 import {
-	backgroundEnabled,
 	CONTOUR_ROOT_LIMIT,
 	contourMaxRoots,
 	DEFAULT_DEBOUNCE_MS,
 	DEFAULT_TICK_MS,
+	observerEnabled,
 } from "./settings.ts";
 
 /** Cancels a timer armed by {@link BackgroundObserverOptions.setTimer}. */
@@ -50,7 +50,7 @@ export interface BackgroundObserverOptions<T> {
 	tickMs?: number;
 	/** Quiet time after activity before a root is warmed, default 1500 ms. */
 	debounceMs?: number;
-	/** Whether passes run at all; default `CONTOUR_BACKGROUND !== "0"`. */
+	/** Whether passes run at all; default `observerEnabled` (CONTOUR_BACKGROUND, else the settings file). */
 	enabled?: boolean;
 	/** Roots tracked at most (1–32); default `CONTOUR_MAX_ROOTS`. */
 	maxRoots?: number;
@@ -104,7 +104,7 @@ export class BackgroundObserver<T = void> {
 	constructor(options: BackgroundObserverOptions<T>) {
 		if (typeof options?.warm !== "function") throw new Error("BackgroundObserver: options.warm must be a function");
 		this.#options = options;
-		this.enabled = options.enabled ?? backgroundEnabled(options.env);
+		this.enabled = options.enabled ?? observerEnabled(options.env);
 		this.tickMs = boundedInt("tickMs", options.tickMs ?? DEFAULT_TICK_MS, 1);
 		this.debounceMs = boundedInt("debounceMs", options.debounceMs ?? DEFAULT_DEBOUNCE_MS, 0);
 		this.maxRoots = boundedInt("maxRoots", options.maxRoots ?? contourMaxRoots(options.env), 1, CONTOUR_ROOT_LIMIT);

@@ -4,7 +4,7 @@ import type { Roaming } from "./roaming.ts";
 import { registerSubcommands } from "./subcommands.ts";
 import type { FoveaMaps } from "./tools.ts";
 
-/** `/fovea status|roots|reset`: what Fovea observes, and a way to forget it. */
+/** `/fovea status|roots|reset|settings`: what Fovea observes, and a way to forget it. */
 export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps, sync: Observation): void {
 	registerSubcommands(
 		pi,
@@ -25,6 +25,15 @@ export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: 
 					const retired = roaming.reset();
 					return `pi-fovea: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
 				},
+			},
+			settings: {
+				description: "show or change settings: [set KEY VALUE | unset KEY] [--repo]",
+				run: async (args, ctx) =>
+					(await import("../settings/settings-command.ts")).settingsCommand(
+						"fovea",
+						(await roaming.manualRoot(ctx.cwd))?.root,
+						args,
+					),
 			},
 		},
 		"status",

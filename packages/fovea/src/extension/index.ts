@@ -19,6 +19,14 @@ export default function fovea(pi: ExtensionAPI): void {
 		onRetire: maps.retire,
 	});
 	registerFoveaTools(pi, roaming, maps);
+	// Hybrid grep, after roaming's own tool_result handler (the grep's project is enrolled by then).
+	pi.on("tool_result", async (e, ctx) =>
+		e.toolName === "grep" ? (await import("./hybrid-grep.ts")).hybridGrep(e, ctx, roaming, maps) : undefined,
+	);
 	const sync = wireObservation(pi, roaming, maps);
 	registerFoveaCommands(pi, roaming, maps, sync);
+	pi.on("before_agent_start", async (_e, ctx) =>
+		(await import("./settings-notice.ts")).tellSettingsProblems(ctx, roaming),
+	);
+	pi.on("session_shutdown", async () => (await import("./spill-files.ts")).removeSpills());
 }

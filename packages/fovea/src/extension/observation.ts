@@ -35,8 +35,12 @@ export function wireObservation(pi: ExtensionAPI, roaming: Roaming, maps: FoveaM
 	pi.on("agent_settled", () => {
 		maps.loadedObserver()?.backstop(roaming);
 	});
-	pi.on("before_agent_start", async () => {
-		const text = await maps.loadedObserver()?.beforeRun(roaming, maps.isResident);
+	pi.on("before_agent_start", async (_event, ctx) => {
+		const observer = maps.loadedObserver();
+		if (observer === undefined) return;
+		const { settings } = await (await import("./settings-access.ts")).sessionSettings(ctx.cwd, roaming);
+		if (!settings["fovea.sync.enabled"]) return;
+		const text = await observer.beforeRun(roaming, maps.isResident, settings["fovea.sync.maxTokens"]);
 		if (text !== undefined) return { message: { customType: "fovea-sync", content: text, display: true } };
 	});
 	return { settled: async () => maps.loadedObserver()?.settled() };

@@ -5,16 +5,19 @@ import { partialFileCount } from "../engine/model/partial-coverage.ts";
 import type { Observer } from "../engine/observe/index.ts";
 import { pacedProgress } from "../engine/pace/progress.ts";
 import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
+import { centralFiles } from "../engine/render/sketch.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import type { Roaming } from "./roaming.ts";
+import { settingsFor } from "./settings-access.ts";
+import { withSpill } from "./spill-answer.ts";
+import type { RankedLists } from "./spill-text.ts";
 
 /**
  * The bodies of Fovea's tools, loaded with the engine on the first call. Each resolves its root, uses that root's
  * code map, shows indexing progress, and answers within the token budget.
  */
 
-const DEFAULT_MAX_TOKENS = 1500;
 const MIN_MAX_TOKENS = 200;
 const MAX_MAX_TOKENS = 20_000;
 
@@ -41,16 +44,27 @@ export async function runFocus(
 	if (params.path !== undefined) query.paths = [params.path.replace(/^\.\//, "")];
 	if (params.kind !== undefined) query.kinds = new Set([symbolKind(params.kind)]);
 	try {
-		const answer = await run.maps
-			.use(root)
-			.focus(query, budget(params.maxTokens), { ...refreshOptions(run, root), fresh: params.fresh === true });
+		// Only the first rendering re-checks every file: a second one (to fit a spill footer) needs no fresh walk.
+		let fresh = params.fresh === true;
+		const map = run.maps.use(root);
+		const { answer, text } = await withSpill(
+			run.ctx,
+			{ tool: "focus", heading: `fovea focus · root ${root} · "${params.query}" · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => {
+				const options = { ...refreshOptions(run, root), fresh };
+				fresh = false;
+				return map.focus(query, max, options);
+			},
+			(answer) => answer,
+		);
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		for (const item of answer.symbols.slice(0, 3))
 			run.observer.attendTarget(root, { path: item.file, symbol: item.name }, "fovea_focus");
 		return {
-			content: [{ type: "text" as const, text: answer.text }],
+			content: [{ type: "text" as const, text }],
 			details: {
 				root,
 				files: answer.files.slice(0, 20),
@@ -83,12 +97,17 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 	const factor =
 		params.factor !== undefined && Number.isFinite(params.factor) ? Math.min(20, Math.max(0.5, params.factor)) : 2;
 	try {
-		const answer = await run.maps
-			.use(root)
-			.dwell(attention, factor, budget(params.maxTokens), refreshOptions(run, root));
+		const map = run.maps.use(root);
+		const { answer, text } = await withSpill(
+			run.ctx,
+			{ tool: "dwell", heading: `fovea dwell · root ${root} · factor ${factor} · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => map.dwell(attention, factor, max, refreshOptions(run, root)),
+			(answer) => answer,
+		);
 		settle(chosen, run.roaming);
 		return {
-			content: [{ type: "text" as const, text: answer.text }],
+			content: [{ type: "text" as const, text }],
 			details: {
 				root,
 				factor,
@@ -130,12 +149,18 @@ export async function runImpact(
 		throw new Error("fovea_impact needs files, symbols, includeUncommitted or base (and found no changed file)");
 	}
 	try {
-		const answer = await run.maps
-			.use(root)
-			.impact({ files: [...files], symbols }, budget(params.maxTokens), refreshOptions(run, root));
+		const map = run.maps.use(root);
+		const subject = [...files, ...symbols].join(", ");
+		const { answer, text } = await withSpill(
+			run.ctx,
+			{ tool: "impact", heading: `fovea impact · root ${root} · exposure of ${subject} · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => map.impact({ files: [...files], symbols }, max, refreshOptions(run, root)),
+			(answer) => answer,
+		);
 		settle(chosen, run.roaming);
 		return {
-			content: [{ type: "text" as const, text: answer.text }],
+			content: [{ type: "text" as const, text }],
 			details: {
 				root,
 				changed: [...files],
@@ -156,7 +181,15 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 	const chosen = await chooseRoot(params.root, run.ctx, run.roaming);
 	const { root } = chosen;
 	try {
-		const { text, snapshot } = await run.maps.use(root).sketch(budget(params.maxTokens), refreshOptions(run, root));
+		const map = run.maps.use(root);
+		const { answer, text } = await withSpill(
+			run.ctx,
+			{ tool: "sketch", heading: `fovea sketch · root ${root} · files by connectivity · full ranked list` },
+			await budget(params.maxTokens, root),
+			(max) => map.sketch(max, refreshOptions(run, root)),
+			() => sketchLists(run, root),
+		);
+		const { snapshot } = answer;
 		settle(chosen, run.roaming);
 		run.observer.ensureBaseline(root, snapshot.files);
 		return {
@@ -175,8 +208,10 @@ function refreshOptions(run: RunContext, root: string) {
 	};
 }
 
-function budget(maxTokens: number | undefined): number {
-	if (maxTokens === undefined || !Number.isFinite(maxTokens)) return DEFAULT_MAX_TOKENS;
+/** The answer's budget: the call's, clamped, else the `fovea.maxTokens` setting for the root. */
+async function budget(maxTokens: number | undefined, root: string): Promise<number> {
+	if (maxTokens === undefined || !Number.isFinite(maxTokens))
+		return (await settingsFor(root)).settings["fovea.maxTokens"];
 	return Math.min(MAX_MAX_TOKENS, Math.max(MIN_MAX_TOKENS, Math.floor(maxTokens)));
 }
 
@@ -238,4 +273,14 @@ function progress(ctx: ExtensionContext, onUpdate: Update, root: string): (done:
 
 function clearProgress(ctx: ExtensionContext): void {
 	if (ctx.hasUI) ctx.ui.setStatus("fovea", undefined);
+}
+
+/** A sketch's ranked list: the root's files, most connected first (the order the sketch shows them in). */
+async function sketchLists(run: RunContext, root: string): Promise<RankedLists> {
+	const { graph } = await run.maps.use(root).refresh({ paths: [] });
+	const files = centralFiles(graph.graph).map((id) => {
+		const path = graph.graph.nodes[id]?.path ?? "";
+		return { file: path, line: 1, kind: "file", name: path };
+	});
+	return { files, symbols: [] };
 }

@@ -122,15 +122,20 @@ export class Observer {
 
 	/**
 	 * Before a run (`before_agent_start`): warm roots (graph resident) cost one status probe, waited for at most
-	 * FOVEA_WARM_PROBE_MS; cold roots wait for the post-turn backstop. Returns the drift message, if any.
+	 * FOVEA_WARM_PROBE_MS; cold roots wait for the post-turn backstop. Returns the drift message, if any, within `budget`
+	 * tokens (the `fovea.sync.maxTokens` setting; FOVEA_SYNC_TOKENS without one).
 	 */
-	async beforeRun(roaming: Roaming, isResident: (root: string) => boolean): Promise<string | undefined> {
+	async beforeRun(
+		roaming: Roaming,
+		isResident: (root: string) => boolean,
+		budget = this.#budget,
+	): Promise<string | undefined> {
 		const warm = this.relevant().filter(isResident);
 		if (warm.length > 0) {
 			this.#queueProbe(warm, roaming);
 			await Promise.race([this.#probing, new Promise((r) => setTimeout(r, this.#warmProbeMs))]);
 		}
-		return this.drain(this.#budget);
+		return this.drain(budget);
 	}
 
 	/** Probes `roots` after the probes queued before; a root found gone leaves the ring. */
