@@ -1,7 +1,7 @@
 import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
 import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
-import { terms } from "../terms/index.ts";
+import { readQuery, terms } from "../terms/index.ts";
 import { ContentIndex } from "./content-index.ts";
 import {
 	diffuse,
@@ -13,8 +13,10 @@ import {
 	ScratchVectors,
 	withHeadroom,
 } from "./heat.ts";
+import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
 import {
 	addMass,
+	addNamedBonus,
 	addTextShare,
 	blendHeats,
 	blendTextRank,
@@ -26,6 +28,7 @@ import {
 	sumOf,
 	topK,
 } from "./ranking.ts";
+import { applyRolePrior, rolesAsked } from "./role-prior.ts";
 import { TermIndex } from "./term-index.ts";
 
 /** Timescales of the diffusion and how much each contributes: local context first, neighbourhood second. */
@@ -47,6 +50,13 @@ const HEAT_TOLERANCE = 1e-3;
  */
 const NAME_SEEDS = 0.7;
 const TEXT_RANK = 0.7;
+/**
+ * What the query names precisely (a traceback's paths and lines, names in backticks, imports in code blocks:
+ * `query-seeds.ts`) takes this share of the seed mass from its words, and a file it names gains up to
+ * `NAMED_BONUS` of the best file's score: a file a traceback runs through is where to look, whatever its words.
+ */
+const NAMED_SHARE = 0.5;
+const NAMED_BONUS = 0.4;
 
 /** A graph prepared for queries: normalized operator and term index, kept per graph generation. */
 export interface PreparedGraph {
@@ -232,7 +242,9 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const stats: HeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
-	const seededNodes = mixSeeds(seeds, text, bestText);
+	const reading = query.text === "" ? undefined : readQuery(query.text);
+	const named = reading === undefined ? undefined : namedSeeds(prepared, reading);
+	const seededNodes = mixNamedSeeds(seeds, mixSeeds(seeds, text, bestText), named);
 	if (seededNodes === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
 
 	const scale = query.timeScale !== undefined && query.timeScale > 0 ? Math.min(query.timeScale, 20) : 1;
@@ -249,6 +261,11 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
+	if (named !== undefined) addNamedBonus(fileScore, named.files, NAMED_BONUS);
+	if (reading !== undefined) {
+		const asked = rolesAsked(reading.about, named?.paths ?? []);
+		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked);
+	}
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(
 		score,
@@ -274,5 +291,20 @@ function mixSeeds(seeds: Float64Array, text: Float64Array, bestText: number): nu
 	const nameShare = named === 0 ? 0 : NAME_SEEDS;
 	addTextShare(seeds, text, nameShare, sumOf(text));
 	scaleFrom(seeds, text.length, nameShare);
+	return countPositive(seeds);
+}
+
+/**
+ * Gives the named seeds `NAMED_SHARE` of the seed mass (all of it when nothing else is seeded), in place; `seeded`
+ * is how many nodes the words and attention seed. Returns how many nodes are seeded.
+ */
+function mixNamedSeeds(seeds: Float64Array, seeded: number, named: NamedSeeds | undefined): number {
+	if (named === undefined || named.nodes.size === 0) return seeded;
+	let total = 0;
+	for (const mass of named.nodes.values()) total += mass;
+	const share = seeded === 0 ? 1 : NAMED_SHARE;
+	scaleFrom(seeds, 0, 1 - share);
+	for (const [id, mass] of named.nodes)
+		if (id < seeds.length) seeds[id] = (seeds[id] as number) + (share * mass) / total;
 	return countPositive(seeds);
 }
