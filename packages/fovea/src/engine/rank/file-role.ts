@@ -18,6 +18,10 @@ export type FileRole = "production" | "test" | "benchmark" | "fixture" | "exampl
 
 /** Directories whose files are tests, whatever they are called. */
 const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs", "testing", "e2e"]);
+/** Directories named for their tests: `dts-test`, `e2e-tests`, `unit_tests`. */
+const NAMED_TEST_DIR = /^[\w.]+[-_]tests?$/;
+/** Test files the naming conventions of test links leave out: TypeScript type tests (`ref.test-d.ts`). */
+const TYPE_TEST = /\.(?:test|spec)-d\.[cm]?tsx?$/;
 /** Directories of test data and doubles. */
 const FIXTURE_DIRS = new Set(["fixtures", "fixture", "__fixtures__", "testdata", "test-data", "__mocks__", "mocks"]);
 /** Directories of benchmarks. */
@@ -44,7 +48,23 @@ export function fileRole(path: string): FileRole {
 	if (GENERATED_NAME.test(name)) return "generated";
 	if (dirs.some((dir) => FIXTURE_DIRS.has(dir))) return "fixture";
 	if (dirs.some((dir) => BENCHMARK_DIRS.has(dir)) || BENCHMARK_NAME.test(name)) return "benchmark";
-	if (isTestPath(path) || dirs.some((dir) => TEST_DIRS.has(dir))) return "test";
+	if (isTestPath(path) || TYPE_TEST.test(name) || dirs.some((dir) => TEST_DIRS.has(dir) || NAMED_TEST_DIR.test(dir))) {
+		return "test";
+	}
 	if (dirs.some((dir) => EXAMPLE_DIRS.has(dir))) return "example";
 	return "production";
+}
+
+/** A test file name's markers: `test_x.py`, `x_test.go`, `x.test.ts`, `x.spec-d.ts`, `XTest.java`, `TestX.java`. */
+const TEST_MARKERS = /^test_|_test$|\.(?:test|spec)(?:-d)?$|Tests?$|^Test(?=[A-Z])/g;
+
+/**
+ * The name of what a file is about: its name without directories and extension, and without the markers of a test
+ * (`context_test.go` → `context`, `customElement.spec.ts` → `customElement`, `GsonTest.java` → `Gson`).
+ */
+export function subjectStem(path: string): string {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	const dot = name.lastIndexOf(".");
+	const stem = dot > 0 ? name.slice(0, dot) : name;
+	return isTestPath(path) || TYPE_TEST.test(name) ? stem.replace(TEST_MARKERS, "") : stem;
 }

@@ -8,6 +8,7 @@
 import type { CodeGraph } from "../graph/index.ts";
 import { manyOf } from "../model/index.ts";
 import type { QueryReading } from "../terms/index.ts";
+import { subjectStem } from "./file-role.ts";
 import type { PreparedGraph } from "./focus.ts";
 import { symbolsNamed } from "./seeds.ts";
 
@@ -25,13 +26,19 @@ export interface NamedSeeds {
 const MAX_SYMBOLS_PER_NAME = 8;
 /** A bare file name that many files share (`index.js`, `__init__.py`) names none of them. */
 const MAX_FILES_PER_NAME = 3;
+/**
+ * How strongly a subject's scope names the files in its area (`fix(server-renderer): …` → `packages/server-renderer/`):
+ * half as strongly as a path, since it names a whole directory. It seeds nothing (a directory's files are too many
+ * to seed); it only lifts them.
+ */
+const SCOPE_STRENGTH = 0.5;
 /** Module files a qualified name's leading parts may spell, besides `a/b.<ext>`. */
 const PACKAGE_FILES = ["__init__.py", "index.ts", "index.js", "mod.rs"];
 
 /** The nodes and files that `reading` names in `prepared`'s graph; see the module comment. */
 export function namedSeeds(prepared: PreparedGraph, reading: QueryReading): NamedSeeds {
 	const out: NamedSeeds = { nodes: new Map(), files: new Map(), paths: [] };
-	if (reading.paths.length === 0 && reading.names.length === 0) return out;
+	if (reading.paths.length === 0 && reading.names.length === 0 && reading.scopes.length === 0) return out;
 	const { graph } = prepared;
 	const byBase = filesByBaseName(graph);
 	const add = (id: number, mass: number) => {
@@ -55,6 +62,9 @@ export function namedSeeds(prepared: PreparedGraph, reading: QueryReading): Name
 		add(file, mass);
 		out.paths.push(path);
 		for (const line of lines) for (const id of innermostAt(graph, path, line)) add(id, mass / lines.size);
+	}
+	for (const file of scopedFiles(graph, reading.scopes)) {
+		out.files.set(file, Math.max(out.files.get(file) ?? 0, SCOPE_STRENGTH));
 	}
 	for (const { name, weight } of reading.names) {
 		const ids = nodesForName(graph, byBase, name);
@@ -134,15 +144,19 @@ function nodesForName(graph: CodeGraph, byBase: Map<string, number[]>, name: str
 	if (direct.length > 0) return direct;
 	const parts = name.split(/\.|::/).filter((p) => p !== "");
 	if (parts.length < 2) return [];
-	for (let k = parts.length - 1; k >= 1; k--) {
+	// The whole name as a module (`numpy.linalg`), else its longest leading module holding the last part as a symbol.
+	for (let k = parts.length; k >= 1; k--) {
 		const modules = moduleFiles(graph, byBase, parts.slice(0, k));
-		if (modules.length === 0) continue;
+		if (k === parts.length) {
+			if (modules.length > 0) return modules;
+			continue;
+		}
 		const member = parts[parts.length - 1] as string;
 		const inModule = modules.flatMap((file) => {
 			const path = graph.nodes[file]?.path;
 			return manyOf(graph.byName.get(member)).filter((id) => graph.nodes[id]?.path === path);
 		});
-		return inModule.length > 0 ? inModule : k === parts.length - 1 ? modules : [];
+		if (inModule.length > 0) return inModule;
 	}
 	// `ds.to_netcdf` names `to_netcdf` whatever `ds` is; `Quantity.__array_ufunc__`, when the method is inherited,
 	// the class it is asked of.
@@ -165,4 +179,40 @@ function moduleFiles(graph: CodeGraph, byBase: Map<string, number[]>, parts: rea
 	for (const ext of MODULE_EXTENSIONS) spelled(`${last}.${ext}`, [...parts.slice(0, -1), `${last}.${ext}`]);
 	for (const base of PACKAGE_FILES) spelled(base, [...parts, base]);
 	return found;
+}
+
+/**
+ * The files in the areas `scopes` name: a directory or file (without extension, a test by its subject's name:
+ * `context` is `context.go` and `context_test.go`) of that name, or a run of them for
+ * a scope with slashes (`net/http`); names compared without case, `-`, `_` and `.` (`v-model` is `vModel.ts`).
+ */
+function scopedFiles(graph: CodeGraph, scopes: readonly string[]): number[] {
+	if (scopes.length === 0) return [];
+	const wanted = scopes.map((scope) =>
+		scope
+			.split("/")
+			.map(plain)
+			.filter((part) => part !== ""),
+	);
+	const found: number[] = [];
+	for (const [path, id] of graph.fileNode) {
+		const parts = path.split("/");
+		parts[parts.length - 1] = subjectStem(path);
+		const plainParts = parts.map(plain);
+		if (wanted.some((scope) => scope.length > 0 && holdsRun(plainParts, scope))) found.push(id);
+	}
+	return found;
+}
+
+/** A name without case and the punctuation that joins words. */
+function plain(name: string): string {
+	return name.toLowerCase().replace(/[-_.]/g, "");
+}
+
+/** Whether `run` occurs in `parts` as consecutive entries. */
+function holdsRun(parts: readonly string[], run: readonly string[]): boolean {
+	for (let at = 0; at + run.length <= parts.length; at++) {
+		if (run.every((part, k) => parts[at + k] === part)) return true;
+	}
+	return false;
 }

@@ -31,7 +31,7 @@ const MAX_REMEMBERED = 50_000;
 const roles = new Map<string, FileRole>();
 
 /** `fileRole(path)`, remembered: a warm query asks for the same paths again. */
-function roleOf(path: string): FileRole {
+export function roleOf(path: string): FileRole {
 	let role = roles.get(path);
 	if (role === undefined) {
 		if (roles.size >= MAX_REMEMBERED) roles.clear();
@@ -52,6 +52,7 @@ export function rolesAsked(about: ReadonlySet<AboutRole>, namedPaths: readonly s
 /**
  * Multiplies the score of every scored file (ids below `fileScore.length`) and of every symbol (in `score`, from
  * `fileScore.length` on) by its file's role factor, unless the role is `asked`. `paths` gives a file id's path.
+ * Returns the factor of each file (1 for those left as they were).
  */
 export function applyRolePrior(
 	fileScore: Float64Array,
@@ -59,7 +60,7 @@ export function applyRolePrior(
 	fileOf: Int32Array,
 	paths: (fileId: number) => string,
 	asked: ReadonlySet<FileRole>,
-): void {
+): Float64Array {
 	const factor = new Float64Array(fileScore.length).fill(1);
 	for (let id = 0; id < fileScore.length; id++) {
 		if (!((fileScore[id] as number) > 0) && !((score[id] as number) > 0)) continue;
@@ -71,4 +72,5 @@ export function applyRolePrior(
 		const file = fileOf[id] as number;
 		if (file >= 0 && (score[id] as number) > 0) score[id] = (score[id] as number) * (factor[file] as number);
 	}
+	return factor;
 }

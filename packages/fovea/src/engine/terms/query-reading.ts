@@ -29,6 +29,11 @@ export type AboutRole = "test" | "fixture" | "benchmark";
 export interface QueryReading {
 	paths: NamedPath[];
 	names: NamedSymbol[];
+	/**
+	 * The areas a commit-style subject opens with: `fix(server-renderer): …`, `ignore,globset: …`, `net/http: …`
+	 * (Conventional Commits' scope, or the area prefix of Go's and many projects' subjects): directories or files.
+	 */
+	scopes: string[];
 	/** Roles the query's words are about: their files are not ranked below production code. */
 	about: Set<AboutRole>;
 }
@@ -47,7 +52,7 @@ const SCRIPT_FRAME = new RegExp(
 /** Any `path:line` (Go and Rust frames, compiler errors): `/go/src/x/y.go:42`, `src/lib.rs:10:5`. */
 const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
 /** A path with at least one directory, anywhere in the text. */
-const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/])`, "g");
+const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
 /** Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`. */
 const GO_FUNCTION = /^\s*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\(/gm;
 /** Rust backtrace frames: `  3: crate::module::func`. */
@@ -66,6 +71,14 @@ const ABOUT: readonly (readonly [AboutRole, RegExp])[] = [
 	["fixture", /\b(?:fixtures?|mocks?|testdata)\b/i],
 	["benchmark", /\bbench(?:mark)?(?:s|ing)?\b/i],
 ];
+/** A subject's opening `type(scope):`, `type(scope)!:` or `area, area:` (areas may be paths). */
+const SUBJECT_SCOPE = /^\s*(?:[a-z]+\(([\w./, -]+)\)!?|([\w./-]+(?:, ?[\w./-]+)*)):\s/i;
+/** The types of Conventional Commits and their kin, which open a subject but name no area. */
+const COMMIT_TYPES = new Set(
+	"fix feat feature chore docs doc test tests refactor perf build ci style revert dx deps release wip types typo bump merge security".split(
+		" ",
+	),
+);
 /** How much weaker each frame is than the next one inward. */
 const FRAME_DECAY = 0.8;
 /** Frames are named at least this strongly. */
@@ -118,11 +131,17 @@ export function readQuery(text: string): QueryReading {
 	}
 	for (const m of text.replace(FENCE, " ").matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
 
+	const opening = SUBJECT_SCOPE.exec(text);
+	const scopes = (opening?.[1] ?? opening?.[2] ?? "")
+		.split(/,\s*/)
+		.map((scope) => scope.trim())
+		.filter((scope) => scope.length >= 2 && !COMMIT_TYPES.has(scope.toLowerCase()));
 	const about = new Set<AboutRole>();
 	for (const [role, words] of ABOUT) if (words.test(text)) about.add(role);
 	return {
 		paths: [...paths.values()].filter((named) => languageOf(named.path) !== undefined),
 		names: [...names].map(([name, weight]) => ({ name, weight })),
+		scopes,
 		about,
 	};
 }
@@ -151,5 +170,16 @@ function readSpan(
 		addName((name[1] as string).replace("#", "."), 1);
 		return;
 	}
-	for (const m of span.matchAll(QUALIFIED)) if ((m[0] as string).length >= 3) addName(m[0] as string, 0.5);
+	for (const m of span.matchAll(QUALIFIED)) if (looksLikeCode(m[0] as string)) addName(m[0] as string, 0.5);
+}
+
+/**
+ * Whether a name inside a snippet reads as code rather than a word: snake or camel case (`to_netcdf`, `getUser`,
+ * `PROGRAM_NAME`), or qualified by parts of two letters or more (`np.array`, but not the path `.pylint.d`). The words
+ * of an option (`min-similarity-lines`) or a sentence in backticks name no symbol.
+ */
+function looksLikeCode(name: string): boolean {
+	const parts = name.split(/\.|::/);
+	if (parts.some((part) => part.length < 2)) return false;
+	return parts.length > 1 || /\w_\w|[a-z][A-Z]|\$/.test(name);
 }
