@@ -60,7 +60,7 @@ describe("role prior", () => {
 			// files 0-2, then one symbol in each file
 			const score = Float64Array.of(1, 1, 1, 2, 2, 2);
 			const fileOf = Int32Array.of(0, 1, 2, 0, 1, 2);
-			applyRolePrior(fileScore, score, fileOf, (id) => paths[id] as string, asked as never);
+			applyRolePrior(fileScore, score, fileOf, (id) => paths[id] as string, asked as never, new Float64Array(3));
 			return [[...fileScore], [...score.slice(3)]];
 		};
 		const plain = run(rolesAsked(new Set(), []));

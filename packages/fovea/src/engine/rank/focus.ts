@@ -84,6 +84,9 @@ export interface PreparedGraph {
  */
 const FOCUS_SLOTS = {
 	score: 0,
+	// The role prior's, after the heats are blended into `score` (diffusion slots, free by then).
+	roleFactor: 1,
+	beforeRoles: 2,
 	seeds: diffusionSlots(TIMES.length),
 	hottest: diffusionSlots(TIMES.length) + 1,
 	text: diffusionSlots(TIMES.length) + 2,
@@ -267,8 +270,10 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	if (named !== undefined) addNamedBonus(fileScore, named.files, NAMED_BONUS);
 	if (reading !== undefined) {
 		const asked = rolesAsked(reading.about, named?.paths ?? []);
-		const factor = applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked);
-		followSubjects(graph, fileOf, fileScore, factor);
+		const factor = prepared.scratch.vector(FOCUS_SLOTS.roleFactor, graph.fileCount, false);
+		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked, factor);
+		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
+		followSubjects(graph, fileOf, fileScore, factor, before);
 	}
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(

@@ -52,7 +52,7 @@ export function rolesAsked(about: ReadonlySet<AboutRole>, namedPaths: readonly s
 /**
  * Multiplies the score of every scored file (ids below `fileScore.length`) and of every symbol (in `score`, from
  * `fileScore.length` on) by its file's role factor, unless the role is `asked`. `paths` gives a file id's path.
- * Returns the factor of each file (1 for those left as they were).
+ * Fills `factor` (one entry per file, a reused vector) with the factor of each file (1 for those left as they were).
  */
 export function applyRolePrior(
 	fileScore: Float64Array,
@@ -60,8 +60,9 @@ export function applyRolePrior(
 	fileOf: Int32Array,
 	paths: (fileId: number) => string,
 	asked: ReadonlySet<FileRole>,
-): Float64Array {
-	const factor = new Float64Array(fileScore.length).fill(1);
+	factor: Float64Array,
+): void {
+	factor.fill(1);
 	for (let id = 0; id < fileScore.length; id++) {
 		if (!((fileScore[id] as number) > 0) && !((score[id] as number) > 0)) continue;
 		const role = roleOf(paths(id));
@@ -72,5 +73,4 @@ export function applyRolePrior(
 		const file = fileOf[id] as number;
 		if (file >= 0 && (score[id] as number) > 0) score[id] = (score[id] as number) * (factor[file] as number);
 	}
-	return factor;
 }

@@ -20,14 +20,16 @@ const MIN_STEM = 4;
 /**
  * Lifts each ranked-down test file (a `factor` below 1, a test by its path) to `FOLLOW_SUBJECT` of its best
  * subject's score, when that is more than its score now and no more than its score before the prior; in place.
+ * `before` is a reused vector of one entry per file, to hold the scores as they came.
  */
 export function followSubjects(
 	graph: CodeGraph,
 	fileOf: Int32Array,
 	fileScore: Float64Array,
 	factor: Float64Array,
+	before: Float64Array,
 ): void {
-	const before = Float64Array.from(fileScore);
+	before.set(fileScore);
 	const production = topK(before, 0, fileScore.length, NAME_CANDIDATES, before, (id) => factor[id] === 1).map(
 		(ranked) => ({ id: ranked.id, stem: subjectStem(graph.nodes[ranked.id]?.path ?? "").toLowerCase() }),
 	);
