@@ -1,7 +1,7 @@
 import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
 import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
-import { terms } from "../terms/index.ts";
+import { readQuery, terms } from "../terms/index.ts";
 import { ContentIndex } from "./content-index.ts";
 import {
 	diffuse,
@@ -13,8 +13,10 @@ import {
 	ScratchVectors,
 	withHeadroom,
 } from "./heat.ts";
+import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
 import {
 	addMass,
+	addNamedBonus,
 	addTextShare,
 	blendHeats,
 	blendTextRank,
@@ -26,7 +28,9 @@ import {
 	sumOf,
 	topK,
 } from "./ranking.ts";
+import { applyRolePrior, rolesAsked } from "./role-prior.ts";
 import { TermIndex } from "./term-index.ts";
+import { followSubjects } from "./test-follows-subject.ts";
 
 /** Timescales of the diffusion and how much each contributes: local context first, neighbourhood second. */
 const TIMES = [0.5, 2, 6] as const;
@@ -47,6 +51,15 @@ const HEAT_TOLERANCE = 1e-3;
  */
 const NAME_SEEDS = 0.7;
 const TEXT_RANK = 0.7;
+/**
+ * What the query names precisely (a traceback's paths and lines, names in backticks, imports in code blocks:
+ * `query-seeds.ts`) takes this share of the seed mass from its words, and a file it names gains up to
+ * `NAMED_BONUS` of the best file's score: a file a traceback runs through is where to look, whatever its words
+ * (at 0.6 the innermost frame's file outranks any file that only matches the prose; both values are round priors,
+ * checked on several corpora of `bench/fovea-localization.bench.ts`, not fitted to one).
+ */
+const NAMED_SHARE = 0.5;
+const NAMED_BONUS = 0.6;
 
 /** A graph prepared for queries: normalized operator and term index, kept per graph generation. */
 export interface PreparedGraph {
@@ -71,6 +84,9 @@ export interface PreparedGraph {
  */
 const FOCUS_SLOTS = {
 	score: 0,
+	// The role prior's, after the heats are blended into `score` (diffusion slots, free by then).
+	roleFactor: 1,
+	beforeRoles: 2,
 	seeds: diffusionSlots(TIMES.length),
 	hottest: diffusionSlots(TIMES.length) + 1,
 	text: diffusionSlots(TIMES.length) + 2,
@@ -232,7 +248,9 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const stats: HeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
-	const seededNodes = mixSeeds(seeds, text, bestText);
+	const reading = query.text === "" ? undefined : readQuery(query.text);
+	const named = reading === undefined ? undefined : namedSeeds(prepared, reading);
+	const seededNodes = mixNamedSeeds(seeds, mixSeeds(seeds, text, bestText), named);
 	if (seededNodes === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
 
 	const scale = query.timeScale !== undefined && query.timeScale > 0 ? Math.min(query.timeScale, 20) : 1;
@@ -249,6 +267,14 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
+	if (named !== undefined) addNamedBonus(fileScore, named.files, NAMED_BONUS);
+	if (reading !== undefined) {
+		const asked = rolesAsked(reading.about, named?.paths ?? []);
+		const factor = prepared.scratch.vector(FOCUS_SLOTS.roleFactor, graph.fileCount, false);
+		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked, factor);
+		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
+		followSubjects(graph, fileOf, fileScore, factor, before);
+	}
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(
 		score,
@@ -274,5 +300,20 @@ function mixSeeds(seeds: Float64Array, text: Float64Array, bestText: number): nu
 	const nameShare = named === 0 ? 0 : NAME_SEEDS;
 	addTextShare(seeds, text, nameShare, sumOf(text));
 	scaleFrom(seeds, text.length, nameShare);
+	return countPositive(seeds);
+}
+
+/**
+ * Gives the named seeds `NAMED_SHARE` of the seed mass (all of it when nothing else is seeded), in place; `seeded`
+ * is how many nodes the words and attention seed. Returns how many nodes are seeded.
+ */
+function mixNamedSeeds(seeds: Float64Array, seeded: number, named: NamedSeeds | undefined): number {
+	if (named === undefined || named.nodes.size === 0) return seeded;
+	let total = 0;
+	for (const mass of named.nodes.values()) total += mass;
+	const share = seeded === 0 ? 1 : NAMED_SHARE;
+	scaleFrom(seeds, 0, 1 - share);
+	for (const [id, mass] of named.nodes)
+		if (id < seeds.length) seeds[id] = (seeds[id] as number) + (share * mass) / total;
 	return countPositive(seeds);
 }

@@ -125,6 +125,18 @@ export function blendTextRank(fileScore: Float64Array, text: Float64Array, bestT
 	}
 }
 
+/**
+ * Adds to each named file's score `bonus` times how strongly it is named (in (0, 1]) times the best file's score, in
+ * place: a named file moves up by a share of the ranking's own scale, whether or not text scores were blended in.
+ */
+export function addNamedBonus(fileScore: Float64Array, named: ReadonlyMap<number, number>, bonus: number): void {
+	const best = maxOf(fileScore);
+	const unit = best > 0 ? best : 1;
+	for (const [id, strength] of named) {
+		if (id < fileScore.length) fileScore[id] = (fileScore[id] as number) + bonus * strength * unit;
+	}
+}
+
 /** The largest value, or 0 when none is positive. */
 function maxOf(values: Float64Array): number {
 	let largest = 0;

@@ -118,7 +118,7 @@ export function impactSeeds(
  * The live symbols `name` names: a simple name (`greet`), or one qualified by its container as answers print it
  * (`Greeter.greet`; Rust's `Type::method` too), which names the symbols of that name in that container only.
  */
-export function symbolsNamed(graph: PreparedGraph, name: string): number[] {
+export function symbolsNamed(graph: Pick<PreparedGraph, "graph">, name: string): number[] {
 	const simple = manyOf(graph.graph.byName.get(name));
 	if (simple.length > 0) return [...simple];
 	const at = Math.max(name.lastIndexOf("."), name.lastIndexOf("::"));

@@ -2,6 +2,7 @@ import type { CodeGraph, GraphNode } from "../graph/index.ts";
 import type { CoverageGap, FileFacts, PartialFile } from "../model/index.ts";
 import type { FocusResult, RankedNode } from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
+import { countedNames, groupBy, withCount } from "./collapse.ts";
 import { coverageFooter } from "./coverage.ts";
 import { outlineNames } from "./file-outline.ts";
 
@@ -79,19 +80,27 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 		.slice(0, KEPT_FILES)
 		.map((ranked) => `  ${(graph.nodes[ranked.id] as GraphNode).path}`);
 	const fileReserve = keptFiles.length === 0 ? 0 : FILES_HEADING.length + 1 + roomFor(keptFiles);
-	const symbolLines = result.symbols.slice(0, 12).map((ranked) => {
+	// Overloads and look-alikes (one name, one kind) are one line, at the best-ranked one, with their count.
+	const symbolGroups = groupBy(result.symbols, (ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
-		return `  ${node.path}:${node.line}  ${node.signature ?? `${node.kind} ${qualified(node)}`}`;
+		return `${node.kind} ${qualified(node)}`;
+	}).slice(0, 12);
+	const symbolLines = symbolGroups.map(({ first, members }) => {
+		const node = graph.nodes[first.id] as GraphNode;
+		const line = `  ${node.path}:${node.line}  ${node.signature ?? `${node.kind} ${qualified(node)}`}`;
+		const files = new Set(members.map((m) => graph.nodes[m.id]?.path)).size;
+		return withCount(line, members.length) + (files > 1 ? ` (in ${files} files)` : "");
 	});
 	const symbolsShown = out.addSection(SYMBOLS_HEADING, symbolLines, beyondReserve + fileReserve);
-	const shownSymbols = new Set(result.symbols.slice(0, symbolsShown).map((r) => r.id));
+	const shownSymbols = new Set(symbolGroups.slice(0, symbolsShown).flatMap((g) => g.members.map((r) => r.id)));
 	const fileLines = result.files.map((ranked) => {
 		const node = graph.nodes[ranked.id] as GraphNode;
-		const warm = result.symbols
-			.filter((s) => graph.nodes[s.id]?.path === node.path && !shownSymbols.has(s.id))
-			.slice(0, 4)
-			.map((s) => qualified(graph.nodes[s.id] as GraphNode));
-		const inside = warm.length > 0 ? warm : outlineNames(context.files?.get(node.path), 3);
+		const warm = countedNames(
+			result.symbols
+				.filter((s) => graph.nodes[s.id]?.path === node.path && !shownSymbols.has(s.id))
+				.map((s) => qualified(graph.nodes[s.id] as GraphNode)),
+		).slice(0, 4);
+		const inside = warm.length > 0 ? warm : countedNames(outlineNames(context.files?.get(node.path), 12)).slice(0, 3);
 		return `  ${node.path}${inside.length > 0 ? ` — ${inside.join(", ")}` : ""}`;
 	});
 	// A kept file's bare path stands in for its line when its names would take the room of the kept files after it.
@@ -100,7 +109,7 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 		held: (rank) => roomFor(keptFiles.slice(rank + 1)),
 	});
 	const moreFiles = result.files.length - filesShown;
-	const moreSymbols = result.symbols.length - symbolsShown;
+	const moreSymbols = result.symbols.length - shownSymbols.size;
 	if (moreFiles > 0 || moreSymbols > 0) {
 		out.add(
 			`Beyond this: ${moreFiles} more warm files, ${moreSymbols} more warm symbols (raise maxTokens to see them).`,

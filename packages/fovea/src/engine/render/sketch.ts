@@ -1,6 +1,7 @@
 import type { CodeGraph, GraphNode } from "../graph/index.ts";
 import type { CoverageGap, FileFacts, PartialFile } from "../model/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
+import { countedNames } from "./collapse.ts";
 import { coverageFooter } from "./coverage.ts";
 import { outlineNames } from "./file-outline.ts";
 
@@ -55,7 +56,8 @@ export function renderSketch(context: SketchContext): string {
 	const central = centralFiles(graph).slice(0, 25);
 	const centralLines = central.map((id) => {
 		const path = (graph.nodes[id] as GraphNode).path;
-		const names = outlineNames(files.get(path), 5);
+		// Overloads (one name several times) are one name with their count.
+		const names = countedNames(outlineNames(files.get(path), 20)).slice(0, 5);
 		return `  ${path}${names.length > 0 ? ` — ${names.join(", ")}` : ""}`;
 	});
 	const shown = out.addSection("Most connected files (symbols inside):", centralLines, reserve);

@@ -1,8 +1,9 @@
 /**
  * Words as the index counts them. Takes identifiers, paths, queries and file text; gives their terms (split at case
- * and punctuation, stemmed) and a file's content terms with their counts.
+ * and punctuation, stemmed), a file's content terms with their counts, and what a query names precisely.
  *
  * @module
  */
 export { contentTerms, forEachContentTerm } from "./content.ts";
 export { rememberedTerms, terms } from "./query.ts";
+export { type AboutRole, type NamedPath, type NamedSymbol, type QueryReading, readQuery } from "./query-reading.ts";

@@ -1,0 +1,185 @@
+/**
+ * What a query names precisely, read the way an agent writes one: a few words, a symbol, or a whole issue with a
+ * stack trace and code spans. A path in a traceback names a file (and its line a symbol); an identifier in backticks
+ * names a symbol; an import in a code block names a module. These are strong seeds. The rest is prose, which focus
+ * still ranks by its words (weakly: words alone pull toward files that repeat them).
+ *
+ * Pure string reading: which of the named paths and names exist is the ranker's to resolve (`rank/query-seeds.ts`).
+ */
+import { languageOf } from "../model/index.ts";
+
+/** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
+export interface NamedPath {
+	path: string;
+	line?: number;
+	/** How strongly it is named, in (0, 1]: the innermost frame of a trace 1, frames further out less. */
+	weight: number;
+}
+
+/** A symbol the query names: simple (`greet`) or qualified (`Greeter.greet`, `pkg.mod.func`, `a::b`). */
+export interface NamedSymbol {
+	name: string;
+	weight: number;
+}
+
+/** Kinds of non-production code a query may be about, by its words (`rank/file-role.ts` names the roles). */
+export type AboutRole = "test" | "fixture" | "benchmark";
+
+/** What `readQuery` finds. */
+export interface QueryReading {
+	paths: NamedPath[];
+	names: NamedSymbol[];
+	/**
+	 * The areas a commit-style subject opens with: `fix(server-renderer): …`, `ignore,globset: …`, `net/http: …`
+	 * (Conventional Commits' scope, or the area prefix of Go's and many projects' subjects): directories or files.
+	 */
+	scopes: string[];
+	/** Roles the query's words are about: their files are not ranked below production code. */
+	about: Set<AboutRole>;
+}
+
+/** A source file name (an extension the engine parses). */
+const FILE = String.raw`[\w.@~+-]*\w\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|rs|java)`;
+/** Python: `File "/x/y.py", line 12, in f`. */
+const PYTHON_FRAME = /File "([^"\n]+)", line (\d+)(?:, in ([\w.<>]+))?/g;
+/** Java (and Kotlin) frames: `at com.pkg.Class.method(Class.java:12)`. */
+const JAVA_FRAME = /\bat ((?:[\w$]+\.)+[\w$<>]+)\(([\w$]+\.(?:java|kt)):(\d+)\)/g;
+/** JavaScript frames: `at fn (file.js:10:5)`, `at file.js:10:5`, `at async Class.fn (file:///x/y.mjs:1:2)`. */
+const SCRIPT_FRAME = new RegExp(
+	String.raw`\bat (?:async )?(?:([\w$.<>]+)(?: \[as [\w$]+\])? \()?(?:file://|webpack:///?)?((?:[A-Za-z]:)?[^\s()'"\x60]*?${FILE}):(\d+)(?::\d+)?\)?`,
+	"g",
+);
+/** Any `path:line` (Go and Rust frames, compiler errors): `/go/src/x/y.go:42`, `src/lib.rs:10:5`. */
+const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
+/** A path with at least one directory, anywhere in the text. */
+const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
+/** Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`. */
+const GO_FUNCTION = /^\s*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\(/gm;
+/** Rust backtrace frames: `  3: crate::module::func`. */
+const RUST_FRAME = /^\s*\d+: ((?:[\w<>]+::)+\w+)/gm;
+/** A fenced code block's body. */
+const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
+/** An inline code span, on one line. */
+const CODE_SPAN = /`([^`\n]+)`/g;
+/** A name, possibly qualified by `.` or `::`. */
+const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
+/** Python imports: `from a.b import c, d` and `import a.b`. */
+const PYTHON_IMPORT = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)\)?|^[ \t]*import[ \t]+([\w.]+)/gm;
+/** Words that make a query about tests, fixtures or benchmarks. */
+const ABOUT: readonly (readonly [AboutRole, RegExp])[] = [
+	["test", /\b(?:tests?|testing|unittests?|spec|specs|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b/i],
+	["fixture", /\b(?:fixtures?|mocks?|testdata)\b/i],
+	["benchmark", /\bbench(?:mark)?(?:s|ing)?\b/i],
+];
+/** A subject's opening `type(scope):`, `type(scope)!:` or `area, area:` (areas may be paths). */
+const SUBJECT_SCOPE = /^\s*(?:[a-z]+\(([\w./, -]+)\)!?|([\w./-]+(?:, ?[\w./-]+)*)):\s/i;
+/** The types of Conventional Commits and their kin, which open a subject but name no area. */
+const COMMIT_TYPES = new Set(
+	"fix feat feature chore docs doc test tests refactor perf build ci style revert dx deps release wip types typo bump merge security".split(
+		" ",
+	),
+);
+/** How much weaker each frame is than the next one inward. */
+const FRAME_DECAY = 0.8;
+/** Frames are named at least this strongly. */
+const MIN_FRAME_WEIGHT = 0.3;
+
+/** Reads `text` for the paths and names it gives precisely and the roles it is about; see the module comment. */
+export function readQuery(text: string): QueryReading {
+	const paths = new Map<string, NamedPath>();
+	const names = new Map<string, number>();
+	const addPath = (path: string, weight: number, line?: number) => {
+		const key = `${path}:${line ?? ""}`;
+		const known = paths.get(key);
+		if (known === undefined || known.weight < weight) {
+			paths.set(key, { path, weight, ...(line === undefined ? {} : { line }) });
+		}
+	};
+	const addName = (name: string, weight: number) => names.set(name, Math.max(names.get(name) ?? 0, weight));
+
+	// Python prints the innermost frame last, the others first: each trace is weighed from its innermost frame out.
+	const python = [...text.matchAll(PYTHON_FRAME)].reverse();
+	python.forEach((m, k) => {
+		const weight = frameWeight(k);
+		addPath(m[1] as string, weight, Number(m[2]));
+		if (m[3] !== undefined && !m[3].startsWith("<")) addName(m[3], weight / 2);
+	});
+	[...text.matchAll(JAVA_FRAME)].forEach((m, k) => {
+		const weight = frameWeight(k);
+		addPath(m[2] as string, weight, Number(m[3]));
+		addName((m[1] as string).replace(/\$\w*/g, ""), weight);
+	});
+	[...text.matchAll(SCRIPT_FRAME)].forEach((m, k) => {
+		const weight = frameWeight(k);
+		addPath(m[2] as string, weight, Number(m[3]));
+		const fn = m[1]?.replace(/^(?:new |Object\.|Function\.)/, "");
+		if (fn !== undefined && !fn.startsWith("<")) addName(fn, weight / 2);
+	});
+	// A path and line outside a frame, or a path alone; a path a frame gave already keeps the frame's weight.
+	const framed = new Set([...paths.values()].map((named) => named.path));
+	for (const m of text.matchAll(PATH_LINE)) if (!framed.has(m[1] as string)) addPath(m[1] as string, 0.8, Number(m[2]));
+	for (const m of text.matchAll(PATH)) if (!framed.has(m[1] as string)) addPath(m[1] as string, 0.6);
+	for (const m of text.matchAll(GO_FUNCTION)) addName(m[1] === undefined ? (m[2] as string) : `${m[1]}.${m[2]}`, 0.5);
+	for (const m of text.matchAll(RUST_FRAME)) addName(m[1] as string, 0.5);
+
+	const fences = [...text.matchAll(FENCE)].map((m) => m[1] as string);
+	for (const body of fences) {
+		for (const m of body.matchAll(PYTHON_IMPORT)) {
+			if (m[3] !== undefined) addName(m[3], 0.5);
+			else for (const member of (m[2] as string).split(/[\s,]+/)) if (member !== "") addName(`${m[1]}.${member}`, 0.5);
+		}
+	}
+	for (const m of text.replace(FENCE, " ").matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
+
+	const opening = SUBJECT_SCOPE.exec(text);
+	const scopes = (opening?.[1] ?? opening?.[2] ?? "")
+		.split(/,\s*/)
+		.map((scope) => scope.trim())
+		.filter((scope) => scope.length >= 2 && !COMMIT_TYPES.has(scope.toLowerCase()));
+	const about = new Set<AboutRole>();
+	for (const [role, words] of ABOUT) if (words.test(text)) about.add(role);
+	return {
+		paths: [...paths.values()].filter((named) => languageOf(named.path) !== undefined),
+		names: [...names].map(([name, weight]) => ({ name, weight })),
+		scopes,
+		about,
+	};
+}
+
+/** The weight of the `k`th frame from the innermost. */
+function frameWeight(k: number): number {
+	return Math.max(MIN_FRAME_WEIGHT, FRAME_DECAY ** k);
+}
+
+/**
+ * An inline code span: a path (`lib/request.js`, `request.js:12`), a name (`Quantity.__array_ufunc__()`,
+ * `Router#handle`), or a snippet whose qualified names count half.
+ */
+function readSpan(
+	span: string,
+	addPath: (path: string, weight: number, line?: number) => void,
+	addName: (name: string, weight: number) => void,
+): void {
+	const path = /^([^\s:]+?)(?::(\d+))?(?::\d+)?$/.exec(span);
+	if (path !== null && languageOf(path[1] as string) !== undefined) {
+		addPath(path[1] as string, 0.8, path[2] === undefined ? undefined : Number(path[2]));
+		return;
+	}
+	const name = /^(?:new\s+)?([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)(?:\(.*\))?$/.exec(span);
+	if (name !== null) {
+		addName((name[1] as string).replace("#", "."), 1);
+		return;
+	}
+	for (const m of span.matchAll(QUALIFIED)) if (looksLikeCode(m[0] as string)) addName(m[0] as string, 0.5);
+}
+
+/**
+ * Whether a name inside a snippet reads as code rather than a word: snake or camel case (`to_netcdf`, `getUser`,
+ * `PROGRAM_NAME`), or qualified by parts of two letters or more (`np.array`, but not the path `.pylint.d`). The words
+ * of an option (`min-similarity-lines`) or a sentence in backticks name no symbol.
+ */
+function looksLikeCode(name: string): boolean {
+	const parts = name.split(/\.|::/);
+	if (parts.some((part) => part.length < 2)) return false;
+	return parts.length > 1 || /\w_\w|[a-z][A-Z]|\$/.test(name);
+}

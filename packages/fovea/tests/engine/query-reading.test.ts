@@ -1,0 +1,84 @@
+/**
+ * Reading a query for what it names precisely (`terms/query-reading.ts`): traceback and stack frames of each
+ * language give paths, lines and names, the innermost frame strongest; backticks give names and paths; imports in
+ * code blocks give qualified names; prose gives nothing precise; words say whether the query is about tests.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { readQuery } from "../../src/engine/terms/index.ts";
+
+const pathsOf = (text: string) => readQuery(text).paths.map((p) => [p.path, p.line, p.weight]);
+const namesOf = (text: string) => readQuery(text).names.map((n) => n.name);
+
+describe("readQuery", () => {
+	it("reads a Python traceback innermost frame first, with its line and function", () => {
+		const text = [
+			"Traceback (most recent call last):",
+			'  File "/home/u/repro.py", line 3, in <module>',
+			'  File "/usr/lib/python3/site-packages/requests/sessions.py", line 512, in request',
+			'  File "/usr/lib/python3/site-packages/requests/models.py", line 90, in prepare_body',
+		].join("\n");
+		assert.deepEqual(pathsOf(text), [
+			["/usr/lib/python3/site-packages/requests/models.py", 90, 1],
+			["/usr/lib/python3/site-packages/requests/sessions.py", 512, 0.8],
+			["/home/u/repro.py", 3, 0.8 ** 2],
+		]);
+		assert.deepEqual(namesOf(text), ["prepare_body", "request"]);
+	});
+
+	it("reads JavaScript, Java, Go and Rust frames", () => {
+		const js =
+			"TypeError: x\n    at Router.handle (/app/node_modules/express/lib/router/index.js:284:7)\n    at /app/lib/route.js:10:5";
+		assert.deepEqual(pathsOf(js), [
+			["/app/node_modules/express/lib/router/index.js", 284, 1],
+			["/app/lib/route.js", 10, 0.8],
+		]);
+		assert.deepEqual(namesOf(js), ["Router.handle"]);
+		const java = "com.google.gson.JsonSyntaxException\n\tat com.google.gson.Gson.fromJson(Gson.java:1023)";
+		assert.deepEqual(pathsOf(java), [["Gson.java", 1023, 1]]);
+		assert.deepEqual(namesOf(java), ["com.google.gson.Gson.fromJson"]);
+		const go =
+			"goroutine 1 [running]:\ngithub.com/gin-gonic/gin.(*Context).Next(...)\n\t/go/src/gin/context.go:174 +0x2b";
+		assert.deepEqual(pathsOf(go), [["/go/src/gin/context.go", 174, 0.8]]);
+		assert.deepEqual(namesOf(go), ["Context.Next"]);
+		const rust = "thread 'main' panicked at crates/core/main.rs:10:5\n   0: grep_searcher::searcher::Searcher::search";
+		assert.deepEqual(pathsOf(rust), [["crates/core/main.rs", 10, 1]]);
+		assert.deepEqual(namesOf(rust), ["grep_searcher::searcher::Searcher::search"]);
+	});
+
+	it("reads names and paths in backticks, and imports in code blocks, but nothing in prose", () => {
+		const text = [
+			"Should `Quantity.__array_ufunc__()` return `NotImplemented`? See `lib/request.js:12` and `Router#handle`.",
+			"```python",
+			"from sympy.codegen.ast import String, Node",
+			"import numpy.linalg",
+			"```",
+		].join("\n");
+		assert.deepEqual(pathsOf(text), [["lib/request.js", 12, 0.8]]);
+		assert.deepEqual(namesOf(text).sort(), [
+			"NotImplemented",
+			"Quantity.__array_ufunc__",
+			"Router.handle",
+			"numpy.linalg",
+			"sympy.codegen.ast.Node",
+			"sympy.codegen.ast.String",
+		]);
+		assert.deepEqual(readQuery("router matching of path params in the server").paths, []);
+		assert.deepEqual(readQuery("router matching of path params in the server").names, []);
+	});
+
+	it("reads the area a commit-style subject opens with, not its type", () => {
+		assert.deepEqual(readQuery("fix(server-renderer): reject CR in attribute names").scopes, ["server-renderer"]);
+		assert.deepEqual(readQuery("ignore,globset: increase pool capacity").scopes, ["ignore", "globset"]);
+		assert.deepEqual(readQuery("net/http: close idle connections").scopes, ["net/http"]);
+		assert.deepEqual(readQuery("ci: fix binary discovery").scopes, []);
+		assert.deepEqual(readQuery("Update code and docs: minimum API level").scopes, []);
+	});
+
+	it("a query is about tests, fixtures or benchmarks by its words, not by words that merely contain them", () => {
+		assert.deepEqual([...readQuery("Add tests for router matching").about], ["test"]);
+		assert.deepEqual([...readQuery("the fixture teardown runs twice").about], ["fixture"]);
+		assert.deepEqual([...readQuery("benchmarks of the parser").about], ["benchmark"]);
+		assert.deepEqual([...readQuery("a contest of attested latest protests").about], []);
+	});
+});
