@@ -1,25 +1,18 @@
 /**
- * What counts as test code for the report's ranking and story: Fovea's test-file conventions (`isTestPath`:
- * `x.test.ts`, `test_x.py`, `x_test.go`, `XTest.java`, Rust's `tests/`), files under a test directory (`test/`,
- * `tests/`, `__tests__/`, `spec/`, `testing/`: Express, Axios and pytest keep their tests there under plain names),
- * and test callables inside source files: a Rust `mod tests` and the callbacks of `describe`/`it`/`test`.
+ * What counts as test code for the report's ranking and story: the files Fovea's focus ranks below production code
+ * as tests or their fixtures (`fileRole`: test naming conventions, test directories such as Express's `test/` and
+ * pytest's `testing/`, fixture and test-data folders), one classification for both tools, and test callables inside
+ * source files: a Rust `mod tests` and the callbacks of `describe`/`it`/`test`.
  */
-import { isTestPath } from "pi-fovea/engine";
+import { fileRole } from "pi-fovea/engine";
 
-/** Directory names that hold tests, whatever the files in them are called. */
-const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "testing"]);
 /** A callable or container named for a test framework's callback: `describe('x')`, `it('y')`, `test('z')`. */
 const TEST_CALLBACK = /^(?:describe|it|test|suite)\(/;
 
-/** Whether the root-relative `path` is a test file. */
+/** Whether the root-relative `path` is a test file (or a fixture of tests). */
 export function isTestFile(path: string): boolean {
-	return (
-		isTestPath(path) ||
-		path
-			.split("/")
-			.slice(0, -1)
-			.some((dir) => TEST_DIRS.has(dir))
-	);
+	const role = fileRole(path);
+	return role === "test" || role === "fixture";
 }
 
 /** Whether a callable (its file, name and container) is test code. */

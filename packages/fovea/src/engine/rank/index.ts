@@ -16,6 +16,7 @@ export {
 	type ReachedNode,
 	type ReachSeeds,
 } from "./dependent-reach.ts";
+export { type FileRole, fileRole } from "./file-role.ts";
 export {
 	type FocusQuery,
 	type FocusResult,
