@@ -305,7 +305,7 @@ describe("fovea_focus at its smallest budget", () => {
 			assert.equal(details.bestEffort, 1, "the file with syntax errors is mapped, best effort");
 			assert.match(text, /^Mapped best effort: 1 file/m, `and so is what was mapped only best effort:\n${text}`);
 			const status = await commandText(pi, "/fovea status");
-			assert.match(status, /^coverage of resident roots, as last mapped:$/m, status);
+			assert.match(status, /^what the maps in memory cover:$/m, status);
 			assert.ok(
 				status.includes(`  ${root}: ${POLYGLOT_MAPPED + 1} files mapped (1 best effort), 8 not mapped`),
 				status,

@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { symbolKind } from "../engine/model/facts.ts";
 import { partialFileCount } from "../engine/model/partial-coverage.ts";
@@ -8,6 +9,7 @@ import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
 import type { Roaming } from "./roaming.ts";
+import { showFoveaStatus } from "./status-item.ts";
 
 /**
  * The bodies of Fovea's tools, loaded with the engine on the first call. Each resolves its root, uses that root's
@@ -59,7 +61,7 @@ export async function runFocus(
 			},
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -98,7 +100,7 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 			},
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -147,7 +149,7 @@ export async function runImpact(
 			},
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -164,7 +166,7 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 			details: { root, files: snapshot.files.size, ...coverageCounts(snapshot) },
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -231,11 +233,12 @@ function coverageCounts(snapshot: IndexSnapshot): { gaps: number; bestEffort: nu
 function progress(ctx: ExtensionContext, onUpdate: Update, root: string): (done: number, total: number) => void {
 	return pacedProgress((done, total) => {
 		const text = `fovea: indexing ${root} ${done}/${total} files`;
-		if (ctx.hasUI) ctx.ui.setStatus("fovea", text);
+		if (ctx.hasUI) ctx.ui.setStatus("fovea", `fovea: indexing ${basename(root)} ${done}/${total}`);
 		onUpdate?.({ content: [{ type: "text", text }], details: { root, done, total } });
 	});
 }
 
-function clearProgress(ctx: ExtensionContext): void {
-	if (ctx.hasUI) ctx.ui.setStatus("fovea", undefined);
+/** Indexing is over: the footer shows Fovea's idle item again. */
+function clearProgress(run: RunContext): void {
+	showFoveaStatus(run.ctx, run.roaming);
 }
