@@ -1,7 +1,9 @@
 // Renders a tmux pane captured with its colours (`tmux capture-pane -p -e`, as the TUI tests write with
 // PI_TUI_PANES / PI_CREW_TUI_PANE) to a PNG for a README: the ANSI colours become Pango markup that ImageMagick draws
 // in a monospace font on a dark background. A documentation tool, run by hand:
-//   node scripts/pane-png.ts pane.ansi out.png [--replace FROM=TO]...
+//   node scripts/pane-png.ts pane.ansi out.png [--from TEXT] [--drop TEXT]... [--replace FROM=TO]...
+// --from starts at the first line holding TEXT, --drop leaves out lines holding TEXT, --replace rewrites text (a temp
+// path as a person's would read); runs of blank lines become one.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
@@ -84,6 +86,10 @@ function span(style: Style, text: string): string {
 const SGR_SPLIT = /(\u001b\[[0-9;]*m)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences are what it reads
 const SGR = /^\u001b\[([0-9;]*)m$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences are what it reads
+const ANY_ESCAPE = /\u001b\[[0-9;?]*[A-Za-z]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: blank lines may hold colour codes only
+const BLANK_RUN = /(\n[ \t]*(\u001b\[[0-9;]*m)*[ \t]*){3,}/g;
 
 /** The ANSI text as Pango markup. */
 export function paneMarkup(ansi: string): string {
@@ -92,8 +98,7 @@ export function paneMarkup(ansi: string): string {
 	for (const part of ansi.split(SGR_SPLIT)) {
 		const match = SGR.exec(part);
 		if (match) style = sgr(style, (match[1] || "0").split(";").map(Number));
-		// biome-ignore lint/suspicious/noControlCharactersInRegex: other escape sequences are dropped
-		else if (part !== "") out += span(style, part.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ""));
+		else if (part !== "") out += span(style, part.replace(ANY_ESCAPE, ""));
 	}
 	return out;
 }
@@ -104,11 +109,27 @@ if (input === undefined || output === undefined) {
 	process.exit(2);
 }
 let text = readFileSync(input, "utf8").trimEnd();
+const plain = (line: string) => line.replace(ANY_ESCAPE, "");
 for (let i = 0; i < rest.length; i++) {
-	if (rest[i] !== "--replace") continue;
-	const [from = "", to = ""] = (rest[++i] ?? "").split("=");
-	text = text.replaceAll(from, to);
+	const [flag, value = ""] = [rest[i], rest[++i]];
+	const lines = text.split("\n");
+	if (flag === "--replace") {
+		const [from = "", to = ""] = value.split("=");
+		text = text.replaceAll(from, to);
+	} else if (flag === "--from") {
+		text = lines
+			.slice(
+				Math.max(
+					0,
+					lines.findIndex((line) => plain(line).includes(value)),
+				),
+			)
+			.join("\n");
+	} else if (flag === "--drop") {
+		text = lines.filter((line) => !plain(line).includes(value)).join("\n");
+	}
 }
+text = text.replace(BLANK_RUN, "\n\n");
 const markup = `<span font_family="DejaVu Sans Mono" size="11000">${paneMarkup(text)}</span>`;
 execFileSync("convert", [
 	"-background",
