@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { notifyType, readReport, reportText, textReport } from "../src/extension/command-report.ts";
-import { reportComponent } from "../src/extension/report-view.ts";
+import { MESSAGE_PREVIEW_LINES, messageComponent, reportComponent } from "../src/extension/report-view.ts";
 import { ringText } from "../src/extension/ring-text.ts";
 import { agoText, durationText } from "../src/extension/time-words.ts";
 import { answerShape, callComponent, resultComponent } from "../src/extension/tool-view.ts";
@@ -84,6 +84,27 @@ describe("command reports", () => {
 		const failed = render(reportComponent(textReport("/fovea x failed", "error"), { expanded: false }, theme));
 		assert.match(failed, /<error>\*\/fovea x failed\*<\/error>/);
 		assert.equal(reportComponent({ nonsense: true }, { expanded: false }, theme), undefined);
+	});
+
+	it("Fovea's drift message (fovea-sync) reads like a report: its first line as title, cut until expanded", () => {
+		const lines = Array.from(
+			{ length: MESSAGE_PREVIEW_LINES + 3 },
+			(_, i) => `  src/f${i}.ts (modified, not by this session)`,
+		);
+		const content = [{ type: "text", text: ["Fovea: files changed since you last looked:", ...lines].join("\n") }];
+		const collapsed = render(messageComponent(content, { expanded: false }, theme));
+		assert.match(collapsed, /^ <accent>\*Fovea: files changed since you last looked:\*<\/accent>$/m);
+		assert.match(collapsed, /src\/f0\.ts/);
+		assert.doesNotMatch(collapsed, new RegExp(`src/f${MESSAGE_PREVIEW_LINES}\\.ts`));
+		assert.match(collapsed, /… 3 more lines/);
+		assert.match(
+			render(messageComponent(content, { expanded: true }, theme)),
+			new RegExp(`src/f${MESSAGE_PREVIEW_LINES + 2}\\.ts`),
+		);
+		assert.match(
+			render(messageComponent("plain \u001b[2J text", { expanded: false }, theme)),
+			/plain \\u001b\[2J text/,
+		);
 	});
 });
 

@@ -35,5 +35,6 @@ export function registerFoveaCommands(
 		},
 		"status",
 		after,
+		["fovea-sync"],
 	);
 }

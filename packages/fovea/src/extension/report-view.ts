@@ -1,6 +1,6 @@
 import type { EntryRenderOptions, Theme } from "@earendil-works/pi-coding-agent";
 import { type Component, Text } from "@earendil-works/pi-tui";
-import { readReport, type Verdict } from "./command-report.ts";
+import { readReport, textReport, type Verdict } from "./command-report.ts";
 
 /** The theme colour of a report's title per verdict. */
 const TITLE_COLOR: Record<Verdict, "accent" | "success" | "warning" | "error"> = {
@@ -31,4 +31,31 @@ export function reportComponent(
 		body.push(theme.fg("dim", `… ${more.length} more line${more.length === 1 ? "" : "s"} (${hint})`));
 	}
 	return new Text(body.join("\n"), 1, 0);
+}
+
+/** Lines of a custom message shown until it is expanded. */
+export const MESSAGE_PREVIEW_LINES = 8;
+
+/**
+ * A custom message of the extension (Fovea's drift message, `fovea-sync`) drawn like a report: its first line as the
+ * title, then its lines, those past {@link MESSAGE_PREVIEW_LINES} shown when expanded. Escaped again here: a session
+ * file can be edited by hand.
+ */
+export function messageComponent(
+	content: unknown,
+	options: Pick<EntryRenderOptions, "expanded"> & Partial<Pick<EntryRenderOptions, "keyHint">>,
+	theme: Pick<Theme, "fg" | "bold">,
+): Component | undefined {
+	const text =
+		typeof content === "string"
+			? content
+			: Array.isArray(content)
+				? content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n")
+				: "";
+	const report = textReport(text.trimEnd());
+	return reportComponent(
+		{ ...report, lines: report.lines.slice(0, MESSAGE_PREVIEW_LINES), more: report.lines.slice(MESSAGE_PREVIEW_LINES) },
+		options,
+		theme,
+	);
 }

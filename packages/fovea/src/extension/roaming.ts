@@ -172,17 +172,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		if (session === undefined || event.isError) return;
 		const started = epoch;
 		try {
-			const enrollment = await loadEnrollment();
-			const explicit = session.explicit;
-			const ring = session.ring;
-			const narrow =
-				explicit.size === 0
-					? undefined
-					: (path: string) => {
-							const owner = ring.owner(path);
-							return owner !== undefined && explicit.has(owner) ? owner : undefined;
-						};
-			const found = await enrollment.ownersOf(event, ctx.cwd, options.gitOnly === true, narrow);
+			const { explicit, ring } = session;
+			const { activityOwners } = await import("./activity-owners.ts");
+			const found = await activityOwners(event, ctx.cwd, options.gitOnly === true, explicit, ring);
 			if (started !== epoch) return;
 			for (const project of found) admit(project.root, project.marker, true);
 			persistIfChanged();

@@ -4,21 +4,27 @@ import type { ShowReport, Subcommand } from "./command-report.ts";
 export type { CommandReport, ReportLine, ShowReport, Subcommand } from "./command-report.ts";
 
 /**
- * Reports for a person from `source`: in Pi's TUI a session entry `<source>-report` with its renderer (it stays in
- * the chat, never reaches the model, and one shown at session start is drawn after the restored chat); elsewhere a
- * notification.
+ * Reports for a person: in Pi's TUI an entry `<source>-report` with its renderer (it stays in the chat, never reaches
+ * the model, and one given at session start is drawn after the restored chat), else a notification. Custom
+ * `messages` types get the same view.
  */
-export function personReports(pi: ExtensionAPI, source: string): ShowReport {
+export function personReports(pi: ExtensionAPI, source: string, messages: string[] = []): ShowReport {
 	let view: typeof import("./report-view.ts") | undefined;
 	const load = async () => {
 		view ??= await import("./report-view.ts");
 	};
 	const type = `${source}-report`;
-	pi.registerEntryRenderer(type, (entry, options, theme) => view?.reportComponent(entry.data, options, theme));
+	pi.registerEntryRenderer(type, (entry, o, t) => view?.reportComponent(entry.data, o, t));
+	for (const m of messages)
+		pi.registerMessageRenderer(m, (msg, o, theme) => view?.messageComponent(msg.content, o, theme));
 	// Restored entries are drawn right after session start.
 	pi.on("session_start", (_event, ctx) => (ctx.mode === "tui" ? load().catch(() => {}) : undefined));
 	return async (ctx, report, verdict) =>
-		(await import("./report-show.ts")).showReport(ctx, report, verdict, { type, load, append: pi.appendEntry });
+		(await import("./report-show.ts")).showReport(ctx, report, verdict, {
+			type,
+			load,
+			append: (t, data) => pi.appendEntry(t, data),
+		});
 }
 
 /** Registers `/<name> <subcommand> [args]` with completion; its reports are {@link personReports}. */
@@ -29,8 +35,9 @@ export function registerSubcommands(
 	subcommands: Record<string, Subcommand>,
 	fallback: string,
 	after?: (ctx: ExtensionContext) => void,
+	messages?: string[],
 ): void {
-	const show = personReports(pi, name);
+	const show = personReports(pi, name, messages);
 	pi.registerCommand(name, {
 		description: `${description} (${Object.keys(subcommands).join("|")})`,
 		getArgumentCompletions: async (prefix) =>

@@ -3,8 +3,8 @@ import type { ToolRenderers } from "@earendil-works/pi-coding-agent";
 let view: typeof import("./tool-view.ts") | undefined;
 
 /**
- * Renderers of tool `name` (Fovea's and Contour's), drawn by `tool-view.ts`. It loads on the first draw; until then
- * the renderer throws, so Pi draws the row its own way, and redraws it once loaded.
+ * Renderers of tool `name` (Fovea's, Contour's) from `tool-view.ts`, loaded on the first draw: until then they throw,
+ * so Pi draws the row its own way, then redraws it.
  */
 export function toolRenderers(name: string): ToolRenderers {
 	const ready = (context: { invalidate(): void }) => {
