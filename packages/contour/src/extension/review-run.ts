@@ -85,7 +85,7 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 		};
 	} finally {
 		release();
-		await (await import("./status-item.ts")).showContourStatus(run.ctx, run.roaming, run.reviews);
+		(await import("./status-item.ts")).showContourStatus(run.ctx, run.roaming, run.reviews);
 	}
 }
 
