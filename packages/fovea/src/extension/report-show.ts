@@ -19,13 +19,17 @@ export async function showReport(
 	sink: ReportSink,
 ): Promise<void> {
 	const report = typeof shown === "string" ? textReport(shown, verdict) : shown;
-	if (
-		ctx.mode === "tui" &&
-		(await sink.load().then(
-			() => true,
-			() => false,
-		))
-	)
-		sink.append(sink.type, report);
+	const drawn = ctx.mode === "tui" && (await rendererLoads(sink));
+	if (drawn) sink.append(sink.type, report);
 	else ctx.ui.notify(reportText(report), notifyType(report.verdict));
+}
+
+/** Whether the renderer loaded: an entry Pi cannot draw would not show at all. */
+async function rendererLoads(sink: ReportSink): Promise<boolean> {
+	try {
+		await sink.load();
+		return true;
+	} catch {
+		return false;
+	}
 }
