@@ -3,74 +3,20 @@
 // the width, and a finished run is announced. The scripted agent waits at a gate, so the widget is seen while the
 // run works. Optional: PI_CREW_TUI_PANE names a file to write the pane with the widget to.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { CREW_EXTENSION, crewWorld, writeDefinitions } from "../../packages/crew/tests/extension/support/crew-world.ts";
 import { cleanupTempDirs, tempDir } from "./harness.ts";
-import { FAUX_MODEL_ARGS, FAUX_MODEL_EXTENSION, PI_CLI, piEnv } from "./support/pi-cli.ts";
+import { piEnv } from "./support/pi-cli.ts";
+import { hasTmux, interactivePi, Tmux } from "./support/tmux.ts";
 
 const WIDTH = 80;
 const GOAL = "Rewrite the login flow so that every session token is rotated on each request";
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 
 after(async () => {
 	await cleanupTempDirs();
 });
-
-/**
- * One tmux server of its own, on a socket in the test's temp dir (`-S`, like a unique `-L` name but removed with the
- * dir: tmux leaves its socket file behind), so nothing of another test or of the person's tmux is touched.
- */
-class Tmux {
-	readonly socket: string;
-
-	constructor(dir: string) {
-		this.socket = join(dir, "tmux.sock");
-	}
-
-	run(...args: string[]): string {
-		return execFileSync("tmux", ["-S", this.socket, ...args], { encoding: "utf8" });
-	}
-
-	start(cwd: string, env: NodeJS.ProcessEnv, command: string[]): void {
-		const exports = Object.entries(env)
-			.filter(([name, value]) => value !== undefined && /^(PI_|JITI_|HOME$|PATH$|TERM$|XDG_|npm_)/.test(name))
-			.map(([name, value]) => `${name}=${shellQuote(String(value))}`);
-		const line = `cd ${shellQuote(cwd)} && exec env ${exports.join(" ")} ${command.map(shellQuote).join(" ")}`;
-		this.run("new-session", "-d", "-s", "crew", "-x", String(WIDTH), "-y", "40", line);
-	}
-
-	screen(): string {
-		return this.run("capture-pane", "-p", "-t", "crew");
-	}
-
-	keys(...keys: string[]): void {
-		this.run("send-keys", "-t", "crew", ...keys);
-	}
-
-	/** Polls the pane until `probe` accepts it; fails with the last screen after `timeoutMs`. */
-	async until(probe: (screen: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const screen = this.screen();
-			if (probe(screen)) return screen;
-			if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
-			await sleep(150);
-		}
-	}
-
-	kill(): void {
-		spawnSync("tmux", ["-S", this.socket, "kill-server"]);
-		rmSync(this.socket, { force: true });
-	}
-}
-
-function shellQuote(text: string): string {
-	return `'${text.replaceAll("'", "'\\''")}'`;
-}
 
 describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is not installed" }, () => {
 	it("shows help, completes team names, fits the widget to 80 columns and announces a finished run", {
@@ -85,19 +31,11 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 		await world.route("TUI-TASK", [world.gate("tui"), "done in the TUI"]);
 		const tmux = new Tmux(root);
 		try {
-			tmux.start(ws, { ...piEnv(world.agentDir, { ...world.env }), TERM: "xterm-256color" }, [
-				process.execPath,
-				PI_CLI,
-				...FAUX_MODEL_ARGS,
-				"-e",
-				FAUX_MODEL_EXTENSION,
-				"-e",
-				CREW_EXTENSION,
-				"--no-skills",
-				"--no-context-files",
-				"--session-dir",
-				join(root, "sessions"),
-			]);
+			tmux.start(
+				ws,
+				{ ...piEnv(world.agentDir, { ...world.env }), TERM: "xterm-256color" },
+				interactivePi([CREW_EXTENSION], join(root, "sessions")),
+			);
 			await tmux.until((s) => s.includes("pi-faux") || s.includes("scripted"), "the TUI to start");
 
 			tmux.keys("/team", "Enter");

@@ -269,8 +269,8 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		assert.ok(!fovea.some((r) => r.root === ws), "the agent's access enrolled the worktree, not the repository");
 		assert.match(
 			fovea.find((r) => r.root === tree)?.marker ?? "",
-			new RegExp(`^peer · agent ${runId}:edit$`),
-			"with the agent as origin",
+			new RegExp(`^peer · agent ${runId.slice(-8)}:edit$`),
+			"with the agent as origin, by its short id",
 		);
 		await until(
 			async () => listedRoots(await commandText(h, "/contour status")).some((r) => r.root === tree),

@@ -12,16 +12,21 @@ const entries = {
 	fovea: join(repoRoot, "packages/fovea/src/extension/index.ts"),
 	contour: join(repoRoot, "packages/contour/src/extension/index.ts"),
 };
-/** The reference system holds its startup graph to 32 KiB; so do we. */
-const STARTUP_BYTE_BUDGET = 32 * 1024;
+/**
+ * The reference system holds its startup graph to 32 KiB of source. We hold the code of ours (comments and blank
+ * lines out, so a comment saying why costs nothing) to 28 KiB: about the same share of code as the reference's.
+ */
+const STARTUP_BYTE_BUDGET = 28 * 1024;
 
 describe("startup import graph", () => {
 	for (const [name, entry] of Object.entries(entries)) {
-		it(`${name}: static imports stay within ${STARTUP_BYTE_BUDGET} bytes`, () => {
+		it(`${name}: static imports stay within ${STARTUP_BYTE_BUDGET} bytes of code`, () => {
 			const { modules, external } = staticImportGraph(entry, repoRoot);
-			const total = modules.reduce((sum, m) => sum + m.bytes, 0);
-			const listing = modules.map((m) => `${relative(repoRoot, m.path)} ${m.bytes}`).join("\n");
-			assert.ok(total <= STARTUP_BYTE_BUDGET, `${name} loads ${total} bytes at startup:\n${listing}`);
+			const total = modules.reduce((sum, m) => sum + m.codeBytes, 0);
+			const listing = modules
+				.map((m) => `${relative(repoRoot, m.path)} ${m.codeBytes} (${m.bytes} on disk)`)
+				.join("\n");
+			assert.ok(total <= STARTUP_BYTE_BUDGET, `${name} loads ${total} bytes of code at startup:\n${listing}`);
 			assert.deepEqual(external, [], "no third-party package on the startup path");
 			assert.ok(modules.length >= 3, "the walker followed the entry's imports");
 		});

@@ -97,17 +97,18 @@ describe("fovea extension through the real Pi host", () => {
 		});
 	});
 
-	it("/fovea roots shows root, marker, lease and residency; /fovea reset clears and persists; bad input is a clear error", async () => {
+	it("/fovea roots shows root, marker, age and whether its map is loaded; /fovea reset clears and persists; bad input is a clear error", async () => {
 		const base = await tempDir();
 		const repo = gitRepo(join(base, "r"));
 		await withHost(base, async (host) => {
 			await host.runTools([{ name: "read", arguments: { path: join(repo, "src/main.ts") } }]);
 			const roots = (await host.command("/fovea roots")).notifications.map((n) => n.message).join("\n");
-			assert.match(roots, /1\/32 roots, most recent first/);
-			assert.match(roots, new RegExp(` 1\\. ${repo}  \\[git\\] lease #\\d+ \\d+s  cold`));
+			assert.match(roots, /1 of at most 32 roots, most recent first/);
+			assert.match(roots, new RegExp(` 1\\. ${repo}  \\[git\\] · enrolled \\d+ s ago · map not loaded$`, "m"));
+			assert.doesNotMatch(roots, /lease|resident|cold/, "no jargon");
 
 			const reset = await host.command("/fovea reset");
-			assert.match(reset.notifications[0]?.message ?? "", /retired 1 root; the ring is empty/);
+			assert.match(reset.notifications[0]?.message ?? "", /retired 1 root; none is enrolled now/);
 			assert.deepEqual(ring(host), []);
 
 			const bad = await host.command("/fovea frobnicate");

@@ -418,7 +418,7 @@ describe("fovea sync", () => {
 				await host.runTools([{ name: "read", arguments: { path: join(b, "src/main.ts") } }]);
 				await counters(host);
 				const roots = await commandText(host, "/fovea roots");
-				assert.match(roots, new RegExp(`${a}  \\[git\\] lease #\\d+ \\d+s  cold`), roots);
+				assert.match(roots, new RegExp(`${a}  \\[git\\] · enrolled \\d+ s ago · map not loaded`), roots);
 
 				appendFileSync(join(a, "src/helper.ts"), "export function coldChange(): void {}\n");
 				const before = await counters(host);

@@ -1,4 +1,4 @@
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { attachRoaming, type Roaming } from "pi-fovea/roaming";
 import { CONTOUR_WORKSPACE_ENTRY } from "pi-fovea/session-entries";
 import { registerContourCommands } from "./commands.ts";
@@ -24,5 +24,10 @@ export default function contour(pi: ExtensionAPI): void {
 		onAdmit: (root) => reviews.admitted(root),
 	});
 	registerContourTools(pi, roaming, reviews);
-	registerContourCommands(pi, roaming, reviews);
+	// The footer item while no tool runs.
+	const idle = async (_event: unknown, ctx: ExtensionContext) =>
+		(await import("./status-item.ts")).showContourStatus(ctx, roaming as Roaming, reviews);
+	pi.on("session_start", idle);
+	pi.on("agent_settled", idle);
+	registerContourCommands(pi, roaming, reviews, (ctx) => void idle(undefined, ctx));
 }

@@ -62,6 +62,7 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 			throw new Error(`the review of ${root} is stale: the root was retired or the session changed while it ran`);
 		}
 		run.roaming.enrollExplicit(root, request.root !== undefined);
+		run.reviews.verdict = { root, findings: report.findings.length };
 		const limits = {
 			maxTokens: request.maxTokens,
 			...(request.maxFindings === undefined ? {} : { maxFindings: request.maxFindings }),
@@ -86,7 +87,7 @@ export async function runReview(input: unknown, run: ReviewRunContext) {
 		};
 	} finally {
 		release();
-		if (run.ctx.hasUI) run.ctx.ui.setStatus("contour", undefined);
+		(await import("./status-item.ts")).showContourStatus(run.ctx, run.roaming, run.reviews);
 	}
 }
 

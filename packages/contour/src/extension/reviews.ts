@@ -18,6 +18,8 @@ export interface ContourReviews {
 	admitted(root: string): void;
 	/** Roots left the ring: their reports, maps and background work go. */
 	retire(roots: string[]): void;
+	/** The last explicit review's root and number of findings (the footer item says it). */
+	verdict?: { root: string; findings: number };
 }
 
 /** Creates the lazy review state of one extension instance, bound to its roaming layer. */

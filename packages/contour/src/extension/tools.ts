@@ -1,5 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "pi-fovea/roaming";
+import { toolRenderers } from "pi-fovea/tool-rendering";
 import { Type } from "typebox";
 import type { ContourReviews } from "./reviews.ts";
 
@@ -7,6 +8,7 @@ import type { ContourReviews } from "./reviews.ts";
 export function registerContourTools(pi: ExtensionAPI, roaming: Roaming, reviews: ContourReviews): void {
 	pi.registerTool({
 		name: "contour_review",
+		...toolRenderers("contour_review"),
 		label: "Contour review",
 		description:
 			"What a change did to the structure of one Git repository, with evidence: per callable the complexity before and after, new clones, new import cycles, new imports across regions or forbidden by the root's policy, and needless code; each finding with file:line witnesses on both sides, a review question, and how far the changed code reaches (modelled exposure, not severity). Compares HEAD with the index (staged, the default), with the working tree (including untracked files), or a branch with its merge base.",

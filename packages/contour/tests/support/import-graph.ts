@@ -1,10 +1,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
-/** One module reached by static imports from an entry, and its size on disk. */
+/** One module reached by static imports from an entry: its size on disk, and the bytes of its code alone. */
 export interface GraphModule {
 	path: string;
 	bytes: number;
+	/** The bytes left once comments and blank lines are taken out: what loading it costs, not what explains it. */
+	codeBytes: number;
 }
 
 /** Packages the Pi host provides to extensions at run time; their bytes are Pi's, not the extension's. */
@@ -16,14 +18,14 @@ const HOST_PACKAGES = ["@earendil-works/", "typebox"];
  * count). Relative specifiers and workspace package exports are followed; Node built-ins and host packages stop.
  */
 export function staticImportGraph(entry: string, repoRoot: string): { modules: GraphModule[]; external: string[] } {
-	const seen = new Map<string, number>();
+	const seen = new Map<string, { bytes: number; codeBytes: number }>();
 	const external = new Set<string>();
 	const queue = [resolve(entry)];
 	while (queue.length > 0) {
 		const file = queue.pop() as string;
 		if (seen.has(file)) continue;
 		const source = readFileSync(file, "utf8");
-		seen.set(file, statSync(file).size);
+		seen.set(file, { bytes: statSync(file).size, codeBytes: Buffer.byteLength(codeOnly(source)) });
 		for (const specifier of staticSpecifiers(source)) {
 			if (specifier.startsWith("node:") || HOST_PACKAGES.some((p) => specifier.startsWith(p))) continue;
 			if (specifier.startsWith(".")) {
@@ -35,7 +37,19 @@ export function staticImportGraph(entry: string, repoRoot: string): { modules: G
 			else queue.push(target);
 		}
 	}
-	return { modules: [...seen].map(([path, bytes]) => ({ path, bytes })), external: [...external] };
+	return { modules: [...seen].map(([path, sizes]) => ({ path, ...sizes })), external: [...external] };
+}
+
+/**
+ * `source` without its comment lines, block comments and blank lines. Whole lines only: a `//` inside a string or a
+ * trailing comment stays, so the count can only overstate the code.
+ */
+export function codeOnly(source: string): string {
+	return source
+		.replace(/^\s*\/\*[\s\S]*?\*\/\s*$/gm, "")
+		.split("\n")
+		.filter((line) => line.trim() !== "" && !/^\s*\/\//.test(line))
+		.join("\n");
 }
 
 /** Specifiers of value-level static imports and re-exports in `source`. */

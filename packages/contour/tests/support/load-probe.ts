@@ -30,6 +30,7 @@ const pi = {
 	registerCommand: (name: string) => commands.push(name),
 	registerTool: () => {},
 	registerMessageRenderer: () => {},
+	registerEntryRenderer: () => {},
 	appendEntry: () => {},
 	events: { on: () => () => {}, emit: () => {} },
 };

@@ -4,6 +4,7 @@ import type {
 	ExtensionUIContext,
 	MessageRenderer,
 } from "@earendil-works/pi-coding-agent";
+import { personReports } from "pi-fovea/subcommands";
 import type { ModelChoice } from "../runtime/agent-launch.ts";
 import type { CrewExtensionOptions } from "./crew-config.ts";
 import { TEAM_SUBCOMMANDS } from "./team-command.ts";
@@ -78,6 +79,9 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			return loaded;
 		};
 		const host = { ui: () => (ended ? undefined : ui), model: () => model, mode: () => mode };
+		// Recovery warnings of session start: in the TUI an entry drawn after the restored chat (a notification then is
+		// drawn before it, out of sight).
+		const notices = personReports(pi, "pi-crew");
 		// Until the renderer's module is loaded Pi shows the message its own way.
 		pi.registerMessageRenderer(RUN_MESSAGE, (message, options, theme) => renderer?.(message, options, theme));
 		pi.registerMessageRenderer(QUESTION_MESSAGE, (message, options, theme) =>
@@ -94,13 +98,12 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				};
 				const crew = new CrewSession(pi, options, identity, host);
 				const interrupted = await crew.start();
-				if (interrupted.length > 0) {
-					host
-						.ui()
-						?.notify(
-							`pi-crew: ${interrupted.length} interrupted run(s) of this session: ${interrupted.join(", ")}. /team resume <runId> continues one; /team status <runId> shows it.`,
-							"warning",
-						);
+				if (interrupted.length > 0 && host.ui() !== undefined) {
+					await notices(
+						ctx,
+						`pi-crew: ${interrupted.length} interrupted run(s) of this session: ${interrupted.join(", ")}. /team resume <runId> continues one; /team status <runId> shows it.`,
+						"warning",
+					);
 				}
 				return crew;
 			})();
@@ -127,7 +130,12 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			} catch (error) {
 				// A damaged runs folder must not keep the session from starting; /team status names the problem.
 				const { shownText } = await load();
-				ui?.notify(shownText(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`), "error");
+				if (ui)
+					await notices(
+						ctx,
+						shownText(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`),
+						"error",
+					);
 			}
 			// In the background: the first /team then finds its modules loaded.
 			load().catch(() => {});

@@ -18,20 +18,7 @@ export function shortAgentId(agentId: string): string {
 	return colon === -1 ? agentId : `${shortRunId(agentId.slice(0, colon))}:${agentId.slice(colon + 1)}`;
 }
 
-/** A duration as `42 s`, `3 min 5 s`, `2 h 10 min`; negative or unknown durations read `0 s`. */
-export function durationText(ms: number): string {
-	const s = Math.max(0, Math.floor(Number.isFinite(ms) ? ms / 1000 : 0));
-	if (s < 60) return `${s} s`;
-	const m = Math.floor(s / 60);
-	if (m < 60) return `${m} min ${s % 60} s`;
-	return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
-/** The time since `iso` as `12 s ago`; the ISO text itself when it is not a date. */
-export function agoText(iso: string, now: number): string {
-	const at = Date.parse(iso);
-	return Number.isNaN(at) ? iso : `${durationText(now - at)} ago`;
-}
+export { agoText, durationText } from "pi-fovea/time-words";
 
 /** A token count as `950`, `12.3k`, `1.2M`. */
 export function tokenText(tokens: number): string {

@@ -40,6 +40,8 @@ describe("crew startup", () => {
 			"model_select",
 			"session_shutdown",
 			"session_start",
+			// The reports' entry renderer (pi-fovea/subcommands) loads at session start, before restored entries draw.
+			"session_start",
 		]);
 		assert.deepEqual(report.commands, ["team"]);
 	});

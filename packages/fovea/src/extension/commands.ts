@@ -1,29 +1,35 @@
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Observation } from "./observation.ts";
 import type { Roaming } from "./roaming.ts";
 import { registerSubcommands } from "./subcommands.ts";
 import type { FoveaMaps } from "./tools.ts";
 
-/** `/fovea status|roots|reset|settings`: what Fovea observes, and a way to forget it. */
-export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: FoveaMaps, sync: Observation): void {
+/** `/fovea status|roots|reset|settings`: what Fovea observes, and a way to forget it; `after` refreshes the footer item. */
+export function registerFoveaCommands(
+	pi: ExtensionAPI,
+	roaming: Roaming,
+	maps: FoveaMaps,
+	sync: Observation,
+	after?: (ctx: ExtensionContext) => void,
+): void {
 	registerSubcommands(
 		pi,
 		"fovea",
 		"Fovea's per-project code map",
 		{
 			status: {
-				description: "enrolled roots, the root used when a tool names none, and what is observed",
+				description: "the root used when none is named, the enrolled roots, coverage and attention",
 				run: async (_args, ctx) => (await import("./status-text.ts")).foveaStatus(ctx.cwd, roaming, maps, sync),
 			},
 			roots: {
-				description: "the recency ring: root, marker, lease age, cache residency",
-				run: async () => ["pi-fovea roots", ...(await roaming.describe())].join("\n"),
+				description: "the enrolled roots, most recent first, and whether each map is in memory",
+				run: async () => (await import("./status-text.ts")).foveaRoots(roaming),
 			},
 			reset: {
-				description: "retire every enrolled root (clears the ring)",
+				description: "forget every enrolled root (the list is emptied)",
 				run() {
 					const retired = roaming.reset();
-					return `pi-fovea: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; the ring is empty.`;
+					return `pi-fovea: retired ${retired.length} root${retired.length === 1 ? "" : "s"}; none is enrolled now.`;
 				},
 			},
 			settings: {
@@ -37,5 +43,7 @@ export function registerFoveaCommands(pi: ExtensionAPI, roaming: Roaming, maps: 
 			},
 		},
 		"status",
+		after,
+		["fovea-sync"],
 	);
 }

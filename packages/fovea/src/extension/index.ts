@@ -1,4 +1,4 @@
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { FOVEA_WORKSPACE_ENTRY } from "../workspace/session-entries.ts";
 import { registerFoveaCommands } from "./commands.ts";
 import { wireObservation } from "./observation.ts";
@@ -24,7 +24,12 @@ export default function fovea(pi: ExtensionAPI): void {
 		e.toolName === "grep" ? (await import("./hybrid-grep.ts")).hybridGrep(e, ctx, roaming, maps) : undefined,
 	);
 	const sync = wireObservation(pi, roaming, maps);
-	registerFoveaCommands(pi, roaming, maps, sync);
+	// The footer item while no tool runs.
+	const idle = async (_event: unknown, ctx: ExtensionContext) =>
+		(await import("./status-item.ts")).showFoveaStatus(ctx, roaming);
+	pi.on("session_start", idle);
+	pi.on("agent_settled", idle);
+	registerFoveaCommands(pi, roaming, maps, sync, (ctx) => void idle(undefined, ctx));
 	pi.on("before_agent_start", async (_e, ctx) =>
 		(await import("./settings-notice.ts")).tellSettingsProblems(ctx, roaming),
 	);

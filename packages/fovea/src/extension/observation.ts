@@ -1,16 +1,12 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { FoveaMaps, Observation } from "./extension-contract.ts";
 import type { Roaming } from "./roaming.ts";
-import type { FoveaMaps } from "./tools.ts";
 
 /** Tools whose `path` argument Fovea attends to, and those that write it (provenance). */
 const PATH_TOOLS = new Set(["read", "edit", "write", "grep", "find", "ls"]);
 const WRITERS = new Set(["edit", "write"]);
 
-/** What the rest of the extension needs from the observation wiring. */
-export interface Observation {
-	/** Resolves when the post-turn probes started so far have finished. */
-	settled(): Promise<void>;
-}
+export type { Observation } from "./extension-contract.ts";
 
 /**
  * Wires Fovea's per-root observation (see `engine/observe/observer.ts`, loaded on the first tool result) into the

@@ -1,10 +1,12 @@
 import { printable } from "../cli/printable.ts";
 import type { RootInfo } from "../workspace/roaming-contract.ts";
 import type { ExecutionRoots } from "../workspace/roots.ts";
+import { agoText } from "./time-words.ts";
 
 /**
- * The ring as text lines for `/fovea roots` and `/contour status`: position, root, marker, lease serial and age,
- * and whether the root's heavy caches are resident. Loaded only when a command shows it.
+ * The ring as text lines for `/fovea roots` and `/contour status`, in words for a person: position, root, how it
+ * was found (and the crew agent whose work brought it, by its short id), when it enrolled, and whether its code map
+ * is in memory. Loaded only when a command shows it.
  */
 export function ringText(
 	ring: ExecutionRoots | undefined,
@@ -13,20 +15,18 @@ export function ringText(
 	now: number,
 ): string[] {
 	if (ring === undefined) return ["no active session"];
-	const head = `${ring.size}/${ring.limit} roots, most recent first`;
-	if (ring.size === 0) return [`${head}: none enrolled yet (roots enroll when a tool touches a project)`];
+	if (ring.size === 0) return [`no roots yet (at most ${ring.limit}; a root enrolls when a tool touches a project)`];
 	const rows = ring.list().map((root, i) => {
 		const known = info(root);
-		const age = known === undefined ? "?" : formatAge(now - known.admittedAt);
-		const resident = isResident(root) ? "resident" : "cold";
-		return `${String(i + 1).padStart(2)}. ${root}  [${known?.marker ?? "?"}${known?.origin === undefined ? "" : ` · agent ${known.origin.agentId}`}] lease #${ring.lease(root)} ${age}  ${resident}`;
+		const agent = known?.origin === undefined ? "" : ` · agent ${shortAgent(known.origin.agentId)}`;
+		const age = known === undefined ? "" : ` · enrolled ${agoText(known.admittedAt, now)}`;
+		const map = isResident(root) ? "map in memory" : "map not loaded";
+		return `${String(i + 1).padStart(2)}. ${root}  [${known?.marker ?? "?"}${agent}]${age} · ${map}`;
 	});
-	return [`${head}:`, ...rows.map(printable)];
+	return [`${ring.size} of at most ${ring.limit} roots, most recent first:`, ...rows.map(printable)];
 }
 
-function formatAge(ms: number): string {
-	const s = Math.max(0, Math.round(ms / 1000));
-	if (s < 60) return `${s}s`;
-	if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+/** A crew agent id `<date>-<time>-<ms>-<8 hex>:<task>` as `<8 hex>:<task>`, what `/team` shows and accepts. */
+function shortAgent(agentId: string): string {
+	return agentId.replace(/^[^:]*-([0-9a-f]{8}):/, "$1:");
 }

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CREW_AGENT_ACCESS_EVENT } from "../workspace/agent-access.ts";
 import type { AgentOrigin } from "../workspace/agent-access-check.ts";
@@ -75,24 +74,12 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 	};
 	const persistIfChanged = () => persist(false);
 
-	/**
-	 * Retires the roots whose directory is gone (a crew worktree cleaned up, a checkout deleted), so what is shown
-	 * never lists a root that no longer exists. Only a definite "not found" retires: an unreadable root stays.
-	 */
+	/** Retires the roots whose directory is gone (a cleaned-up crew worktree), so none is shown. */
 	const retireMissing = async () => {
-		const roots = session?.ring.list() ?? [];
-		const gone = await Promise.all(
-			roots.map((root) =>
-				stat(root).then(
-					(found) => !found.isDirectory(),
-					(error: NodeJS.ErrnoException) => error.code === "ENOENT" || error.code === "ENOTDIR",
-				),
-			),
-		);
-		const missing = roots.filter((_, i) => gone[i]);
-		if (missing.length === 0 || session === undefined) return;
-		for (const root of missing) session.ring.retire(root);
-		retire(missing, "gone");
+		const gone = await (await loadEnrollment()).goneRoots(session?.ring.list() ?? []);
+		if (gone.length === 0 || session === undefined) return;
+		for (const root of gone) session.ring.retire(root);
+		retire(gone, "gone");
 		persistIfChanged();
 	};
 
@@ -197,17 +184,9 @@ export function attachRoaming(pi: ExtensionAPI, options: RoamingOptions): Roamin
 		if (session === undefined || event.isError) return;
 		const started = epoch;
 		try {
-			const enrollment = await loadEnrollment();
-			const explicit = session.explicit;
-			const ring = session.ring;
-			const narrow =
-				explicit.size === 0
-					? undefined
-					: (path: string) => {
-							const owner = ring.owner(path);
-							return owner !== undefined && explicit.has(owner) ? owner : undefined;
-						};
-			const found = await enrollment.ownersOf(event, ctx.cwd, options.gitOnly === true, narrow);
+			const { explicit, ring } = session;
+			const { activityOwners } = await import("./activity-owners.ts");
+			const found = await activityOwners(event, ctx.cwd, options.gitOnly === true, explicit, ring);
 			if (started !== epoch) return;
 			for (const project of found) admit(project.root, project.marker, true);
 			persistIfChanged();

@@ -1,46 +1,50 @@
-import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ShowReport, Subcommand } from "./command-report.ts";
 
-/** One `/<command> <name>` action: it returns the text shown to the user. */
-export interface Subcommand {
-	description: string;
-	run(args: string, ctx: ExtensionCommandContext): Promise<string> | string;
-}
+export type { CommandReport, ReportLine, ShowReport, Subcommand } from "./command-report.ts";
 
 /**
- * Registers `/<name> <subcommand> [args]` with completion, a default subcommand for the bare command, and a clear
- * error naming the valid choices for anything else. Results and errors reach the user through `ctx.ui.notify`.
+ * Reports for a person: in Pi's TUI an entry `<source>-report` with its renderer (it stays in the chat, never reaches
+ * the model, and one given at session start is drawn after the restored chat), else a notification. Custom
+ * `messages` types get the same view.
  */
+export function personReports(pi: ExtensionAPI, source: string, messages: string[] = []): ShowReport {
+	let view: typeof import("./report-view.ts") | undefined;
+	const load = async () => {
+		view ??= await import("./report-view.ts");
+	};
+	const type = `${source}-report`;
+	pi.registerEntryRenderer(type, (entry, o, t) => view?.reportComponent(entry.data, o, t));
+	for (const m of messages)
+		pi.registerMessageRenderer(m, (msg, o, theme) => view?.messageComponent(msg.content, o, theme));
+	// Restored entries are drawn right after session start.
+	pi.on("session_start", (_event, ctx) => (ctx.mode === "tui" ? load().catch(() => {}) : undefined));
+	return async (ctx, report, verdict) =>
+		(await import("./report-show.ts")).showReport(ctx, report, verdict, {
+			type,
+			load,
+			append: (t, data) => pi.appendEntry(t, data),
+		});
+}
+
+/** Registers `/<name> <subcommand> [args]` with completion; its reports are {@link personReports}. */
 export function registerSubcommands(
 	pi: ExtensionAPI,
 	name: string,
 	description: string,
 	subcommands: Record<string, Subcommand>,
 	fallback: string,
+	after?: (ctx: ExtensionContext) => void,
+	messages?: string[],
 ): void {
-	const names = Object.keys(subcommands);
+	const show = personReports(pi, name, messages);
 	pi.registerCommand(name, {
-		description: `${description} (${names.join("|")})`,
-		getArgumentCompletions: (prefix) => {
-			const items = names
-				.filter((n) => n.startsWith(prefix.trim()))
-				.map((n) => ({ value: n, label: n, description: subcommands[n]?.description }));
-			return items.length > 0 ? items : null;
-		},
+		description: `${description} (${Object.keys(subcommands).join("|")})`,
+		getArgumentCompletions: async (prefix) =>
+			(await import("./subcommand-run.ts")).subcommandCompletions(subcommands, prefix),
 		handler: async (args, ctx) => {
-			const [word = fallback, ...rest] = args
-				.trim()
-				.split(/\s+/)
-				.filter((w) => w.length > 0);
-			const sub = Object.hasOwn(subcommands, word) ? subcommands[word] : undefined;
-			if (sub === undefined) {
-				ctx.ui.notify(`/${name}: unknown subcommand '${word}'. Use one of: ${names.join(", ")}.`, "error");
-				return;
-			}
-			try {
-				ctx.ui.notify(await sub.run(rest.join(" "), ctx), "info");
-			} catch (error) {
-				ctx.ui.notify(`/${name} ${word} failed: ${error instanceof Error ? error.message : String(error)}`, "error");
-			}
+			await (await import("./subcommand-run.ts")).runSubcommand(name, subcommands, fallback, args, ctx, show);
+			after?.(ctx);
 		},
 	});
 }

@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { symbolKind } from "../engine/model/facts.ts";
 import { partialFileCount } from "../engine/model/partial-coverage.ts";
@@ -12,6 +13,7 @@ import type { Roaming } from "./roaming.ts";
 import { settingsFor } from "./settings-access.ts";
 import { withSpill } from "./spill-answer.ts";
 import type { RankedLists } from "./spill-text.ts";
+import { showFoveaStatus } from "./status-item.ts";
 
 /**
  * The bodies of Fovea's tools, loaded with the engine on the first call. Each resolves its root, uses that root's
@@ -73,7 +75,7 @@ export async function runFocus(
 			},
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -117,7 +119,7 @@ export async function runDwell(params: { factor?: number; root?: string; maxToke
 			},
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -172,7 +174,7 @@ export async function runImpact(
 			},
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -197,7 +199,7 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 			details: { root, files: snapshot.files.size, ...coverageCounts(snapshot) },
 		};
 	} finally {
-		clearProgress(run.ctx);
+		clearProgress(run);
 	}
 }
 
@@ -266,13 +268,14 @@ function coverageCounts(snapshot: IndexSnapshot): { gaps: number; bestEffort: nu
 function progress(ctx: ExtensionContext, onUpdate: Update, root: string): (done: number, total: number) => void {
 	return pacedProgress((done, total) => {
 		const text = `fovea: indexing ${root} ${done}/${total} files`;
-		if (ctx.hasUI) ctx.ui.setStatus("fovea", text);
+		if (ctx.hasUI) ctx.ui.setStatus("fovea", `fovea: indexing ${basename(root)} ${done}/${total}`);
 		onUpdate?.({ content: [{ type: "text", text }], details: { root, done, total } });
 	});
 }
 
-function clearProgress(ctx: ExtensionContext): void {
-	if (ctx.hasUI) ctx.ui.setStatus("fovea", undefined);
+/** Indexing is over: the footer shows Fovea's idle item again. */
+function clearProgress(run: RunContext): void {
+	showFoveaStatus(run.ctx, run.roaming);
 }
 
 /** A sketch's ranked list: the root's files, most connected first (the order the sketch shows them in). */

@@ -1,7 +1,8 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
-import type { RetireReason, Roaming } from "./roaming.ts";
+import type { FoveaMaps, Observer } from "./extension-contract.ts";
+import type { Roaming } from "./roaming.ts";
+import { toolRenderers } from "./tool-rendering.ts";
 
 // The engine (parser, graph, heat) and the tool bodies load on the first tool call, never at startup.
 type Engine = typeof import("../engine/index.ts");
@@ -27,22 +28,7 @@ const maxTokensParameter = Type.Optional(
 	Type.Number({ description: "Token budget of the answer (200–20000, default 1500)." }),
 );
 
-type Observer = InstanceType<typeof import("../engine/observe/index.ts")["Observer"]>;
-
-/**
- * The heavy per-root state of this extension instance: code maps (at most FOVEA_CACHE_ROOTS resident) and the
- * per-root observer (attention, baseline, provenance), loaded on first use.
- */
-export interface FoveaMaps {
-	maps(): Promise<InstanceType<Engine["ResidentMaps"]>>;
-	observer(): Promise<Observer>;
-	/** The observer if it is already loaded; hooks that must stay cheap use this. */
-	loadedObserver(): Observer | undefined;
-	isResident(root: string): boolean;
-	/** The last published index snapshot of a resident root (nothing is refreshed); `undefined` for a cold root. */
-	residentSnapshot(root: string): IndexSnapshot | undefined;
-	retire(roots: string[], reason: RetireReason): void;
-}
+export type { FoveaMaps } from "./extension-contract.ts";
 
 /** Creates the lazily loaded registry; nothing is imported or allocated until a tool result or tool needs it. */
 export function foveaMaps(): FoveaMaps {
@@ -85,6 +71,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 	});
 	pi.registerTool({
 		name: "fovea_focus",
+		...toolRenderers("fovea_focus"),
 		label: "Fovea focus",
 		description:
 			"Find the files and symbols of one project that matter for a question: lexical matches seed heat that diffuses over the project's graph of files, symbols, imports, calls, inheritance and tests. Returns exact signatures with file:line near the match, one-line summaries further out, and what could not be mapped.",
@@ -108,6 +95,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 
 	pi.registerTool({
 		name: "fovea_dwell",
+		...toolRenderers("fovea_dwell"),
 		label: "Fovea dwell",
 		description:
 			"Stay with what you have been looking at in one project: heat seeded from your recent reads, edits and focus results spreads further (factor), showing the neighbourhood you have not opened yet.",
@@ -125,6 +113,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 
 	pi.registerTool({
 		name: "fovea_impact",
+		...toolRenderers("fovea_impact"),
 		label: "Fovea impact",
 		description:
 			"What a change exposes in one project: the code that depends on the changed files and symbols (or the uncommitted changes, or the changes since a base revision): importers, callers, tests, subclasses and implementers, transitively, each with why it ranked. What the change itself depends on is listed apart, not as exposure. Modelled exposure, not severity.",
@@ -152,6 +141,7 @@ export function registerFoveaTools(pi: ExtensionAPI, roaming: Roaming, maps: Fov
 
 	pi.registerTool({
 		name: "fovea_sketch",
+		...toolRenderers("fovea_sketch"),
 		label: "Fovea sketch",
 		description:
 			"An overview of one project: languages, size, its most connected files with their main symbols, directories, and files that could not be mapped. Use it when entering a project you have not seen.",

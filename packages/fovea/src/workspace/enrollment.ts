@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { type AccessedPath, accessedPaths, type ToolAccessEvent } from "./accessed-paths.ts";
 import { canonicalPath } from "./canonical-path.ts";
@@ -64,4 +65,20 @@ export async function acceptsPeerRoot(
 	if (excludedRootReason(root, root, homedir()) !== undefined) return false;
 	for (const narrow of explicit) if (narrow !== root && relativeInside(root, narrow) !== undefined) return false;
 	return !gitOnly || (await discovery.gitMarkerOf(root)) !== undefined;
+}
+
+/**
+ * The roots of `roots` whose directory no longer exists (a crew worktree cleaned up, a checkout deleted). Only a
+ * definite "not found" counts: a root that cannot be read right now stays.
+ */
+export async function goneRoots(roots: readonly string[]): Promise<string[]> {
+	const gone = await Promise.all(
+		roots.map((root) =>
+			stat(root).then(
+				(found) => !found.isDirectory(),
+				(error: NodeJS.ErrnoException) => error.code === "ENOENT" || error.code === "ENOTDIR",
+			),
+		),
+	);
+	return roots.filter((_, i) => gone[i]);
 }
