@@ -23,6 +23,7 @@ import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
 import { useBaselineCompilerEverywhere } from "./engine/parse/grammar-compiler.ts";
+import { indexNotes } from "./engine/refresh/index-notes.ts";
 import type { IndexSnapshot } from "./engine/refresh/snapshot.ts";
 import { coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
@@ -166,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
 					gaps: snapshot.gaps.length,
 					partial: partialFileCount(snapshot.partial),
 					truncated: snapshot.truncated,
+					summarized: snapshot.summarized,
 					coupling,
 					work: map.index.stats,
 				};
@@ -176,6 +178,7 @@ async function main(argv: string[]): Promise<number> {
 						: [
 								`fovea status · root ${root}`,
 								mappedCounts(snapshot),
+								...[indexNotes(snapshot)].filter((note) => note !== ""),
 								...(coverage === "" ? [] : coverage.split("\n")),
 								couplingLine(coupling),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
@@ -239,6 +242,7 @@ function coverageJson(snapshot: IndexSnapshot, maxTokens: number) {
 		partial: snapshot.partial.slice(0, length),
 		partialCount: snapshot.partial.length,
 		truncated: snapshot.truncated,
+		summarized: snapshot.summarized,
 	};
 }
 

@@ -25,7 +25,15 @@ import {
 	type Reach,
 } from "../rank/index.ts";
 import type { IndexSnapshot } from "../refresh/index.ts";
-import { CodeIndex, type CodeIndexOptions, type RefreshOptions, RootWatch } from "../refresh/index.ts";
+import {
+	CodeIndex,
+	type CodeIndexOptions,
+	indexNotes,
+	notedTokens,
+	type RefreshOptions,
+	RootWatch,
+	withNotes,
+} from "../refresh/index.ts";
 import {
 	type DependeeItem,
 	type FocusItem,
@@ -329,6 +337,7 @@ export class CodeMap {
 		const subject = [...changed.files, ...changed.symbols].slice(0, 6).join(", ");
 		const { reach, graph, snapshot, importersOfGone: n, couplingNote } = await this.exposure(changed, refresh);
 		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
+		const notes = indexNotes(snapshot);
 		const text = renderImpact(reach, {
 			root: this.root,
 			query: `exposure of ${subject}${gone}`,
@@ -336,10 +345,10 @@ export class CodeMap {
 			gaps: snapshot.gaps,
 			partial: snapshot.partial,
 			truncated: snapshot.truncated,
-			maxTokens,
+			maxTokens: notedTokens(maxTokens, notes),
 			...(couplingNote === undefined ? {} : { note: couplingNote }),
 		});
-		return { text, ...impactItems(reach, graph), reach, snapshot };
+		return { text: withNotes(text, notes), ...impactItems(reach, graph), reach, snapshot };
 	}
 
 	/**
@@ -387,6 +396,7 @@ export class CodeMap {
 		const { query, label } = build(graph, snapshot);
 		const result = focus(graph, query);
 		const items = focusItems(result, graph.graph);
+		const notes = indexNotes(snapshot);
 		const text = renderFocus(result, {
 			root: this.root,
 			query: label,
@@ -396,26 +406,25 @@ export class CodeMap {
 			partial: snapshot.partial,
 			truncated: snapshot.truncated,
 			files: snapshot.files,
-			maxTokens,
+			maxTokens: notedTokens(maxTokens, notes),
 		});
-		return { text, ...items, result, snapshot };
+		return { text: withNotes(text, notes), ...items, result, snapshot };
 	}
 
 	/** An overview of the root within `maxTokens`. */
 	async sketch(maxTokens: number, refresh: MapRefreshOptions = {}): Promise<{ text: string; snapshot: IndexSnapshot }> {
 		const { snapshot, graph } = await this.refresh(refresh);
-		return {
-			text: renderSketch({
-				root: this.root,
-				graph: graph.graph,
-				files: snapshot.files,
-				gaps: snapshot.gaps,
-				partial: snapshot.partial,
-				truncated: snapshot.truncated,
-				maxTokens,
-			}),
-			snapshot,
-		};
+		const notes = indexNotes(snapshot);
+		const text = renderSketch({
+			root: this.root,
+			graph: graph.graph,
+			files: snapshot.files,
+			gaps: snapshot.gaps,
+			partial: snapshot.partial,
+			truncated: snapshot.truncated,
+			maxTokens: notedTokens(maxTokens, notes),
+		});
+		return { text: withNotes(text, notes), snapshot };
 	}
 
 	/**

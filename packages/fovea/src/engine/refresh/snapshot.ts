@@ -5,6 +5,7 @@
  */
 import type { CoverageGap, FileFacts } from "../model/index.ts";
 import { isPartial, type PartialFile, partialEntries } from "../model/index.ts";
+import { isSummary } from "./fact-budget.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 import { type Change, withChanges } from "./layered-map.ts";
 
@@ -17,6 +18,11 @@ export interface IndexSnapshot {
 	/** Files mapped best effort (parse errors, bytes that are not UTF-8), sorted by path. */
 	partial: PartialFile[];
 	truncated: boolean;
+	/**
+	 * Files kept as summaries to fit the memory budget (`fact-budget.ts`): in `files`, with their symbols and imports
+	 * but no call sites or content terms.
+	 */
+	summarized: number;
 	/** Bumps only when some file's facts changed. */
 	generation: number;
 	/** Paths whose facts changed in the refresh that produced this snapshot, including removed ones; sorted. */
@@ -98,6 +104,7 @@ export function nextSnapshot(input: SnapshotInput): {
 	let files: ReadonlyMap<string, FileFacts>;
 	let contentGaps: Map<string, CoverageGap>;
 	let partial: PartialFile[];
+	let summarized = 0;
 	if (touched === undefined || last === undefined) {
 		const all = new Map<string, FileFacts>();
 		contentGaps = new Map();
@@ -105,6 +112,7 @@ export function nextSnapshot(input: SnapshotInput): {
 		for (const [path, state] of next) {
 			if (state.facts !== undefined) {
 				all.set(path, state.facts);
+				if (isSummary(state.facts)) summarized++;
 				if (isPartial(state.facts)) partial.push(...partialEntries(path, state.facts));
 			} else if (state.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 		}
@@ -114,8 +122,12 @@ export function nextSnapshot(input: SnapshotInput): {
 		// The last snapshot's files with the touched paths' changes laid over them, not a copy (`layered-map.ts`).
 		const changes: Change<string, FileFacts>[] = [];
 		contentGaps = new Map(input.contentGaps);
+		summarized = last.summarized;
 		for (const path of touched) {
 			const state = next.get(path);
+			const before = last.files.get(path);
+			if (before !== undefined && isSummary(before)) summarized--;
+			if (state?.facts !== undefined && isSummary(state.facts)) summarized++;
 			changes.push([path, state?.facts]);
 			if (state?.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 			else contentGaps.delete(path);
@@ -137,6 +149,7 @@ export function nextSnapshot(input: SnapshotInput): {
 		gaps,
 		partial,
 		truncated: input.truncated,
+		summarized,
 		generation,
 		changed,
 		generationChanged,

@@ -12,6 +12,7 @@ import type { FileFacts } from "../model/index.ts";
 import type { ScannedFile } from "../scan/index.ts";
 import { unchanged } from "../scan/index.ts";
 import { type ExamineContext, parseBatch, type ReadBatch, readBatch } from "./examine-files.ts";
+import type { FactBudget } from "./fact-budget.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 
 /** Files handled per batch: read, hashed, looked up, parsed; bounds memory and abort latency. */
@@ -26,6 +27,16 @@ export interface UpdateContext extends ExamineContext {
 	manifest: ReadonlyMap<string, ManifestEntry> | undefined;
 	/** Called as files that needed work are finished: `done` of `total`. */
 	onProgress: ((done: number, total: number) => void) | undefined;
+	/**
+	 * The memory budget's account, started at what stays resident besides `files`: facts kept as they were are
+	 * accounted, new ones admitted whole or summarized (`fact-budget.ts`).
+	 */
+	budget: FactBudget;
+	/**
+	 * Called once, before anything is examined, with the state being built: `PENDING` until a file's state is known.
+	 * Read-only to the caller, which may look at it while the update runs (an answer while a first index runs).
+	 */
+	onState?: ((next: ReadonlyMap<string, FileState>) => void) | undefined;
 }
 
 /**
@@ -38,8 +49,13 @@ export async function updateStates(
 	files: readonly ScannedFile[],
 	context: UpdateContext,
 ): Promise<Map<string, FileState>> {
-	const { signal, cache, previous } = context;
+	const { signal, cache, previous, budget } = context;
 	const next = new Map<string, FileState>();
+	context.onState?.(next);
+	const admitted = (state: FileState): FileState => {
+		const facts = state.facts === undefined ? undefined : budget.admit(state.facts);
+		return facts === state.facts ? state : { ...state, facts };
+	};
 
 	// Unchanged files keep their state; files known only from the manifest get their facts from the cache.
 	const toRead: ScannedFile[] = [];
@@ -48,8 +64,10 @@ export async function updateStates(
 		const prev = previous.get(file.path);
 		next.set(file.path, PENDING); // holds the file's place until its state is known
 		if (prev !== undefined) {
-			if (unchanged(prev, file)) next.set(file.path, prev);
-			else toRead.push(file);
+			if (unchanged(prev, file)) {
+				next.set(file.path, prev);
+				if (prev.facts !== undefined) budget.keep(prev.facts);
+			} else toRead.push(file);
 			continue;
 		}
 		const entry = context.manifest?.get(file.path);
@@ -73,7 +91,15 @@ export async function updateStates(
 			}
 			context.stats.cacheHits++;
 			const { size, mtimeMs, ctimeMs, language } = file;
-			next.set(file.path, { size, mtimeMs, ctimeMs, language, racy: false, hash: entry.hash, facts });
+			next.set(file.path, {
+				size,
+				mtimeMs,
+				ctimeMs,
+				language,
+				racy: false,
+				hash: entry.hash,
+				facts: budget.admit(facts),
+			});
 		}
 	}
 
@@ -103,7 +129,7 @@ export async function updateStates(
 				const file = batch[i] as ScannedFile;
 				const state = states[i];
 				if (state === undefined) next.delete(file.path);
-				else next.set(file.path, state);
+				else next.set(file.path, admitted(state));
 			}
 			done += batch.length;
 			unflushed += batch.length;

@@ -1,0 +1,127 @@
+/**
+ * The whole root is mapped, and memory, not a count of files, bounds the index (`refresh/fact-budget.ts`):
+ * - a walk lists every file of a root past the 20,000 files it once stopped at, and says nothing was cut;
+ * - with a small fact budget every file is still indexed; the facts kept whole stay within the budget, the rest are
+ *   summaries (no call sites, no content terms), the account equals the facts resident, and answers and
+ *   `IndexSnapshot.summarized` say how many files were summarized;
+ * - a one-file refresh and a restart from the fact cache keep the same account.
+ * Bounds are asserted as work counts and estimated bytes, never timings.
+ */
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { FactCache } from "../../src/engine/cache/index.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
+import { factBytes, isSummary } from "../../src/engine/refresh/fact-budget.ts";
+import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
+import { scanRoot } from "../../src/engine/scan/index.ts";
+import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+
+const temps: string[] = [];
+after(async () => {
+	for (const dir of temps) await removeTempDir(dir);
+});
+
+async function tempDir(): Promise<string> {
+	const dir = await makeTempDir();
+	temps.push(dir);
+	return dir;
+}
+
+/** `files` TypeScript files in directories of 100, each calling the one before it and saying some words. */
+async function generatedTree(files: number, body = true): Promise<string> {
+	const dir = await tempDir();
+	for (let d = 0; d * 100 < files; d++) {
+		await mkdir(join(dir, `pkg${d}`), { recursive: true });
+		const writes: Promise<void>[] = [];
+		for (let i = d * 100; i < Math.min(files, (d + 1) * 100); i++) {
+			const text = body
+				? `import { step${i - 1} } from "../pkg${Math.floor((i - 1) / 100)}/f${i - 1}.ts";\n` +
+					`// ledger reconciliation for batch ${i}: settle invoices, refund duplicates\n` +
+					`export function step${i}(value: number): number {\n\tconst settled = step${i - 1}(value) + ${i};\n\treturn Math.max(settled, reconcile${i}(value));\n}\n` +
+					`function reconcile${i}(value: number): number {\n\treturn value * 2;\n}\n`
+				: `export const v${i} = ${i};\n`;
+			writes.push(writeFile(join(dir, `pkg${d}`, `f${i}.ts`), text));
+		}
+		await Promise.all(writes);
+	}
+	return dir;
+}
+
+/** Estimated bytes of the facts a snapshot holds, and of those kept whole. */
+function accounted(snapshot: IndexSnapshot): { all: number; whole: number; summaries: number } {
+	let all = 0;
+	let whole = 0;
+	let summaries = 0;
+	for (const facts of snapshot.files.values()) {
+		all += factBytes(facts);
+		if (isSummary(facts)) summaries++;
+		else whole += factBytes(facts);
+	}
+	return { all, whole, summaries };
+}
+
+describe("the whole root is mapped within a memory budget", () => {
+	it("a walk lists every file past 20,000, with nothing cut", async () => {
+		const root = await generatedTree(20_150, false);
+		const scan = await scanRoot(root);
+		assert.equal(scan.files.length, 20_150);
+		assert.equal(scan.truncated, false);
+		assert.equal(scan.stats.filesStatted, 20_150);
+	});
+
+	it("keeps every file, summarizes past the budget, accounts exactly and says so", async () => {
+		const root = await generatedTree(300);
+		const budget = 200 * 1024;
+		const cacheDir = await tempDir();
+		const map = new CodeMap(root, { cache: new FactCache(root, { cacheDir }), factBudgetBytes: budget });
+		const answer = await map.focus({ text: "ledger reconciliation" }, 1500);
+		const snapshot = answer.snapshot;
+		assert.equal(snapshot.files.size, 300, "no file is left out");
+		assert.equal(snapshot.truncated, false);
+		const { all, whole, summaries } = accounted(snapshot);
+		assert.ok(summaries > 0 && summaries < 300, `summarized ${summaries}`);
+		assert.equal(snapshot.summarized, summaries);
+		assert.ok(whole <= budget, `whole facts ${whole} within ${budget}`);
+		assert.equal(map.index.residentFacts.bytes, all, "the account is the facts resident");
+		let summaryBytes = 0;
+		for (const facts of snapshot.files.values()) {
+			if (!isSummary(facts)) continue;
+			assert.equal(facts.calls.callee.length, 0);
+			assert.equal(facts.contentTerms, undefined);
+			assert.ok(facts.symbols.length > 0 && facts.imports.length > 0, "names and imports stay");
+			summaryBytes = Math.max(summaryBytes, factBytes(facts));
+		}
+		assert.ok(summaryBytes < whole / (300 - summaries), "a summary is smaller than a whole file's facts");
+		assert.match(answer.text, new RegExp(`${summaries} files are kept summarized to fit the memory budget`));
+
+		// A one-file refresh keeps the account exact.
+		const first = [...snapshot.files.keys()].find((path) => !isSummary(snapshot.files.get(path) as never)) as string;
+		await writeFile(join(root, first), "export function tiny() {}\n");
+		const edited = await map.index.refresh({ paths: [first] });
+		assert.equal(edited.files.size, 300);
+		assert.equal(map.index.residentFacts.bytes, accounted(edited).all);
+		assert.equal(edited.summarized, accounted(edited).summaries);
+		await map.index.flush();
+
+		// A restart takes the facts from the cache, parses nothing, and holds the same budget.
+		const restarted = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }), factBudgetBytes: budget });
+		const again = await restarted.refresh();
+		assert.equal(restarted.stats.filesParsed, 0);
+		assert.equal(again.files.size, 300);
+		assert.ok(again.summarized > 0);
+		assert.ok(accounted(again).whole <= budget);
+		assert.equal(restarted.residentFacts.bytes, accounted(again).all);
+	});
+
+	it("summarizes nothing when the facts fit", async () => {
+		const root = await generatedTree(50);
+		const index = new CodeIndex(root, { cache: false });
+		const snapshot = await index.refresh();
+		assert.equal(snapshot.summarized, 0);
+		assert.equal(snapshot.files.size, 50);
+		assert.equal(index.residentFacts.bytes, accounted(snapshot).all);
+	});
+});
