@@ -8,7 +8,7 @@
  * Bounds are asserted as work counts and estimated bytes, never timings.
  */
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FactCache } from "../../src/engine/cache/index.ts";
@@ -17,6 +17,7 @@ import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
 import { factBytes, isSummary } from "../../src/engine/refresh/fact-budget.ts";
 import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
 import { scanRoot } from "../../src/engine/scan/index.ts";
+import { writeChainedTree } from "../support/generated-tree.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
 const temps: string[] = [];
@@ -27,26 +28,6 @@ after(async () => {
 async function tempDir(): Promise<string> {
 	const dir = await makeTempDir();
 	temps.push(dir);
-	return dir;
-}
-
-/** `files` TypeScript files in directories of 100, each calling the one before it and saying some words. */
-async function generatedTree(files: number, body = true): Promise<string> {
-	const dir = await tempDir();
-	for (let d = 0; d * 100 < files; d++) {
-		await mkdir(join(dir, `pkg${d}`), { recursive: true });
-		const writes: Promise<void>[] = [];
-		for (let i = d * 100; i < Math.min(files, (d + 1) * 100); i++) {
-			const text = body
-				? `import { step${i - 1} } from "../pkg${Math.floor((i - 1) / 100)}/f${i - 1}.ts";\n` +
-					`// ledger reconciliation for batch ${i}: settle invoices, refund duplicates\n` +
-					`export function step${i}(value: number): number {\n\tconst settled = step${i - 1}(value) + ${i};\n\treturn Math.max(settled, reconcile${i}(value));\n}\n` +
-					`function reconcile${i}(value: number): number {\n\treturn value * 2;\n}\n`
-				: `export const v${i} = ${i};\n`;
-			writes.push(writeFile(join(dir, `pkg${d}`, `f${i}.ts`), text));
-		}
-		await Promise.all(writes);
-	}
 	return dir;
 }
 
@@ -65,7 +46,7 @@ function accounted(snapshot: IndexSnapshot): { all: number; whole: number; summa
 
 describe("the whole root is mapped within a memory budget", () => {
 	it("a walk lists every file past 20,000, with nothing cut", async () => {
-		const root = await generatedTree(20_150, false);
+		const root = await writeChainedTree(await tempDir(), 20_150, false);
 		const scan = await scanRoot(root);
 		assert.equal(scan.files.length, 20_150);
 		assert.equal(scan.truncated, false);
@@ -73,7 +54,7 @@ describe("the whole root is mapped within a memory budget", () => {
 	});
 
 	it("keeps every file, summarizes past the budget, accounts exactly and says so", async () => {
-		const root = await generatedTree(300);
+		const root = await writeChainedTree(await tempDir(), 300);
 		const budget = 200 * 1024;
 		const cacheDir = await tempDir();
 		const map = new CodeMap(root, { cache: new FactCache(root, { cacheDir }), factBudgetBytes: budget });
@@ -117,7 +98,7 @@ describe("the whole root is mapped within a memory budget", () => {
 	});
 
 	it("summarizes nothing when the facts fit", async () => {
-		const root = await generatedTree(50);
+		const root = await writeChainedTree(await tempDir(), 50);
 		const index = new CodeIndex(root, { cache: false });
 		const snapshot = await index.refresh();
 		assert.equal(snapshot.summarized, 0);

@@ -21,7 +21,7 @@ import type { ScannedFile } from "../scan/index.ts";
 import { DEFAULT_MAX_FILE_BYTES, ensureRootPresent, type ScanResult, scanPaths, scanRoot } from "../scan/index.ts";
 import type { SharedParse } from "./examine-files.ts";
 import { FactBudget, factBudgetFromEnv, factBytes } from "./fact-budget.ts";
-import { type FileState, manifestOf } from "./file-state.ts";
+import { type FileState, manifestOf, PENDING } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./snapshot.ts";
 import { updateStates } from "./update-states.ts";
 
@@ -134,6 +134,8 @@ export class CodeIndex {
 	/** The memory budget's account of the facts resident in `#state` (estimated bytes). */
 	readonly #budget: FactBudget;
 	#residentBytes = 0;
+	/** While a first index examines the files its walk listed: the state being built, and the walk's gaps. */
+	#live: { next: ReadonlyMap<string, FileState>; scanGaps: Map<string, CoverageGap>; truncated: boolean } | undefined;
 	#directories: readonly string[] = [];
 	#settingsFiles: readonly string[] = [];
 	#snapshot: IndexSnapshot | undefined;
@@ -172,6 +174,29 @@ export class CodeIndex {
 	/** Estimated bytes of the facts resident for this root, and the budget they are held to (`fact-budget.ts`). */
 	get residentFacts(): { bytes: number; budget: number } {
 		return { bytes: this.#residentBytes, budget: this.#budget.limit };
+	}
+
+	/**
+	 * While the first index of this root runs, once its walk has listed the files: a snapshot of the files indexed so
+	 * far (generation 0, never published as the index's), with `indexing` saying how far the index is; otherwise
+	 * `undefined`. It costs one pass over the files listed, so a query can answer from it instead of waiting.
+	 */
+	indexedSoFar(): IndexSnapshot | undefined {
+		const live = this.#live;
+		if (live === undefined || this.#snapshot !== undefined) return undefined;
+		const known = new Map<string, FileState>();
+		for (const [path, state] of live.next) if (state !== PENDING) known.set(path, state);
+		const { snapshot } = nextSnapshot({
+			root: this.root,
+			previous: new Map(),
+			next: known,
+			snapshot: undefined,
+			contentGaps: new Map(),
+			scanGaps: live.scanGaps,
+			truncated: live.truncated,
+			touched: undefined,
+		});
+		return { ...snapshot, generation: 0, indexing: { indexed: known.size, total: live.next.size } };
 	}
 
 	/** The latest completed snapshot, or `undefined` before the first refresh. */
@@ -263,7 +288,16 @@ export class CodeIndex {
 		this.#directories = scan.directories;
 		this.#settingsFiles = scan.settingsFiles;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
-		const next = scan.unchanged ? this.#state : await this.#update(scan.files, options, 0);
+		const first = this.#snapshot === undefined;
+		const onState = (next: ReadonlyMap<string, FileState>) => {
+			if (first) this.#live = { next, scanGaps, truncated: scan.truncated };
+		};
+		let next: Map<string, FileState>;
+		try {
+			next = scan.unchanged ? this.#state : await this.#update(scan.files, options, 0, onState);
+		} finally {
+			this.#live = undefined;
+		}
 		forgetSharedNames();
 		// Checked after the walk: a root deleted while it was walked lists a part of its files, or none.
 		if (!scan.unchanged) await ensureRootPresent(this.root);
@@ -319,7 +353,12 @@ export class CodeIndex {
 	}
 
 	/** The states of `files` after examining them (see `updateStates`). */
-	#update(files: readonly ScannedFile[], options: RefreshOptions, resident: number): Promise<Map<string, FileState>> {
+	#update(
+		files: readonly ScannedFile[],
+		options: RefreshOptions,
+		resident: number,
+		onState?: (next: ReadonlyMap<string, FileState>) => void,
+	): Promise<Map<string, FileState>> {
 		this.#budget.start(resident);
 		return updateStates(files, {
 			root: this.root,
@@ -338,6 +377,7 @@ export class CodeIndex {
 			offers: options.offers,
 			sharedParse: options.sharedParse,
 			budget: this.#budget,
+			onState,
 		});
 	}
 

@@ -3,13 +3,7 @@
  * fit the memory budget, and an index still being built. Both leave an answer incomplete in ways a reader cannot
  * tell from the ranking itself, so they are said in words, with their counts, never left silent.
  */
-import type { IndexSnapshot } from "./snapshot.ts";
-
-/** How far a first index had come when a snapshot was taken from it: files with a known state, of those listed. */
-export interface IndexingProgress {
-	indexed: number;
-	total: number;
-}
+import type { IndexingProgress, IndexSnapshot } from "./snapshot.ts";
 
 const count = (n: number): string => n.toLocaleString("en-US");
 
@@ -27,7 +21,8 @@ export function summarizedNote(snapshot: Pick<IndexSnapshot, "summarized">): str
 }
 
 /** The notes `snapshot` calls for, one a line, or "" (see the module comment). */
-export function indexNotes(snapshot: Pick<IndexSnapshot, "summarized">, progress?: IndexingProgress): string {
+export function indexNotes(snapshot: Pick<IndexSnapshot, "summarized" | "indexing">): string {
+	const progress = snapshot.indexing;
 	return [progress === undefined ? "" : indexingNote(progress), summarizedNote(snapshot)]
 		.filter((line) => line !== "")
 		.join("\n");

@@ -9,6 +9,12 @@ import { isSummary } from "./fact-budget.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 import { type Change, withChanges } from "./layered-map.ts";
 
+/** How far a first index had come when a snapshot was taken from it: files with a known state, of those listed. */
+export interface IndexingProgress {
+	indexed: number;
+	total: number;
+}
+
 /** The facts of one root at one refresh. */
 export interface IndexSnapshot {
 	root: string;
@@ -23,6 +29,11 @@ export interface IndexSnapshot {
 	 * but no call sites or content terms.
 	 */
 	summarized: number;
+	/**
+	 * Set only on a snapshot taken while the root's first index runs (`CodeIndex.indexedSoFar`): how far it is. Such a
+	 * snapshot holds the files indexed so far, and an answer from it says it is partial.
+	 */
+	indexing?: IndexingProgress;
 	/** Bumps only when some file's facts changed. */
 	generation: number;
 	/** Paths whose facts changed in the refresh that produced this snapshot, including removed ones; sorted. */
