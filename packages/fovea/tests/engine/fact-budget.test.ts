@@ -13,9 +13,11 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FactCache } from "../../src/engine/cache/index.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
+import type { FileFacts } from "../../src/engine/model/index.ts";
 import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
 import { factBytes, isSummary } from "../../src/engine/refresh/fact-budget.ts";
 import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
+import { MANIFEST_CHUNK } from "../../src/engine/refresh/update-states.ts";
 import { scanRoot } from "../../src/engine/scan/index.ts";
 import { writeChainedTree } from "../support/generated-tree.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
@@ -95,6 +97,30 @@ describe("the whole root is mapped within a memory budget", () => {
 		assert.ok(again.summarized > 0);
 		assert.ok(accounted(again).whole <= budget);
 		assert.equal(restarted.residentFacts.bytes, accounted(again).all);
+	});
+
+	it("a restart takes facts from the cache a segment's worth at a time, never every file's at once", async () => {
+		const files = MANIFEST_CHUNK + 100;
+		const root = await writeChainedTree(await tempDir(), files, false);
+		const cacheDir = await tempDir();
+		const cold = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }) });
+		await cold.refresh();
+		await cold.flush();
+		/** The real cache, recording how many facts each lookup asked for. */
+		class CountingCache extends FactCache {
+			readonly asked: number[] = [];
+			override getMany(keys: readonly string[]): Promise<Map<string, FileFacts>> {
+				this.asked.push(keys.length);
+				return super.getMany(keys);
+			}
+		}
+		const cache = new CountingCache(root, { cacheDir });
+		const restarted = new CodeIndex(root, { cache });
+		const snapshot = await restarted.refresh();
+		assert.equal(snapshot.files.size, files);
+		assert.equal(restarted.stats.filesParsed, 0);
+		assert.equal(restarted.stats.cacheHits, files);
+		assert.deepEqual(cache.asked, [MANIFEST_CHUNK, 100]);
 	});
 
 	it("summarizes nothing when the facts fit", async () => {

@@ -21,6 +21,8 @@ const BATCH_FILES = 256;
 const KEEP_ALIVE_MS = 60_000;
 /** Pending cache writes are flushed to a segment after this many new facts. */
 const CACHE_FLUSH_EVERY = 2048;
+/** Facts known from the manifest are fetched from the cache this many at a time: one segment's worth. */
+export const MANIFEST_CHUNK = CACHE_FLUSH_EVERY;
 
 /** What updating reads: the examine step's context, plus the manifest loaded after a restart. */
 export interface UpdateContext extends ExamineContext {
@@ -79,11 +81,14 @@ export async function updateStates(
 			fromManifest.push({ file, entry, key: factKey(entry.hash, file.path, file.language, context.contentTerms) });
 		} else toRead.push(file);
 	}
-	if (fromManifest.length > 0) {
+	// In chunks of what one cache segment holds: facts the budget summarizes are let go chunk by chunk, instead of a
+	// restart holding every file's whole facts at once (at 100,000 files a peak of 1.3 GB).
+	for (let start = 0; start < fromManifest.length; start += MANIFEST_CHUNK) {
 		signal?.throwIfAborted();
-		const keys = fromManifest.map((m) => m.key);
+		const chunk = fromManifest.slice(start, start + MANIFEST_CHUNK);
+		const keys = chunk.map((m) => m.key);
 		const found = cache === undefined ? new Map<string, FileFacts>() : await cache.getMany(keys);
-		for (const { file, entry, key } of fromManifest) {
+		for (const { file, entry, key } of chunk) {
 			const facts = found.get(key);
 			if (facts === undefined) {
 				toRead.push(file);
