@@ -782,8 +782,10 @@ async function main(): Promise<void> {
 			measurement.cold.filesPerSecondRuns = rates;
 			measurement.cold.filesPerSecondMedian = quantile(rates, 0.5);
 			measurement.cold.cpuMsRuns = runs.map((r) => r.indexCpuMs);
-			// The floor on as many threads as the first cold index parsed on: the main thread and its workers.
-			const threads = String(1 + measurement.cold.workersStarted);
+			// The floor on as many threads as the first cold index parsed on: the main thread and its workers (at most
+			// the pool's threads at once; a worker retired while idle and started again counts once).
+			const { workersStarted, extractThreads } = measurement.cold;
+			const threads = String(1 + Math.min(workersStarted, extractThreads));
 			const floors: Floor[] = [];
 			for (let run = 0; run < coldRuns; run++)
 				floors.push(

@@ -103,7 +103,8 @@ describe("the whole root is mapped within a memory budget", () => {
 		const files = MANIFEST_CHUNK + 100;
 		const root = await writeChainedTree(await tempDir(), files, false);
 		const cacheDir = await tempDir();
-		const cold = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }) });
+		// Files just written are racy (re-read, not taken from the manifest): none is, here.
+		const cold = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }), racyWindowMs: 0 });
 		await cold.refresh();
 		await cold.flush();
 		/** The real cache, recording how many facts each lookup asked for. */
@@ -115,12 +116,28 @@ describe("the whole root is mapped within a memory budget", () => {
 			}
 		}
 		const cache = new CountingCache(root, { cacheDir });
-		const restarted = new CodeIndex(root, { cache });
+		const restarted = new CodeIndex(root, { cache, racyWindowMs: 0 });
 		const snapshot = await restarted.refresh();
 		assert.equal(snapshot.files.size, files);
 		assert.equal(restarted.stats.filesParsed, 0);
 		assert.equal(restarted.stats.cacheHits, files);
 		assert.deepEqual(cache.asked, [MANIFEST_CHUNK, 100]);
+	});
+
+	it("a root larger than the fact cache's bounds keeps all its facts there, and restarts without parsing", async () => {
+		const root = await writeChainedTree(await tempDir(), 60);
+		const cacheDir = await tempDir();
+		const bounded = () => new FactCache(root, { cacheDir, maxEntries: 20 });
+		// Files just written are racy and read again; none is, here.
+		const cold = new CodeIndex(root, { cache: bounded(), racyWindowMs: 0 });
+		await cold.refresh();
+		await cold.flush();
+		assert.equal(cold.cache?.stats.evictions, 0);
+		assert.ok((cold.cache?.bounds.maxEntries ?? 0) >= 60);
+		const restarted = new CodeIndex(root, { cache: bounded(), racyWindowMs: 0 });
+		await restarted.refresh();
+		assert.equal(restarted.stats.filesParsed, 0);
+		assert.equal(restarted.stats.cacheHits, 60);
 	});
 
 	it("summarizes nothing when the facts fit", async () => {

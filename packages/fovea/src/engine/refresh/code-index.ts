@@ -285,6 +285,8 @@ export class CodeIndex {
 		});
 		this.stats.scans++;
 		this.stats.filesStatted += scan.stats.filesStatted;
+		// However large the root, the cache keeps every file's facts (an unchanged walk lists none: the state counts).
+		this.cache?.expectFiles(scan.unchanged ? this.#state.size : scan.files.length);
 		this.#directories = scan.directories;
 		this.#settingsFiles = scan.settingsFiles;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
