@@ -23,6 +23,7 @@ import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
 import { useBaselineCompilerEverywhere } from "./engine/parse/grammar-compiler.ts";
+import { indexNotes } from "./engine/refresh/index-notes.ts";
 import type { IndexSnapshot } from "./engine/refresh/snapshot.ts";
 import { coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
@@ -173,7 +174,8 @@ async function main(argv: string[]): Promise<number> {
 				return 0;
 			}
 			case "status": {
-				const { snapshot } = await map.refresh(refresh);
+				// Counts of files and gaps only: the index, without building a graph that nothing here reads.
+				const snapshot = await map.index.refresh(refresh);
 				const coupling = await map.coupling.update();
 				progress.clear();
 				const status = {
@@ -182,8 +184,9 @@ async function main(argv: string[]): Promise<number> {
 					gaps: snapshot.gaps.length,
 					partial: partialFileCount(snapshot.partial),
 					truncated: snapshot.truncated,
+					summarized: snapshot.summarized,
 					coupling,
-					work: map.index.stats,
+					work: { ...map.index.stats, graphsBuilt: map.stats.graphsBuilt },
 				};
 				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
 				await print(
@@ -192,6 +195,7 @@ async function main(argv: string[]): Promise<number> {
 						: [
 								`fovea status · root ${root}`,
 								mappedCounts(snapshot),
+								...[indexNotes(snapshot)].filter((note) => note !== ""),
 								...(coverage === "" ? [] : coverage.split("\n")),
 								couplingLine(coupling),
 								`this run: ${status.work.filesRead} files read, ${status.work.filesParsed} parsed, ${status.work.cacheHits} from cache`,
@@ -255,6 +259,7 @@ function coverageJson(snapshot: IndexSnapshot, maxTokens: number) {
 		partial: snapshot.partial.slice(0, length),
 		partialCount: snapshot.partial.length,
 		truncated: snapshot.truncated,
+		summarized: snapshot.summarized,
 	};
 }
 

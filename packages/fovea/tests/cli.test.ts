@@ -44,7 +44,15 @@ interface StatusJson {
 	gaps: number;
 	partial: number;
 	truncated: boolean;
-	work: { scans: number; filesRead: number; filesParsed: number; cacheHits: number; cacheWrites: number };
+	summarized: number;
+	work: {
+		scans: number;
+		filesRead: number;
+		filesParsed: number;
+		cacheHits: number;
+		cacheWrites: number;
+		graphsBuilt: number;
+	};
 }
 
 const temps: string[] = [];
@@ -187,6 +195,8 @@ describe("fovea CLI", () => {
 		assert.equal(first.work.scans, 1);
 		assert.equal(first.work.filesParsed, POLYGLOT_MAPPED, "a cold cache parses every mapped file");
 		assert.equal(first.work.cacheWrites, POLYGLOT_MAPPED);
+		assert.equal(first.work.graphsBuilt, 0, "status counts files and gaps: it builds no graph");
+		assert.equal(first.summarized, 0, "nothing was summarized to fit the memory budget");
 
 		const second = JSON.parse(await ok(["status", "--json", "--root", repo], { cache })) as StatusJson;
 		assert.equal(second.files, POLYGLOT_MAPPED);

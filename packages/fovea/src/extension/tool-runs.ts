@@ -9,6 +9,7 @@ import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import { centralFiles } from "../engine/render/sketch.ts";
 import type { ResidentMaps } from "../engine/residency.ts";
 import { canonicalPath } from "../workspace/canonical-path.ts";
+import { envInt } from "../workspace/env.ts";
 import type { Roaming } from "./roaming.ts";
 import { settingsFor } from "./settings-access.ts";
 import { withSpill } from "./spill-answer.ts";
@@ -61,7 +62,8 @@ export async function runFocus(
 			(answer) => answer,
 		);
 		settle(chosen, run.roaming);
-		run.observer.ensureBaseline(root, answer.snapshot.files);
+		// A snapshot of a first index still running is no baseline: the files it has not reached would read as new.
+		if (answer.snapshot.indexing === undefined) run.observer.ensureBaseline(root, answer.snapshot.files);
 		for (const item of answer.files.slice(0, 3)) run.observer.attend(root, `${root}/${item.file}`, "fovea_focus");
 		for (const item of answer.symbols.slice(0, 3))
 			run.observer.attendTarget(root, { path: item.file, symbol: item.name }, "fovea_focus");
@@ -193,7 +195,7 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 		);
 		const { snapshot } = answer;
 		settle(chosen, run.roaming);
-		run.observer.ensureBaseline(root, snapshot.files);
+		if (snapshot.indexing === undefined) run.observer.ensureBaseline(root, snapshot.files);
 		return {
 			content: [{ type: "text" as const, text }],
 			details: { root, files: snapshot.files.size, ...coverageCounts(snapshot) },
@@ -203,10 +205,15 @@ export async function runSketch(params: { root?: string; maxTokens?: number }, r
 	}
 }
 
+/**
+ * How a tool refreshes its root: with its signal, showing progress, and waiting for a first index at most
+ * FOVEA_PATIENCE_MS (10 s) before answering from the files indexed so far, saying how far the index is.
+ */
 function refreshOptions(run: RunContext, root: string) {
 	return {
 		...(run.signal === undefined ? {} : { signal: run.signal }),
 		onProgress: progress(run.ctx, run.onUpdate, root),
+		patienceMs: envInt("FOVEA_PATIENCE_MS", 10_000, 0, 3_600_000),
 	};
 }
 
@@ -260,8 +267,9 @@ function settle(chosen: ChosenRoot, roaming: Roaming): void {
 }
 
 /** What an answer's details say of coverage: files not mapped, and files mapped best effort. */
-function coverageCounts(snapshot: IndexSnapshot): { gaps: number; bestEffort: number } {
-	return { gaps: snapshot.gaps.length, bestEffort: partialFileCount(snapshot.partial) };
+function coverageCounts(snapshot: IndexSnapshot) {
+	const counts = { gaps: snapshot.gaps.length, bestEffort: partialFileCount(snapshot.partial) };
+	return snapshot.indexing === undefined ? counts : { ...counts, indexing: snapshot.indexing };
 }
 
 /** Progress of a long index: the status bar and the tool's partial result. */

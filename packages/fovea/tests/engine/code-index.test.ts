@@ -435,16 +435,26 @@ describe("CodeIndex", () => {
 		assert.deepEqual([...snap.files.keys()].sort(), SUPPORTED);
 	});
 
-	it("a bounded cache evicts; the facts it dropped are parsed again after a restart", async () => {
+	it("a bounded cache keeps the root's current facts and evicts older versions beyond room for them", async () => {
 		const root = await fixture();
 		const cacheDir = await temp();
-		const small = () => new FactCache(root, { cacheDir, maxEntries: 5 });
+		const small = () => new FactCache(root, { cacheDir, maxEntries: 2 });
 		const { index, cache } = await open(root, cacheDir, { cache: small() });
 		await index.refresh();
-		assert.equal(cache.size, 4, "evicted to 90% of 5");
+		await index.flush();
+		assert.equal(cache.size, SUPPORTED.length, "however small the bound, the root's own facts stay");
+		assert.equal(cache.stats.evictions, 0);
+		// Two more versions of every file: room is kept for one and a half times the root's files.
+		for (const round of [1, 2]) {
+			for (const rel of SUPPORTED) await put(root, rel, `${SOURCES[rel]}\n// version ${round}\n`);
+			await index.refresh();
+			await index.flush();
+		}
+		assert.ok(cache.stats.evictions > 0, "older versions were evicted");
+		assert.ok(cache.size <= cache.bounds.maxEntries, `${cache.size} within ${cache.bounds.maxEntries}`);
 		const { index: restarted } = await open(root, cacheDir, { cache: small() });
 		const [, restartWork] = await counted(restarted, () => restarted.refresh());
-		assert.deepEqual(pick(restartWork), work(1, SUPPORTED.length - 4, SUPPORTED.length - 4, 4, SUPPORTED.length - 4));
+		assert.deepEqual(pick(restartWork), work(1, 0, 0, SUPPORTED.length, 0), "the current facts survived eviction");
 	});
 
 	it("an abort mid-refresh keeps the previous snapshot; finished work is cached for the next refresh", async () => {

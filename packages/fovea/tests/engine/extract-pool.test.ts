@@ -223,6 +223,28 @@ describe("extract pool", () => {
 		assert.deepEqual([shared.stats.workersRetired, shared.stats.workerFailures], [1, 0]);
 	});
 
+	it("keeps its worker between the calls of one refresh for longer than its idle time, while more jobs follow", async () => {
+		const jobs = mixedJobs(20);
+		const shared = pool({ idleMs: 30 });
+		await shared.warm(LANGUAGES);
+		const pause = () => new Promise((resolve) => setTimeout(resolve, 120));
+		// Reading the next batch can outlast the idle time (a busy machine): the worker stays for it.
+		await pause();
+		await shared.extract(extractor, jobs, { expected: 3 * jobs.length });
+		await pause();
+		await shared.extract(extractor, jobs, { expected: 2 * jobs.length });
+		await pause();
+		await shared.extract(extractor, jobs, { expected: jobs.length, last: true });
+		assert.ok(shared.stats.jobsByWorkers > 0, "the worker took part");
+		assert.equal(shared.stats.workersStarted, 1, "one worker for the whole refresh");
+		assert.equal(shared.liveWorkers, 0, "the last call retires it");
+		// Without more jobs expected, the usual idle time holds.
+		await shared.extract(extractor, jobs);
+		for (let i = 0; i < 200 && shared.stats.workersRetired < 2; i++) await new Promise((r) => setTimeout(r, 10));
+		assert.equal(shared.stats.workersStarted, 2);
+		assert.equal(shared.stats.workersRetired, 2, "an idle worker with nothing expected retires after its idle time");
+	});
+
 	it("starts no worker for a small call, a small total, a custom extractor or zero threads", async () => {
 		const jobs = mixedJobs(10); // 80 jobs
 		const expected = direct(extractor, jobs);

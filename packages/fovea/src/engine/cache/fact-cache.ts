@@ -89,6 +89,8 @@ export class FactCache {
 	#unsavedBytes = 0;
 	#unsavedSegments = 0;
 	#clock = 0;
+	/** The files of the root, as last told (`expectFiles`). */
+	#files = 0;
 
 	constructor(root: string, options: FactCacheOptions = {}) {
 		this.root = resolve(root);
@@ -97,6 +99,24 @@ export class FactCache {
 		this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES);
 		this.maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES);
 		if (isInside(this.root, cacheDir)) this.disabled = "cache directory inside the analysed root";
+	}
+
+	/**
+	 * Tells the cache how many files its root holds (a walk's count): its bounds grow to hold each file's facts with
+	 * room for older versions, so a root larger than the default bounds (50,000 entries) never evicts its own current
+	 * facts, and a restart of it parses nothing.
+	 */
+	expectFiles(files: number): void {
+		this.#files = Math.max(0, files);
+	}
+
+	/**
+	 * The bounds eviction keeps to: `maxEntries` and `maxBytes`, both scaled up when the root's files (`expectFiles`)
+	 * with half as many older versions would not fit in `maxEntries`.
+	 */
+	get bounds(): { maxEntries: number; maxBytes: number } {
+		const scale = Math.max(1, (1.5 * this.#files) / this.maxEntries);
+		return { maxEntries: Math.ceil(this.maxEntries * scale), maxBytes: Math.ceil(this.maxBytes * scale) };
 	}
 
 	/** Live entries (including facts put but not flushed yet). */
@@ -282,7 +302,7 @@ export class FactCache {
 	}
 
 	async #enforceBounds(): Promise<void> {
-		const victims = evictionVictims(this.#entries, this.bytes, this);
+		const victims = evictionVictims(this.#entries, this.bytes, this.bounds);
 		if (victims !== undefined) {
 			for (const key of victims) this.#entries.delete(key);
 			this.stats.evictions += victims.length;

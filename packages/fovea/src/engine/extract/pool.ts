@@ -63,6 +63,14 @@ export interface ExtractPoolOptions {
 	script?: URL;
 }
 
+/**
+ * While the last call said more jobs follow (`expected`), an idle worker waits this many times `idleMs` before it
+ * retires: between two calls of one refresh the main thread reads, caches and writes segments, which on a busy
+ * machine outlasts the idle time, and a 100,000-file cold index started its one worker 11 times, loading its
+ * grammars each time. The refresh's last call still retires it at once.
+ */
+const MORE_EXPECTED_HOLD = 10;
+
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
 
@@ -114,6 +122,8 @@ export class ExtractPool {
 	#script: URL | undefined;
 	/** Threads not ended yet, retiring ones included until they exit. */
 	readonly #threads = new Set<ExtractThread>();
+	/** How long a worker released now idles before it retires (see `MORE_EXPECTED_HOLD`). */
+	#idleAfter = 0;
 	readonly #runs = new Map<number, ExtractRun<ExtractThread>>();
 	#nextRun = 0;
 	#crashes = 0;
@@ -128,6 +138,7 @@ export class ExtractPool {
 		this.minJobs = options.minJobs ?? 48;
 		this.startJobs = options.startJobs ?? DEFAULT_START_JOBS;
 		this.idleMs = options.idleMs ?? 1000;
+		this.#idleAfter = this.idleMs;
 		this.#script = options.script;
 	}
 
@@ -170,6 +181,8 @@ export class ExtractPool {
 		options: ExtractOptions = {},
 	): Promise<ExtractResult[]> {
 		const { signal } = options;
+		this.#idleAfter =
+			options.last !== true && (options.expected ?? 0) > jobs.length ? this.idleMs * MORE_EXPECTED_HOLD : this.idleMs;
 		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
 		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) {
 			this.#share(run, this.#startsWorkers(jobs.length, options.expected ?? 0));
@@ -194,7 +207,7 @@ export class ExtractPool {
 			return run.prefix();
 		} finally {
 			this.#runs.delete(run.id);
-			for (const thread of run.attached) thread.release(run);
+			for (const thread of run.attached) thread.release(run, this.#idleAfter);
 			if (options.last === true) for (const thread of this.#working()) thread.retireIfIdle();
 		}
 	}
@@ -205,6 +218,8 @@ export class ExtractPool {
 	 */
 	async warm(languages: Iterable<LanguageId> = []): Promise<void> {
 		const message: ToWorker = { kind: "load", languages: [...new Set(languages)] };
+		// A large extraction is coming: the workers wait for it past their usual idle time.
+		this.#idleAfter = this.idleMs * MORE_EXPECTED_HOLD;
 		await Promise.all(
 			this.#fill().map(
 				(thread) =>
@@ -276,7 +291,7 @@ export class ExtractPool {
 		if (message.kind === "ready") return;
 		if (message.kind === "loaded") {
 			thread.loads.shift()?.();
-			thread.release();
+			thread.release(undefined, this.#idleAfter);
 			return;
 		}
 		this.stats.workerExtractMs += message.extractMs;
@@ -292,7 +307,7 @@ export class ExtractPool {
 		}
 		if (message.done) {
 			run?.detach(thread);
-			thread.release(run);
+			thread.release(run, this.#idleAfter);
 		}
 	}
 

@@ -55,13 +55,16 @@ export class ExtractThread {
 		this.#worker.postMessage(message);
 	}
 
-	/** `run` is over for this thread (or nothing in particular ended); once nothing waits, it idles towards retirement. */
-	release(run?: ExtractRun<ExtractThread>): void {
+	/**
+	 * `run` is over for this thread (or nothing in particular ended); once nothing waits, it idles towards retirement,
+	 * after `idleMs` (default: the thread's own idle time).
+	 */
+	release(run?: ExtractRun<ExtractThread>, idleMs = this.#idleMs): void {
 		if (run !== undefined) this.runs.delete(run);
 		if (this.runs.size > 0 || this.loads.length > 0 || this.retiring) return;
 		this.#worker.unref();
 		clearTimeout(this.#idleTimer);
-		this.#idleTimer = setTimeout(() => this.retire(), this.#idleMs);
+		this.#idleTimer = setTimeout(() => this.retire(), idleMs);
 		this.#idleTimer.unref();
 	}
 

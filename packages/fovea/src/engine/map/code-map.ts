@@ -25,7 +25,16 @@ import {
 	type Reach,
 } from "../rank/index.ts";
 import type { IndexSnapshot } from "../refresh/index.ts";
-import { CodeIndex, type CodeIndexOptions, type RefreshOptions, RootWatch } from "../refresh/index.ts";
+import {
+	CodeIndex,
+	type CodeIndexOptions,
+	FirstIndex,
+	indexNotes,
+	notedTokens,
+	type RefreshOptions,
+	RootWatch,
+	withNotes,
+} from "../refresh/index.ts";
 import {
 	type DependeeItem,
 	type FocusItem,
@@ -49,8 +58,13 @@ import { ImportSettings } from "./graph-settings.ts";
  */
 export type CodeMapOptions = CodeIndexOptions & { watch?: boolean; history?: HistorySource };
 
-/** Refresh options of a code map: the index's, plus `fresh` to force a full walk. */
-export type MapRefreshOptions = RefreshOptions & { fresh?: boolean };
+/**
+ * Refresh options of a code map: the index's, plus `fresh` to force a full walk, and `patienceMs`: how long a query
+ * waits for the root's first index before it answers from the files indexed so far, saying it is partial and how
+ * far the index is (`IndexSnapshot.indexing`, `refresh/first-index.ts`); the index goes on, shared by the queries
+ * that come, and the query's signal aborts only its wait. Unset, a query waits for the whole index.
+ */
+export type MapRefreshOptions = RefreshOptions & { fresh?: boolean; patienceMs?: number };
 
 /** Work counters of a code map, so tests can assert that nothing was rebuilt needlessly. */
 export interface CodeMapStats {
@@ -120,6 +134,9 @@ export class CodeMap {
 	/** Change coupling from the root's history (see `history/`), brought to HEAD at most once per index generation. */
 	readonly #coupling: ChangeCoupling;
 	#couplingGeneration: number | undefined;
+	/** The first index, when queries with patience share it, and the graph of what it had indexed when last asked. */
+	readonly #first = new FirstIndex();
+	#soFar: { indexed: number; snapshot: IndexSnapshot; graph: PreparedGraph } | undefined;
 
 	constructor(root: string, options: CodeMapOptions = {}) {
 		this.root = root;
@@ -172,6 +189,8 @@ export class CodeMap {
 	 * paths marked dirty are re-checked. Post-turn probes keep roots current between walks.
 	 */
 	async refresh(options: MapRefreshOptions = {}): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph }> {
+		const soFar = await this.#indexedSoFar(options);
+		if (soFar !== undefined) return soFar;
 		const snapshot = await this.#refreshIndex(options);
 		const prepared = this.#prepared;
 		// The same files with the same facts: the graph stands, unless a settings file (tsconfig.json, a configuration
@@ -184,14 +203,42 @@ export class CodeMap {
 			this.#prepared = { generation: snapshot.generation, store: prepared.store, graph: patched };
 			return { snapshot, graph: patched };
 		}
+		this.#prepared = { generation: snapshot.generation, ...(await this.#build(snapshot)) };
+		return { snapshot, graph: this.#prepared.graph };
+	}
+
+	async #build(snapshot: IndexSnapshot): Promise<{ store: GraphStore; graph: PreparedGraph }> {
 		const context = await this.#readSettings(snapshot);
 		const store = new GraphStore(snapshot.files.values(), {
 			imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context.value)),
 			subjects: (path: string) => testSubjects(path, context.value.files),
 		});
 		this.stats.graphsBuilt++;
-		this.#prepared = { generation: snapshot.generation, store, graph: prepareGraph(store.graph(), snapshot.files) };
-		return { snapshot, graph: this.#prepared.graph };
+		return { store, graph: prepareGraph(store.graph(), snapshot.files) };
+	}
+
+	/**
+	 * With `patienceMs`, before the root's first index is done: the files indexed so far and their graph once the
+	 * patience ran out (the graph kept while the index has not moved on), or `undefined` to refresh as usual.
+	 */
+	async #indexedSoFar(
+		options: MapRefreshOptions,
+	): Promise<{ snapshot: IndexSnapshot; graph: PreparedGraph } | undefined> {
+		const { signal, onProgress, paths } = options;
+		// Without patience of its own, a query waits for a first index already running rather than queue a walk.
+		const patienceMs = options.patienceMs ?? (this.#first.running ? Number.POSITIVE_INFINITY : undefined);
+		if (patienceMs === undefined || paths !== undefined || this.#index.snapshot !== undefined) return undefined;
+		const index = this.#index;
+		const start = (progress: (done: number, total: number) => void) =>
+			this.#refreshIndex({ onProgress: progress }).finally(() => {
+				this.#soFar = undefined;
+			});
+		const snapshot = await this.#first.wait(start, () => index.indexedSoFar(), { patienceMs, signal, onProgress });
+		const indexed = snapshot?.indexing?.indexed;
+		if (snapshot === undefined || indexed === undefined) return undefined;
+		if (this.#soFar?.indexed !== indexed)
+			this.#soFar = { indexed, snapshot, graph: (await this.#build(snapshot)).graph };
+		return { snapshot: this.#soFar.snapshot, graph: this.#soFar.graph };
 	}
 
 	/**
@@ -352,6 +399,7 @@ export class CodeMap {
 			couplingNote,
 		} = await this.exposure(changed, refresh, { fused: true });
 		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
+		const notes = indexNotes(snapshot);
 		const text = renderImpact(reach, {
 			root: this.root,
 			query: `exposure of ${subject}${gone}`,
@@ -359,10 +407,10 @@ export class CodeMap {
 			gaps: snapshot.gaps,
 			partial: snapshot.partial,
 			truncated: snapshot.truncated,
-			maxTokens,
+			maxTokens: notedTokens(maxTokens, notes),
 			...(couplingNote === undefined ? {} : { note: couplingNote }),
 		});
-		return { text, ...impactItems(reach, graph), reach, snapshot };
+		return { text: withNotes(text, notes), ...impactItems(reach, graph), reach, snapshot };
 	}
 
 	/**
@@ -387,7 +435,8 @@ export class CodeMap {
 		let { snapshot, graph } = await this.refresh(refresh);
 		// Coupling is brought to HEAD once per index generation; when that asked Git, the graph is fetched again (the
 		// wait may have let a refresh patch it).
-		if (options.fused === true && (await this.#couplingAt(snapshot.generation)))
+		// A snapshot of a first index still running has no generation of its own to mine coupling at.
+		if (options.fused === true && snapshot.indexing === undefined && (await this.#couplingAt(snapshot.generation)))
 			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const context = this.#settings.current?.value;
@@ -417,6 +466,7 @@ export class CodeMap {
 		const { query, label } = build(graph, snapshot);
 		const result = focus(graph, query);
 		const items = focusItems(result, graph.graph);
+		const notes = indexNotes(snapshot);
 		const text = renderFocus(result, {
 			root: this.root,
 			query: label,
@@ -426,26 +476,25 @@ export class CodeMap {
 			partial: snapshot.partial,
 			truncated: snapshot.truncated,
 			files: snapshot.files,
-			maxTokens,
+			maxTokens: notedTokens(maxTokens, notes),
 		});
-		return { text, ...items, result, snapshot };
+		return { text: withNotes(text, notes), ...items, result, snapshot };
 	}
 
 	/** An overview of the root within `maxTokens`. */
 	async sketch(maxTokens: number, refresh: MapRefreshOptions = {}): Promise<{ text: string; snapshot: IndexSnapshot }> {
 		const { snapshot, graph } = await this.refresh(refresh);
-		return {
-			text: renderSketch({
-				root: this.root,
-				graph: graph.graph,
-				files: snapshot.files,
-				gaps: snapshot.gaps,
-				partial: snapshot.partial,
-				truncated: snapshot.truncated,
-				maxTokens,
-			}),
-			snapshot,
-		};
+		const notes = indexNotes(snapshot);
+		const text = renderSketch({
+			root: this.root,
+			graph: graph.graph,
+			files: snapshot.files,
+			gaps: snapshot.gaps,
+			partial: snapshot.partial,
+			truncated: snapshot.truncated,
+			maxTokens: notedTokens(maxTokens, notes),
+		});
+		return { text: withNotes(text, notes), snapshot };
 	}
 
 	/**

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { settlesWithin } from "./patience.ts";
 export { pacedProgress } from "./progress.ts";
 export { type Pace, syncWhileFast } from "./sync-while-fast.ts";
 export { TimeSlice } from "./time-slice.ts";

@@ -171,7 +171,8 @@ const GRAMMAR_PACKAGES: Readonly<Record<LanguageId, string>> = {
 	java: "tree-sitter-java",
 };
 
-function grammarPath(language: LanguageId): string {
+/** The WebAssembly build of `language`'s grammar in its package (what `loadExtractor` loads), for measures of the parser alone. */
+export function grammarPath(language: LanguageId): string {
 	const manifest = createRequire(import.meta.url).resolve(`${GRAMMAR_PACKAGES[language]}/package.json`);
 	return join(dirname(manifest), `tree-sitter-${language}.wasm`);
 }

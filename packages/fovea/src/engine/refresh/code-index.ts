@@ -18,16 +18,10 @@ import type { CoverageGap, FileFacts } from "../model/index.ts";
 import { forgetSharedNames } from "../model/index.ts";
 import { type Extractor, loadExtractor } from "../parse/index.ts";
 import type { ScannedFile } from "../scan/index.ts";
-import {
-	DEFAULT_MAX_FILE_BYTES,
-	DEFAULT_MAX_FILES,
-	ensureRootPresent,
-	type ScanResult,
-	scanPaths,
-	scanRoot,
-} from "../scan/index.ts";
+import { DEFAULT_MAX_FILE_BYTES, ensureRootPresent, type ScanResult, scanPaths, scanRoot } from "../scan/index.ts";
 import type { SharedParse } from "./examine-files.ts";
-import { type FileState, manifestOf } from "./file-state.ts";
+import { FactBudget, factBudgetFromEnv, factBytes } from "./fact-budget.ts";
+import { type FileState, manifestOf, PENDING } from "./file-state.ts";
 import { type IndexSnapshot, nextSnapshot } from "./snapshot.ts";
 import { updateStates } from "./update-states.ts";
 
@@ -39,7 +33,17 @@ export interface CodeIndexOptions {
 	extractor?: Extractor | (() => Promise<Extractor>);
 	/** The fact cache; `false` keeps facts in memory only. Default: a {@link FactCache} in the user cache dir. */
 	cache?: FactCache | false;
+	/**
+	 * Supported files listed at most; more sets `truncated`. Default: no bound, every file of the root is indexed and
+	 * memory is bounded by `factBudgetBytes` instead.
+	 */
 	maxFiles?: number;
+	/**
+	 * Estimated bytes of facts kept resident for this root; past it each further file is kept summarized (no call
+	 * sites, no content terms) and counted in `IndexSnapshot.summarized` (`fact-budget.ts`). Default FOVEA_FACTS_MB,
+	 * else 160 MB.
+	 */
+	factBudgetBytes?: number;
 	maxFileBytes?: number;
 	/**
 	 * A file modified less than this long before it was read could change again within the file system's timestamp
@@ -127,6 +131,11 @@ export class CodeIndex {
 	/** Gaps found in file content, as published in the snapshot. */
 	#contentGaps = new Map<string, CoverageGap>();
 	#truncated = false;
+	/** The memory budget's account of the facts resident in `#state` (estimated bytes). */
+	readonly #budget: FactBudget;
+	#residentBytes = 0;
+	/** While a first index examines the files its walk listed: the state being built, and the walk's gaps. */
+	#live: { next: ReadonlyMap<string, FileState>; scanGaps: Map<string, CoverageGap>; truncated: boolean } | undefined;
 	#directories: readonly string[] = [];
 	#settingsFiles: readonly string[] = [];
 	#snapshot: IndexSnapshot | undefined;
@@ -143,6 +152,7 @@ export class CodeIndex {
 		this.#extractorSource = options.extractor ?? loadExtractor;
 		this.cache = options.cache === false ? undefined : (options.cache ?? new FactCache(this.root));
 		this.maxFiles = options.maxFiles;
+		this.#budget = new FactBudget(options.factBudgetBytes ?? factBudgetFromEnv());
 		this.contentTerms = options.contentTerms ?? true;
 		this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
 		if (this.cache !== undefined && this.cache.root !== this.root) {
@@ -159,6 +169,34 @@ export class CodeIndex {
 	/** The import settings files (`tsconfig.json`, `package.json`, `go.mod`, `Cargo.toml`…) the last walk found, sorted. */
 	get settingsFiles(): readonly string[] {
 		return this.#settingsFiles;
+	}
+
+	/** Estimated bytes of the facts resident for this root, and the budget they are held to (`fact-budget.ts`). */
+	get residentFacts(): { bytes: number; budget: number } {
+		return { bytes: this.#residentBytes, budget: this.#budget.limit };
+	}
+
+	/**
+	 * While the first index of this root runs, once its walk has listed the files: a snapshot of the files indexed so
+	 * far (generation 0, never published as the index's), with `indexing` saying how far the index is; otherwise
+	 * `undefined`. It costs one pass over the files listed, so a query can answer from it instead of waiting.
+	 */
+	indexedSoFar(): IndexSnapshot | undefined {
+		const live = this.#live;
+		if (live === undefined || this.#snapshot !== undefined) return undefined;
+		const known = new Map<string, FileState>();
+		for (const [path, state] of live.next) if (state !== PENDING) known.set(path, state);
+		const { snapshot } = nextSnapshot({
+			root: this.root,
+			previous: new Map(),
+			next: known,
+			snapshot: undefined,
+			contentGaps: new Map(),
+			scanGaps: live.scanGaps,
+			truncated: live.truncated,
+			touched: undefined,
+		});
+		return { ...snapshot, generation: 0, indexing: { indexed: known.size, total: live.next.size } };
 	}
 
 	/** The latest completed snapshot, or `undefined` before the first refresh. */
@@ -247,10 +285,21 @@ export class CodeIndex {
 		});
 		this.stats.scans++;
 		this.stats.filesStatted += scan.stats.filesStatted;
+		// However large the root, the cache keeps every file's facts (an unchanged walk lists none: the state counts).
+		this.cache?.expectFiles(scan.unchanged ? this.#state.size : scan.files.length);
 		this.#directories = scan.directories;
 		this.#settingsFiles = scan.settingsFiles;
 		const scanGaps = new Map(scan.gaps.map((g) => [g.path, g]));
-		const next = scan.unchanged ? this.#state : await this.#update(scan.files, options);
+		const first = this.#snapshot === undefined;
+		const onState = (next: ReadonlyMap<string, FileState>) => {
+			if (first) this.#live = { next, scanGaps, truncated: scan.truncated };
+		};
+		let next: Map<string, FileState>;
+		try {
+			next = scan.unchanged ? this.#state : await this.#update(scan.files, options, 0, onState);
+		} finally {
+			this.#live = undefined;
+		}
 		forgetSharedNames();
 		// Checked after the walk: a root deleted while it was walked lists a part of its files, or none.
 		if (!scan.unchanged) await ensureRootPresent(this.root);
@@ -273,7 +322,7 @@ export class CodeIndex {
 		const files: ScannedFile[] = [];
 		const scope = new Set<string>();
 		let truncated = this.#truncated;
-		const limit = this.maxFiles ?? DEFAULT_MAX_FILES;
+		const limit = this.maxFiles ?? Number.POSITIVE_INFINITY;
 		let count = this.#state.size;
 		for (const verdict of verdicts) {
 			scope.add(verdict.path);
@@ -293,14 +342,26 @@ export class CodeIndex {
 				files.push(verdict.file);
 			}
 		}
-		const next = await this.#update(files, options);
+		// What stays resident besides the paths checked: their facts are accounted again as they are kept or admitted.
+		let resident = this.#residentBytes;
+		for (const path of scope) {
+			const facts = this.#state.get(path)?.facts;
+			if (facts !== undefined) resident -= factBytes(facts);
+		}
+		const next = await this.#update(files, options, resident);
 		// A path found gone may have gone with the whole root.
 		if (verdicts.some((v) => v.kind === "absent")) await ensureRootPresent(this.root);
 		return this.#commit(next, scanGaps, truncated, scope);
 	}
 
 	/** The states of `files` after examining them (see `updateStates`). */
-	#update(files: readonly ScannedFile[], options: RefreshOptions): Promise<Map<string, FileState>> {
+	#update(
+		files: readonly ScannedFile[],
+		options: RefreshOptions,
+		resident: number,
+		onState?: (next: ReadonlyMap<string, FileState>) => void,
+	): Promise<Map<string, FileState>> {
+		this.#budget.start(resident);
 		return updateStates(files, {
 			root: this.root,
 			maxFileBytes: this.maxFileBytes,
@@ -317,6 +378,8 @@ export class CodeIndex {
 			},
 			offers: options.offers,
 			sharedParse: options.sharedParse,
+			budget: this.#budget,
+			onState,
 		});
 	}
 
@@ -341,6 +404,8 @@ export class CodeIndex {
 			touched,
 		});
 		this.#contentGaps = contentGaps;
+		// An unchanged walk examined nothing and left the account as it was.
+		if (next !== this.#state) this.#residentBytes = this.#budget.used;
 		if (touched === undefined) this.#state = next;
 		else {
 			// A path refresh's `next` holds its paths only: applied here, where the refresh can no longer be abandoned.

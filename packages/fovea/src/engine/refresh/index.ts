@@ -5,5 +5,7 @@
  * @module
  */
 export { CodeIndex, type CodeIndexOptions, type RefreshOptions, type SharedParse } from "./code-index.ts";
+export { FirstIndex } from "./first-index.ts";
+export { indexNotes, notedTokens, withNotes } from "./index-notes.ts";
 export { RootWatch } from "./root-watch.ts";
-export type { IndexSnapshot } from "./snapshot.ts";
+export type { IndexingProgress, IndexSnapshot } from "./snapshot.ts";

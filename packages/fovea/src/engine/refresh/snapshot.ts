@@ -5,8 +5,15 @@
  */
 import type { CoverageGap, FileFacts } from "../model/index.ts";
 import { isPartial, type PartialFile, partialEntries } from "../model/index.ts";
+import { isSummary } from "./fact-budget.ts";
 import { type FileState, PENDING } from "./file-state.ts";
 import { type Change, withChanges } from "./layered-map.ts";
+
+/** How far a first index had come when a snapshot was taken from it: files with a known state, of those listed. */
+export interface IndexingProgress {
+	indexed: number;
+	total: number;
+}
 
 /** The facts of one root at one refresh. */
 export interface IndexSnapshot {
@@ -17,6 +24,16 @@ export interface IndexSnapshot {
 	/** Files mapped best effort (parse errors, bytes that are not UTF-8), sorted by path. */
 	partial: PartialFile[];
 	truncated: boolean;
+	/**
+	 * Files kept as summaries to fit the memory budget (`fact-budget.ts`): in `files`, with their symbols and imports
+	 * but no call sites or content terms.
+	 */
+	summarized: number;
+	/**
+	 * Set only on a snapshot taken while the root's first index runs (`CodeIndex.indexedSoFar`): how far it is. Such a
+	 * snapshot holds the files indexed so far, and an answer from it says it is partial.
+	 */
+	indexing?: IndexingProgress;
 	/** Bumps only when some file's facts changed. */
 	generation: number;
 	/** Paths whose facts changed in the refresh that produced this snapshot, including removed ones; sorted. */
@@ -98,6 +115,7 @@ export function nextSnapshot(input: SnapshotInput): {
 	let files: ReadonlyMap<string, FileFacts>;
 	let contentGaps: Map<string, CoverageGap>;
 	let partial: PartialFile[];
+	let summarized = 0;
 	if (touched === undefined || last === undefined) {
 		const all = new Map<string, FileFacts>();
 		contentGaps = new Map();
@@ -105,6 +123,7 @@ export function nextSnapshot(input: SnapshotInput): {
 		for (const [path, state] of next) {
 			if (state.facts !== undefined) {
 				all.set(path, state.facts);
+				if (isSummary(state.facts)) summarized++;
 				if (isPartial(state.facts)) partial.push(...partialEntries(path, state.facts));
 			} else if (state.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 		}
@@ -114,8 +133,12 @@ export function nextSnapshot(input: SnapshotInput): {
 		// The last snapshot's files with the touched paths' changes laid over them, not a copy (`layered-map.ts`).
 		const changes: Change<string, FileFacts>[] = [];
 		contentGaps = new Map(input.contentGaps);
+		summarized = last.summarized;
 		for (const path of touched) {
 			const state = next.get(path);
+			const before = last.files.get(path);
+			if (before !== undefined && isSummary(before)) summarized--;
+			if (state?.facts !== undefined && isSummary(state.facts)) summarized++;
 			changes.push([path, state?.facts]);
 			if (state?.gap !== undefined) contentGaps.set(path, { path, reason: state.gap });
 			else contentGaps.delete(path);
@@ -137,6 +160,7 @@ export function nextSnapshot(input: SnapshotInput): {
 		gaps,
 		partial,
 		truncated: input.truncated,
+		summarized,
 		generation,
 		changed,
 		generationChanged,

@@ -12,4 +12,4 @@ export { scanPaths } from "./path-check.ts";
 export { ensureRootPresent, RootGoneError } from "./root-presence.ts";
 export { isSettingsPath } from "./settings-files.ts";
 export { skippedDirGap } from "./skip-dirs.ts";
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type ScanResult, scanRoot } from "./walk.ts";
+export { DEFAULT_MAX_FILE_BYTES, type ScanResult, scanRoot } from "./walk.ts";

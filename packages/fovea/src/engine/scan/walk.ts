@@ -3,6 +3,8 @@
  * files and file metadata only (never source content), follows no symlink, skips version-control, dependency and
  * build-output directories and anything `.gitignore` excludes, and stops at fixed bounds. Files it cannot map become
  * visible {@link CoverageGap}s; files that are not code at all (images, JSON, Markdown, lock files) are left out.
+ * By default it lists every file of the root, however many: what bounds an index is the memory its facts take
+ * (`refresh/fact-budget.ts`), never a count of files. A caller may still set count bounds; past them it says so.
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
@@ -16,13 +18,16 @@ import { skippedDirGap } from "./skip-dirs.ts";
 import { lstatOrUndefined, lstatSyncOrUndefined, readdirOrUndefined } from "./walk-calls.ts";
 
 export interface ScanOptions {
-	/** Supported files listed at most; more sets `truncated`. Default 20,000. */
+	/** Supported files (and gaps) listed at most; more sets `truncated`. Default: no bound. */
 	maxFiles?: number;
 	/** A supported file larger than this is a `too-large` gap and is never read. Default 1 MiB. */
 	maxFileBytes?: number;
 	/** Directory levels below the root walked at most; deeper trees set `truncated`. Default 40. */
 	maxDepth?: number;
-	/** Directory entries examined at most, whatever they are; more sets `truncated`. Default 10 × `maxFiles`. */
+	/**
+	 * Directory entries examined at most, whatever they are; more sets `truncated`. Default 10 × `maxFiles`, no bound
+	 * when `maxFiles` has none.
+	 */
 	maxEntries?: number;
 	/**
 	 * What the files were at the last look, by path: the walk compares each file it finds with its record instead of
@@ -67,7 +72,6 @@ export interface ScanResult {
 /** What a name's bytes that are not UTF-8 read as: such a path cannot be opened by the name Node gives it. */
 const NOT_UTF8 = "\uFFFD";
 
-export const DEFAULT_MAX_FILES = 20_000;
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 40;
 const STAT_CONCURRENCY = 64;
@@ -86,7 +90,7 @@ export function newStats(): ScanStats {
 
 /** The bounds of `options`, defaults filled in and clamped. */
 export function bounds(options: ScanOptions): Required<Omit<ScanOptions, "signal" | "recorded">> {
-	const maxFiles = Math.max(1, options.maxFiles ?? DEFAULT_MAX_FILES);
+	const maxFiles = Math.max(1, options.maxFiles ?? Number.POSITIVE_INFINITY);
 	return {
 		maxFiles,
 		maxFileBytes: Math.max(0, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),

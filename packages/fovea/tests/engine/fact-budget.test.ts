@@ -1,0 +1,151 @@
+/**
+ * The whole root is mapped, and memory, not a count of files, bounds the index (`refresh/fact-budget.ts`):
+ * - a walk lists every file of a root past the 20,000 files it once stopped at, and says nothing was cut;
+ * - with a small fact budget every file is still indexed; the facts kept whole stay within the budget, the rest are
+ *   summaries (no call sites, no content terms), the account equals the facts resident, and answers and
+ *   `IndexSnapshot.summarized` say how many files were summarized;
+ * - a one-file refresh and a restart from the fact cache keep the same account.
+ * Bounds are asserted as work counts and estimated bytes, never timings.
+ */
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { FactCache } from "../../src/engine/cache/index.ts";
+import { CodeMap } from "../../src/engine/map/code-map.ts";
+import type { FileFacts } from "../../src/engine/model/index.ts";
+import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
+import { factBytes, isSummary } from "../../src/engine/refresh/fact-budget.ts";
+import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
+import { MANIFEST_CHUNK } from "../../src/engine/refresh/update-states.ts";
+import { scanRoot } from "../../src/engine/scan/index.ts";
+import { writeChainedTree } from "../support/generated-tree.ts";
+import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+
+const temps: string[] = [];
+after(async () => {
+	for (const dir of temps) await removeTempDir(dir);
+});
+
+async function tempDir(): Promise<string> {
+	const dir = await makeTempDir();
+	temps.push(dir);
+	return dir;
+}
+
+/** Estimated bytes of the facts a snapshot holds, and of those kept whole. */
+function accounted(snapshot: IndexSnapshot): { all: number; whole: number; summaries: number } {
+	let all = 0;
+	let whole = 0;
+	let summaries = 0;
+	for (const facts of snapshot.files.values()) {
+		all += factBytes(facts);
+		if (isSummary(facts)) summaries++;
+		else whole += factBytes(facts);
+	}
+	return { all, whole, summaries };
+}
+
+describe("the whole root is mapped within a memory budget", () => {
+	it("a walk lists every file past 20,000, with nothing cut", async () => {
+		const root = await writeChainedTree(await tempDir(), 20_150, false);
+		const scan = await scanRoot(root);
+		assert.equal(scan.files.length, 20_150);
+		assert.equal(scan.truncated, false);
+		assert.equal(scan.stats.filesStatted, 20_150);
+	});
+
+	it("keeps every file, summarizes past the budget, accounts exactly and says so", async () => {
+		const root = await writeChainedTree(await tempDir(), 300);
+		const budget = 200 * 1024;
+		const cacheDir = await tempDir();
+		const map = new CodeMap(root, { cache: new FactCache(root, { cacheDir }), factBudgetBytes: budget });
+		const answer = await map.focus({ text: "ledger reconciliation" }, 1500);
+		const snapshot = answer.snapshot;
+		assert.equal(snapshot.files.size, 300, "no file is left out");
+		assert.equal(snapshot.truncated, false);
+		const { all, whole, summaries } = accounted(snapshot);
+		assert.ok(summaries > 0 && summaries < 300, `summarized ${summaries}`);
+		assert.equal(snapshot.summarized, summaries);
+		assert.ok(whole <= budget, `whole facts ${whole} within ${budget}`);
+		assert.equal(map.index.residentFacts.bytes, all, "the account is the facts resident");
+		let summaryBytes = 0;
+		for (const facts of snapshot.files.values()) {
+			if (!isSummary(facts)) continue;
+			assert.equal(facts.calls.callee.length, 0);
+			assert.equal(facts.contentTerms, undefined);
+			assert.ok(facts.symbols.length > 0 && facts.imports.length > 0, "names and imports stay");
+			summaryBytes = Math.max(summaryBytes, factBytes(facts));
+		}
+		assert.ok(summaryBytes < whole / (300 - summaries), "a summary is smaller than a whole file's facts");
+		assert.match(answer.text, new RegExp(`${summaries} files are kept summarized to fit the memory budget`));
+
+		// A one-file refresh keeps the account exact.
+		const first = [...snapshot.files.keys()].find((path) => !isSummary(snapshot.files.get(path) as never)) as string;
+		await writeFile(join(root, first), "export function tiny() {}\n");
+		const edited = await map.index.refresh({ paths: [first] });
+		assert.equal(edited.files.size, 300);
+		assert.equal(map.index.residentFacts.bytes, accounted(edited).all);
+		assert.equal(edited.summarized, accounted(edited).summaries);
+		await map.index.flush();
+
+		// A restart takes the facts from the cache, parses nothing, and holds the same budget.
+		const restarted = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }), factBudgetBytes: budget });
+		const again = await restarted.refresh();
+		assert.equal(restarted.stats.filesParsed, 0);
+		assert.equal(again.files.size, 300);
+		assert.ok(again.summarized > 0);
+		assert.ok(accounted(again).whole <= budget);
+		assert.equal(restarted.residentFacts.bytes, accounted(again).all);
+	});
+
+	it("a restart takes facts from the cache a segment's worth at a time, never every file's at once", async () => {
+		const files = MANIFEST_CHUNK + 100;
+		const root = await writeChainedTree(await tempDir(), files, false);
+		const cacheDir = await tempDir();
+		// Files just written are racy (re-read, not taken from the manifest): none is, here.
+		const cold = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }), racyWindowMs: 0 });
+		await cold.refresh();
+		await cold.flush();
+		/** The real cache, recording how many facts each lookup asked for. */
+		class CountingCache extends FactCache {
+			readonly asked: number[] = [];
+			override getMany(keys: readonly string[]): Promise<Map<string, FileFacts>> {
+				this.asked.push(keys.length);
+				return super.getMany(keys);
+			}
+		}
+		const cache = new CountingCache(root, { cacheDir });
+		const restarted = new CodeIndex(root, { cache, racyWindowMs: 0 });
+		const snapshot = await restarted.refresh();
+		assert.equal(snapshot.files.size, files);
+		assert.equal(restarted.stats.filesParsed, 0);
+		assert.equal(restarted.stats.cacheHits, files);
+		assert.deepEqual(cache.asked, [MANIFEST_CHUNK, 100]);
+	});
+
+	it("a root larger than the fact cache's bounds keeps all its facts there, and restarts without parsing", async () => {
+		const root = await writeChainedTree(await tempDir(), 60);
+		const cacheDir = await tempDir();
+		const bounded = () => new FactCache(root, { cacheDir, maxEntries: 20 });
+		// Files just written are racy and read again; none is, here.
+		const cold = new CodeIndex(root, { cache: bounded(), racyWindowMs: 0 });
+		await cold.refresh();
+		await cold.flush();
+		assert.equal(cold.cache?.stats.evictions, 0);
+		assert.ok((cold.cache?.bounds.maxEntries ?? 0) >= 60);
+		const restarted = new CodeIndex(root, { cache: bounded(), racyWindowMs: 0 });
+		await restarted.refresh();
+		assert.equal(restarted.stats.filesParsed, 0);
+		assert.equal(restarted.stats.cacheHits, 60);
+	});
+
+	it("summarizes nothing when the facts fit", async () => {
+		const root = await writeChainedTree(await tempDir(), 50);
+		const index = new CodeIndex(root, { cache: false });
+		const snapshot = await index.refresh();
+		assert.equal(snapshot.summarized, 0);
+		assert.equal(snapshot.files.size, 50);
+		assert.equal(index.residentFacts.bytes, accounted(snapshot).all);
+	});
+});
