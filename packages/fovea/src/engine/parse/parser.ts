@@ -32,6 +32,7 @@ import {
 	noCalls,
 } from "../model/index.ts";
 import { contentTerms } from "../terms/index.ts";
+import { anchorLiterals, routesOf } from "./anchors/index.ts";
 import { onBaselineCompiler } from "./grammar-compiler.ts";
 import { type CaptureMatch, countLines, type LanguageRules } from "./languages/common.ts";
 import { goRules } from "./languages/go.ts";
@@ -259,6 +260,10 @@ function factsOf(
 		parseErrors,
 	};
 	if (extracted.package !== undefined) facts.package = extracted.package;
+	const routes = routesOf(path, language, source);
+	if (routes.length > 0) facts.routes = routes;
+	const literals = anchorLiterals(source);
+	if (literals.length > 0) facts.literals = literals;
 	if (cutShort) facts.cutShort = true;
 	return compactFacts(facts, { cutFromSource: true });
 }
