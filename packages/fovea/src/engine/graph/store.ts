@@ -1,9 +1,19 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
+import { AnchorIndex, definedKeys } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { dependentsOf } from "./dependents.ts";
-import { type EdgeContext, fileEdges, referencedNames } from "./edges.ts";
-import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode } from "./model.ts";
+import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
+import type {
+	CodeGraph,
+	Dependents,
+	EdgeKind,
+	FileAnchors,
+	FileEdges,
+	GraphLinks,
+	GraphNode,
+	RouteAnchor,
+} from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
@@ -43,7 +53,9 @@ export class GraphStore {
 	readonly #edges = new Map<string, FileEdges>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
 	readonly #referrers = new Map<string, OneOrMany<string>>();
-	readonly #counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
+	readonly #counts: Record<EdgeKind, number> = noEdges();
+	/** Literal holders and route buckets of the whole root, for route and literal edges. */
+	readonly #anchors = new AnchorIndex();
 	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
 	#rows: SparseGraph | undefined;
 	/** Who depends on each node, built by the first impact on this generation and dropped by any edit of edges. */
@@ -61,6 +73,7 @@ export class GraphStore {
 			this.#fileNode.set(file.path, this.#nodes.length);
 			this.#nodes.push(fileNodeOf(file));
 			this.#facts.set(file.path, file);
+			this.#anchors.apply(file, 1);
 		}
 		this.#fileCount = this.#nodes.length;
 		for (const file of sorted) {
@@ -88,9 +101,16 @@ export class GraphStore {
 		const touchedNames = new Set<string>();
 		for (const path of changed) {
 			const facts = files.get(path) as FileFacts;
+			const old = this.#facts.get(path) as FileFacts;
 			this.#replaceSymbols(path, facts, delta, touchedNames);
-			this.#refer(this.#facts.get(path) as FileFacts, -1);
+			this.#refer(old, -1);
 			this.#refer(facts, 1);
+			// A literal or route bucket the edit added or removed changes the edges of every file referring to it.
+			const before = definedKeys(old);
+			for (const key of definedKeys(facts)) if (!before.delete(key)) touchedNames.add(key);
+			for (const key of before) touchedNames.add(key);
+			this.#anchors.apply(old, -1);
+			this.#anchors.apply(facts, 1);
 			this.#facts.set(path, facts);
 			const fileNode = this.#nodes[this.#fileNode.get(path) as number] as GraphNode;
 			fileNode.endLine = facts.lines;
@@ -144,6 +164,11 @@ export class GraphStore {
 					return this.#dependents;
 				},
 				edgesOf: (path) => this.#edges.get(path),
+				routes: () => {
+					const routes: RouteAnchor[] = [];
+					for (const edges of this.#edges.values()) for (const route of edges.anchors?.routes ?? []) routes.push(route);
+					return routes;
+				},
 			},
 		};
 	}
@@ -225,6 +250,7 @@ export class GraphStore {
 			facts: this.#facts,
 			imports: this.#links.imports,
 			subjects: this.#links.subjects,
+			anchors: this.#anchors,
 		};
 	}
 }
@@ -235,7 +261,23 @@ function sameEdges(x: FileEdges, y: FileEdges): boolean {
 	for (let i = 0; i < x.a.length; i++) {
 		if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.w[i] !== y.w[i] || x.r[i] !== y.r[i]) return false;
 	}
-	return true;
+	return sameAnchors(x.anchors, y.anchors);
+}
+
+/** Whether two derivations of a file's anchors are the same routes and labels. */
+function sameAnchors(x: FileAnchors | undefined, y: FileAnchors | undefined): boolean {
+	if (x === undefined || y === undefined) return x === y;
+	if (x.routes.length !== y.routes.length || x.labels.size !== y.labels.size) return false;
+	for (const [to, label] of x.labels) if (y.labels.get(to) !== label) return false;
+	return x.routes.every((route, i) => {
+		const other = y.routes[i] as RouteAnchor;
+		return (
+			route.method === other.method &&
+			route.path === other.path &&
+			route.line === other.line &&
+			route.handler === other.handler
+		);
+	});
 }
 
 /** A symbol's identity across edits: kind, container, name and how many of the same came before it. */

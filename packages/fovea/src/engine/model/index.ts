@@ -39,6 +39,7 @@ export {
 	HTTP_METHODS,
 	httpMethod,
 	isParameter,
+	isPathLiteral,
 	joinRoute,
 	normalizeRoutePath,
 	routeKey,

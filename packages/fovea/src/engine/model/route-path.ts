@@ -103,3 +103,8 @@ export function joinRoute(prefix: string, path: string): string {
 	if (path === "" || path === "/") return prefix;
 	return `${prefix.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
 }
+
+/** Whether a string literal is a URL path (a route reference) rather than a name. */
+export function isPathLiteral(literal: string): boolean {
+	return literal.startsWith("/");
+}

@@ -40,6 +40,8 @@ export const RELATION_DECAY: Readonly<Record<Dependency, number>> = {
 	implements: 0.8,
 	calls: 0.7,
 	imports: 0.5,
+	route: 0.7,
+	literal: 0.4,
 };
 
 /**

@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { anchorLiterals, isPathLiteral, MAX_LITERALS } from "./literals.ts";
+export { anchorLiterals, MAX_LITERALS } from "./literals.ts";
 export { routesOf } from "./routes.ts";

@@ -5,6 +5,7 @@
  * over the whole root (`graph/anchor-index.ts`): only a literal few files hold is a bridge. Pure, text-level: a
  * literal is a quoted run on one line without quotes, backslashes or white space.
  */
+import { isPathLiteral } from "../../model/index.ts";
 
 /** Literals kept per file at most: a data file's thousands of strings would only cost memory. */
 export const MAX_LITERALS = 200;
@@ -19,11 +20,6 @@ const NAME_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[-_.:][A-Za-z0-9]+)+$/;
 const PATH_LIKE = /^\/[\w\-.~:{}<>[\]/%@*]*[A-Za-z][\w\-.~:{}<>[\]/%@*]*$/;
 /** File names (a code or data file's extension) are imports' and loaders' business, not a shared name. */
 const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|go|rs|java|json|ya?ml|toml|md|txt|html?|css|scss|svg|png|jpe?g|gif|lock|sh)$/i;
-
-/** Whether a literal is a URL path (a route reference) rather than a name. */
-export function isPathLiteral(literal: string): boolean {
-	return literal.startsWith("/");
-}
 
 /** The anchor literals of `source` (see the module comment). */
 export function anchorLiterals(source: string): string[] {

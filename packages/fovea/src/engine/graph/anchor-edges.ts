@@ -1,0 +1,84 @@
+/**
+ * The route and literal edges of one file, derived with its other edges (`edges.ts`) so they are kept, patched and
+ * reversed for impact like them:
+ * - a route the file declares links it to its handler when the handler is defined in another file (`route`);
+ * - a URL path the file writes (`"/users/42"`, a test's request or a client's call) links it to the handler of each
+ *   route of another file that matches it, a route mounted under a prefix matching the path's tail (`route`);
+ * - a name-like literal the file shares with few other files (`MAX_LITERAL_FILES`) links it to each of them
+ *   (`literal`), the rarest shared literal naming the link.
+ * One edge per node linked, labelled with the route (`GET /users/:id`) or the literal (`"x-request-id"`) for
+ * evidence.
+ */
+import {
+	type FileFacts,
+	firstOf,
+	isPathLiteral,
+	normalizeRoutePath,
+	routeMatches,
+	segmentsOf,
+} from "../model/index.ts";
+import type { EdgeContext } from "./edges.ts";
+import type { EdgeKind, FileAnchors, RouteAnchor } from "./model.ts";
+
+/** URL paths of one file matched against the root's routes at most: a fixture of thousands of URLs links nothing. */
+const MAX_ROUTE_REFERENCES = 64;
+/** Routes one URL path may link to at most: a path every route's tail matches (`/:id`) names none of them. */
+const MAX_MATCHED_ROUTES = 4;
+
+/**
+ * Derives the file's anchor edges through `link` (from the file's node) and returns its routes and labels, or
+ * `undefined` when it has none. `resolve` finds a handler name's definitions as a call's callee is found.
+ */
+export function anchorEdges(
+	file: FileFacts,
+	fileId: number,
+	context: EdgeContext,
+	resolve: (name: string) => readonly number[],
+	link: (to: number, kind: EdgeKind) => void,
+): FileAnchors | undefined {
+	const routes: RouteAnchor[] = [];
+	const labels = new Map<number, string>();
+	const linkOnce = (to: number, kind: EdgeKind, label: string): void => {
+		if (to === fileId || labels.has(to) || context.nodes[to]?.path === file.path) return;
+		labels.set(to, label);
+		link(to, kind);
+	};
+	for (const route of file.routes ?? []) {
+		let handler = fileId;
+		const candidates = route.handler === undefined ? [] : resolve(route.handler);
+		if (candidates.length > 0 && candidates.length <= MAX_MATCHED_ROUTES) {
+			handler = candidates[0] as number;
+			for (const id of candidates) linkOnce(id, "route", `${route.method} ${route.path}`);
+		}
+		routes.push({ method: route.method, path: route.path, file: fileId, line: route.line, handler });
+	}
+	let references = 0;
+	for (const literal of file.literals ?? []) {
+		if (!isPathLiteral(literal)) continue;
+		const path = normalizeRoutePath(literal);
+		if (path === undefined) continue;
+		if (++references > MAX_ROUTE_REFERENCES) break;
+		const segments = segmentsOf(path);
+		const matched: [number, string][] = [];
+		for (const other of context.anchors.routeFilesFor(path)) {
+			if (other === file.path) continue;
+			for (const route of context.facts.get(other)?.routes ?? []) {
+				if (routeMatches(segmentsOf(route.path), segments) === undefined) continue;
+				const named = route.handler === undefined ? undefined : context.symbolsOf.get(other)?.get(route.handler);
+				const target = firstOf(named) ?? context.fileNode.get(other);
+				if (target !== undefined) matched.push([target, `${route.method} ${route.path}`]);
+			}
+		}
+		if (matched.length <= MAX_MATCHED_ROUTES) for (const [target, label] of matched) linkOnce(target, "route", label);
+	}
+	const shared = (file.literals ?? [])
+		.filter((literal) => !isPathLiteral(literal) && context.anchors.literalHolders(literal).length > 0)
+		.sort((x, y) => context.anchors.literalCount(x) - context.anchors.literalCount(y));
+	for (const literal of shared) {
+		for (const holder of context.anchors.literalHolders(literal)) {
+			const target = context.fileNode.get(holder);
+			if (target !== undefined && holder !== file.path) linkOnce(target, "literal", `"${literal}"`);
+		}
+	}
+	return routes.length === 0 && labels.size === 0 ? undefined : { routes, labels };
+}

@@ -1,0 +1,107 @@
+/**
+ * The root-wide tables that route and literal edges are derived from, kept file by file with the graph: which files
+ * hold each name-like literal (a literal few files hold bridges them), and which files declare routes under each
+ * first static path segment (where a URL path written in another file may find its route).
+ *
+ * Edits stay incremental through names: a file refers to the anchor keys it reads (`referenceKeys`) and defines the
+ * keys it adds to the tables (`definedKeys`); an edit that changes a file's defined keys re-derives the edges of every
+ * file referring to them, as a changed symbol name does for its callers.
+ */
+import {
+	addOne,
+	countOf,
+	dropOne,
+	type FileFacts,
+	isParameter,
+	isPathLiteral,
+	manyOf,
+	type OneOrMany,
+	segmentsOf,
+} from "../model/index.ts";
+
+/** A literal held by more files than this is a common word of the root, not a bridge between a few of them. */
+export const MAX_LITERAL_FILES = 4;
+
+/** Prefixes that keep anchor keys apart from symbol names in the graph's table of referred names. */
+const LITERAL_KEY = "\u0001literal:";
+const SEGMENT_KEY = "\u0001route:";
+
+/** The first static segment of a route path, lower case: the bucket its route is found under. */
+function bucketOf(path: string): string | undefined {
+	return segmentsOf(path)
+		.find((segment) => !isParameter(segment))
+		?.toLowerCase();
+}
+
+/** Root-wide literal holders and route buckets. */
+export class AnchorIndex {
+	readonly #literalFiles = new Map<string, OneOrMany<string>>();
+	readonly #routeFiles = new Map<string, OneOrMany<string>>();
+
+	/** Takes in (`sign` 1) or lets go (-1) of what `file` holds. */
+	apply(file: FileFacts, sign: 1 | -1): void {
+		const edit = sign === 1 ? addOne : dropOne;
+		for (const literal of nameLiterals(file)) edit(this.#literalFiles, literal, file.path);
+		for (const bucket of routeBuckets(file)) edit(this.#routeFiles, bucket, file.path);
+	}
+
+	/** Files holding `literal`, when few enough do for it to bridge them (and more than one). */
+	literalHolders(literal: string): readonly string[] {
+		const holders = this.#literalFiles.get(literal);
+		const count = countOf(holders);
+		return count >= 2 && count <= MAX_LITERAL_FILES ? manyOf(holders) : [];
+	}
+
+	/** How many files hold `literal`. */
+	literalCount(literal: string): number {
+		return countOf(this.#literalFiles.get(literal));
+	}
+
+	/** Files declaring a route whose first static segment is one of the static segments of `path`. */
+	routeFilesFor(path: string): Set<string> {
+		const files = new Set<string>();
+		for (const segment of segmentsOf(path)) {
+			if (isParameter(segment)) continue;
+			for (const file of manyOf(this.#routeFiles.get(segment.toLowerCase()))) files.add(file);
+		}
+		return files;
+	}
+}
+
+/** The name-like literals of a file (distinct, as extracted). */
+function nameLiterals(file: FileFacts): string[] {
+	return (file.literals ?? []).filter((literal) => !isPathLiteral(literal));
+}
+
+/** The distinct buckets of a file's routes. */
+function routeBuckets(file: FileFacts): Set<string> {
+	const buckets = new Set<string>();
+	for (const route of file.routes ?? []) {
+		const bucket = bucketOf(route.path);
+		if (bucket !== undefined) buckets.add(bucket);
+	}
+	return buckets;
+}
+
+/** The anchor keys `file` adds to the tables: an edit changing them re-derives the files that refer to them. */
+export function definedKeys(file: FileFacts): Set<string> {
+	const keys = new Set<string>();
+	for (const literal of nameLiterals(file)) keys.add(LITERAL_KEY + literal);
+	for (const bucket of routeBuckets(file)) keys.add(SEGMENT_KEY + bucket);
+	return keys;
+}
+
+/**
+ * The anchor keys and names `file`'s anchor edges are derived through: its name-like literals, the static segments
+ * of its URL paths, and the handler names of its routes.
+ */
+export function referenceKeys(file: FileFacts): string[] {
+	const keys = nameLiterals(file).map((literal) => LITERAL_KEY + literal);
+	for (const literal of file.literals ?? []) {
+		if (!isPathLiteral(literal)) continue;
+		for (const segment of segmentsOf(literal))
+			if (!isParameter(segment)) keys.push(SEGMENT_KEY + segment.toLowerCase());
+	}
+	for (const route of file.routes ?? []) if (route.handler !== undefined) keys.push(route.handler);
+	return keys;
+}
