@@ -52,7 +52,7 @@ function normalSegment(segment: string): string {
 	if (match !== null) return `:${match[1]}`;
 	match = /^<(?:\w+:)?(\w+)>$/.exec(segment); // Flask/Django <int:id>, <id>
 	if (match !== null) return `:${match[1]}`;
-	match = /^\{\*?(\w+)(?:\.\.\.)?(?::[^}]*)?\}$/.exec(segment); // {id}, {id:[0-9]+}, {rest...}, {*rest}
+	match = /^\$?\{\*?(\w+)(?:\.\.\.)?(?::[^}]*)?\}$/.exec(segment); // {id}, {id:[0-9]+}, {rest...}, {*rest}, ${id}
 	if (match !== null) return `:${match[1]}`;
 	match = /^[:*](\w+)/.exec(segment); // :id, :id?, :id(\d+), *filepath
 	if (match !== null) return `:${match[1]}`;

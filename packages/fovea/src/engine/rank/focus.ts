@@ -26,6 +26,7 @@ import {
 	sumOf,
 	topK,
 } from "./ranking.ts";
+import { promoteRoutes, type RouteMatch, routeSeeds } from "./route-seeds.ts";
 import { TermIndex } from "./term-index.ts";
 
 /** Timescales of the diffusion and how much each contributes: local context first, neighbourhood second. */
@@ -203,6 +204,8 @@ export interface FocusResult {
 	files: RankedNode[];
 	symbols: RankedNode[];
 	stats: HeatStats;
+	/** Routes the query names (`rank/route-seeds.ts`), best first; their handlers rank first. */
+	routes?: RouteMatch[];
 }
 
 /**
@@ -229,6 +232,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		if (fileId !== undefined) seeds[fileId] = (seeds[fileId] as number) + 5;
 	}
 	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
+	const routes = routeSeeds(graph, query.text);
+	for (const [id, mass] of routes.seeds) seeds[id] = (seeds[id] as number) + mass;
 	const stats: HeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
@@ -249,6 +254,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
+	promoteRoutes(fileScore, routes, 0, graph.fileCount);
+	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(
 		score,
@@ -260,7 +267,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 			? undefined
 			: (id) => query.kinds?.has((graph.nodes[id] as { kind: string }).kind) === true,
 	);
-	return { terms: queryTerms, seededNodes, files, symbols, stats };
+	const named = routes.matches.length > 0 ? { routes: routes.matches } : {};
+	return { terms: queryTerms, seededNodes, files, symbols, stats, ...named };
 }
 
 /**

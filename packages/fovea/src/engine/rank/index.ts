@@ -27,4 +27,5 @@ export {
 	type RankedNode,
 } from "./focus.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
+export { type RouteMatch, type RouteSeeds, routeSeeds } from "./route-seeds.ts";
 export { dwellQuery, impactSeeds } from "./seeds.ts";

@@ -25,13 +25,22 @@ const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|go|rs|java|json|ya?ml|toml|md|txt|html?|
 export function anchorLiterals(source: string): string[] {
 	const kept = new Set<string>();
 	for (const match of source.matchAll(QUOTED)) {
-		const text = match[2] as string;
+		const text = pathOfUrl(match[2] as string);
 		if (kept.has(text)) continue;
 		if (isPathLiteral(text) ? !PATH_LIKE.test(text) || FILE_NAME.test(text) : !isNameLike(text)) continue;
 		kept.add(text);
 		if (kept.size >= MAX_LITERALS) break;
 	}
 	return [...kept];
+}
+
+/**
+ * The path of a URL written with its base (`http://localhost/api/x` → `/api/x`) or behind an interpolated base
+ * (`{settings.API_V1_STR}/users/me`, `${base}/users/${id}` → `/users/me`, `/users/${id}`); other text as it is.
+ */
+function pathOfUrl(text: string): string {
+	const match = /^(?:\$?\{[^}]*\}|https?:\/\/[^/]+)(\/.*)$/.exec(text);
+	return match === null ? text : (match[1] as string);
 }
 
 function isNameLike(text: string): boolean {
