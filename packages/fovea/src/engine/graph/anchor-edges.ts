@@ -64,8 +64,7 @@ export function anchorEdges(
 			if (other === file.path) continue;
 			for (const route of context.facts.get(other)?.routes ?? []) {
 				if (routeMatches(segmentsOf(route.path), segments) === undefined) continue;
-				const named = route.handler === undefined ? undefined : context.symbolsOf.get(other)?.get(route.handler);
-				const target = firstOf(named) ?? context.fileNode.get(other);
+				const target = handlerOf(other, route.handler, context) ?? context.fileNode.get(other);
 				if (target !== undefined) matched.push([target, `${route.method} ${route.path}`]);
 			}
 		}
@@ -81,4 +80,21 @@ export function anchorEdges(
 		}
 	}
 	return routes.length === 0 && labels.size === 0 ? undefined : { routes, labels };
+}
+
+/**
+ * The handler `name` of a route declared in `path`, as that file sees it: its own definition, else one in a file it
+ * imports (`app.get("/x", getUser)` with `getUser` imported from a handlers module).
+ */
+function handlerOf(path: string, name: string | undefined, context: EdgeContext): number | undefined {
+	if (name === undefined) return undefined;
+	const own = firstOf(context.symbolsOf.get(path)?.get(name));
+	if (own !== undefined) return own;
+	const facts = context.facts.get(path);
+	if (facts === undefined) return undefined;
+	for (const target of context.imports(facts)) {
+		const found = firstOf(context.symbolsOf.get(target)?.get(name));
+		if (found !== undefined) return found;
+	}
+	return undefined;
 }

@@ -37,12 +37,29 @@ function bucketOf(path: string): string | undefined {
 export class AnchorIndex {
 	readonly #literalFiles = new Map<string, OneOrMany<string>>();
 	readonly #routeFiles = new Map<string, OneOrMany<string>>();
+	/** Route buckets by handler name, one entry per route: a handler defined anew moves what its path links to. */
+	readonly #handlerBuckets = new Map<string, OneOrMany<string>>();
 
 	/** Takes in (`sign` 1) or lets go (-1) of what `file` holds. */
 	apply(file: FileFacts, sign: 1 | -1): void {
 		const edit = sign === 1 ? addOne : dropOne;
 		for (const literal of nameLiterals(file)) edit(this.#literalFiles, literal, file.path);
 		for (const bucket of routeBuckets(file)) edit(this.#routeFiles, bucket, file.path);
+		for (const route of file.routes ?? []) {
+			const bucket = bucketOf(route.path);
+			if (route.handler !== undefined && bucket !== undefined) edit(this.#handlerBuckets, route.handler, bucket);
+		}
+	}
+
+	/**
+	 * The anchor keys an edit touching `names` (symbol names defined anew or removed) changes: the buckets of the
+	 * routes those names handle, whose URL paths elsewhere resolve to the handlers.
+	 */
+	keysHandledBy(names: Iterable<string>): string[] {
+		const keys: string[] = [];
+		for (const name of names)
+			for (const bucket of manyOf(this.#handlerBuckets.get(name))) keys.push(SEGMENT_KEY + bucket);
+		return keys;
 	}
 
 	/** Files holding `literal`, when few enough do for it to bridge them (and more than one). */
@@ -83,11 +100,18 @@ function routeBuckets(file: FileFacts): Set<string> {
 	return buckets;
 }
 
-/** The anchor keys `file` adds to the tables: an edit changing them re-derives the files that refer to them. */
-export function definedKeys(file: FileFacts): Set<string> {
+/**
+ * The anchor keys an edit of a file changes, from its facts before and after: the literals it gained or lost, and
+ * every route bucket of either side, since the handler a URL path elsewhere links to is resolved through the
+ * declaring file's own definitions and imports, which any edit may change.
+ */
+export function changedKeys(before: FileFacts, after: FileFacts): Set<string> {
 	const keys = new Set<string>();
-	for (const literal of nameLiterals(file)) keys.add(LITERAL_KEY + literal);
-	for (const bucket of routeBuckets(file)) keys.add(SEGMENT_KEY + bucket);
+	const old = new Set(nameLiterals(before));
+	for (const literal of nameLiterals(after)) if (!old.delete(literal)) keys.add(LITERAL_KEY + literal);
+	for (const literal of old) keys.add(LITERAL_KEY + literal);
+	for (const bucket of routeBuckets(before)) keys.add(SEGMENT_KEY + bucket);
+	for (const bucket of routeBuckets(after)) keys.add(SEGMENT_KEY + bucket);
 	return keys;
 }
 

@@ -1,6 +1,6 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
-import { AnchorIndex, definedKeys } from "./anchor-index.ts";
+import { AnchorIndex, changedKeys } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { dependentsOf } from "./dependents.ts";
 import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
@@ -105,10 +105,8 @@ export class GraphStore {
 			this.#replaceSymbols(path, facts, delta, touchedNames);
 			this.#refer(old, -1);
 			this.#refer(facts, 1);
-			// A literal or route bucket the edit added or removed changes the edges of every file referring to it.
-			const before = definedKeys(old);
-			for (const key of definedKeys(facts)) if (!before.delete(key)) touchedNames.add(key);
-			for (const key of before) touchedNames.add(key);
+			// A literal the edit added or removed, or a route of the file, changes the edges of every file referring to it.
+			for (const key of changedKeys(old, facts)) touchedNames.add(key);
 			this.#anchors.apply(old, -1);
 			this.#anchors.apply(facts, 1);
 			this.#facts.set(path, facts);
@@ -116,6 +114,7 @@ export class GraphStore {
 			fileNode.endLine = facts.lines;
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
+		for (const key of this.#anchors.keysHandledBy([...touchedNames])) touchedNames.add(key);
 		const rederive = new Set(changed);
 		for (const name of touchedNames) for (const path of manyOf(this.#referrers.get(name))) rederive.add(path);
 		const context = this.#context();

@@ -17,7 +17,7 @@ const QUOTED = /(["'`])([^"'`\\\s]{2,100})\1/g;
  */
 const NAME_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[-_.:][A-Za-z0-9]+)+$/;
 /** A URL path: a leading `/`, then path characters only, and a letter somewhere. */
-const PATH_LIKE = /^\/[\w\-.~:{}<>[\]/%@*]*[A-Za-z][\w\-.~:{}<>[\]/%@*]*$/;
+const PATH_LIKE = /^\/[\w\-.~:{}<>[\]/%@*$]*[A-Za-z][\w\-.~:{}<>[\]/%@*$]*$/;
 /** File names (a code or data file's extension) are imports' and loaders' business, not a shared name. */
 const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|go|rs|java|json|ya?ml|toml|md|txt|html?|css|scss|svg|png|jpe?g|gif|lock|sh)$/i;
 
