@@ -175,7 +175,13 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		const subjectId = context.fileNode.get(subject);
 		if (subjectId !== undefined) link(fileId, subjectId, "tests", EDGE_WEIGHTS.tests, "tests", rank > 0);
 	}
-	const anchors = anchorEdges(file, fileId, context, resolveName, (to, kind) => link(fileId, to, kind));
+	// A route's handler is linked when it is found surely: a guess by name (`list` meeting some other module's `list`)
+	// would send a query for the route to the wrong file.
+	const sureHandler = (name: string): readonly number[] => {
+		const found = resolveName(name);
+		return weak ? [] : found;
+	};
+	const anchors = anchorEdges(file, fileId, context, sureHandler, (to, kind) => link(fileId, to, kind));
 	return { ...packedEdges(a, b, w, r), counts, ...(anchors === undefined ? {} : { anchors }) };
 }
 

@@ -102,16 +102,21 @@ function isTestCode(path: string): boolean {
 }
 
 /**
- * How much of a mention a route spells out, 0–1: the share of the aligned segments where both are static (and
- * equal, as matched) or both parameters. `/user/:id/edit` names `/user/:id/edit` more than `/user/:user/:op`.
+ * How much of a mention a route spells out, 0–1, over the segments they align on (from the end): a static segment
+ * matched counts 1, a parameter against a parameter of the same name 1 and of another name 0.8, a parameter against
+ * a static segment 0. `/user/:id/edit` names `/user/:id/edit` more than `/user/:user/:op`; `/{user_id}` names
+ * `/:user_id` more than `/:id`.
  */
 function specificity(route: readonly string[], mention: readonly string[]): number {
 	const n = Math.min(route.length, mention.length);
 	let same = 0;
 	for (let i = 1; i <= n; i++) {
-		if (isParameter(route[route.length - i] as string) === isParameter(mention[mention.length - i] as string)) same++;
+		const want = route[route.length - i] as string;
+		const have = mention[mention.length - i] as string;
+		if (isParameter(want) !== isParameter(have)) continue;
+		same += isParameter(want) && want !== have ? 0.8 : 1;
 	}
-	return same / Math.max(route.length, mention.length);
+	return n === 0 ? 0 : same / n;
 }
 
 interface Mention {
@@ -124,7 +129,8 @@ function mentionsOf(text: string): Mention[] {
 	const mentions: Mention[] = [];
 	for (const match of text.matchAll(MENTION)) {
 		const raw = (match[2] as string).replace(/[.,;:]+$/, "");
-		if (!isPathLiteral(raw) || !/[A-Za-z]/.test(raw) || SOURCE_FILE.test(raw)) continue;
+		// A path naming a source file is a traceback's unless a method says it is requested (`GET /client.js`).
+		if (!isPathLiteral(raw) || !/[A-Za-z]/.test(raw) || (match[1] === undefined && SOURCE_FILE.test(raw))) continue;
 		const path = normalizeRoutePath(raw);
 		if (path === undefined) continue;
 		const method = match[1] === undefined ? undefined : httpMethod(match[1]);
