@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { normalizeRoutePath, routeMatches, segmentsOf } from "../../src/engine/model/index.ts";
+import { anchorsOf } from "../../src/engine/parse/anchors/anchors.ts";
 import { anchorLiterals } from "../../src/engine/parse/anchors/literals.ts";
 import { routesOf } from "../../src/engine/parse/anchors/routes.ts";
 
@@ -223,5 +224,24 @@ describe("anchor literals", () => {
 			`/users/\${id}`,
 			"/health",
 		]);
+	});
+});
+
+describe("comments", () => {
+	it("a route or literal in a comment or docstring is not the file's; strings holding // are not comments", () => {
+		const go =
+			'// r.GET("/doc", h)\n/* r.GET("/block", h) */\nu := "http://host/x-api-key"\nr.GET("/real", h) // "x-comment-only"\n';
+		const found = anchorsOf("main.go", "go", go);
+		assert.deepEqual(
+			found.routes.map((r) => `${r.path}@${r.line}`),
+			["/real@4"],
+		);
+		assert.deepEqual(found.literals, ["/x-api-key", "/real"]);
+		const python =
+			'"""Example:\n\n    @app.route("/doc")\n"""\n# @app.route("/hash")\n@app.route("/real")\ndef real():\n    pass\n';
+		assert.deepEqual(
+			anchorsOf("app.py", "python", python).routes.map((r) => `${r.path}@${r.line}`),
+			["/real@6"],
+		);
 	});
 });

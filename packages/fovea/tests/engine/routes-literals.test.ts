@@ -48,6 +48,9 @@ async function app(): Promise<string> {
 			"src/logging.ts":
 				'export function line(h: Record<string, string>): string {\n\treturn h["x-request-id"] ?? "";\n}\n',
 			"src/unrelated.ts": "export function other(): number {\n\treturn 0;\n}\n",
+			// An importer of tracing.ts shares another literal with a third file, which the change does not reach.
+			"src/entry.ts": 'import { stamp } from "./tracing";\nexport const key = "x-session-key";\nstamp({});\n',
+			"src/session.ts": 'export const sessionHeader = "x-session-key";\n',
 		},
 		{ commit: true },
 	);
@@ -69,6 +72,11 @@ describe("routes and shared literals", () => {
 		assert.equal(endpoint.files[0]?.file, "src/handlers/health.ts", endpoint.text);
 		const prefixed = await map.focus({ text: "GET /v1/api/orders fails" }, 1500);
 		assert.equal(prefixed.symbols[0]?.name, "listOrders", prefixed.text);
+		const local = await map.focus({ text: "curl http://localhost:3000/api/orders answers 500" }, 1500);
+		assert.equal(local.routes?.[0]?.handler, "listOrders", local.text);
+		// Another host's URL names no endpoint of this root, nor does a source file's path.
+		const foreign = await map.focus({ text: "see https://github.com/acme/app/users/7 and /src/users/7.ts" }, 1500);
+		assert.equal(foreign.routes, undefined, foreign.text);
 	});
 
 	it("impact explains a route reference and a shared literal, in the text and in the evidence", async () => {
@@ -88,6 +96,11 @@ describe("routes and shared literals", () => {
 		assert.equal(logging.evidence?.shares, '"x-request-id"');
 		assert.match(tracing.text, /src\/logging\.ts — shares the literal "x-request-id"/);
 		assert.ok(!tracing.files.some((f) => f.file === "src/unrelated.ts"), tracing.text);
+		assert.ok(
+			tracing.files.some((f) => f.file === "src/entry.ts"),
+			tracing.text,
+		);
+		assert.ok(!tracing.files.some((f) => f.file === "src/session.ts"), `a literal is no path onwards: ${tracing.text}`);
 
 		// An edit gives a third file the literal: the graph is patched, and the new holder is linked.
 		await writeFile(join(root, "src/unrelated.ts"), 'export const header = "x-request-id";\n');

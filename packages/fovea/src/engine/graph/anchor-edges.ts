@@ -4,6 +4,7 @@
  * - a route the file declares links it to its handler when the handler is defined in another file (`route`);
  * - a URL path the file writes (`"/users/42"`, a test's request or a client's call) links it to the handler of each
  *   route of another file that matches it, a route mounted under a prefix matching the path's tail (`route`);
+ * - a route declared in a test is a fixture, for queries only: it links nothing, and no path links to it;
  * - a name-like literal the file shares with few other files (`MAX_LITERAL_FILES`) links it to each of them
  *   (`literal`), the rarest shared literal naming the link.
  * One edge per node linked, labelled with the route (`GET /users/:id`) or the literal (`"x-request-id"`) for
@@ -43,12 +44,14 @@ export function anchorEdges(
 		labels.set(to, label);
 		link(to, kind);
 	};
+	// A route a test declares is a fixture (a framework's own tests declare hundreds): an anchor for queries, no edge.
+	const fixture = isTest(file.path, context);
 	for (const route of file.routes ?? []) {
 		let handler = fileId;
 		const candidates = route.handler === undefined ? [] : resolve(route.handler);
 		if (candidates.length > 0 && candidates.length <= MAX_MATCHED_ROUTES) {
 			handler = candidates[0] as number;
-			for (const id of candidates) linkOnce(id, "route", `${route.method} ${route.path}`);
+			if (!fixture) for (const id of candidates) linkOnce(id, "route", `${route.method} ${route.path}`);
 		}
 		routes.push({ method: route.method, path: route.path, file: fileId, line: route.line, handler });
 	}
@@ -61,7 +64,7 @@ export function anchorEdges(
 		const segments = segmentsOf(path);
 		const matched: [number, string][] = [];
 		for (const other of context.anchors.routeFilesFor(path)) {
-			if (other === file.path) continue;
+			if (other === file.path || isTest(other, context)) continue;
 			for (const route of context.facts.get(other)?.routes ?? []) {
 				if (routeMatches(segmentsOf(route.path), segments) === undefined) continue;
 				const target = handlerOf(other, route.handler, context) ?? context.fileNode.get(other);
@@ -97,4 +100,9 @@ function handlerOf(path: string, name: string | undefined, context: EdgeContext)
 		if (found !== undefined) return found;
 	}
 	return undefined;
+}
+
+/** Whether `path` is test code: a file the graph links to the subjects it tests. */
+function isTest(path: string, context: EdgeContext): boolean {
+	return context.subjects(path).length > 0;
 }

@@ -153,6 +153,8 @@ export function dependentReach(graph: CodeGraph, seeds: ReachSeeds, limit = 50):
 			for (let e = dependents.offsets[v] ?? 0; e < end; e++) {
 				const flagged = dependents.relations[e] as number;
 				const code = flagged & ~WEAK;
+				// A shared literal bridges its holders only: a dependent's literals are no path from the change.
+				if (code === RELATION_CODE.literal && !changed.has(v)) continue;
 				const share = (dependents.shares[e] as number) * (flagged === code ? 1 : WEAK_SHARE);
 				const decay = RELATION_DECAY[RELATIONS[code] as Dependency];
 				reach(dependents.sources[e] as number, from * decay * share, code, v, hop, first);

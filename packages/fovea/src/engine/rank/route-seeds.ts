@@ -17,7 +17,7 @@ import {
 	routeMatches,
 	segmentsOf,
 } from "../model/index.ts";
-import { isTestPath } from "../resolve/test-links.ts";
+import { isTestPath } from "../resolve/index.ts";
 
 /** A route the query names, with how surely (1 for the method and whole path, less for a tail or another method). */
 export interface RouteMatch {
@@ -35,7 +35,12 @@ export interface RouteSeeds {
 }
 
 /** A route mention: an optional method right before a path starting with `/`. */
-const MENTION = /(?:\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+)?(?<![\w./])(\/[\w\-.~:{}<>[\]/%@*]*)/gi;
+const MENTION = /(?:\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+)?(?<![\w./:])(\/[\w\-.~:{}<>[\]/%@*]*)/gi;
+/**
+ * A local server's base (`http://localhost:8000`), which a query may write before an endpoint's path. Any other
+ * URL's path is not taken for a route: `https://github.com/org/repo/issues/12` in an issue names no endpoint here.
+ */
+const LOCAL_BASE = /\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d+)?(?=\/)/gi;
 /** A path naming a source file (a traceback's), not an endpoint. */
 const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|rb|php|c|h|cc|cpp)$/i;
 /** Routes matched at most: a path every route's tail matches names none of them. */
@@ -127,7 +132,7 @@ interface Mention {
 /** The route mentions of a query: paths with at least one letter, not source files, each with its method if any. */
 function mentionsOf(text: string): Mention[] {
 	const mentions: Mention[] = [];
-	for (const match of text.matchAll(MENTION)) {
+	for (const match of text.replace(LOCAL_BASE, " ").matchAll(MENTION)) {
 		const raw = (match[2] as string).replace(/[.,;:]+$/, "");
 		// A path naming a source file is a traceback's unless a method says it is requested (`GET /client.js`).
 		if (!isPathLiteral(raw) || !/[A-Za-z]/.test(raw) || (match[1] === undefined && SOURCE_FILE.test(raw))) continue;

@@ -91,3 +91,56 @@ export function nextDefinition(source: string, from: number, pattern: RegExp, wi
 	const match = search.exec(source.slice(0, from + window));
 	return match?.[1];
 }
+
+/**
+ * `source` with its comments (and Python's triple-quoted strings, docstrings above all) blanked out, every other
+ * character and every line break kept in place, so offsets and lines stay those of the source: a route or literal in
+ * a doc comment's example (`// router.GET("/user/:id", …)`) is not one the file declares. String literals are
+ * skipped over, so `"http://x"` is not a comment. Linear; a file without a comment marker is returned as it is.
+ */
+export function withoutComments(source: string, python: boolean): string {
+	const marked = python
+		? source.includes("#") || source.includes('"""') || source.includes("'''")
+		: source.includes("//") || source.includes("/*");
+	if (!marked) return source;
+	const parts: string[] = [];
+	let kept = 0;
+	const blank = (from: number, to: number): void => {
+		parts.push(source.slice(kept, from), source.slice(from, to).replace(/[^\n]/g, " "));
+		kept = to;
+	};
+	for (let i = 0; i < source.length; i++) {
+		const ch = source[i] as string;
+		if (python && (source.startsWith('"""', i) || source.startsWith("'''", i))) {
+			const close = source.indexOf(source.slice(i, i + 3), i + 3);
+			const end = close < 0 ? source.length : close + 3;
+			blank(i, end);
+			i = end - 1;
+		} else if (ch === '"' || ch === "'" || (ch === "`" && !python)) {
+			i = stringEnd(source, i, ch);
+		} else if ((python && ch === "#") || (!python && ch === "/" && source[i + 1] === "/")) {
+			const end = source.indexOf("\n", i);
+			blank(i, end < 0 ? source.length : end);
+			i = kept - 1;
+		} else if (!python && ch === "/" && source[i + 1] === "*") {
+			const close = source.indexOf("*/", i + 2);
+			const end = close < 0 ? source.length : close + 2;
+			blank(i, end);
+			i = end - 1;
+		}
+	}
+	if (parts.length === 0) return source;
+	parts.push(source.slice(kept));
+	return parts.join("");
+}
+
+/** The offset of the quote closing the string opened at `open` (backslash escapes skipped), or of its line's end. */
+function stringEnd(source: string, open: number, quote: string): number {
+	for (let i = open + 1; i < source.length; i++) {
+		const ch = source[i];
+		if (ch === "\\") i++;
+		else if (ch === quote) return i;
+		else if (ch === "\n" && quote !== "`") return i;
+	}
+	return source.length;
+}
