@@ -95,6 +95,14 @@ describe("routes and shared literals", () => {
 		assert.equal(logging.why, 'shares the literal "x-request-id"');
 		assert.equal(logging.evidence?.shares, '"x-request-id"');
 		assert.match(tracing.text, /src\/logging\.ts — shares the literal "x-request-id"/);
+		// The literal is an edge of the graph for impact, not a path for focus's heat.
+		const { graph } = await map.refresh({ paths: [] });
+		assert.ok(graph.graph.edgeCounts.literal > 0 && graph.graph.edgeCounts.route > 0);
+		const row = (path: string) => {
+			const id = graph.graph.fileNode.get(path) as number;
+			return [...graph.graph.targets.subarray(graph.graph.offsets[id], graph.graph.offsets[id + 1])];
+		};
+		assert.ok(!row("src/tracing.ts").includes(graph.graph.fileNode.get("src/logging.ts") as number));
 		assert.ok(!tracing.files.some((f) => f.file === "src/unrelated.ts"), tracing.text);
 		assert.ok(
 			tracing.files.some((f) => f.file === "src/entry.ts"),

@@ -57,6 +57,16 @@ export const RELATION_CODE: Readonly<Record<Relation, number>> = {
  */
 export const WEAK = 0x80;
 
+/**
+ * Whether an edge of relation `code` carries heat. Route and literal edges do not: they serve impact's reach and
+ * route queries, and spread into focus's heat they moved files a query's words had found (a vuejs/core commit
+ * subject's changed file went from second to third).
+ */
+export function carriesHeat(code: number): boolean {
+	const relation = code & ~WEAK;
+	return relation !== RELATION_CODE.route && relation !== RELATION_CODE.literal;
+}
+
 /** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
 export const MAX_CALL_CANDIDATES = 4;
 
