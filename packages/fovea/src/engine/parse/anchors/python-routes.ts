@@ -9,7 +9,7 @@ import { httpMethod, joinRoute, normalizeRoutePath } from "../../model/index.ts"
 import { callArguments, handlerName, type LineMap, nextDefinition, stringLiteral } from "./source-scan.ts";
 
 const DECORATOR = /@\s*([A-Za-z_]\w*)\s*\.\s*(route|get|post|put|patch|delete|head|options|api_route|websocket)\s*\(/g;
-const DEF = /\bdef\s+([A-Za-z_]\w*)/;
+const DEF = /\bdef\s+([A-Za-z_]\w*)/g;
 const PREFIXED_ROUTER =
 	/\b([A-Za-z_]\w*)\s*=\s*(?:\w+\.)?(?:APIRouter|Blueprint)\s*\(([^)]*?\b(?:url_)?prefix\s*=\s*[rRbuU]?(["'])([^"']*)\3)/g;
 const DJANGO = /\b(re_path|path|url)\s*\(/g;
@@ -60,11 +60,13 @@ export function pythonRoutes(source: string, lines: LineMap): RouteFact[] {
 /** The value of a keyword argument `name=…`, as text. */
 function keyword(args: readonly string[], name: string): string | undefined {
 	for (const arg of args) {
-		const match = new RegExp(`^${name}\\s*=\\s*([\\s\\S]*)$`).exec(arg);
-		if (match !== null) return match[1];
+		const match = KEYWORD.exec(arg);
+		if (match !== null && match[1] === name) return match[2];
 	}
 	return undefined;
 }
+
+const KEYWORD = /^(\w+)\s*=\s*([\s\S]*)$/;
 
 /** The string items of a list or tuple literal (`["GET", "POST"]`), or `undefined` when there are none. */
 function listed(text: string | undefined): string[] | undefined {

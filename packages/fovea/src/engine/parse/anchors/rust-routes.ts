@@ -10,7 +10,7 @@ import { callArguments, handlerName, type LineMap, nextDefinition } from "./sour
 const ROUTE_CALL = /\.\s*route\s*\(\s*"([^"]*)"\s*,/g;
 const RESOURCE = /\bweb\s*::\s*resource\s*\(\s*"([^"]*)"\s*\)/g;
 const ATTRIBUTE = /#\[\s*(?:actix_web\s*::\s*)?(get|post|put|patch|delete|head|options)\s*\(\s*"([^"]*)"/g;
-const FN = /\bfn\s+([A-Za-z_]\w*)/;
+const FN = /\bfn\s+([A-Za-z_]\w*)/g;
 /** `get(h)`, `post(h)`, `web::get().to(h)` in a method router or a resource. */
 const METHOD_ROUTER =
 	/\b(?:web\s*::\s*)?(get|post|put|patch|delete|head|options|any)\s*\(\s*(?:([\w:]+)\s*)?\)(?:\s*\.\s*to\s*\(\s*([\w:]+)\s*\))?/g;
