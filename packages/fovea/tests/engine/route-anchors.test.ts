@@ -57,6 +57,15 @@ describe("JavaScript and TypeScript routes", () => {
 		]);
 	});
 
+	it("a router mounted under a prefix: app.use with a name or a require", () => {
+		const source =
+			'app.use("/api/users", usersRouter);\napp.use("/admin", require("./routes/admin.js"));\napp.use(cors());\n';
+		assert.deepEqual(routes("app.js", "javascript", source), [
+			"MOUNT /api/users usersRouter@1",
+			"MOUNT /admin admin@2",
+		]);
+	});
+
 	it("Fastify's route objects", () => {
 		const source = 'fastify.route({ method: ["GET", "HEAD"], url: "/items/:id", handler: getItem });\n';
 		assert.deepEqual(routes("server.js", "javascript", source), [
@@ -133,6 +142,15 @@ describe("Python routes", () => {
 			"ANY /articles/:year year_archive@2",
 			"ANY /users/:pk UserDetail@3",
 		]);
+	});
+
+	it("FastAPI include_router and Flask register_blueprint with a prefix mount the module named first", () => {
+		const source = [
+			'api_router.include_router(items.router, prefix="/items", tags=["items"])',
+			"api_router.include_router(login.router)",
+			'app.register_blueprint(auth.bp, url_prefix="/auth")',
+		].join("\n");
+		assert.deepEqual(routes("app/api/main.py", "python", source), ["MOUNT /items items@1", "MOUNT /auth auth@3"]);
 	});
 
 	it("Starlette Route(...) with methods", () => {

@@ -30,7 +30,9 @@ async function app(): Promise<string> {
 			"src/server.ts": [
 				'import { getUser, listOrders } from "./handlers/users";',
 				'import { health } from "./handlers/health";',
-				"declare const app: { get(path: string, handler: unknown): void };",
+				'import items from "./routes/items";',
+				"declare const app: { get(path: string, handler: unknown): void; use(path: string, router: unknown): void };",
+				'app.use("/api/items", items);',
 				'app.get("/users/:id", getUser);',
 				'app.get("/api/orders", listOrders);',
 				'app.get("/health", health);',
@@ -39,6 +41,13 @@ async function app(): Promise<string> {
 			"src/handlers/users.ts": [
 				"export function getUser(req: unknown): unknown {\n\treturn req;\n}",
 				"export function listOrders(): unknown[] {\n\treturn [];\n}",
+				"",
+			].join("\n"),
+			"src/routes/items.ts": [
+				"declare const router: { get(path: string, handler: unknown): void };",
+				"export function readItem(): void {}",
+				'router.get("/:itemId", readItem);',
+				"export default router;",
 				"",
 			].join("\n"),
 			"src/handlers/health.ts": "export function health(): string {\n\treturn 'ok';\n}\n",
@@ -72,6 +81,13 @@ describe("routes and shared literals", () => {
 		assert.equal(endpoint.files[0]?.file, "src/handlers/health.ts", endpoint.text);
 		const prefixed = await map.focus({ text: "GET /v1/api/orders fails" }, 1500);
 		assert.equal(prefixed.symbols[0]?.name, "listOrders", prefixed.text);
+		// A route of a router mounted under a prefix in another file, named with the prefix.
+		const mounted = await map.focus({ text: "GET /api/items/12 is slow" }, 1500);
+		assert.deepEqual(
+			mounted.routes?.map((r) => [r.path, r.handler]),
+			[["/api/items/:itemId", "readItem"]],
+		);
+		assert.equal(mounted.files[0]?.file, "src/routes/items.ts", mounted.text);
 		const local = await map.focus({ text: "curl http://localhost:3000/api/orders answers 500" }, 1500);
 		assert.equal(local.routes?.[0]?.handler, "listOrders", local.text);
 		// Another host's URL names no endpoint of this root, nor does a source file's path.

@@ -11,9 +11,12 @@
  * evidence.
  */
 import {
+	basenameOf,
+	dirnameOf,
 	type FileFacts,
 	firstOf,
 	isPathLiteral,
+	MOUNT,
 	normalizeRoutePath,
 	routeMatches,
 	segmentsOf,
@@ -47,6 +50,12 @@ export function anchorEdges(
 	// A route a test declares is a fixture (a framework's own tests declare hundreds): an anchor for queries, no edge.
 	const fixture = isTest(file.path, context);
 	for (const route of file.routes ?? []) {
+		if (route.method === MOUNT) {
+			// A mount links nothing (the file imports what it mounts); its anchor gives the mounted file's routes a prefix.
+			const mounted = mountedFile(file, route.handler, context);
+			if (mounted !== undefined) routes.push({ ...route, file: fileId, handler: mounted, method: MOUNT });
+			continue;
+		}
 		let handler = fileId;
 		const candidates = route.handler === undefined ? [] : resolve(route.handler);
 		if (candidates.length > 0 && candidates.length <= MAX_MATCHED_ROUTES) {
@@ -66,6 +75,7 @@ export function anchorEdges(
 		for (const other of context.anchors.routeFilesFor(path)) {
 			if (other === file.path || isTest(other, context)) continue;
 			for (const route of context.facts.get(other)?.routes ?? []) {
+				if (route.method === MOUNT) continue;
 				if (routeMatches(segmentsOf(route.path), segments) === undefined) continue;
 				const target = handlerOf(other, route.handler, context) ?? context.fileNode.get(other);
 				if (target !== undefined) matched.push([target, `${route.method} ${route.path}`]);
@@ -105,4 +115,23 @@ function handlerOf(path: string, name: string | undefined, context: EdgeContext)
 /** Whether `path` is test code: a file the graph links to the subjects it tests. */
 function isTest(path: string, context: EdgeContext): boolean {
 	return context.subjects(path).length > 0;
+}
+
+/**
+ * The file a mount's module name names among the files `file` imports: the one whose name (or package directory's,
+ * for `__init__.py`, `index.ts`, `mod.rs`) is that module, ignoring case and a `router`/`routes` suffix.
+ */
+function mountedFile(file: FileFacts, name: string | undefined, context: EdgeContext): number | undefined {
+	if (name === undefined) return undefined;
+	const wanted = moduleKey(name);
+	for (const target of context.imports(file)) {
+		const base = basenameOf(target).replace(/\.[^.]+$/, "");
+		const stem = /^(?:__init__|index|mod)$/.test(base) ? basenameOf(dirnameOf(target)) : base;
+		if (moduleKey(stem) === wanted) return context.fileNode.get(target);
+	}
+	return undefined;
+}
+
+function moduleKey(name: string): string {
+	return name.toLowerCase().replace(/[-_]?(?:router|routes)$/, "");
 }

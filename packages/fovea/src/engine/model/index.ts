@@ -41,6 +41,7 @@ export {
 	isParameter,
 	isPathLiteral,
 	joinRoute,
+	MOUNT,
 	normalizeRoutePath,
 	routeKey,
 	routeMatches,

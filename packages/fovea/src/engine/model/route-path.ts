@@ -13,6 +13,12 @@ const MAX_PATH = 200;
 /** HTTP methods as frameworks spell them, upper case; `ANY` when a route takes every method. */
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 
+/**
+ * The method of a mount rather than a route: a router or blueprint served under a path prefix from another file
+ * (`app.include_router(items.router, prefix="/items")`, `app.use("/api", api)`); its handler names the module.
+ */
+export const MOUNT = "MOUNT";
+
 /** `method` upper case when it is an HTTP method (`del` → `DELETE`, `all`/`any` → `ANY`), else `undefined`. */
 export function httpMethod(method: string): string | undefined {
 	const upper = method.toUpperCase();

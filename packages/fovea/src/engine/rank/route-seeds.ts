@@ -5,7 +5,8 @@
  *
  * A path in the query matches a route segment by segment, a parameter in either matching any segment, the route
  * matching the path's tail (a router mounted under a prefix elsewhere) or the path the route's tail (a query leaving
- * the prefix out). A method in the query (`POST /orders`) prefers the routes of that method; a route of another
+ * the prefix out); a route file mounted under a prefix elsewhere (`include_router(items.router, prefix="/items")`,
+ * `app.use("/api", api)`) matches with the prefix too. A method in the query (`POST /orders`) prefers the routes of that method; a route of another
  * method still matches, at a third of the weight (the same path, a sibling handler).
  */
 import type { CodeGraph, RouteAnchor } from "../graph/index.ts";
@@ -13,6 +14,8 @@ import {
 	httpMethod,
 	isParameter,
 	isPathLiteral,
+	joinRoute,
+	MOUNT,
 	normalizeRoutePath,
 	routeMatches,
 	segmentsOf,
@@ -22,6 +25,8 @@ import { isTestPath } from "../resolve/index.ts";
 /** A route the query names, with how surely (1 for the method and whole path, less for a tail or another method). */
 export interface RouteMatch {
 	route: RouteAnchor;
+	/** The path as served: the route's, under the prefix of the mount it matched through, if any. */
+	path: string;
 	weight: number;
 }
 
@@ -53,20 +58,29 @@ export function routeSeeds(graph: CodeGraph, text: string): RouteSeeds {
 	const mentions = mentionsOf(text);
 	const seeds = new Map<number, number>();
 	if (mentions.length === 0) return { matches: [], seeds, ranked: [] };
-	const routes = graph.directed.routes();
-	const best = new Map<RouteAnchor, number>();
+	const anchors = graph.directed.routes();
+	const routes = anchors.filter((route) => route.method !== MOUNT);
+	const prefixes = mountPrefixes(anchors);
+	const best = new Map<RouteAnchor, RouteMatch>();
 	for (const mention of mentions) {
 		const found: RouteMatch[] = [];
 		for (const route of routes) {
-			const declaredIn = graph.nodes[route.file]?.path ?? "";
-			const weight = matchWeight(route, mention) * (isTestCode(declaredIn) ? TEST_SHARE : 1);
-			if (weight > 0) found.push({ route, weight });
+			const share = isTestCode(graph.nodes[route.file]?.path ?? "") ? TEST_SHARE : 1;
+			let match: RouteMatch = { route, path: route.path, weight: matchWeight(route.path, route.method, mention) };
+			for (const prefix of prefixes.get(route.file) ?? []) {
+				const path = joinRoute(prefix, route.path);
+				const weight = matchWeight(path, route.method, mention);
+				if (weight > match.weight) match = { route, path, weight };
+			}
+			if (match.weight > 0) found.push({ ...match, weight: match.weight * share });
 		}
 		if (found.length === 0 || found.length > MAX_MATCHES * 4) continue;
-		for (const { route, weight } of found) best.set(route, Math.max(best.get(route) ?? 0, weight));
+		for (const match of found) {
+			const known = best.get(match.route);
+			if (known === undefined || match.weight > known.weight) best.set(match.route, match);
+		}
 	}
-	const matches = [...best]
-		.map(([route, weight]) => ({ route, weight }))
+	const matches = [...best.values()]
 		.sort((a, b) => b.weight - a.weight || a.route.file - b.route.file || a.route.line - b.route.line)
 		.slice(0, MAX_MATCHES);
 	const ranked = new Set<number>();
@@ -145,14 +159,26 @@ function mentionsOf(text: string): Mention[] {
 	return mentions;
 }
 
+/** The path prefixes each file's routes are served under, by the mounts of other files (one level). */
+function mountPrefixes(anchors: readonly RouteAnchor[]): Map<number, string[]> {
+	const prefixes = new Map<number, string[]>();
+	for (const mount of anchors) {
+		if (mount.method !== MOUNT) continue;
+		const list = prefixes.get(mount.handler) ?? [];
+		list.push(mount.path);
+		prefixes.set(mount.handler, list);
+	}
+	return prefixes;
+}
+
 /** How surely a mention names a route: 1 for the same method and whole path, less for a tail or another method. */
-function matchWeight(route: RouteAnchor, mention: Mention): number {
-	const segments = segmentsOf(route.path);
+function matchWeight(path: string, method: string, mention: Mention): number {
+	const segments = segmentsOf(path);
 	const forward = routeMatches(segments, mention.segments);
 	const backward = forward === undefined ? routeMatches(mention.segments, segments) : undefined;
 	const kind = forward ?? backward;
 	if (kind === undefined) return 0;
 	const pathWeight = (kind === "exact" ? 1 : 0.6) * (0.5 + specificity(segments, mention.segments) / 2);
-	const sameMethod = mention.method === undefined || route.method === "ANY" || route.method === mention.method;
+	const sameMethod = mention.method === undefined || method === "ANY" || method === mention.method;
 	return pathWeight * (sameMethod ? 1 : 1 / 3);
 }

@@ -48,17 +48,17 @@ export interface RouteItem {
 
 /** The routes a focus query named, with their handlers. */
 export function routeItems(result: FocusResult, graph: CodeGraph): RouteItem[] {
-	return (result.routes ?? []).map(({ route }) => {
+	return (result.routes ?? []).map(({ route, path }) => {
 		const file = graph.nodes[route.file] as GraphNode;
 		const handler = graph.nodes[route.handler] as GraphNode;
 		return {
 			method: route.method,
-			path: route.path,
+			path,
 			file: file.path,
 			line: route.line,
 			handler: handler.kind === "file" ? handler.path : qualified(handler),
 			at: `${handler.path}:${handler.kind === "file" ? route.line : handler.line}`,
-			why: `same route ${route.method} ${route.path}`,
+			why: `same route ${route.method} ${path}`,
 		};
 	});
 }

@@ -3,10 +3,11 @@
  * `app.get("/users/:id", handler)` (any receiver name but an HTTP client's, a named Koa route's name skipped),
  * Express's `app.route("/book").get(h).post(h)`, and Fastify's `fastify.route({ method, url, handler })`. A call is a
  * route only when a handler follows the path (an argument that is not an options object alone), which tells
- * `router.get("/x", show)` from `map.get("/x")` and `axios.get("/x", { params })`. Pure.
+ * `router.get("/x", show)` from `map.get("/x")` and `axios.get("/x", { params })`. `app.use("/api", api)` mounts the
+ * router `api` names under `/api`. Pure.
  */
 import type { RouteFact } from "../../model/index.ts";
-import { httpMethod, normalizeRoutePath } from "../../model/index.ts";
+import { httpMethod, MOUNT, normalizeRoutePath } from "../../model/index.ts";
 import { callArguments, handlerName, type LineMap, stringLiteral } from "./source-scan.ts";
 
 /** Receivers that send requests rather than serve them. */
@@ -32,6 +33,9 @@ const METHOD_CALL = /\b([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|patch|delete|del|
 const ROUTE_CHAIN = /\.\s*route\s*\(\s*(["'`])(\/[^"'`]*)\1\s*\)/g;
 const CHAINED_METHOD = /^\s*\.\s*(get|post|put|patch|delete|del|head|options|all)\s*\(/;
 const ROUTE_OBJECT = /\.\s*route\s*\(\s*\{/g;
+/** `app.use("/api", api)` or `app.use("/api", require("./routes/api"))`: a router mounted under a prefix. */
+const MOUNTING =
+	/\.\s*use\s*\(\s*(["'`])(\/[^"'`]*)\1\s*,\s*(?:([A-Za-z_$][\w$]*)|require\s*\(\s*["'`]([^"'`]+)["'`]\s*\))\s*\)/g;
 
 /** The routes `source` declares in code. */
 export function jsRoutes(source: string, lines: LineMap): RouteFact[] {
@@ -67,6 +71,12 @@ export function jsRoutes(source: string, lines: LineMap): RouteFact[] {
 		const names = methods === null ? ["all"] : (methods[1]?.match(/\w+/g) ?? [methods[3] as string]);
 		const handler = handlerName(/\bhandler\s*:\s*([\w$.]+)/.exec(body)?.[1]);
 		for (const method of names) add(routes, method, url, lines.lineAt(match.index as number), handler);
+	}
+	for (const match of source.matchAll(MOUNTING)) {
+		const module = match[3] ?? match[4]?.replace(/\.[cm]?[jt]sx?$/, "").replace(/^.*\//, "");
+		const path = normalizeRoutePath(match[2] as string);
+		if (module !== undefined && module !== "" && path !== undefined && path !== "/")
+			routes.push({ method: MOUNT, path, line: lines.lineAt(match.index as number), handler: module });
 	}
 	return routes;
 }

@@ -2,10 +2,11 @@
  * Routes of Python web frameworks: Flask `@app.route("/x", methods=[…])` and blueprints, Flask 2 / FastAPI
  * `@router.get("/x")` (the decorated `def` is the handler; a same-file `APIRouter(prefix=…)` or
  * `Blueprint(…, url_prefix=…)` prefixes the router's paths), Django `path("x/<int:pk>/", view)` and `re_path(r"^…$",
- * view)`, and Starlette `Route("/x", endpoint, methods=[…])`. Pure.
+ * view)`, and Starlette `Route("/x", endpoint, methods=[…])`; FastAPI `include_router(items.router, prefix="/items")`
+ * and Flask `register_blueprint(auth.bp, url_prefix="/auth")` are mounts of the module named first. Pure.
  */
 import type { RouteFact } from "../../model/index.ts";
-import { httpMethod, joinRoute, normalizeRoutePath } from "../../model/index.ts";
+import { httpMethod, joinRoute, MOUNT, normalizeRoutePath } from "../../model/index.ts";
 import { callArguments, handlerName, type LineMap, nextDefinition, stringLiteral } from "./source-scan.ts";
 
 const DECORATOR = /@\s*([A-Za-z_]\w*)\s*\.\s*(route|get|post|put|patch|delete|head|options|api_route|websocket)\s*\(/g;
@@ -14,6 +15,7 @@ const PREFIXED_ROUTER =
 	/\b([A-Za-z_]\w*)\s*=\s*(?:\w+\.)?(?:APIRouter|Blueprint)\s*\(([^)]*?\b(?:url_)?prefix\s*=\s*[rRbuU]?(["'])([^"']*)\3)/g;
 const DJANGO = /\b(re_path|path|url)\s*\(/g;
 const STARLETTE = /\b(Route|WebSocketRoute)\s*\(/g;
+const MOUNTING = /\.\s*(include_router|register_blueprint)\s*\(/g;
 
 /** The routes `source` declares. */
 export function pythonRoutes(source: string, lines: LineMap): RouteFact[] {
@@ -53,6 +55,14 @@ export function pythonRoutes(source: string, lines: LineMap): RouteFact[] {
 		if (raw === undefined || endpoint === undefined) continue;
 		const methods = match[1] === "WebSocketRoute" ? ["GET"] : (listed(keyword(args, "methods")) ?? ["GET"]);
 		for (const method of methods) add(routes, method, raw, lines.lineAt(match.index as number), handlerName(endpoint));
+	}
+	for (const match of source.matchAll(MOUNTING)) {
+		const { args } = callArguments(source, (match.index as number) + match[0].length - 1);
+		const prefix = stringLiteral(keyword(args, match[1] === "include_router" ? "prefix" : "url_prefix"));
+		const module = /^([A-Za-z_]\w*)(?:\.\w+)*$/.exec(args[0] ?? "")?.[1];
+		const path = prefix === undefined ? undefined : normalizeRoutePath(prefix);
+		if (module !== undefined && path !== undefined && path !== "/")
+			routes.push({ method: MOUNT, path, line: lines.lineAt(match.index as number), handler: module });
 	}
 	return routes;
 }

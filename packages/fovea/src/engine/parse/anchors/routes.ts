@@ -14,10 +14,11 @@ import { LineMap } from "./source-scan.ts";
 
 /** Files whose text names no route keyword skip the extractors (most files of a root). */
 const MAY_ROUTE: Readonly<Record<LanguageId, RegExp>> = {
-	typescript: /\.(?:get|post|put|patch|delete|del|head|options|all|route)\s*\(/,
-	tsx: /\.(?:get|post|put|patch|delete|del|head|options|all|route)\s*\(/,
-	javascript: /\.(?:get|post|put|patch|delete|del|head|options|all|route)\s*\(/,
-	python: /\b(?:route|get|post|put|patch|delete|head|options|api_route|websocket|path|re_path|url|Route)\s*\(/,
+	typescript: /\.(?:get|post|put|patch|delete|del|head|options|all|route|use)\s*\(/,
+	tsx: /\.(?:get|post|put|patch|delete|del|head|options|all|route|use)\s*\(/,
+	javascript: /\.(?:get|post|put|patch|delete|del|head|options|all|route|use)\s*\(/,
+	python:
+		/\b(?:route|get|post|put|patch|delete|head|options|api_route|websocket|path|re_path|url|Route|include_router|register_blueprint)\s*\(/,
 	go: /\.(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|Handle|HandleFunc|Method|MethodFunc)\s*\(/,
 	rust: /\.route\s*\(|#\[\s*(?:actix_web\s*::\s*)?(?:get|post|put|patch|delete|head|options)\s*\(|web\s*::\s*resource/,
 	java: /Mapping\b/,
