@@ -49,7 +49,7 @@ describe("JavaScript and TypeScript routes", () => {
 		].join("\n");
 		assert.deepEqual(routes("src/server.ts", "typescript", source), [
 			"GET /users/:id show@1",
-			"POST /users create@2",
+			"POST /users users.create@2",
 			"DELETE /users/:id -@3",
 			"GET /named/:id named@4",
 			"GET /book getBook@7",
@@ -139,8 +139,8 @@ describe("Python routes", () => {
 			"]",
 		].join("\n");
 		assert.deepEqual(routes("blog/urls.py", "python", source), [
-			"ANY /articles/:year year_archive@2",
-			"ANY /users/:pk UserDetail@3",
+			"ANY /articles/:year views.year_archive@2",
+			"ANY /users/:pk views.UserDetail@3",
 		]);
 	});
 
@@ -174,7 +174,7 @@ describe("Go routes", () => {
 		].join("\n");
 		assert.deepEqual(routes("main.go", "go", source), [
 			"GET /ping ping@3",
-			"POST /v1/login Login@4",
+			"POST /v1/login handlers.Login@4",
 			"DELETE /v1/admin/users/:id -@5",
 			"GET /items/:id getItem@6",
 			"ANY /health health@7",
@@ -195,7 +195,7 @@ describe("Rust routes", () => {
 		assert.deepEqual(routes("src/main.rs", "rust", source), [
 			"GET /users/:id show_user@1",
 			"DELETE /users/:id delete_user@1",
-			"GET /health health@2",
+			"GET /health handlers.health@2",
 			"GET /items/:id get_item@3",
 			"POST /orders create_order@5",
 		]);

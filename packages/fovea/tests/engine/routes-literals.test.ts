@@ -50,6 +50,9 @@ async function app(): Promise<string> {
 				"export default router;",
 				"",
 			].join("\n"),
+			// A handler that is no symbol (an exports assignment) is its module's file.
+			"src/legacy/app.js": 'var users = require("./users");\napp.get("/legacy/:id", users.view);\n',
+			"src/legacy/users.js": "exports.view = function (req, res) {\n\tres.end();\n};\n",
 			"src/handlers/health.ts": "export function health(): string {\n\treturn 'ok';\n}\n",
 			"src/docs/users-guide.ts": `${DECOY}\nexport const guide = 1;\n`,
 			"test/users.test.ts": 'declare function request(path: string): void;\nrequest("/users/42");\n',
@@ -88,6 +91,9 @@ describe("routes and shared literals", () => {
 			[["/api/items/:itemId", "readItem"]],
 		);
 		assert.equal(mounted.files[0]?.file, "src/routes/items.ts", mounted.text);
+		const legacy = await map.focus({ text: "GET /legacy/5" }, 1500);
+		assert.equal(legacy.files[0]?.file, "src/legacy/users.js", legacy.text);
+		assert.equal(legacy.routes?.[0]?.handler, "src/legacy/users.js");
 		const local = await map.focus({ text: "curl http://localhost:3000/api/orders answers 500" }, 1500);
 		assert.equal(local.routes?.[0]?.handler, "listOrders", local.text);
 		// Another host's URL names no endpoint of this root, nor does a source file's path.

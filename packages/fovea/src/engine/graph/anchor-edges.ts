@@ -15,6 +15,7 @@ import {
 	dirnameOf,
 	type FileFacts,
 	firstOf,
+	handlerParts,
 	isPathLiteral,
 	MOUNT,
 	normalizeRoutePath,
@@ -57,7 +58,11 @@ export function anchorEdges(
 			continue;
 		}
 		let handler = fileId;
-		const candidates = route.handler === undefined ? [] : resolve(route.handler);
+		const parts = route.handler === undefined ? undefined : handlerParts(route.handler);
+		const found = parts === undefined ? [] : resolve(parts.name);
+		// A handler that is no symbol (`exports.show = …`, an object's method) is its module's file when the holder
+		// names one the file imports (`users.show` with `users` from `./users`).
+		const candidates = found.length > 0 ? found : [mountedFile(file, parts?.holder, context)].filter(isNode);
 		if (candidates.length > 0 && candidates.length <= MAX_MATCHED_ROUTES) {
 			handler = candidates[0] as number;
 			if (!fixture) for (const id of candidates) linkOnce(id, "route", `${route.method} ${route.path}`);
@@ -99,8 +104,9 @@ export function anchorEdges(
  * The handler `name` of a route declared in `path`, as that file sees it: its own definition, else one in a file it
  * imports (`app.get("/x", getUser)` with `getUser` imported from a handlers module).
  */
-function handlerOf(path: string, name: string | undefined, context: EdgeContext): number | undefined {
-	if (name === undefined) return undefined;
+function handlerOf(path: string, handler: string | undefined, context: EdgeContext): number | undefined {
+	if (handler === undefined) return undefined;
+	const { name, holder } = handlerParts(handler);
 	const own = firstOf(context.symbolsOf.get(path)?.get(name));
 	if (own !== undefined) return own;
 	const facts = context.facts.get(path);
@@ -109,7 +115,11 @@ function handlerOf(path: string, name: string | undefined, context: EdgeContext)
 		const found = firstOf(context.symbolsOf.get(target)?.get(name));
 		if (found !== undefined) return found;
 	}
-	return undefined;
+	return mountedFile(facts, holder, context);
+}
+
+function isNode(id: number | undefined): id is number {
+	return id !== undefined;
 }
 
 /** Whether `path` is test code: a file the graph links to the subjects it tests. */
@@ -118,8 +128,9 @@ function isTest(path: string, context: EdgeContext): boolean {
 }
 
 /**
- * The file a mount's module name names among the files `file` imports: the one whose name (or package directory's,
- * for `__init__.py`, `index.ts`, `mod.rs`) is that module, ignoring case and a `router`/`routes` suffix.
+ * The file a module name (a mount's, a handler's holder) names among the files `file` imports: the one whose name (or
+ * package directory's, for `__init__.py`, `index.ts`, `mod.rs`) is that module, ignoring case and a
+ * `router`/`routes` suffix.
  */
 function mountedFile(file: FileFacts, name: string | undefined, context: EdgeContext): number | undefined {
 	if (name === undefined) return undefined;

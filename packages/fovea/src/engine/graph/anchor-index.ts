@@ -12,6 +12,7 @@ import {
 	countOf,
 	dropOne,
 	type FileFacts,
+	handlerParts,
 	isParameter,
 	isPathLiteral,
 	manyOf,
@@ -47,7 +48,8 @@ export class AnchorIndex {
 		for (const bucket of routeBuckets(file)) edit(this.#routeFiles, bucket, file.path);
 		for (const route of file.routes ?? []) {
 			const bucket = bucketOf(route.path);
-			if (route.handler !== undefined && bucket !== undefined) edit(this.#handlerBuckets, route.handler, bucket);
+			if (route.handler !== undefined && bucket !== undefined)
+				edit(this.#handlerBuckets, handlerParts(route.handler).name, bucket);
 		}
 	}
 
@@ -126,6 +128,6 @@ export function referenceKeys(file: FileFacts): string[] {
 		for (const segment of segmentsOf(literal))
 			if (!isParameter(segment)) keys.push(SEGMENT_KEY + segment.toLowerCase());
 	}
-	for (const route of file.routes ?? []) if (route.handler !== undefined) keys.push(route.handler);
+	for (const route of file.routes ?? []) if (route.handler !== undefined) keys.push(handlerParts(route.handler).name);
 	return keys;
 }

@@ -157,8 +157,9 @@ export interface InheritFact {
 /**
  * A route a web framework serves from this file: `method` upper case (`ANY` when the framework does not say), `path`
  * normalised (`route-path.ts`: a leading `/`, no trailing one, every parameter written `:name`), the line it is
- * declared on, and the handler's name as written (its last identifier) when the handler is named rather than inline
- * or the file itself (a file-convention router).
+ * declared on, and the handler's name as written, parts joined by `.` (`getUser`, `users.show`, `handlers.List`), when
+ * the handler is named rather than inline or the file itself (a file-convention router). A mount (`MOUNT`) names the
+ * module it serves under `path`.
  */
 export interface RouteFact {
 	method: string;

@@ -37,6 +37,7 @@ export {
 export { basenameOf, dirnameOf, type FileIndex, fileIndex, firstExisting, joinPath } from "./project-paths.ts";
 export {
 	HTTP_METHODS,
+	handlerParts,
 	httpMethod,
 	isParameter,
 	isPathLiteral,

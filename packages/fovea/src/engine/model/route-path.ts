@@ -114,3 +114,13 @@ export function joinRoute(prefix: string, path: string): string {
 export function isPathLiteral(literal: string): boolean {
 	return literal.startsWith("/");
 }
+
+/**
+ * The parts of a route's handler as written (`users.show`, `handlers.List`): the name its definition has (the last
+ * part) and the module or object holding it (the first part), when there is one.
+ */
+export function handlerParts(handler: string): { name: string; holder?: string } {
+	const dot = handler.lastIndexOf(".");
+	if (dot < 0) return { name: handler };
+	return { name: handler.slice(dot + 1), holder: handler.slice(0, handler.indexOf(".")) };
+}

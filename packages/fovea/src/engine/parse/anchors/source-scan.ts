@@ -61,16 +61,19 @@ export function callArguments(source: string, open: number): { args: string[]; e
 }
 
 /**
- * A handler named by an argument: its last identifier when the argument is a plain name or member path
- * (`getUser`, `users.show`, `views.UserView.as_view()` → `UserView`, `handlers::list` → `list`), else `undefined`
- * (an inline function, a call building one).
+ * A handler named by an argument, as written with `.` between its parts: a plain name or a member path (`getUser`,
+ * `users.show`, `views.UserView.as_view()` → `views.UserView`, `handlers::list` → `handlers.list`, `this.show` →
+ * `show`), else `undefined` (an inline function, a call building one). The last part names the handler, the first
+ * (when there are more) the module or object holding it.
  */
 export function handlerName(argument: string | undefined): string | undefined {
 	if (argument === undefined) return undefined;
-	const text = argument.replace(/\.as_view\(\s*\)$/, "").replace(/^&/, "");
+	const text = argument
+		.replace(/\.as_view\(\s*\)$/, "")
+		.replace(/^&/, "")
+		.replace(/^(?:this|self)\./, "");
 	if (!/^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(text)) return undefined;
-	const parts = text.split(/\.|::/);
-	return parts[parts.length - 1];
+	return text.replace(/::/g, ".");
 }
 
 /** The first string literal of an argument's text (`"/x"`, `'/x'`, `` `/x` ``, `r"/x"`), unquoted, or `undefined`. */
