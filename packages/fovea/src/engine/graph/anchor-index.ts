@@ -3,9 +3,10 @@
  * hold each name-like literal (a literal few files hold bridges them), and which files declare routes under each
  * first static path segment (where a URL path written in another file may find its route).
  *
- * Edits stay incremental through names: a file refers to the anchor keys it reads (`referenceKeys`) and defines the
- * keys it adds to the tables (`definedKeys`); an edit that changes a file's defined keys re-derives the edges of every
- * file referring to them, as a changed symbol name does for its callers.
+ * Edits stay incremental: a literal an edit adds or removes re-derives the files holding it, found in the table
+ * itself (`holdersOf`); a file refers to the route buckets its URL paths may find routes in (`referenceKeys`), and an
+ * edit of a file declaring routes re-derives the files referring to its buckets, as a changed symbol name does for
+ * its callers.
  */
 import {
 	addOne,
@@ -23,8 +24,7 @@ import {
 /** A literal held by more files than this is a common word of the root, not a bridge between a few of them. */
 export const MAX_LITERAL_FILES = 4;
 
-/** Prefixes that keep anchor keys apart from symbol names in the graph's table of referred names. */
-const LITERAL_KEY = "\u0001literal:";
+/** The prefix that keeps route bucket keys apart from symbol names in the graph's table of referred names. */
 const SEGMENT_KEY = "\u0001route:";
 
 /** The first static segment of a route path, lower case: the bucket its route is found under. */
@@ -71,6 +71,11 @@ export class AnchorIndex {
 		return count >= 2 && count <= MAX_LITERAL_FILES ? manyOf(holders) : [];
 	}
 
+	/** Every file holding `literal`, however many. */
+	holdersOf(literal: string): readonly string[] {
+		return manyOf(this.#literalFiles.get(literal));
+	}
+
 	/** How many files hold `literal`. */
 	literalCount(literal: string): number {
 		return countOf(this.#literalFiles.get(literal));
@@ -103,26 +108,28 @@ function routeBuckets(file: FileFacts): Set<string> {
 }
 
 /**
- * The anchor keys an edit of a file changes, from its facts before and after: the literals it gained or lost, and
- * every route bucket of either side, since the handler a URL path elsewhere links to is resolved through the
- * declaring file's own definitions and imports, which any edit may change.
+ * What an edit of a file changes of the anchors, from its facts before and after: the literals it gained or lost,
+ * and the keys of every route bucket of either side, since the handler a URL path elsewhere links to is resolved
+ * through the declaring file's own definitions and imports, which any edit may change.
  */
-export function changedKeys(before: FileFacts, after: FileFacts): Set<string> {
-	const keys = new Set<string>();
+export function changedAnchors(before: FileFacts, after: FileFacts): { literals: string[]; keys: Set<string> } {
+	const literals: string[] = [];
 	const old = new Set(nameLiterals(before));
-	for (const literal of nameLiterals(after)) if (!old.delete(literal)) keys.add(LITERAL_KEY + literal);
-	for (const literal of old) keys.add(LITERAL_KEY + literal);
+	for (const literal of nameLiterals(after)) if (!old.delete(literal)) literals.push(literal);
+	for (const literal of old) literals.push(literal);
+	const keys = new Set<string>();
 	for (const bucket of routeBuckets(before)) keys.add(SEGMENT_KEY + bucket);
 	for (const bucket of routeBuckets(after)) keys.add(SEGMENT_KEY + bucket);
-	return keys;
+	return { literals, keys };
 }
 
 /**
- * The anchor keys and names `file`'s anchor edges are derived through: its name-like literals, the static segments
- * of its URL paths, and the handler names of its routes.
+ * The keys and names `file`'s route edges are derived through: the static segments of its URL paths, and the handler
+ * names of its routes. (Its literals are found through the table of holders, not referred by name: one entry less
+ * per literal of the root.)
  */
 export function referenceKeys(file: FileFacts): string[] {
-	const keys = nameLiterals(file).map((literal) => LITERAL_KEY + literal);
+	const keys: string[] = [];
 	for (const literal of file.literals ?? []) {
 		if (!isPathLiteral(literal)) continue;
 		for (const segment of segmentsOf(literal))

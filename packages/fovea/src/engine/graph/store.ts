@@ -1,6 +1,6 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
-import { AnchorIndex, changedKeys } from "./anchor-index.ts";
+import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { dependentsOf } from "./dependents.ts";
 import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
@@ -99,14 +99,18 @@ export class GraphStore {
 		for (const path of changed) if (!this.#fileNode.has(path) || !files.has(path)) return undefined;
 		const delta: GraphDelta = { removed: [], added: [], rederived: 0 };
 		const touchedNames = new Set<string>();
+		const touchedLiterals: string[] = [];
 		for (const path of changed) {
 			const facts = files.get(path) as FileFacts;
 			const old = this.#facts.get(path) as FileFacts;
 			this.#replaceSymbols(path, facts, delta, touchedNames);
 			this.#refer(old, -1);
 			this.#refer(facts, 1);
-			// A literal the edit added or removed, or a route of the file, changes the edges of every file referring to it.
-			for (const key of changedKeys(old, facts)) touchedNames.add(key);
+			// A literal the edit added or removed changes the edges of its holders; a route of the file, of the files
+			// whose URL paths may name it.
+			const anchors = changedAnchors(old, facts);
+			for (const key of anchors.keys) touchedNames.add(key);
+			for (const literal of anchors.literals) touchedLiterals.push(literal);
 			this.#anchors.apply(old, -1);
 			this.#anchors.apply(facts, 1);
 			this.#facts.set(path, facts);
@@ -117,6 +121,7 @@ export class GraphStore {
 		for (const key of this.#anchors.keysHandledBy([...touchedNames])) touchedNames.add(key);
 		const rederive = new Set(changed);
 		for (const name of touchedNames) for (const path of manyOf(this.#referrers.get(name))) rederive.add(path);
+		for (const literal of touchedLiterals) for (const path of this.#anchors.holdersOf(literal)) rederive.add(path);
 		const context = this.#context();
 		const before: FileEdges[] = [];
 		const after: FileEdges[] = [];
