@@ -1,11 +1,13 @@
 /**
- * A file's anchors at once: its comments (and Python's docstrings) blanked out once, then the routes it declares and
- * the literals it holds read from what is left. Pure.
+ * A file's anchors at once: the routes it declares and the literals it holds, comments (and Python's docstrings)
+ * left out. Where the comments are is found once, and only when a file holds a candidate: the routes are read from a
+ * copy with the comments blanked out, made only for a file naming a route keyword; a literal found inside a comment
+ * is dropped. Pure.
  */
 import type { LanguageId, RouteFact } from "../../model/index.ts";
 import { anchorLiterals } from "./literals.ts";
 import { routesOf } from "./routes.ts";
-import { withoutComments } from "./source-scan.ts";
+import { blankRanges, commentRanges } from "./source-scan.ts";
 
 /** The routes and anchor literals of the file at `path` (root-relative) in `language`, with `source` as its text. */
 export function anchorsOf(
@@ -13,6 +15,13 @@ export function anchorsOf(
 	language: LanguageId,
 	source: string,
 ): { routes: RouteFact[]; literals: string[] } {
-	const code = withoutComments(source, language === "python");
-	return { routes: routesOf(path, language, code), literals: anchorLiterals(code) };
+	let ranges: number[] | undefined;
+	const comments = (): number[] => {
+		ranges ??= commentRanges(source, language === "python");
+		return ranges;
+	};
+	return {
+		routes: routesOf(path, language, source, () => blankRanges(source, comments())),
+		literals: anchorLiterals(source, comments),
+	};
 }

@@ -18,6 +18,11 @@ const EXPORTED_METHOD = new RegExp(
 	"g",
 );
 
+/** Whether a file at `path` may serve a route by its place (a cheap test before reading its text). */
+export function mayBeFileRoute(path: string): boolean {
+	return /(?:^|\/)(?:pages|app|routes)\//.test(path);
+}
+
 /** The routes a JavaScript or TypeScript file at `path` serves by its place in a file-convention router. */
 export function fileRoutes(path: string, source: string, lines: LineMap): RouteFact[] {
 	if (!SCRIPT.test(path)) return [];

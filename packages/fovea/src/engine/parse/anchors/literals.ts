@@ -6,6 +6,7 @@
  * literal is a quoted run on one line without quotes, backslashes or white space.
  */
 import { isPathLiteral } from "../../model/index.ts";
+import { insideRanges } from "./source-scan.ts";
 
 /** Literals kept per file at most: a data file's thousands of strings would only cost memory. */
 export const MAX_LITERALS = 200;
@@ -21,13 +22,17 @@ const PATH_LIKE = /^\/[\w\-.~:{}<>[\]/%@*$]*[A-Za-z][\w\-.~:{}<>[\]/%@*$]*$/;
 /** File names (a code or data file's extension) are imports' and loaders' business, not a shared name. */
 const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|go|rs|java|json|ya?ml|toml|md|txt|html?|css|scss|svg|png|jpe?g|gif|lock|sh)$/i;
 
-/** The anchor literals of `source` (see the module comment). */
-export function anchorLiterals(source: string): string[] {
+/**
+ * The anchor literals of `source` (see the module comment); `comments` gives where its comments are (as
+ * `commentRanges` does), asked only once a candidate is found.
+ */
+export function anchorLiterals(source: string, comments: () => readonly number[] = () => []): string[] {
 	const kept = new Set<string>();
 	for (const match of source.matchAll(QUOTED)) {
 		const text = pathOfUrl(match[2] as string);
 		if (kept.has(text)) continue;
 		if (isPathLiteral(text) ? !PATH_LIKE.test(text) || FILE_NAME.test(text) : !isNameLike(text)) continue;
+		if (insideRanges(comments(), match.index as number)) continue;
 		kept.add(text);
 		if (kept.size >= MAX_LITERALS) break;
 	}

@@ -4,7 +4,7 @@
  * line. Pure.
  */
 import type { LanguageId, RouteFact } from "../../model/index.ts";
-import { fileRoutes } from "./file-routes.ts";
+import { fileRoutes, mayBeFileRoute } from "./file-routes.ts";
 import { goRoutes } from "./go-routes.ts";
 import { javaRoutes } from "./java-routes.ts";
 import { jsRoutes } from "./js-routes.ts";
@@ -34,15 +34,25 @@ const EXTRACTORS: Readonly<Record<LanguageId, (source: string, lines: LineMap) =
 	java: javaRoutes,
 };
 
-/** The routes the file at `path` (root-relative) in `language` declares, in line order. */
-export function routesOf(path: string, language: LanguageId, source: string): RouteFact[] {
+/**
+ * The routes the file at `path` (root-relative) in `language` declares, in line order. `code` gives its text to read
+ * routes from (the source with its comments blanked out, see `anchors.ts`); it is asked only when the source names
+ * a route keyword or the file may be a file-convention route.
+ */
+export function routesOf(
+	path: string,
+	language: LanguageId,
+	source: string,
+	code: () => string = () => source,
+): RouteFact[] {
 	const script = language === "typescript" || language === "tsx" || language === "javascript";
 	const inCode = MAY_ROUTE[language].test(source);
-	if (!inCode && !script) return [];
-	const lines = new LineMap(source);
+	if (!inCode && !(script && mayBeFileRoute(path))) return [];
+	const text = code();
+	const lines = new LineMap(text);
 	const found = [
-		...(script ? fileRoutes(path, source, lines) : []),
-		...(inCode ? EXTRACTORS[language](source, lines) : []),
+		...(script ? fileRoutes(path, text, lines) : []),
+		...(inCode ? EXTRACTORS[language](text, lines) : []),
 	];
 	const seen = new Set<string>();
 	const routes = found.filter((route) => {

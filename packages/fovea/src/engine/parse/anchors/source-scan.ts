@@ -95,23 +95,13 @@ export function nextDefinition(source: string, from: number, pattern: RegExp, wi
 }
 
 /**
- * `source` with its comments (and Python's triple-quoted strings, docstrings above all) blanked out, every other
- * character and every line break kept in place, so offsets and lines stay those of the source: a route or literal in
- * a doc comment's example (`// router.GET("/user/:id", …)`) is not one the file declares. String literals are
- * skipped over, so `"http://x"` is not a comment. Linear; a file without a comment marker is returned as it is.
+ * Where `source`'s comments are (and Python's triple-quoted strings, docstrings above all), as `[start, end, start,
+ * end, …]` in order: a route or literal in a doc comment's example (`// router.GET("/user/:id", …)`) is not one the
+ * file declares. String literals are skipped over, so `"http://x"` is not a comment. Linear, and it copies nothing:
+ * it jumps from one quote or comment marker to the next with one regular expression.
  */
-export function withoutComments(source: string, python: boolean): string {
-	const marked = python
-		? source.includes("#") || source.includes('"""') || source.includes("'''")
-		: source.includes("//") || source.includes("/*");
-	if (!marked) return source;
-	const parts: string[] = [];
-	let kept = 0;
-	const blank = (from: number, to: number): void => {
-		parts.push(source.slice(kept, from), source.slice(from, to).replace(/[^\n]/g, " "));
-		kept = to;
-	};
-	// Jumps from one quote or comment marker to the next, so plain code costs one regular expression scan.
+export function commentRanges(source: string, python: boolean): number[] {
+	const ranges: number[] = [];
 	const marker = python ? /["'#]/g : /["'`/]/g;
 	for (let found = marker.exec(source); found !== null; found = marker.exec(source)) {
 		const i = found.index;
@@ -120,21 +110,47 @@ export function withoutComments(source: string, python: boolean): string {
 		if (python && (source.startsWith('"""', i) || source.startsWith("'''", i))) {
 			const close = source.indexOf(source.slice(i, i + 3), i + 3);
 			next = close < 0 ? source.length : close + 3;
-			blank(i, next);
+			ranges.push(i, next);
 		} else if (ch === '"' || ch === "'" || ch === "`") {
 			next = stringEnd(source, i, ch) + 1;
 		} else if (ch === "#" || source[i + 1] === "/") {
 			const end = source.indexOf("\n", i);
 			next = end < 0 ? source.length : end;
-			blank(i, next);
+			ranges.push(i, next);
 		} else if (source[i + 1] === "*") {
 			const close = source.indexOf("*/", i + 2);
 			next = close < 0 ? source.length : close + 2;
-			blank(i, next);
+			ranges.push(i, next);
 		}
 		marker.lastIndex = next;
 	}
-	if (parts.length === 0) return source;
+	return ranges;
+}
+
+/** Whether `offset` lies inside one of `ranges` (as `commentRanges` gives them). */
+export function insideRanges(ranges: readonly number[], offset: number): boolean {
+	let low = 0;
+	let high = ranges.length / 2 - 1;
+	while (low <= high) {
+		const mid = (low + high) >> 1;
+		if (offset < (ranges[2 * mid] as number)) high = mid - 1;
+		else if (offset >= (ranges[2 * mid + 1] as number)) low = mid + 1;
+		else return true;
+	}
+	return false;
+}
+
+/** `source` with `ranges` blanked out, every line break kept, so offsets and lines stay those of the source. */
+export function blankRanges(source: string, ranges: readonly number[]): string {
+	if (ranges.length === 0) return source;
+	const parts: string[] = [];
+	let kept = 0;
+	for (let i = 0; i < ranges.length; i += 2) {
+		const from = ranges[i] as number;
+		const to = ranges[i + 1] as number;
+		parts.push(source.slice(kept, from), source.slice(from, to).replace(/[^\n]/g, " "));
+		kept = to;
+	}
 	parts.push(source.slice(kept));
 	return parts.join("");
 }
