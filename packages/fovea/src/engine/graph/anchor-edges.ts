@@ -146,3 +146,19 @@ function mountedFile(file: FileFacts, name: string | undefined, context: EdgeCon
 function moduleKey(name: string): string {
 	return name.toLowerCase().replace(/[-_]?(?:router|routes)$/, "");
 }
+
+/** Whether two derivations of a file's anchors are the same routes and labels. */
+export function sameAnchors(x: FileAnchors | undefined, y: FileAnchors | undefined): boolean {
+	if (x === undefined || y === undefined) return x === y;
+	if (x.routes.length !== y.routes.length || x.labels.size !== y.labels.size) return false;
+	for (const [to, label] of x.labels) if (y.labels.get(to) !== label) return false;
+	return x.routes.every((route, i) => {
+		const other = y.routes[i] as RouteAnchor;
+		return (
+			route.method === other.method &&
+			route.path === other.path &&
+			route.line === other.line &&
+			route.handler === other.handler
+		);
+	});
+}

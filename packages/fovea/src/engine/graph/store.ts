@@ -1,19 +1,11 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
+import { sameAnchors } from "./anchor-edges.ts";
 import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { dependentsOf } from "./dependents.ts";
 import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
-import type {
-	CodeGraph,
-	Dependents,
-	EdgeKind,
-	FileAnchors,
-	FileEdges,
-	GraphLinks,
-	GraphNode,
-	RouteAnchor,
-} from "./model.ts";
+import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode, RouteAnchor } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
@@ -266,22 +258,6 @@ function sameEdges(x: FileEdges, y: FileEdges): boolean {
 		if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.w[i] !== y.w[i] || x.r[i] !== y.r[i]) return false;
 	}
 	return sameAnchors(x.anchors, y.anchors);
-}
-
-/** Whether two derivations of a file's anchors are the same routes and labels. */
-function sameAnchors(x: FileAnchors | undefined, y: FileAnchors | undefined): boolean {
-	if (x === undefined || y === undefined) return x === y;
-	if (x.routes.length !== y.routes.length || x.labels.size !== y.labels.size) return false;
-	for (const [to, label] of x.labels) if (y.labels.get(to) !== label) return false;
-	return x.routes.every((route, i) => {
-		const other = y.routes[i] as RouteAnchor;
-		return (
-			route.method === other.method &&
-			route.path === other.path &&
-			route.line === other.line &&
-			route.handler === other.handler
-		);
-	});
 }
 
 /** A symbol's identity across edits: kind, container, name and how many of the same came before it. */

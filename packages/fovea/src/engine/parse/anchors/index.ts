@@ -6,5 +6,3 @@
  * @module
  */
 export { anchorsOf } from "./anchors.ts";
-export { anchorLiterals, MAX_LITERALS } from "./literals.ts";
-export { routesOf } from "./routes.ts";

@@ -9,7 +9,7 @@ import { isPathLiteral } from "../../model/index.ts";
 import { insideRanges } from "./source-scan.ts";
 
 /** Literals kept per file at most: a data file's thousands of strings would only cost memory. */
-export const MAX_LITERALS = 200;
+const MAX_LITERALS = 200;
 
 const QUOTED = /(["'`])([^"'`\\\s]{2,100})\1/g;
 /**
