@@ -114,7 +114,16 @@ async function main(argv: string[]): Promise<number> {
 				progress.clear();
 				await print(
 					values.json
-						? answerJson(answer, maxTokens, { root, query }, { files: answer.files, symbols: answer.symbols })
+						? answerJson(
+								answer,
+								maxTokens,
+								{ root, query },
+								{
+									files: answer.files,
+									symbols: answer.symbols,
+									...(answer.routes === undefined ? {} : { routes: answer.routes }),
+								},
+							)
 						: answer.text,
 				);
 				return 0;

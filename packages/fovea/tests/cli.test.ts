@@ -563,3 +563,38 @@ describe("fovea CLI dwell and impact", () => {
 		}
 	});
 });
+
+describe("fovea CLI: routes and shared literals", () => {
+	it("focus --json lists the routes a query names with their handler; impact --json says what a literal shares", async () => {
+		const dir = gitRepo(
+			join(await temp("fovea-cli-routes-"), "api"),
+			{
+				"src/server.ts":
+					'import { showOrder } from "./orders";\ndeclare const app: { get(p: string, h: unknown): void };\napp.get("/orders/:id", showOrder);\n',
+				"src/orders.ts": "export function showOrder(): void {}\n",
+				"src/trace.ts": 'export const header = "x-trace-token";\n',
+				"src/log.ts": 'export const logged = "x-trace-token";\n',
+			},
+			{ commit: true },
+		);
+		const focus = JSON.parse(await ok(["focus", "GET /orders/17", "--json", "--root", dir])) as FocusJson & {
+			routes?: { method: string; path: string; handler: string; file: string; why: string }[];
+		};
+		assert.equal(focus.files[0]?.file, "src/orders.ts");
+		assert.deepEqual(focus.routes?.[0], {
+			method: "GET",
+			path: "/orders/:id",
+			file: "src/server.ts",
+			line: 3,
+			handler: "showOrder",
+			at: "src/orders.ts:1",
+			why: "same route GET /orders/:id",
+		});
+		const impact = JSON.parse(await ok(["impact", "src/trace.ts", "--json", "--root", dir])) as {
+			files: { file: string; why: string; evidence?: { relation: string; shares?: string } }[];
+		};
+		const log = impact.files.find((f) => f.file === "src/log.ts");
+		assert.equal(log?.why, 'shares the literal "x-trace-token"');
+		assert.deepEqual([log?.evidence?.relation, log?.evidence?.shares], ["literal", '"x-trace-token"']);
+	});
+});

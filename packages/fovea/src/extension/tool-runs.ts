@@ -73,6 +73,7 @@ export async function runFocus(
 				root,
 				files: answer.files.slice(0, 20),
 				symbols: answer.symbols.slice(0, 20),
+				...(answer.routes === undefined ? {} : { routes: answer.routes }),
 				...coverageCounts(answer.snapshot),
 			},
 		};

@@ -63,9 +63,18 @@ function randomFile(path: string, random: () => number, paths: readonly string[]
 		.filter((s) => s.kind === "class" && random() < 0.4)
 		.map((s) => ({ symbol: s.name, base: pick(NAMES), line: s.line, relation: "extends" as const }));
 	const imports = Array.from({ length: Math.floor(random() * 3) }, (_, i) => ({ specifier: pick(paths), line: i + 1 }));
+	// Anchors from small pools, so literals are shared by a few files (or too many) and paths name routes.
+	const literals = LITERALS.filter(() => random() < 0.15);
+	const routes = ROUTES.filter(() => random() < 0.1).map((route, i) => ({
+		...route,
+		line: i + 1,
+		handler: pick(NAMES),
+	}));
 	return {
 		path,
 		language: "typescript",
+		...(literals.length > 0 ? { literals } : {}),
+		...(routes.length > 0 ? { routes } : {}),
 		hash: `${path}:${random()}`,
 		bytes: 1,
 		lines: 60,
@@ -77,6 +86,13 @@ function randomFile(path: string, random: () => number, paths: readonly string[]
 		contentTerms: randomText(random),
 	};
 }
+
+const LITERALS = ["x-request-id", "user:created", "cfg.pool_size", "/users/7", "/api/orders/3", "/health"];
+const ROUTES = [
+	{ method: "GET", path: "/users/:id" },
+	{ method: "GET", path: "/orders/:id" },
+	{ method: "ANY", path: "/health" },
+];
 
 /** A realistic edit: shift lines, add, drop or rename a symbol, rewrite the calls, or (rarely) rewrite the file. */
 function editFile(file: FileFacts, random: () => number, paths: readonly string[]): FileFacts {
@@ -90,7 +106,15 @@ function editFile(file: FileFacts, random: () => number, paths: readonly string[
 		symbols[0] = { ...(symbols[0] as SymbolFact), name: `${symbols[0]?.name}2` };
 		return { ...file, symbols };
 	}
-	if (roll < 0.95) return { ...file, calls: fresh.calls, imports: fresh.imports, inherits: [] };
+	if (roll < 0.85) return { ...file, calls: fresh.calls, imports: fresh.imports, inherits: [] };
+	if (roll < 0.95) {
+		const { literals: _, routes: __, ...rest } = file;
+		return {
+			...rest,
+			...(fresh.literals ? { literals: fresh.literals } : {}),
+			...(fresh.routes ? { routes: fresh.routes } : {}),
+		};
+	}
 	return fresh;
 }
 

@@ -31,7 +31,20 @@ function isFactsShape(value: unknown): value is FileFacts {
 		isCount(f.parseErrors) &&
 		(f.replacementCharacters === undefined || isCount(f.replacementCharacters)) &&
 		(f.cutShort === undefined || f.cutShort === true) &&
-		(f.contentTerms === undefined || typeof f.contentTerms === "string")
+		(f.contentTerms === undefined || typeof f.contentTerms === "string") &&
+		(f.routes === undefined || (Array.isArray(f.routes) && f.routes.every(isRouteShape))) &&
+		(f.literals === undefined || (Array.isArray(f.literals) && f.literals.every((l) => typeof l === "string")))
+	);
+}
+
+function isRouteShape(value: unknown): boolean {
+	if (typeof value !== "object" || value === null) return false;
+	const r = value as Record<string, unknown>;
+	return (
+		typeof r.method === "string" &&
+		typeof r.path === "string" &&
+		isCount(r.line) &&
+		(r.handler === undefined || typeof r.handler === "string")
 	);
 }
 

@@ -1,9 +1,10 @@
+import { carriesHeat } from "./edges.ts";
 import type { FileEdges } from "./model.ts";
 import { type SparseGraph, withCapacity } from "./sparse-graph.ts";
 
 /**
- * Assembles the symmetric compressed-row adjacency of `size` nodes from per-file edge lists. Each undirected edge is
- * stored in both rows; parallel edges (a file both containing and calling a symbol, two files calling the same pair)
+ * Assembles the symmetric compressed-row adjacency of `size` nodes from per-file edge lists (the edges that carry heat,
+ * `carriesHeat`). Each undirected edge is stored in both rows; parallel edges (a file both containing and calling a symbol, two files calling the same pair)
  * merge by adding weights. One counting pass places every entry in its row, then each row is compacted in place with
  * a last-seen marker per target, so the assembly is linear in the edges and allocates nothing beyond its output and
  * two per-node arrays: an edit at 10,000 files reassembles ~500,000 entries without churning memory.
@@ -13,6 +14,7 @@ export function compressedRows(size: number, edges: Iterable<FileEdges>): Sparse
 	const offsets = new Int32Array(size + 1);
 	for (const part of parts) {
 		for (let i = 0; i < part.a.length; i++) {
+			if (!carriesHeat(part.r[i] as number)) continue;
 			const x = part.a[i] as number;
 			const y = part.b[i] as number;
 			offsets[x + 1] = (offsets[x + 1] as number) + 1;
@@ -26,6 +28,7 @@ export function compressedRows(size: number, edges: Iterable<FileEdges>): Sparse
 	const fill = offsets.slice(0, size);
 	for (const part of parts) {
 		for (let i = 0; i < part.a.length; i++) {
+			if (!carriesHeat(part.r[i] as number)) continue;
 			const x = part.a[i] as number;
 			const y = part.b[i] as number;
 			const weight = part.w[i] as number;
@@ -133,6 +136,7 @@ export function patchRows(
 	] as const) {
 		for (const part of parts) {
 			for (let i = 0; i < part.a.length; i++) {
+				if (!carriesHeat(part.r[i] as number)) continue;
 				const x = part.a[i] as number;
 				const y = part.b[i] as number;
 				const weight = sign * (part.w[i] as number);

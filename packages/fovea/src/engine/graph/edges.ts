@@ -1,6 +1,8 @@
 import { posix } from "node:path";
 import type { FileFacts } from "../model/index.ts";
 import { firstOf, type Ids, manyOf } from "../model/index.ts";
+import { anchorEdges } from "./anchor-edges.ts";
+import { type AnchorIndex, referenceKeys } from "./anchor-index.ts";
 import type { EdgeKind, FileEdges, GraphNode } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
@@ -10,6 +12,8 @@ export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
 	imports: 0.7,
 	tests: 0.7,
 	calls: 0.5,
+	route: 0.6,
+	literal: 0.3,
 };
 
 /**
@@ -18,7 +22,16 @@ export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
  * direction and meaning, which the symmetric rows lose and impact needs (a change reaches whoever depends on it).
  * `inherits` is a subclass of its base; `implements` is an implementation of an interface (an `inherits` edge kind).
  */
-export const RELATIONS = ["contains", "imports", "calls", "inherits", "implements", "tests"] as const;
+export const RELATIONS = [
+	"contains",
+	"imports",
+	"calls",
+	"inherits",
+	"implements",
+	"tests",
+	"route",
+	"literal",
+] as const;
 
 /** One of `RELATIONS`. */
 export type Relation = (typeof RELATIONS)[number];
@@ -31,6 +44,8 @@ export const RELATION_CODE: Readonly<Record<Relation, number>> = {
 	inherits: 3,
 	implements: 4,
 	tests: 5,
+	route: 6,
+	literal: 7,
 };
 
 /**
@@ -42,8 +57,18 @@ export const RELATION_CODE: Readonly<Record<Relation, number>> = {
  */
 export const WEAK = 0x80;
 
+/**
+ * Whether an edge of relation `code` carries heat. Route and literal edges do not: they serve impact's reach and
+ * route queries, and spread into focus's heat they moved files a query's words had found (a vuejs/core commit
+ * subject's changed file went from second to third).
+ */
+export function carriesHeat(code: number): boolean {
+	const relation = code & ~WEAK;
+	return relation !== RELATION_CODE.route && relation !== RELATION_CODE.literal;
+}
+
 /** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
-const MAX_CALL_CANDIDATES = 4;
+export const MAX_CALL_CANDIDATES = 4;
 
 /** What deriving one file's edges may look up: node ids by path and by name, and the file's resolved links. */
 export interface EdgeContext {
@@ -59,12 +84,15 @@ export interface EdgeContext {
 	imports(file: FileFacts): readonly string[];
 	/** Files a test file tests. */
 	subjects(path: string): readonly string[];
+	/** Root-wide literal holders and route buckets. */
+	anchors: AnchorIndex;
 }
 
 /** Names a file's edges were resolved through: a change to the definitions of any of them re-derives its edges. */
 export function referencedNames(file: FileFacts): Iterable<string> {
 	const names = [...file.calls.callee];
 	for (const inherit of file.inherits) names.push(inherit.base);
+	for (const key of referenceKeys(file)) names.push(key);
 	return names;
 }
 
@@ -79,7 +107,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const b: number[] = [];
 	const w: number[] = [];
 	const r: number[] = [];
-	const counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
+	const counts = noEdges();
 	const link = (
 		from: number,
 		to: number,
@@ -157,7 +185,19 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		const subjectId = context.fileNode.get(subject);
 		if (subjectId !== undefined) link(fileId, subjectId, "tests", EDGE_WEIGHTS.tests, "tests", rank > 0);
 	}
-	return { ...packedEdges(a, b, w, r), counts };
+	// A route's handler is linked when it is found surely: a guess by name (`list` meeting some other module's `list`)
+	// would send a query for the route to the wrong file.
+	const sureHandler = (name: string): readonly number[] => {
+		const found = resolveName(name);
+		return weak ? [] : found;
+	};
+	const anchors = anchorEdges(file, fileId, context, sureHandler, (to, kind) => link(fileId, to, kind));
+	return { ...packedEdges(a, b, w, r), counts, ...(anchors === undefined ? {} : { anchors }) };
+}
+
+/** A count of zero for every edge kind. */
+export function noEdges(): Record<EdgeKind, number> {
+	return { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0, route: 0, literal: 0 };
 }
 
 /**

@@ -7,6 +7,15 @@
  */
 export { buildGraph } from "./build.ts";
 export { EDGE_WEIGHTS, RELATION_CODE, RELATIONS, type Relation, WEAK } from "./edges.ts";
-export type { CodeGraph, Dependents, DirectedEdges, EdgeKind, FileEdges, GraphNode } from "./model.ts";
+export type {
+	CodeGraph,
+	Dependents,
+	DirectedEdges,
+	EdgeKind,
+	FileAnchors,
+	FileEdges,
+	GraphNode,
+	RouteAnchor,
+} from "./model.ts";
 export { type SparseGraph, withCapacity } from "./sparse-graph.ts";
 export { type GraphDelta, GraphStore } from "./store.ts";

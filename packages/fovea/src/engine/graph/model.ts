@@ -6,8 +6,33 @@
 import type { FileFacts, Ids, SymbolKind } from "../model/index.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
-/** Why two nodes are linked. */
-export type EdgeKind = "contains" | "imports" | "calls" | "inherits" | "tests";
+/**
+ * Why two nodes are linked. `route`: a file declares a route its handler serves, or names a URL path a route of
+ * another file matches; `literal`: two files share a rare string literal (`graph/anchor-index.ts`).
+ */
+export type EdgeKind = "contains" | "imports" | "calls" | "inherits" | "tests" | "route" | "literal";
+
+/** A route of the root linked to its handler: what a query naming the route or endpoint is answered with. */
+export interface RouteAnchor {
+	method: string;
+	/** Normal form (`model/route-path.ts`). */
+	path: string;
+	/** The file declaring it (its node) and the line. */
+	file: number;
+	line: number;
+	/** The handler's node: a symbol when the handler is named and found, else the declaring file. */
+	handler: number;
+}
+
+/**
+ * What a file's anchor edges say beyond their relation: its routes with their handlers, and for each node a route
+ * or literal edge of the file points at, the route or literal it shares with it (`GET /users/:id`, `"x-request-id"`),
+ * for evidence.
+ */
+export interface FileAnchors {
+	routes: readonly RouteAnchor[];
+	labels: ReadonlyMap<number, string>;
+}
 
 /** A file or symbol node. Files come first: node `i < fileCount` is a file. */
 export interface GraphNode {
@@ -47,6 +72,8 @@ export interface DirectedEdges {
 	dependents(): Dependents;
 	/** The edges `path`'s facts contribute (what it depends on), if it is in the graph. */
 	edgesOf(path: string): FileEdges | undefined;
+	/** Every route of the root with its handler, in file order. */
+	routes(): RouteAnchor[];
 }
 
 /** How the graph learns which files an import or a test points at (resolution is language-specific). */
@@ -67,6 +94,8 @@ export interface FileEdges {
 	w: Float64Array;
 	r: Uint8Array;
 	counts: Record<EdgeKind, number>;
+	/** Its routes and what its route and literal edges share, when it has any. */
+	anchors?: FileAnchors;
 }
 
 /**

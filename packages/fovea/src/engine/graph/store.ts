@@ -1,9 +1,11 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
 import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
+import { sameAnchors } from "./anchor-edges.ts";
+import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { dependentsOf } from "./dependents.ts";
-import { type EdgeContext, fileEdges, referencedNames } from "./edges.ts";
-import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode } from "./model.ts";
+import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
+import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode, RouteAnchor } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
@@ -43,7 +45,9 @@ export class GraphStore {
 	readonly #edges = new Map<string, FileEdges>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
 	readonly #referrers = new Map<string, OneOrMany<string>>();
-	readonly #counts: Record<EdgeKind, number> = { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0 };
+	readonly #counts: Record<EdgeKind, number> = noEdges();
+	/** Literal holders and route buckets of the whole root, for route and literal edges. */
+	readonly #anchors = new AnchorIndex();
 	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
 	#rows: SparseGraph | undefined;
 	/** Who depends on each node, built by the first impact on this generation and dropped by any edit of edges. */
@@ -61,6 +65,7 @@ export class GraphStore {
 			this.#fileNode.set(file.path, this.#nodes.length);
 			this.#nodes.push(fileNodeOf(file));
 			this.#facts.set(file.path, file);
+			this.#anchors.apply(file, 1);
 		}
 		this.#fileCount = this.#nodes.length;
 		for (const file of sorted) {
@@ -86,18 +91,29 @@ export class GraphStore {
 		for (const path of changed) if (!this.#fileNode.has(path) || !files.has(path)) return undefined;
 		const delta: GraphDelta = { removed: [], added: [], rederived: 0 };
 		const touchedNames = new Set<string>();
+		const touchedLiterals: string[] = [];
 		for (const path of changed) {
 			const facts = files.get(path) as FileFacts;
+			const old = this.#facts.get(path) as FileFacts;
 			this.#replaceSymbols(path, facts, delta, touchedNames);
-			this.#refer(this.#facts.get(path) as FileFacts, -1);
+			this.#refer(old, -1);
 			this.#refer(facts, 1);
+			// A literal the edit added or removed changes the edges of its holders; a route of the file, of the files
+			// whose URL paths may name it.
+			const anchors = changedAnchors(old, facts);
+			for (const key of anchors.keys) touchedNames.add(key);
+			for (const literal of anchors.literals) touchedLiterals.push(literal);
+			this.#anchors.apply(old, -1);
+			this.#anchors.apply(facts, 1);
 			this.#facts.set(path, facts);
 			const fileNode = this.#nodes[this.#fileNode.get(path) as number] as GraphNode;
 			fileNode.endLine = facts.lines;
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
+		for (const key of this.#anchors.keysHandledBy([...touchedNames])) touchedNames.add(key);
 		const rederive = new Set(changed);
 		for (const name of touchedNames) for (const path of manyOf(this.#referrers.get(name))) rederive.add(path);
+		for (const literal of touchedLiterals) for (const path of this.#anchors.holdersOf(literal)) rederive.add(path);
 		const context = this.#context();
 		const before: FileEdges[] = [];
 		const after: FileEdges[] = [];
@@ -144,6 +160,11 @@ export class GraphStore {
 					return this.#dependents;
 				},
 				edgesOf: (path) => this.#edges.get(path),
+				routes: () => {
+					const routes: RouteAnchor[] = [];
+					for (const edges of this.#edges.values()) for (const route of edges.anchors?.routes ?? []) routes.push(route);
+					return routes;
+				},
 			},
 		};
 	}
@@ -225,6 +246,7 @@ export class GraphStore {
 			facts: this.#facts,
 			imports: this.#links.imports,
 			subjects: this.#links.subjects,
+			anchors: this.#anchors,
 		};
 	}
 }
@@ -235,7 +257,7 @@ function sameEdges(x: FileEdges, y: FileEdges): boolean {
 	for (let i = 0; i < x.a.length; i++) {
 		if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.w[i] !== y.w[i] || x.r[i] !== y.r[i]) return false;
 	}
-	return true;
+	return sameAnchors(x.anchors, y.anchors);
 }
 
 /** A symbol's identity across edits: kind, container, name and how many of the same came before it. */

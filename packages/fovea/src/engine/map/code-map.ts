@@ -41,6 +41,7 @@ import {
 	focusItems,
 	type ImpactItem,
 	impactItems,
+	type RouteItem,
 	renderFocus,
 	renderImpact,
 	renderSketch,
@@ -83,6 +84,8 @@ export interface FocusAnswer {
 	text: string;
 	files: FocusItem[];
 	symbols: FocusItem[];
+	/** The routes the query named, with their handlers (absent when it named none). */
+	routes?: RouteItem[];
 	result: FocusResult;
 	snapshot: IndexSnapshot;
 }

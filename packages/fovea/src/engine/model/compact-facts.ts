@@ -73,6 +73,13 @@ export function compactFacts(facts: FileFacts, options: CompactOptions = {}): Fi
 		}
 	}
 	shareCallNames(facts.calls, share);
+	if (facts.literals !== undefined) facts.literals = facts.literals.map(share);
+	if (facts.routes !== undefined)
+		facts.routes = facts.routes.map(({ method, path, line, handler }) =>
+			handler === undefined
+				? { method: share(method), path: share(path), line }
+				: { method: share(method), path: share(path), line, handler: share(handler) },
+		);
 	if (facts.package !== undefined) facts.package = share(facts.package);
 	return facts;
 }

@@ -4,7 +4,7 @@
  */
 
 /** Bump when extraction output changes, so cached facts from an older extractor are not reused. */
-export const EXTRACTOR_VERSION = 9;
+export const EXTRACTOR_VERSION = 10;
 
 /** Languages the engine parses; any other file is a visible coverage gap. */
 export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java";
@@ -154,6 +154,20 @@ export interface InheritFact {
 	relation: "extends" | "implements";
 }
 
+/**
+ * A route a web framework serves from this file: `method` upper case (`ANY` when the framework does not say), `path`
+ * normalised (`route-path.ts`: a leading `/`, no trailing one, every parameter written `:name`), the line it is
+ * declared on, and the handler's name as written, parts joined by `.` (`getUser`, `users.show`, `handlers.List`), when
+ * the handler is named rather than inline or the file itself (a file-convention router). A mount (`MOUNT`) names the
+ * module it serves under `path`.
+ */
+export interface RouteFact {
+	method: string;
+	path: string;
+	line: number;
+	handler?: string;
+}
+
 /** Everything extracted from one file. */
 export interface FileFacts {
 	path: string;
@@ -166,6 +180,14 @@ export interface FileFacts {
 	imports: ImportFact[];
 	calls: CallSites;
 	inherits: InheritFact[];
+	/** Routes the file declares (absent when none): route anchors link them to their handlers. */
+	routes?: RouteFact[];
+	/**
+	 * Distinct string literals that may name something another file names too (header and event names, config keys,
+	 * URL paths), in source order, absent when none (`anchors/literals.ts` says which): what shared-literal and
+	 * route-reference edges are derived from.
+	 */
+	literals?: string[];
 	/** Declared package or module: Go `package x`, Java `package a.b`, Rust/Python derived from the path. */
 	package?: string;
 	/** Number of ERROR/MISSING nodes the parser reported; facts are still best-effort. */

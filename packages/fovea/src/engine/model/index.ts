@@ -20,6 +20,7 @@ export {
 	isCallSites,
 	type LanguageId,
 	noCalls,
+	type RouteFact,
 	type SymbolFact,
 	type SymbolKind,
 	symbolFact,
@@ -34,3 +35,16 @@ export {
 	partialFileCount,
 } from "./partial-coverage.ts";
 export { basenameOf, dirnameOf, type FileIndex, fileIndex, firstExisting, joinPath } from "./project-paths.ts";
+export {
+	HTTP_METHODS,
+	handlerParts,
+	httpMethod,
+	isParameter,
+	isPathLiteral,
+	joinRoute,
+	MOUNT,
+	normalizeRoutePath,
+	routeKey,
+	routeMatches,
+	segmentsOf,
+} from "./route-path.ts";

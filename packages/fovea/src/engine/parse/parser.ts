@@ -32,6 +32,7 @@ import {
 	noCalls,
 } from "../model/index.ts";
 import { contentTerms } from "../terms/index.ts";
+import { anchorsOf } from "./anchors/index.ts";
 import { onBaselineCompiler } from "./grammar-compiler.ts";
 import { type CaptureMatch, countLines, type LanguageRules } from "./languages/common.ts";
 import { goRules } from "./languages/go.ts";
@@ -260,6 +261,9 @@ function factsOf(
 		parseErrors,
 	};
 	if (extracted.package !== undefined) facts.package = extracted.package;
+	const { routes, literals } = anchorsOf(path, language, source);
+	if (routes.length > 0) facts.routes = routes;
+	if (literals.length > 0) facts.literals = literals;
 	if (cutShort) facts.cutShort = true;
 	return compactFacts(facts, { cutFromSource: true });
 }

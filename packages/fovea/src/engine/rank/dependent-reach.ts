@@ -40,6 +40,8 @@ export const RELATION_DECAY: Readonly<Record<Dependency, number>> = {
 	implements: 0.8,
 	calls: 0.7,
 	imports: 0.5,
+	route: 0.7,
+	literal: 0.4,
 };
 
 /**
@@ -153,6 +155,8 @@ export function dependentReach(graph: CodeGraph, seeds: ReachSeeds, limit = 50):
 			for (let e = dependents.offsets[v] ?? 0; e < end; e++) {
 				const flagged = dependents.relations[e] as number;
 				const code = flagged & ~WEAK;
+				// A shared literal bridges its holders only: a dependent's literals are no path from the change.
+				if (code === RELATION_CODE.literal && !changed.has(v)) continue;
 				const share = (dependents.shares[e] as number) * (flagged === code ? 1 : WEAK_SHARE);
 				const decay = RELATION_DECAY[RELATIONS[code] as Dependency];
 				reach(dependents.sources[e] as number, from * decay * share, code, v, hop, first);

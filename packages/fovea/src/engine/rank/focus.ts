@@ -29,6 +29,7 @@ import {
 	topK,
 } from "./ranking.ts";
 import { applyRolePrior, rolesAsked } from "./role-prior.ts";
+import { promoteRoutes, type RouteMatch, routeSeeds } from "./route-seeds.ts";
 import { TermIndex } from "./term-index.ts";
 import { followSubjects } from "./test-follows-subject.ts";
 
@@ -219,6 +220,8 @@ export interface FocusResult {
 	files: RankedNode[];
 	symbols: RankedNode[];
 	stats: HeatStats;
+	/** Routes the query names (`rank/route-seeds.ts`), best first; their handlers rank first. */
+	routes?: RouteMatch[];
 }
 
 /**
@@ -245,6 +248,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		if (fileId !== undefined) seeds[fileId] = (seeds[fileId] as number) + 5;
 	}
 	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
+	const routes = routeSeeds(graph, query.text);
+	for (const [id, mass] of routes.seeds) seeds[id] = (seeds[id] as number) + mass;
 	const stats: HeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
@@ -275,6 +280,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before);
 	}
+	promoteRoutes(fileScore, routes, 0, graph.fileCount);
+	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(
 		score,
@@ -286,7 +293,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 			? undefined
 			: (id) => query.kinds?.has((graph.nodes[id] as { kind: string }).kind) === true,
 	);
-	return { terms: queryTerms, seededNodes, files, symbols, stats };
+	const routesNamed = routes.matches.length > 0 ? { routes: routes.matches } : {};
+	return { terms: queryTerms, seededNodes, files, symbols, stats, ...routesNamed };
 }
 
 /**

@@ -34,5 +34,6 @@ export {
 	fuseImpact,
 	similarText,
 } from "./impact-fusion.ts";
+export { type RouteMatch, type RouteSeeds, routeSeeds } from "./route-seeds.ts";
 export { dwellQuery, impactSeeds } from "./seeds.ts";
 export { type SimilarFile, similarFiles } from "./similar-files.ts";

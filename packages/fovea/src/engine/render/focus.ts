@@ -33,8 +33,42 @@ export interface FocusContext {
 	maxTokens: number;
 }
 
-/** Machine-readable focus result: ranked files and symbols. */
-export function focusItems(result: FocusResult, graph: CodeGraph): { files: FocusItem[]; symbols: FocusItem[] } {
+/** A route the query named, as machines read it: the route, where it is declared, and its handler. */
+export interface RouteItem {
+	method: string;
+	path: string;
+	file: string;
+	line: number;
+	/** The handler's qualified name, or its file's path when the handler is the file or written inline. */
+	handler: string;
+	/** Where the handler is, `file:line`. */
+	at: string;
+	/** Why it ranked: `same route GET /users/:id`. */
+	why: string;
+}
+
+/** The routes a focus query named, with their handlers. */
+export function routeItems(result: FocusResult, graph: CodeGraph): RouteItem[] {
+	return (result.routes ?? []).map(({ route, path }) => {
+		const file = graph.nodes[route.file] as GraphNode;
+		const handler = graph.nodes[route.handler] as GraphNode;
+		return {
+			method: route.method,
+			path,
+			file: file.path,
+			line: route.line,
+			handler: handler.kind === "file" ? handler.path : qualified(handler),
+			at: `${handler.path}:${handler.kind === "file" ? route.line : handler.line}`,
+			why: `same route ${route.method} ${path}`,
+		};
+	});
+}
+
+/** Machine-readable focus result: ranked files and symbols, and the routes the query named when it named any. */
+export function focusItems(
+	result: FocusResult,
+	graph: CodeGraph,
+): { files: FocusItem[]; symbols: FocusItem[]; routes?: RouteItem[] } {
 	const item = ({ id, score }: RankedNode): FocusItem => {
 		const node = graph.nodes[id] as GraphNode;
 		const out: FocusItem = {
@@ -47,9 +81,11 @@ export function focusItems(result: FocusResult, graph: CodeGraph): { files: Focu
 		if (node.signature !== undefined) out.signature = node.signature;
 		return out;
 	};
+	const routes = routeItems(result, graph);
 	return {
 		files: result.files.map(item),
 		symbols: result.symbols.map(item),
+		...(routes.length === 0 ? {} : { routes }),
 	};
 }
 
@@ -75,6 +111,14 @@ export function renderFocus(result: FocusResult, context: FocusContext): string 
 		return out.toString();
 	}
 	const beyondReserve = reserve + BEYOND_LINE_CHARS;
+	const routeLines = routeItems(result, graph)
+		.slice(0, MAX_ROUTE_LINES)
+		.map((r) => {
+			const declared = `${r.file}:${r.line}`;
+			const handler = r.handler === r.file ? declared : `${r.at}  ${r.handler}`;
+			return `  ${r.method} ${r.path} → ${handler}${r.at === declared ? "" : ` (declared at ${declared})`}`;
+		});
+	out.addSection(ROUTES_HEADING, routeLines, beyondReserve);
 	// The top files are the answer to "where do I look": a small budget spent on signatures alone left none.
 	const keptFiles = result.files
 		.slice(0, KEPT_FILES)
@@ -142,6 +186,9 @@ const BEYOND_LINE_CHARS = 100;
 /** Files whose paths are kept room for before any symbol is shown. */
 const KEPT_FILES = 3;
 const SYMBOLS_HEADING = "Hottest symbols (exact signature, file:line):";
+/** Routes the query names, listed at most. */
+const MAX_ROUTE_LINES = 5;
+const ROUTES_HEADING = "Routes named (same route → handler file:line):";
 const FILES_HEADING = "Hottest files:";
 
 /** A symbol as answers print it: `Container.name`, or its bare name at the top level. */

@@ -31,6 +31,8 @@ export interface ImpactItem extends FocusItem {
 		relation: ReachEvidence["relation"];
 		/** What it depends on: a changed or exposed symbol's qualified name, a file's path, or `(deleted file)`. */
 		on: string;
+		/** The route (`GET /users/:id`) or literal (`"x-request-id"`) a route or literal edge shares. */
+		shares?: string;
 		/** The file the reach came through, when it is not the change itself. */
 		via?: string;
 		hops: number;
@@ -63,7 +65,14 @@ export function impactItems(
 		if (evidence !== undefined) {
 			const on = nameOf(graph, evidence.target);
 			const via = evidence.hops > 1 ? graph.nodes[evidence.target]?.path : undefined;
-			out.evidence = { relation: evidence.relation, on, ...(via === undefined ? {} : { via }), hops: evidence.hops };
+			const shares = anchorLabel(graph, evidence);
+			out.evidence = {
+				relation: evidence.relation,
+				on,
+				...(shares === undefined ? {} : { shares }),
+				...(via === undefined ? {} : { via }),
+				hops: evidence.hops,
+			};
 		}
 		if (ranked.coupling !== undefined) out.coupling = ranked.coupling;
 		if (ranked.similar !== undefined) out.similar = ranked.similar;
@@ -97,7 +106,7 @@ export function whyRanked(graph: CodeGraph, ranked: ReachedNode): string {
 export function whyOf(graph: CodeGraph, evidence: ReachEvidence): string {
 	if (evidence.target < 0) return `${VERB[evidence.relation]} a deleted file`;
 	const target = graph.nodes[evidence.target] as GraphNode;
-	const object = target.kind === "file" ? "it" : qualified(target);
+	const object = anchorLabel(graph, evidence) ?? (target.kind === "file" ? "it" : qualified(target));
 	const reason = `${VERB[evidence.relation]} ${object}`;
 	return evidence.hops > 1 ? `via ${target.path} (${reason})` : reason;
 }
@@ -108,7 +117,20 @@ const VERB: Readonly<Record<ReachEvidence["relation"], string>> = {
 	tests: "tests",
 	inherits: "subclass of",
 	implements: "implements",
+	route: "same route",
+	literal: "shares the literal",
 };
+
+/**
+ * What a route or literal edge shares with its target, as its holder's file recorded it (`GET /users/:id`,
+ * `"x-request-id"`); `undefined` for other relations.
+ */
+export function anchorLabel(graph: CodeGraph, evidence: ReachEvidence): string | undefined {
+	if (evidence.relation !== "route" && evidence.relation !== "literal") return undefined;
+	const holder = graph.nodes[evidence.holder];
+	if (holder === undefined) return undefined;
+	return graph.directed.edgesOf(holder.path)?.anchors?.labels.get(evidence.target);
+}
 
 /** A node as evidence names it: a symbol's qualified name, a file's path, `(deleted file)` for none. */
 function nameOf(graph: CodeGraph, id: number): string {

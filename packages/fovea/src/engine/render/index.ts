@@ -5,6 +5,6 @@
  * @module
  */
 export { BudgetedText, budgetChars, estimateTokens } from "./budget.ts";
-export { type FocusItem, focusItems, renderFocus } from "./focus.ts";
+export { type FocusItem, focusItems, type RouteItem, renderFocus } from "./focus.ts";
 export { type DependeeItem, type ImpactItem, impactItems, renderImpact, whyOf } from "./impact.ts";
 export { renderSketch } from "./sketch.ts";
