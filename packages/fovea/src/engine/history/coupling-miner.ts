@@ -31,8 +31,8 @@ const TIMEOUT_MS = 60_000;
 /** Flags that keep `git log` from running anything a repository or user config names. */
 const SAFE_LOG = ["--no-ext-diff", "--no-textconv", "--no-show-signature", "--no-mailmap", "--no-color"];
 /**
- * Rename detection: content-similar pairs (Git's default 50%) among at most this many added and deleted files of a
- * commit, given explicitly so no config raises the cost; exact renames (a mass move) are found at any size.
+ * Rename detection: content-similar pairs (Git's default 50%) only where a commit adds or deletes at most this many
+ * files, given explicitly so no config raises the cost; exact renames (a mass move) are found at any size.
  */
 const RENAME_LIMIT = 1000;
 
