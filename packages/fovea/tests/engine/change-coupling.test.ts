@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -127,6 +127,53 @@ describe("change coupling", () => {
 		const c = coupled.find((x) => x.file === "c.ts");
 		assert.deepEqual([c?.count, c?.weight], [2, 2 / 6], "each of the six other files gets a sixth, twice");
 		assert.deepEqual([coupling.stats.commitsRead, coupling.stats.pairs], [3, 1 + 21 + 21]);
+	});
+
+	it("follows renames: a renamed file's older commits count under its path at HEAD, also when mined incrementally", async () => {
+		const dir = await coupledRepo();
+		const store = await temp();
+		const coupling = new ChangeCoupling(dir, { storeDir: store });
+		await coupling.update();
+		assert.equal(coupling.coupledWith("a.ts")[0]?.file, "b.ts");
+		// Renamed after the mine: the stored commits are brought to the new path by the one new commit read.
+		git(dir, "mv", "a.ts", "pay.ts");
+		git(dir, "commit", "-qm", "rename a to pay");
+		await coupling.update();
+		assert.deepEqual([coupling.stats.incrementalMines, coupling.stats.commitsRead], [1, 4]);
+		assert.equal(coupling.stats.renamesFollowed, 1);
+		assert.deepEqual(coupling.coupledWith("a.ts"), [], "the old path couples nothing any more");
+		assert.deepEqual(
+			coupling.coupledWith("pay.ts").map((c) => [c.file, c.count, c.of]),
+			[
+				["b.ts", 2, 4],
+				["a.test.ts", 1, 4],
+			],
+		);
+		// Renamed again, into a folder, and changed with b.ts: a chain a.ts → pay.ts → src/pay.ts, read from nothing.
+		await mkdir(join(dir, "src"));
+		git(dir, "mv", "pay.ts", "src/pay.ts");
+		git(dir, "commit", "-qm", "move pay");
+		await commit(dir, ["src/pay.ts", "b.ts"]);
+		const fresh = new ChangeCoupling(dir);
+		await fresh.update();
+		assert.deepEqual(
+			[fresh.stats.commitsRead, fresh.stats.renamesFollowed, fresh.stats.pairs],
+			[6, 2, 4],
+			"six commits, two renames, the pairs of the four two-file commits",
+		);
+		assert.deepEqual(
+			fresh.coupledWith("src/pay.ts").map((c) => [c.file, c.count, c.of]),
+			[
+				["b.ts", 3, 6],
+				["a.test.ts", 1, 6],
+			],
+		);
+		assert.deepEqual(fresh.coupledWith("b.ts")[0], { file: "src/pay.ts", count: 3, of: 3, weight: 3 });
+		// The store written before the renames is brought forward the same way on a restart.
+		const restarted = new ChangeCoupling(dir, { storeDir: store });
+		await restarted.update();
+		assert.deepEqual([restarted.stats.incrementalMines, restarted.stats.commitsRead], [1, 2]);
+		assert.deepEqual(restarted.coupledWith("src/pay.ts"), fresh.coupledWith("src/pay.ts"));
 	});
 
 	it("never counts a commit of another branch", async () => {

@@ -124,7 +124,8 @@ function isNode(id: number | undefined): id is number {
 
 /** Whether `path` is test code: a file the graph links to the subjects it tests. */
 function isTest(path: string, context: EdgeContext): boolean {
-	return context.subjects(path).length > 0;
+	const facts = context.facts.get(path);
+	return facts !== undefined && context.subjects(path, facts).length > 0;
 }
 
 /**

@@ -82,8 +82,8 @@ export interface EdgeContext {
 	facts: ReadonlyMap<string, FileFacts>;
 	/** Files `file`'s imports resolve to. */
 	imports(file: FileFacts): readonly string[];
-	/** Files a test file tests. */
-	subjects(path: string): readonly string[];
+	/** Files a test file tests (its facts, for a test linked by what it imports). */
+	subjects(path: string, file: FileFacts): readonly string[];
 	/** Root-wide literal holders and route buckets. */
 	anchors: AnchorIndex;
 }
@@ -181,7 +181,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		const weight = EDGE_WEIGHTS.inherits / bases.length;
 		for (const base of bases) link(child, base, "inherits", weight, relation, weak);
 	}
-	for (const [rank, subject] of context.subjects(file.path).entries()) {
+	for (const [rank, subject] of context.subjects(file.path, file).entries()) {
 		const subjectId = context.fileNode.get(subject);
 		if (subjectId !== undefined) link(fileId, subjectId, "tests", EDGE_WEIGHTS.tests, "tests", rank > 0);
 	}

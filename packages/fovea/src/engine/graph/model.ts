@@ -79,7 +79,7 @@ export interface DirectedEdges {
 /** How the graph learns which files an import or a test points at (resolution is language-specific). */
 export interface GraphLinks {
 	imports(file: FileFacts): readonly string[];
-	subjects(path: string): readonly string[];
+	subjects(path: string, file: FileFacts): readonly string[];
 }
 
 /**

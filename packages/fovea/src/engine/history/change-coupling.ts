@@ -1,7 +1,8 @@
 /**
  * Change coupling of one root: how often each file changed together with another in the root's recent history, the
  * signal that finds a file's test, its sibling implementation or its config when no import links them. Mined from
- * HEAD's ancestors only (see coupling-miner.ts), bounded to the newest `limit` non-merge commits with huge commits
+ * HEAD's ancestors only (see coupling-miner.ts), renames followed so a file's older commits count under its path at
+ * HEAD (rename-paths.ts), bounded to the newest `limit` non-merge commits with huge commits
  * left out, incremental (a new HEAD that descends from the mined one costs only `mined..HEAD`), and kept with the
  * facts (coupling-store.ts). Mining happens once per new HEAD, when a caller asks `update()`; `coupledWith` is a
  * lookup in memory.
@@ -17,6 +18,7 @@ import {
 	probeHistory,
 } from "./coupling-miner.ts";
 import { type MinedHistory, readMinedHistory, writeMinedHistory } from "./coupling-store.ts";
+import type { RenamePaths } from "./rename-paths.ts";
 
 /**
  * One file coupled with the asked one: it changed with it `count` times, of the `of` commits that changed the asked
@@ -45,6 +47,8 @@ export interface CouplingStats {
 	commitsRead: number;
 	/** Commits left out as huge (more than `maxFiles` files). */
 	hugeSkipped: number;
+	/** Renames followed in the commits read, so older commits count under the file's path at HEAD. */
+	renamesFollowed: number;
 	/** Mines run: full (from nothing) and incremental (only the commits since the mined head). */
 	fullMines: number;
 	incrementalMines: number;
@@ -71,6 +75,7 @@ export class ChangeCoupling {
 		probes: 0,
 		commitsRead: 0,
 		hugeSkipped: 0,
+		renamesFollowed: 0,
 		fullMines: 0,
 		incrementalMines: 0,
 		storeHits: 0,
@@ -165,7 +170,9 @@ export class ChangeCoupling {
 			const fresh = await mineCommits(this.#source.gitDir, probe.forced, { ...bounds, since: known.head });
 			this.#count(fresh);
 			this.stats.incrementalMines++;
-			commits = [...fresh.commits, ...known.commits].slice(0, this.#limit);
+			// The stored commits name files as at the mined head: the new commits' renames bring them to this one.
+			const older = known.commits.map((c) => ({ id: c.id, files: fresh.renames.rename(c.files) }));
+			commits = [...fresh.commits, ...older].slice(0, this.#limit);
 		} else {
 			const mined = await mineCommits(this.#source.gitDir, probe.forced, bounds);
 			this.#count(mined);
@@ -181,9 +188,10 @@ export class ChangeCoupling {
 		return { available: true, head: probe.head, commits: commits.length };
 	}
 
-	#count(mined: { commits: readonly MinedCommit[]; huge: number }): void {
+	#count(mined: { commits: readonly MinedCommit[]; huge: number; renames: RenamePaths }): void {
 		this.stats.commitsRead += mined.commits.length;
 		this.stats.hugeSkipped += mined.huge;
+		this.stats.renamesFollowed += mined.renames.followed;
 	}
 
 	#use(history: MinedHistory | undefined): void {

@@ -1,10 +1,12 @@
 /**
  * Reads the file sets of a root's recent commits with the hardened Git runner, for change coupling. Only HEAD and its
- * ancestors are read (`git log <head>`, never `--all` nor another ref), merges and root commits are left out, renames are not followed (`--no-renames`: a renamed file's older commits name
- * its old path, which couples to nothing in today's tree), and nothing of the repository runs: no external diff, no
- * textconv, no signature check, no mailmap, plus the runner's hardening and the repository's guard.
+ * ancestors are read (`git log <head>`, never `--all` nor another ref), merges and root commits are left out, renames are
+ * followed (rename-paths.ts: a renamed file's older commits count under its path at `head`, since its old path couples
+ * to nothing in today's tree), and nothing of the repository runs: no external diff, no textconv, no signature check,
+ * no mailmap, plus the runner's hardening and the repository's guard.
  */
 import { type ForcedConfig, GitError, gitText, nulSplit, repositoryGuard, runGit } from "../git/index.ts";
+import { type NameStatus, RenamePaths } from "./rename-paths.ts";
 
 /** Where the history comes from: the root's own repository, or (for a benchmark) another Git directory and commit. */
 export interface HistorySource {
@@ -28,6 +30,11 @@ export type HistoryProbe =
 const TIMEOUT_MS = 60_000;
 /** Flags that keep `git log` from running anything a repository or user config names. */
 const SAFE_LOG = ["--no-ext-diff", "--no-textconv", "--no-show-signature", "--no-mailmap", "--no-color"];
+/**
+ * Rename detection: content-similar pairs (Git's default 50%) only where a commit adds or deletes at most this many
+ * files, given explicitly so no config raises the cost; exact renames (a mass move) are found at any size.
+ */
+const RENAME_LIMIT = 1000;
 
 /**
  * Resolves the head to mine and the root's path inside its worktree (`prefix`), or says why there is no history: not
@@ -75,14 +82,16 @@ export async function isAncestor(
 
 /**
  * The newest `limit` commits with one parent reachable from `head` (and not from `since`, when given), newest first, each
- * with the files under `prefix` it changed, root-relative; a commit that changed more than `maxFiles` files (an
- * import, a mass rename, a reformat) keeps no files, since it couples nothing.
+ * with the files under `prefix` it changed, root-relative and named as at `head` (a file renamed since is counted
+ * under its new path); a commit that changed more than `maxFiles` files (an import, a mass rename, a reformat) keeps no
+ * files, since it couples nothing, but its renames are still followed. `renames` maps root-relative paths as they were
+ * at `since` to their path at `head`, for the commits mined before (see `RenamePaths.rename`).
  */
 export async function mineCommits(
 	gitDir: string,
 	forced: ForcedConfig,
 	options: { head: string; since?: string; limit: number; maxFiles: number; prefix: string },
-): Promise<{ commits: MinedCommit[]; huge: number }> {
+): Promise<{ commits: MinedCommit[]; huge: number; renames: RenamePaths }> {
 	const range = options.since === undefined ? options.head : `${options.since}..${options.head}`;
 	const out = await runGit(
 		gitDir,
@@ -93,8 +102,9 @@ export async function mineCommits(
 			// a whole tree couples files only by their arrival together).
 			"--min-parents=1",
 			"--max-parents=1",
-			"--no-renames",
-			"--name-only",
+			"--find-renames",
+			`-l${RENAME_LIMIT}`,
+			"--name-status",
 			"-z",
 			"--format=%x1e%H",
 			`-n${options.limit}`,
@@ -105,24 +115,47 @@ export async function mineCommits(
 		{ forced, timeoutMs: TIMEOUT_MS },
 	);
 	const commits: MinedCommit[] = [];
+	const renames = new RenamePaths(options.prefix);
 	let huge = 0;
+	// Newest first, so every rename is known before the older commits that name the old path.
 	for (const chunk of out.stdout.toString("utf8").split("\x1e")) {
 		if (chunk === "") continue;
-		const [first = "", ...rest] = nulSplit(chunk);
-		const [id = "", ...restOfFirst] = first.split("\n");
-		const changed = [...restOfFirst, ...rest].map((f) => f.replace(/^\n/, "")).filter((f) => f !== "");
+		const [id = "", ...tokens] = nulSplit(chunk);
+		const changed = renames.commit(parseNameStatus(tokens));
 		if (changed.length > options.maxFiles) {
 			commits.push({ id, files: [] });
 			huge++;
 			continue;
 		}
-		const files: string[] = [];
-		for (const path of changed) {
-			if (path.startsWith(options.prefix)) files.push(path.slice(options.prefix.length));
-		}
-		commits.push({ id, files });
+		commits.push({ id, files: changed });
 	}
-	return { commits, huge };
+	return { commits, huge, renames };
+}
+
+/** The entries of one commit's `--name-status -z` records: a status, then one path, or two for a rename or copy. */
+export function parseNameStatus(tokens: readonly string[]): NameStatus[] {
+	const entries: NameStatus[] = [];
+	for (let i = 0; i < tokens.length; ) {
+		// The first status of a commit follows the header's newline.
+		const status = (tokens[i] ?? "").replace(/^\n+/, "");
+		if (status === "") {
+			i++;
+			continue;
+		}
+		if (status.startsWith("R") || status.startsWith("C")) {
+			const from = tokens[i + 1];
+			const path = tokens[i + 2];
+			if (from !== undefined && path !== undefined) {
+				entries.push(status.startsWith("R") ? { path, from } : { path });
+			}
+			i += 3;
+		} else {
+			const path = tokens[i + 1];
+			if (path !== undefined) entries.push({ path });
+			i += 2;
+		}
+	}
+	return entries;
 }
 
 function noHistoryReason(error: unknown): string {

@@ -9,7 +9,7 @@ import { writeAtomic } from "../atomic-write.ts";
 import type { MinedCommit } from "./coupling-miner.ts";
 
 /** The file's format version: bumped when its meaning changes, so an older file is mined again. */
-const VERSION = 1;
+const VERSION = 2;
 const FILE_NAME = "coupling.json";
 
 /** What a mine was made of, all of which must match for the stored commits to be reused. */
@@ -19,7 +19,7 @@ export interface MinedHistory {
 	head: string;
 	limit: number;
 	maxFiles: number;
-	/** Newest first, at most `limit`. */
+	/** Newest first, at most `limit`, each file named as at `head` (renames followed). */
 	commits: MinedCommit[];
 }
 

@@ -47,7 +47,13 @@ import {
 	renderSketch,
 } from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
-import { type ResolutionContext, readResolutionSettings, resolveImport, testSubjects } from "../resolve/index.ts";
+import {
+	isTestPath,
+	type ResolutionContext,
+	readResolutionSettings,
+	resolveImport,
+	testSubjects,
+} from "../resolve/index.ts";
 import { withCoupling } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
@@ -212,9 +218,13 @@ export class CodeMap {
 
 	async #build(snapshot: IndexSnapshot): Promise<{ store: GraphStore; graph: PreparedGraph }> {
 		const context = await this.#readSettings(snapshot);
+		const resolved = (file: FileFacts) =>
+			file.imports.flatMap((imported) => resolveImport(file, imported, context.value));
 		const store = new GraphStore(snapshot.files.values(), {
-			imports: (file: FileFacts) => file.imports.flatMap((imported) => resolveImport(file, imported, context.value)),
-			subjects: (path: string) => testSubjects(path, context.value.files),
+			imports: resolved,
+			// Only a test's imports are resolved a second time, and only where the convention uses them (Rust).
+			subjects: (path: string, file: FileFacts) =>
+				testSubjects(path, context.value.files, file.language === "rust" && isTestPath(path) ? resolved(file) : []),
 		});
 		this.stats.graphsBuilt++;
 		return { store, graph: prepareGraph(store.graph(), snapshot.files) };

@@ -1,12 +1,15 @@
 /**
  * Import resolution for Rust: `crate::`/`self::`/`super::` paths resolve to the longest prefix that is a module file
  * (`a/b.rs` or `a/b/mod.rs`), falling back to the crate root `lib.rs`/`main.rs` for items of the root; a path
- * starting with a module of the crate root is crate-relative; `mod:x` is `x.rs` or `x/mod.rs` in the declaring
+ * starting with a module of the crate root is crate-relative; a path starting with a crate of the root's workspace
+ * resolves in that crate, also from an integration test, example or benchmark (`tests/x.rs`: `use ignore::dir`); `mod:x` is `x.rs` or `x/mod.rs` in the declaring
  * module's directory. Its own module because crate layout (where `src` is, which file is the root) is Rust's alone.
  */
 import { basenameOf, dirnameOf, firstExisting, joinPath } from "../model/index.ts";
 
 const RUST_EXTERNAL_ROOTS = new Set(["std", "core", "alloc"]);
+/** Directories of a package whose files are crates of their own that use the package's library as an outside crate. */
+const TARGET_DIRS = new Set(["tests", "examples", "benches"]);
 
 /**
  * The files a Rust path (`crate::`, `self::`, `super::`, a crate-root module, another crate of the root's workspace)
@@ -64,10 +67,22 @@ interface RustCrate {
 	modulePath: string[];
 }
 
+/**
+ * The crate `fromPath` belongs to: the one of its nearest `src` directory, else (an integration test, example or
+ * benchmark, each a crate of its own) its nearest `tests`/`examples`/`benches` directory, whose files its `crate::`
+ * paths name (a test target `tests/tests.rs` declaring `mod util;` is used as `crate::util`) and which has no root.
+ */
 function rustCrate(fromPath: string, files: ReadonlySet<string>): RustCrate | undefined {
 	const segments = fromPath.split("/");
 	const srcAt = segments.lastIndexOf("src", segments.length - 2);
-	if (srcAt < 0) return undefined;
+	if (srcAt < 0) {
+		const at = segments.findLastIndex((s, i) => i < segments.length - 1 && TARGET_DIRS.has(s));
+		if (at < 0) return undefined;
+		const inner = segments.slice(at + 1);
+		inner[inner.length - 1] = (inner[inner.length - 1] as string).replace(/\.rs$/, "");
+		if (inner[inner.length - 1] === "mod") inner.pop();
+		return { src: segments.slice(0, at + 1).join("/"), root: undefined, modulePath: inner };
+	}
 	const src = segments.slice(0, srcAt + 1).join("/");
 	const inner = segments.slice(srcAt + 1);
 	inner[inner.length - 1] = (inner[inner.length - 1] as string).replace(/\.rs$/, "");

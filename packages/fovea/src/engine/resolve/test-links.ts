@@ -10,7 +10,9 @@
  * - Go: `x_test.go` → the non-test `.go` files of the same directory, `x.go` first.
  * - Java: `XTest.java`, `XTests.java`, `XIT.java`, `TestX.java` → `X.java` at the same package path with
  *   `src/test/java` swapped for `src/main/java`; failing that, any `X.java` outside test source trees.
- * - Rust: `tests/x.rs` → `src/x.rs` (or `src/x/mod.rs`) of the same crate, else its `src/lib.rs`/`src/main.rs`.
+ * - Rust: `tests/x.rs` → `src/x.rs` (or `src/x/mod.rs`) of the same crate, then the crate sources it `use`s (an
+ *   integration test tests a crate through its public paths, `use ignore::dir::Ignore`, whatever its own name), else
+ *   the crate's `src/lib.rs`/`src/main.rs`.
  *
  * A path that is not a test by these conventions has no subjects (`[]`).
  */
@@ -44,8 +46,11 @@ export function isTestPath(path: string): boolean {
 	}
 }
 
-/** The files `path` tests, nearest first; `[]` when `path` is not a test or nothing matches. */
-export function testSubjects(path: string, files: ReadonlySet<string>): string[] {
+/**
+ * The files `path` tests, nearest first; `[]` when `path` is not a test or nothing matches. `uses` are the files its
+ * imports resolve to, which link a test whose name mirrors no source (a Rust integration test) to what it exercises.
+ */
+export function testSubjects(path: string, files: ReadonlySet<string>, uses: readonly string[] = []): string[] {
 	const name = basenameOf(path);
 	let found: string[];
 	switch (languageOf(path)) {
@@ -81,7 +86,7 @@ export function testSubjects(path: string, files: ReadonlySet<string>): string[]
 			found = javaSubjects(path, name, files);
 			break;
 		case "rust":
-			found = rustSubjects(path, name, files);
+			found = rustSubjects(path, name, files, uses);
 			break;
 		default:
 			return [];
@@ -161,13 +166,19 @@ function javaSubjects(path: string, name: string, files: ReadonlySet<string>): s
 	return (fileIndex(files).byName.get(`${stem}.java`) ?? []).filter((p) => !p.includes("src/test/"));
 }
 
-function rustSubjects(path: string, name: string, files: ReadonlySet<string>): string[] {
+function rustSubjects(path: string, name: string, files: ReadonlySet<string>, uses: readonly string[]): string[] {
 	const segments = path.split("/");
 	const at = segments.lastIndexOf("tests", segments.length - 2);
 	if (at < 0) return [];
 	const src = [...segments.slice(0, at), "src"].join("/");
 	const stem = name.replace(/\.rs$/, "");
-	for (const candidate of [`${src}/${stem}.rs`, `${src}/${stem}/mod.rs`, `${src}/lib.rs`, `${src}/main.rs`]) {
+	const found = [`${src}/${stem}.rs`, `${src}/${stem}/mod.rs`].filter((candidate) => files.has(candidate));
+	// Crate sources only: a helper module of the tests (`tests/util.rs`) is not what they test.
+	for (const used of uses) {
+		if (!found.includes(used) && used.split("/").slice(0, -1).includes("src") && !isTestPath(used)) found.push(used);
+	}
+	if (found.length > 0) return found;
+	for (const candidate of [`${src}/lib.rs`, `${src}/main.rs`]) {
 		if (files.has(candidate)) return [candidate];
 	}
 	return [];
