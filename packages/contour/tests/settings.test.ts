@@ -52,7 +52,10 @@ describe("contour settings", () => {
 		writeJson(globalSettingsFile(), { contour: { observer: { enabled: false } } });
 		await withHost({ cwd: repo, extensions: [CONTOUR] }, async (host) => {
 			await reviewLength(host);
-			assert.match(await commandText(host, "/contour status"), /^background: off/m);
+			assert.match(
+				await commandText(host, "/contour status"),
+				/^background: off \(setting contour\.observer\.enabled\)/m,
+			);
 			assert.match(await commandText(host, "/contour settings"), /contour\.observer\.enabled = false {2}\[global\]/);
 		});
 	});

@@ -36,7 +36,7 @@ export async function contourStatus(
 	const background =
 		state === undefined
 			? "background: idle"
-			: `background: ${state.observer.enabled ? "on" : "off (CONTOUR_BACKGROUND=0)"}`;
+			: `background: ${state.observer.enabled ? "on" : `off (${process.env.CONTOUR_BACKGROUND?.trim() === "0" ? "CONTOUR_BACKGROUND=0" : "setting contour.observer.enabled"})`}`;
 	const shown = (text: string) => ({ text: printable(text) });
 	const ring = await roaming.describe(now);
 	return {
