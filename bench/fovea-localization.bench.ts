@@ -50,8 +50,17 @@ const { values } = parseArgs({
 		window: { type: "string", default: "1000" },
 		json: { type: "boolean", default: false },
 		losses: { type: "string", default: "0" },
+		help: { type: "boolean", default: false },
 	},
 });
+if (values.help) {
+	process.stdout.write(
+		"usage: node bench/fovea-localization.bench.ts [--corpus DIR] [--repos gin,core,pytest,self] " +
+			"[--tasks issues,subjects,impact] [--limit 40] [--window 1000] [--losses N] [--json]\n" +
+			`repositories (owner/name or the name alone): ${[...new Set([...ISSUE_REPOS, ...HISTORY_REPOS])].join(", ")}\n`,
+	);
+	process.exit(0);
+}
 
 /** A usage error: the message alone on stderr, exit code 2. */
 const usage = (message: string): never => {
