@@ -22,7 +22,7 @@ import {
 	routeMatches,
 	segmentsOf,
 } from "../model/index.ts";
-import type { EdgeContext } from "./edges.ts";
+import type { EdgeContext } from "./edge-context.ts";
 import type { EdgeKind, FileAnchors, RouteAnchor } from "./model.ts";
 
 /** URL paths of one file matched against the root's routes at most: a fixture of thousands of URLs links nothing. */

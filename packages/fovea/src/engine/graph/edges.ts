@@ -2,8 +2,8 @@ import { posix } from "node:path";
 import type { FileFacts } from "../model/index.ts";
 import { firstOf, type Ids, manyOf } from "../model/index.ts";
 import { anchorEdges } from "./anchor-edges.ts";
-import { type AnchorIndex, referenceKeys } from "./anchor-index.ts";
-import type { EdgeKind, FileEdges, GraphNode } from "./model.ts";
+import { referenceKeys } from "./anchor-index.ts";
+import type { EdgeKind, FileEdges } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
 export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
@@ -70,23 +70,9 @@ export function carriesHeat(code: number): boolean {
 /** A call whose name matches more definitions than this is too ambiguous to link (`get`, `run`, `init`…). */
 export const MAX_CALL_CANDIDATES = 4;
 
-/** What deriving one file's edges may look up: node ids by path and by name, and the file's resolved links. */
-export interface EdgeContext {
-	nodes: readonly GraphNode[];
-	fileNode: ReadonlyMap<string, number>;
-	/** Live symbol ids by simple name, over the whole root. */
-	byName: ReadonlyMap<string, Ids>;
-	/** Live symbol ids by simple name, per file. */
-	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, Ids>>;
-	/** The current facts of every file, by path. */
-	facts: ReadonlyMap<string, FileFacts>;
-	/** Files `file`'s imports resolve to. */
-	imports(file: FileFacts): readonly string[];
-	/** Files a test file tests (its facts, for a test linked by what it imports). */
-	subjects(path: string, file: FileFacts): readonly string[];
-	/** Root-wide literal holders and route buckets. */
-	anchors: AnchorIndex;
-}
+export type { EdgeContext } from "./edge-context.ts";
+
+import type { EdgeContext } from "./edge-context.ts";
 
 /** Names a file's edges were resolved through: a change to the definitions of any of them re-derives its edges. */
 export function referencedNames(file: FileFacts): Iterable<string> {

@@ -7,12 +7,12 @@ import {
 	diffuse,
 	diffusionSlots,
 	type HeatStats,
-	type NormalizedGraph,
 	normalizeGraph,
 	renormalizeRows,
 	ScratchVectors,
 	withHeadroom,
 } from "./heat.ts";
+import type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
 import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
 import {
 	addMass,
@@ -61,23 +61,6 @@ const TEXT_RANK = 0.7;
  */
 const NAMED_SHARE = 0.5;
 const NAMED_BONUS = 0.6;
-
-/** A graph prepared for queries: normalized operator and term index, kept per graph generation. */
-export interface PreparedGraph {
-	graph: CodeGraph;
-	operator: NormalizedGraph;
-	/**
-	 * The term index, built on first use: impact and dwell seed by node, not by words, and a process that only asks
-	 * them (the `contour` CLI's exposure) never pays for it.
-	 */
-	readonly index: TermIndex;
-	/** BM25 over the files' whole text, built on first use (as `index`). Empty for a graph prepared without facts. */
-	readonly content: ContentIndex;
-	/** The file node of every node (a file's own id for files); longer than the node count, to leave room for edits. */
-	fileOf: Int32Array;
-	/** Vectors reused by every query on this graph (diffusion slots first, then `FOCUS_SLOTS`). */
-	scratch: ScratchVectors;
-}
 
 /**
  * Scratch slots of a focus query, after the diffusion's; the blended score takes the diffusion's first slot, free once
@@ -198,19 +181,7 @@ export function patchPreparedGraph(
 	return withIndexes({ graph, operator, fileOf, scratch }, files, { index, content });
 }
 
-/** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */
-export interface FocusQuery {
-	text: string;
-	/** Root-relative paths to seed directly (a file and its symbols). */
-	paths?: readonly string[];
-	/** Extra seed mass per node id, e.g. decayed attention. */
-	attention?: ReadonlyMap<number, number>;
-	/** Restrict ranked symbols to these kinds. */
-	kinds?: ReadonlySet<string>;
-	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
-	timeScale?: number;
-}
-
+export type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
 export type { RankedNode } from "./ranking.ts";
 
 /** The outcome of a focus query. */

@@ -9,7 +9,7 @@ import type { CodeGraph } from "../graph/index.ts";
 import { manyOf } from "../model/index.ts";
 import type { QueryReading } from "../terms/index.ts";
 import { subjectStem } from "./file-role.ts";
-import type { PreparedGraph } from "./focus.ts";
+import type { PreparedGraph } from "./prepared-graph.ts";
 import { symbolsNamed } from "./seeds.ts";
 
 /** What the precise parts of a query name: seed mass per node, and how strongly each file is named. */

@@ -7,7 +7,7 @@ import { relativeInside } from "../../workspace/path-inside.ts";
 import type { CodeGraph } from "../graph/index.ts";
 import { attentionTarget, manyOf } from "../model/index.ts";
 import type { ReachSeeds } from "./dependent-reach.ts";
-import type { FocusQuery, PreparedGraph } from "./focus.ts";
+import type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
 
 /** Seed mass per file node for root-relative paths (unknown paths are ignored). */
 export function fileSeeds(
