@@ -53,8 +53,12 @@ const SCRIPT_FRAME = new RegExp(
 const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
 /** A path with at least one directory, anywhere in the text. */
 const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
-/** Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`. */
-const GO_FUNCTION = /^\s*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\(/gm;
+/**
+ * Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`, always followed by a line with
+ * its tab-indented `file.go:line`. Without that line it is a call in a snippet (`monkeypatch.setenv('A', '1')`), which
+ * names what the snippet uses, not where it fails.
+ */
+const GO_FUNCTION = /^[ \t]*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n\t[^\n]*\.go:\d+/gm;
 /** Rust backtrace frames: `  3: crate::module::func`. */
 const RUST_FRAME = /^\s*\d+: ((?:[\w<>]+::)+\w+)/gm;
 /** A fenced code block's body. */
