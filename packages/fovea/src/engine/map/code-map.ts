@@ -38,7 +38,7 @@ import {
 } from "../render/index.ts";
 import type { ResolutionSettings } from "../resolve/index.ts";
 import { type ResolutionContext, readResolutionSettings, resolveImport, testSubjects } from "../resolve/index.ts";
-import { withCoupling } from "./coupling-hook.ts";
+import { withCoupling, withCouplingPrior } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
 
@@ -154,6 +154,17 @@ export class CodeMap {
 		await this.#coupling.update();
 		this.#couplingGeneration = generation;
 		return true;
+	}
+
+	/**
+	 * Change coupling for a focus, whose prior it only is: the first focus waits for it to be mined (`true`: it asked
+	 * Git); later ones bring it to HEAD in the background once per index generation, so a focus after an edit runs no
+	 * Git on its way and ranks with the history as last read (a commit shows at the next focus).
+	 */
+	async #couplingForFocus(generation: number): Promise<boolean> {
+		if (this.#coupling.status.available === "unknown") return this.#couplingAt(generation);
+		void this.#couplingAt(generation);
+		return false;
 	}
 
 	/** Whether the graph is in memory. */
@@ -412,10 +423,12 @@ export class CodeMap {
 		maxTokens: number,
 		refresh: MapRefreshOptions,
 	): Promise<FocusAnswer> {
-		const { snapshot, graph } = await this.refresh(refresh);
+		let { snapshot, graph } = await this.refresh(refresh);
+		if (title === "focus" && (await this.#couplingForFocus(snapshot.generation)))
+			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
-		const result = focus(graph, query);
+		const result = focus(graph, title === "focus" ? withCouplingPrior(query, this.#coupling) : query);
 		const items = focusItems(result, graph.graph);
 		const text = renderFocus(result, {
 			root: this.root,

@@ -3,6 +3,7 @@ import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { readQuery, terms } from "../terms/index.ts";
 import { ContentIndex } from "./content-index.ts";
+import { applyCouplingPrior, type CoupledWith } from "./coupling-prior.ts";
 import {
 	diffuse,
 	diffusionSlots,
@@ -208,6 +209,8 @@ export interface FocusQuery {
 	kinds?: ReadonlySet<string>;
 	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
 	timeScale?: number;
+	/** The root's change coupling: files that changed with the best-ranked ones gain a share of their score. */
+	coupledWith?: CoupledWith;
 }
 
 export type { RankedNode } from "./ranking.ts";
@@ -274,6 +277,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked, factor);
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before);
+		if (query.coupledWith !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupledWith);
 	}
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
 	const symbols = topK(
