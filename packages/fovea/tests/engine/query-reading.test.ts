@@ -58,6 +58,16 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(text), []);
 	});
 
+	it("reads a call written in prose as a name, but not a call inside code or a word before parentheses", () => {
+		const text = [
+			"pytest 6.0.0rc1: capfd.readouterr() converts \\r to \\n, and `x.flush()` too (since 6.0)",
+			"```",
+			"pi.show()",
+			"```",
+		].join("\n");
+		assert.deepEqual(namesOf(text).sort(), ["capfd.readouterr", "x.flush"]);
+	});
+
 	it("reads names and paths in backticks, and imports in code blocks, but nothing in prose", () => {
 		const text = [
 			"Should `Quantity.__array_ufunc__()` return `NotImplemented`? See `lib/request.js:12` and `Router#handle`.",

@@ -65,6 +65,11 @@ const RUST_FRAME = /^\s*\d+: ((?:[\w<>]+::)+\w+)/gm;
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 /** An inline code span, on one line. */
 const CODE_SPAN = /`([^`\n]+)`/g;
+/**
+ * A call written in prose, outside code: `capfd.readouterr()`, `SI._collect_factor_and_dimension()`. The parentheses
+ * make it code by its form, and prose names what fails, where a snippet's calls are mostly what it uses.
+ */
+const PROSE_CALL = /(?<![\w$.`])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
 /** A name, possibly qualified by `.` or `::`. */
 const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 /** Python imports: `from a.b import c, d` and `import a.b`. */
@@ -133,7 +138,9 @@ export function readQuery(text: string): QueryReading {
 			else for (const member of (m[2] as string).split(/[\s,]+/)) if (member !== "") addName(`${m[1]}.${member}`, 0.5);
 		}
 	}
-	for (const m of text.replace(FENCE, " ").matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
+	const prose = text.replace(FENCE, " ");
+	for (const m of prose.matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
+	for (const m of prose.replace(CODE_SPAN, " ").matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
 
 	const opening = SUBJECT_SCOPE.exec(text);
 	const scopes = (opening?.[1] ?? opening?.[2] ?? "")
