@@ -120,6 +120,8 @@ export class CodeMap {
 	/** Change coupling from the root's history (see `history/`), brought to HEAD at most once per index generation. */
 	readonly #coupling: ChangeCoupling;
 	#couplingGeneration: number | undefined;
+	/** When a focus last brought the coupling to HEAD in the background. */
+	#couplingAsked = 0;
 
 	constructor(root: string, options: CodeMapOptions = {}) {
 		this.root = root;
@@ -158,12 +160,18 @@ export class CodeMap {
 
 	/**
 	 * Change coupling for a focus, whose prior it only is: the first focus waits for it to be mined (`true`: it asked
-	 * Git); later ones bring it to HEAD in the background once per index generation, so a focus after an edit runs no
-	 * Git on its way and ranks with the history as last read (a commit shows at the next focus).
+	 * Git); later ones bring it to HEAD in the background, once per index generation and at most once per
+	 * FOVEA_WALK_REUSE_MS (5 s), so a focus after an edit runs no Git on its way and ranks with the history as last
+	 * read (a commit shows at a later focus).
 	 */
 	async #couplingForFocus(generation: number): Promise<boolean> {
 		if (this.#coupling.status.available === "unknown") return this.#couplingAt(generation);
-		void this.#couplingAt(generation);
+		// At most once per FOVEA_WALK_REUSE_MS: edits in a row would each start a Git process beside the next refresh.
+		const now = Date.now();
+		if (generation !== this.#couplingGeneration && now - this.#couplingAsked >= this.#reuseMs) {
+			this.#couplingAsked = now;
+			void this.#couplingAt(generation);
+		}
 		return false;
 	}
 
