@@ -63,13 +63,16 @@ const SHOP: Record<string, string> = {
 	].join("\n"),
 };
 
-async function shop(): Promise<CodeMap> {
+/** The code map of a committed repository `name` holding `files`. */
+async function repoMap(name: string, files: Record<string, string>): Promise<CodeMap> {
 	const base = await makeTempDir();
 	temps.push(base);
-	const map = new CodeMap(gitRepo(join(base, "shop"), SHOP, { commit: true }), { cache: false });
+	const map = new CodeMap(gitRepo(join(base, name), files, { commit: true }), { cache: false });
 	maps.push(map);
 	return map;
 }
+
+const shop = () => repoMap("shop", SHOP);
 
 describe("focus on queries as agents write them", () => {
 	it("a stack trace's path and line name the file and the symbol, above files that match the prose", async () => {
@@ -120,5 +123,35 @@ describe("focus on queries as agents write them", () => {
 		assert.match(gets[0] as string, /×2 \(in 2 files\)/);
 		const sketch = await map.sketch(1500);
 		assert.match(sketch.text, /src\/assert\.ts — assertThrows ×4/, sketch.text);
+	});
+});
+
+/** A Python plugin package: its `unittest` support has no `skip`; `skip` is its outcomes', re-exported by the package. */
+const PLUGIN: Record<string, string> = {
+	"plugin/__init__.py": "from .outcomes import skip\n",
+	"plugin/outcomes.py": "def skip(reason):\n    raise Skipped(reason)\n\n\nclass Skipped(Exception):\n    pass\n",
+	"plugin/unittest.py": [
+		"def collect_test_case(cls):",
+		"    if getattr(cls, '__unittest_skip__', False):",
+		"        return []",
+		"    return [cls]",
+		"",
+	].join("\n"),
+	"plugin/runner.py": "def run_one(item):\n    return item()\n",
+};
+
+describe("qualified names whose leading parts spell a module", () => {
+	const plugin = () => repoMap("plugin", PLUGIN);
+
+	it("name that module when it lacks the member, not another file's member of that name", async () => {
+		const map = await plugin();
+		const answer = await map.focus({ text: "tearDown runs for classes marked with `unittest.skip`" }, 1500);
+		assert.equal(answer.files[0]?.file, "plugin/unittest.py", JSON.stringify(answer.files.slice(0, 3)));
+	});
+
+	it("name the member when the module is the package's own file, which re-exports it", async () => {
+		const map = await plugin();
+		const answer = await map.focus({ text: "`plugin.skip` ignores the reason" }, 1500);
+		assert.equal(answer.files[0]?.file, "plugin/outcomes.py", JSON.stringify(answer.files.slice(0, 3)));
 	});
 });

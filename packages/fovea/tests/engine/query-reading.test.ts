@@ -46,6 +46,28 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(rust), ["grep_searcher::searcher::Searcher::search"]);
 	});
 
+	it("reads a call at the start of a snippet's line as no Go frame: only a frame has its file on the next line", () => {
+		const text = [
+			"```",
+			"    def test_progress(capfd, monkeypatch):",
+			"        monkeypatch.setenv('COLUMNS', '4')",
+			"        pi.show(0)",
+			"        out, err = capfd.readouterr()",
+			"```",
+		].join("\n");
+		assert.deepEqual(namesOf(text), []);
+	});
+
+	it("reads a call written in prose as a name, but not a call inside code or a word before parentheses", () => {
+		const text = [
+			"pytest 6.0.0rc1: capfd.readouterr() converts \\r to \\n, and `x.flush()` too (since 6.0)",
+			"```",
+			"pi.show()",
+			"```",
+		].join("\n");
+		assert.deepEqual(namesOf(text).sort(), ["capfd.readouterr", "x.flush"]);
+	});
+
 	it("reads names and paths in backticks, and imports in code blocks, but nothing in prose", () => {
 		const text = [
 			"Should `Quantity.__array_ufunc__()` return `NotImplemented`? See `lib/request.js:12` and `Router#handle`.",

@@ -54,7 +54,7 @@ import {
 	resolveImport,
 	testSubjects,
 } from "../resolve/index.ts";
-import { withCoupling } from "./coupling-hook.ts";
+import { withCoupling, withCouplingPrior } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
 
@@ -146,6 +146,8 @@ export class CodeMap {
 	/** The first index, when queries with patience share it, and the graph of what it had indexed when last asked. */
 	readonly #first = new FirstIndex();
 	#soFar: { indexed: number; snapshot: IndexSnapshot; graph: PreparedGraph } | undefined;
+	/** When a focus last brought the coupling to HEAD in the background. */
+	#couplingAsked = 0;
 
 	constructor(root: string, options: CodeMapOptions = {}) {
 		this.root = root;
@@ -180,6 +182,23 @@ export class CodeMap {
 		await this.#coupling.update();
 		this.#couplingGeneration = generation;
 		return true;
+	}
+
+	/**
+	 * Change coupling for a focus, whose prior it only is: the first focus waits for it to be mined (`true`: it asked
+	 * Git); later ones bring it to HEAD in the background, once per index generation and at most once per
+	 * FOVEA_WALK_REUSE_MS (5 s), so a focus after an edit runs no Git on its way and ranks with the history as last
+	 * read (a commit shows at a later focus).
+	 */
+	async #couplingForFocus(generation: number): Promise<boolean> {
+		if (this.#coupling.status.available === "unknown") return this.#couplingAt(generation);
+		// At most once per FOVEA_WALK_REUSE_MS: edits in a row would each start a Git process beside the next refresh.
+		const now = Date.now();
+		if (generation !== this.#couplingGeneration && now - this.#couplingAsked >= this.#reuseMs) {
+			this.#couplingAsked = now;
+			void this.#couplingAt(generation);
+		}
+		return false;
 	}
 
 	/** Whether the graph is in memory. */
@@ -474,10 +493,12 @@ export class CodeMap {
 		maxTokens: number,
 		refresh: MapRefreshOptions,
 	): Promise<FocusAnswer> {
-		const { snapshot, graph } = await this.refresh(refresh);
+		let { snapshot, graph } = await this.refresh(refresh);
+		if (title === "focus" && (await this.#couplingForFocus(snapshot.generation)))
+			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
-		const result = focus(graph, query);
+		const result = focus(graph, title === "focus" ? withCouplingPrior(query, this.#coupling) : query);
 		const items = focusItems(result, graph.graph);
 		const notes = indexNotes(snapshot);
 		const text = renderFocus(result, {

@@ -3,9 +3,10 @@
  * changed with the changed files in the root's history and the files whose text is like theirs, fused with the reach
  * by rank (see `rank/impact-fusion.ts`).
  */
-import type { ChangeCoupling } from "../history/index.ts";
+import type { ChangeCoupling, Coupled } from "../history/index.ts";
 import {
 	type CouplingEvidence,
+	type FocusQuery,
 	type FusionSignals,
 	fuseImpact,
 	type PreparedGraph,
@@ -63,4 +64,33 @@ function similarToAll(prepared: PreparedGraph, files: readonly string[]): Simila
 		}
 	}
 	return [...merged.values()].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, SIMILAR_FILES);
+}
+
+/** Files whose coupling is remembered per root and mined head; past this the memory starts over. */
+const MAX_REMEMBERED = 2_000;
+/** Each root's coupling lookups at the head they were mined at: a warm focus asks again for the same top files. */
+const remembered = new WeakMap<ChangeCoupling, { head: string; byPath: Map<string, Coupled[]> }>();
+
+/** `query` with the root's change coupling as its prior (`rank/coupling-prior.ts`), when the root has history. */
+export function withCouplingPrior(query: FocusQuery, coupling: ChangeCoupling): FocusQuery {
+	const status = coupling.status;
+	if (status.available !== true) return query;
+	let memo = remembered.get(coupling);
+	if (memo?.head !== status.head) {
+		memo = { head: status.head, byPath: new Map() };
+		remembered.set(coupling, memo);
+	}
+	const byPath = memo.byPath;
+	return {
+		...query,
+		coupledWith: (path) => {
+			let found = byPath.get(path);
+			if (found === undefined) {
+				if (byPath.size >= MAX_REMEMBERED) byPath.clear();
+				found = coupling.coupledWith(path);
+				byPath.set(path, found);
+			}
+			return found;
+		},
+	};
 }

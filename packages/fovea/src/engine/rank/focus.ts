@@ -3,6 +3,7 @@ import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { readQuery, terms } from "../terms/index.ts";
 import { ContentIndex } from "./content-index.ts";
+import { applyCouplingPrior } from "./coupling-prior.ts";
 import {
 	diffuse,
 	diffusionSlots,
@@ -250,6 +251,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked, factor);
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before);
+		if (query.coupledWith !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupledWith);
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);

@@ -6,6 +6,7 @@
  */
 import type { CodeGraph } from "../graph/index.ts";
 import type { ContentIndex } from "./content-index.ts";
+import type { CoupledWith } from "./coupling-prior.ts";
 import type { NormalizedGraph, ScratchVectors } from "./heat.ts";
 import type { TermIndex } from "./term-index.ts";
 
@@ -37,4 +38,6 @@ export interface FocusQuery {
 	kinds?: ReadonlySet<string>;
 	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
 	timeScale?: number;
+	/** The root's change coupling: files that changed with the best-ranked ones gain a share of their score. */
+	coupledWith?: CoupledWith;
 }

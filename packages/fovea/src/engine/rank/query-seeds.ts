@@ -145,12 +145,14 @@ function nodesForName(graph: CodeGraph, byBase: Map<string, number[]>, name: str
 	const parts = name.split(/\.|::/).filter((p) => p !== "");
 	if (parts.length < 2) return [];
 	// The whole name as a module (`numpy.linalg`), else its longest leading module holding the last part as a symbol.
+	let leading: number[] = [];
 	for (let k = parts.length; k >= 1; k--) {
 		const modules = moduleFiles(graph, byBase, parts.slice(0, k));
 		if (k === parts.length) {
 			if (modules.length > 0) return modules;
 			continue;
 		}
+		if (leading.length === 0) leading = modules.filter((file) => !isPackageFile(graph.nodes[file]?.path ?? ""));
 		const member = parts[parts.length - 1] as string;
 		const inModule = modules.flatMap((file) => {
 			const path = graph.nodes[file]?.path;
@@ -158,10 +160,19 @@ function nodesForName(graph: CodeGraph, byBase: Map<string, number[]>, name: str
 		});
 		if (inModule.length > 0) return inModule;
 	}
+	// A module its leading parts spell is what the name is about, even without that member (`unittest.skip` is about
+	// `_pytest/unittest.py`, not any `skip`): the member may come from elsewhere (a library, a star import). Not a
+	// package's own file: it re-exports its members (`sympy.exp` is `exp`, not `sympy/__init__.py`).
+	if (leading.length > 0) return leading;
 	// `ds.to_netcdf` names `to_netcdf` whatever `ds` is; `Quantity.__array_ufunc__`, when the method is inherited,
 	// the class it is asked of.
 	const member = manyOf(graph.byName.get(parts[parts.length - 1] as string));
 	return member.length > 0 ? [...member] : symbolsNamed({ graph }, parts[parts.length - 2] as string);
+}
+
+/** Whether `path` is a package's own file (`__init__.py`, `index.ts`, `mod.rs`). */
+function isPackageFile(path: string): boolean {
+	return PACKAGE_FILES.includes(path.slice(path.lastIndexOf("/") + 1));
 }
 
 /** Extensions a module file may have. */

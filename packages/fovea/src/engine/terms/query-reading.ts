@@ -53,14 +53,23 @@ const SCRIPT_FRAME = new RegExp(
 const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
 /** A path with at least one directory, anywhere in the text. */
 const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
-/** Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`. */
-const GO_FUNCTION = /^\s*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\(/gm;
+/**
+ * Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`, always followed by a line with
+ * its tab-indented `file.go:line`. Without that line it is a call in a snippet (`monkeypatch.setenv('A', '1')`), which
+ * names what the snippet uses, not where it fails.
+ */
+const GO_FUNCTION = /^[ \t]*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n\t[^\n]*\.go:\d+/gm;
 /** Rust backtrace frames: `  3: crate::module::func`. */
 const RUST_FRAME = /^\s*\d+: ((?:[\w<>]+::)+\w+)/gm;
 /** A fenced code block's body. */
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 /** An inline code span, on one line. */
 const CODE_SPAN = /`([^`\n]+)`/g;
+/**
+ * A call written in prose, outside code: `capfd.readouterr()`, `SI._collect_factor_and_dimension()`. The parentheses
+ * make it code by its form, and prose names what fails, where a snippet's calls are mostly what it uses.
+ */
+const PROSE_CALL = /(?<![\w$.`])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
 /** A name, possibly qualified by `.` or `::`. */
 const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 /** Python imports: `from a.b import c, d` and `import a.b`. */
@@ -129,7 +138,9 @@ export function readQuery(text: string): QueryReading {
 			else for (const member of (m[2] as string).split(/[\s,]+/)) if (member !== "") addName(`${m[1]}.${member}`, 0.5);
 		}
 	}
-	for (const m of text.replace(FENCE, " ").matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
+	const prose = text.replace(FENCE, " ");
+	for (const m of prose.matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
+	for (const m of prose.replace(CODE_SPAN, " ").matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
 
 	const opening = SUBJECT_SCOPE.exec(text);
 	const scopes = (opening?.[1] ?? opening?.[2] ?? "")
