@@ -494,7 +494,8 @@ export class CodeMap {
 		refresh: MapRefreshOptions,
 	): Promise<FocusAnswer> {
 		let { snapshot, graph } = await this.refresh(refresh);
-		if (title === "focus" && (await this.#couplingForFocus(snapshot.generation)))
+		// A first index still running answers from what it has; history waits for a snapshot of its own.
+		if (title === "focus" && snapshot.indexing === undefined && (await this.#couplingForFocus(snapshot.generation)))
 			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
