@@ -60,6 +60,36 @@ describe("contour settings", () => {
 		});
 	});
 
+	it("a trusted repository's file turns the background observer off for that repository alone", async () => {
+		const base = await tempDir();
+		const quiet = gitRepo(join(base, "quiet"), { "src/a.ts": "export const a = 1;\n" }, { commit: true });
+		const busy = gitRepo(join(base, "busy"), { "src/b.ts": "export const b = 1;\n" }, { commit: true });
+		writeJson(repositorySettingsFile(quiet), { contour: { observer: { enabled: false } } });
+		writeJson(TRUST, { [quiet]: true });
+		await withHost({ cwd: base, extensions: [CONTOUR] }, async (host) => {
+			await host.runTools([
+				{ name: "read", arguments: { path: join(quiet, "src/a.ts") } },
+				{ name: "read", arguments: { path: join(busy, "src/b.ts") } },
+			]);
+			// Debounce (1.5 s) and ticks of 5 s: the busy root is warmed; then one more tick for the quiet one, if it were.
+			let status = "";
+			for (let waited = 0; waited < 20_000; waited += 500) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+				status = await commandText(host, "/contour status");
+				if (/warmed [1-9]/.test(status)) break;
+			}
+			await new Promise((resolve) => setTimeout(resolve, 6000));
+			status = await commandText(host, "/contour status");
+			assert.match(status, /^background: on/m, status);
+			assert.match(status, /reports: 1 kept for 1 root\b/, status);
+			assert.ok(status.includes(`${busy}: newest staged review`), status);
+			assert.ok(
+				!status.includes(`${quiet}: newest`),
+				`the quiet repository was never reviewed in the background:\n${status}`,
+			);
+		});
+	});
+
 	it("contour.maxTokens is the default review budget: trusted repository file > global file, the environment over both", async () => {
 		const repo = await changed();
 		writeJson(globalSettingsFile(), { contour: { maxTokens: 150, observer: { enabled: false } } });

@@ -51,22 +51,38 @@ export function createReviewState(roaming: Roaming): ReviewState {
 		},
 		isCurrent: (root, held) => roaming.ring()?.holds(root, held) === true,
 	});
+	/**
+	 * Hands the observer the roots whose settings let it warm them: a trusted repository's own file may turn the
+	 * observer off for that repository alone (`contour.observer.enabled`; the environment and the global file decide
+	 * for the observer as a whole). Each root's lease is taken now, so a root retired while its settings are read is
+	 * refused by the observer as stale.
+	 */
+	const observe = (roots: readonly string[], hand: (root: string, held: number) => void) => {
+		const held = roots.map((root) => [root, lease(root)] as const);
+		void import("pi-fovea/settings")
+			.then(async ({ loadSettings }) => {
+				for (const [root, taken] of held) {
+					if (taken === undefined) continue;
+					if (!(await loadSettings(root)).settings["contour.observer.enabled"]) continue;
+					try {
+						hand(root, taken);
+					} catch {
+						// Retired while its settings were read: the observer refuses the stale lease, and the others still go.
+					}
+				}
+			})
+			.catch(() => {});
+	};
 	return {
 		cache,
 		reports,
 		maps,
 		observer,
 		noteActivity(roots) {
-			for (const root of roots) {
-				const held = lease(root);
-				if (held !== undefined) observer.noteActivity(root, held);
-			}
+			observe(roots, (root, held) => observer.noteActivity(root, held));
 		},
 		track(roots) {
-			for (const root of roots) {
-				const held = lease(root);
-				if (held !== undefined) observer.track(root, held);
-			}
+			observe(roots, (root, held) => observer.track(root, held));
 		},
 		retire(roots) {
 			observer.retire(roots);
