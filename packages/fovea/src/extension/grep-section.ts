@@ -7,6 +7,7 @@
  */
 
 import { relative, resolve } from "node:path";
+import { printable } from "../cli/printable.ts";
 import type { GraphNode } from "../engine/graph/index.ts";
 import type { CodeMap, MapRefreshOptions } from "../engine/map/code-map.ts";
 import { manyOf } from "../engine/model/index.ts";
@@ -36,8 +37,16 @@ export async function grepSection(
 	maxTokens: number,
 	refresh: MapRefreshOptions,
 ): Promise<string | undefined> {
+	const first = await map.refresh(refresh);
+	// A first index still running past the grep's patience: grep's result goes out now, with one line saying why
+	// the map's section is not there yet (a later grep gets it).
+	const indexing = first.snapshot.indexing;
+	if (indexing !== undefined) {
+		const done = `${indexing.indexed.toLocaleString("en-US")} of ${indexing.total.toLocaleString("en-US")}`;
+		return printable(`[fovea: still indexing ${place.root} (${done} files); a later grep gets the code-map section]`);
+	}
 	if (subject.kind === "route") return routeSection(map, subject.text, place, maxTokens, refresh);
-	const { graph } = await map.refresh(refresh);
+	const { graph } = first;
 	const changed =
 		subject.kind === "path"
 			? { files: pathsOf(graph.graph.fileNode, subject.text, place), symbols: [] }

@@ -4,6 +4,9 @@ import type { Roaming } from "./roaming.ts";
 import { settingsFor } from "./settings-access.ts";
 import type { FoveaMaps } from "./tools.ts";
 
+/** How long a grep's result may wait for its root's first index before going out with a note instead. */
+const GREP_PATIENCE_MS = 2000;
+
 /** What Pi's tool_result handler may return to change a result: the new content. */
 type Patch = { content: Array<{ type: "text"; text: string } | { type: "image"; data: string; mimeType: string }> };
 
@@ -34,7 +37,9 @@ export async function hybridGrep(
 	let section: string | undefined;
 	try {
 		const [{ grepSection }, registry] = await Promise.all([import("./grep-section.ts"), maps.maps()]);
-		const refresh = ctx.signal === undefined ? {} : { signal: ctx.signal };
+		// A grep's result waits for a first index of its root at most this long (a large root takes minutes).
+		const patience = { patienceMs: GREP_PATIENCE_MS };
+		const refresh = ctx.signal === undefined ? patience : { ...patience, signal: ctx.signal };
 		section = await grepSection(
 			registry.use(root),
 			subject,
