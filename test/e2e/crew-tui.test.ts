@@ -65,10 +65,16 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 			tmux.keys("-l", `solo ${GOAL}`);
 			tmux.keys("Enter");
 			const running = await tmux.until(
-				(s) => /^crew [0-9a-f]{8} · solo · running/m.test(s) && /^ {2}only · running/m.test(s),
-				"the widget of the run",
+				(s) =>
+					/^crew [0-9a-f]{8} · solo · running/m.test(s) &&
+					/^ {2}only · running/m.test(s) &&
+					flat(s).includes("Started run "),
+				"the widget of the run and the command's confirmation",
 			);
 			const runLine = running.split("\n").find((l) => l.startsWith("crew ")) ?? "";
+			// The command's confirmation is a report of the chat too, with the run's short id.
+			const shortId = /^crew ([0-9a-f]{8})/.exec(runLine)?.[1];
+			assert.ok(flat(running).includes(`Started run ${shortId} of team solo`), running);
 			assert.ok(runLine.length <= WIDTH, `the run line fits ${WIDTH} columns: ${runLine}`);
 			// Not wrapped: the line under it is the agent's, not the rest of the goal.
 			const lines = running.split("\n");
