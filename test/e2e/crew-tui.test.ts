@@ -1,6 +1,6 @@
 // pi-crew in the real interactive `pi` TUI (issue 33), driven under tmux like a person at an 80-column terminal:
-// `/team` alone shows help, completion after `/team run ` offers the workspace's teams (not "run" again), a run's widget line fits
-// the width, and a finished run is announced. The scripted agent waits at a gate, so the widget is seen while the
+// `/team` alone shows help, two successive `/team` reports both stay in the chat, completion after `/team run ` offers
+// the workspace's teams (not "run" again), a run's widget line fits the width, and a finished run is announced. The scripted agent waits at a gate, so the widget is seen while the
 // run works. Optional: PI_CREW_TUI_PANE names a file to write the pane with the widget to.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -12,6 +12,8 @@ import { piEnv } from "./support/pi-cli.ts";
 import { hasTmux, interactivePi, Tmux } from "./support/tmux.ts";
 
 const WIDTH = 80;
+/** The screen with every run of whitespace as one space: text the pane wrapped reads whole again. */
+const flat = (screen: string) => screen.replace(/\s+/g, " ");
 const GOAL = "Rewrite the login flow so that every session token is rotated on each request";
 
 after(async () => {
@@ -41,6 +43,16 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 			tmux.keys("/team", "Enter");
 			await tmux.until((s) => s.includes("/team: teams of sub-agents"), "/team alone to show help");
 
+			// Two reports in a row: the first stays in the chat (a notification would be replaced by the second). The space
+			// after the subcommand ends its completion, so Enter runs the command.
+			tmux.keys("-l", "/team teams ");
+			tmux.keys("Enter");
+			await tmux.until((s) => s.includes("- solo (single): test team solo"), "/team teams");
+			tmux.keys("-l", "/team list ");
+			tmux.keys("Enter");
+			const listed = await tmux.until((s) => flat(s).includes("No runs of this session in workspace"), "/team list");
+			assert.ok(listed.includes("- solo (single): test team solo"), `the teams report is still on screen:\n${listed}`);
+
 			// Pi lists argument completions as one types; Tab would take the first.
 			tmux.keys("-l", "/team run ");
 			const completion = await tmux.until(
@@ -53,10 +65,16 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 			tmux.keys("-l", `solo ${GOAL}`);
 			tmux.keys("Enter");
 			const running = await tmux.until(
-				(s) => /^crew [0-9a-f]{8} · solo · running/m.test(s) && /^ {2}only · running/m.test(s),
-				"the widget of the run",
+				(s) =>
+					/^crew [0-9a-f]{8} · solo · running/m.test(s) &&
+					/^ {2}only · running/m.test(s) &&
+					flat(s).includes("Started run "),
+				"the widget of the run and the command's confirmation",
 			);
 			const runLine = running.split("\n").find((l) => l.startsWith("crew ")) ?? "";
+			// The command's confirmation is a report of the chat too, with the run's short id.
+			const shortId = /^crew ([0-9a-f]{8})/.exec(runLine)?.[1];
+			assert.ok(flat(running).includes(`Started run ${shortId} of team solo`), running);
 			assert.ok(runLine.length <= WIDTH, `the run line fits ${WIDTH} columns: ${runLine}`);
 			// Not wrapped: the line under it is the agent's, not the rest of the goal.
 			const lines = running.split("\n");

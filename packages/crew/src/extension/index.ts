@@ -79,9 +79,10 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			return loaded;
 		};
 		const host = { ui: () => (ended ? undefined : ui), model: () => model, mode: () => mode };
-		// Recovery warnings of session start: in the TUI an entry drawn after the restored chat (a notification then is
-		// drawn before it, out of sight).
-		const notices = personReports(pi, "pi-crew");
+		// `/team` reports and the recovery warnings of session start: in the TUI entries of the chat, kept when the next
+		// report comes and drawn after a restored chat (a notification is one line the next one replaces, and one sent
+		// at session start is drawn before the restored chat, out of sight); elsewhere notifications.
+		const reports = personReports(pi, "pi-crew");
 		// Until the renderer's module is loaded Pi shows the message its own way.
 		pi.registerMessageRenderer(RUN_MESSAGE, (message, options, theme) => renderer?.(message, options, theme));
 		pi.registerMessageRenderer(QUESTION_MESSAGE, (message, options, theme) =>
@@ -99,7 +100,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				const crew = new CrewSession(pi, options, identity, host);
 				const interrupted = await crew.start();
 				if (interrupted.length > 0 && host.ui() !== undefined) {
-					await notices(
+					await reports(
 						ctx,
 						`pi-crew: ${interrupted.length} interrupted run(s) of this session: ${interrupted.join(", ")}. /team resume <runId> continues one; /team status <runId> shows it.`,
 						"warning",
@@ -131,7 +132,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 				// A damaged runs folder must not keep the session from starting; /team status names the problem.
 				const { shownText } = await load();
 				if (ui)
-					await notices(
+					await reports(
 						ctx,
 						shownText(`pi-crew: could not check this workspace's runs: ${(error as Error).message}`),
 						"error",
@@ -210,11 +211,12 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 					return;
 				}
 				const { shownText, runTeamCommand } = modules;
+				// In the TUI each report is an entry of the chat, so the next one does not replace it.
 				try {
 					const report = await runTeamCommand(await open(ctx), args);
-					ctx.ui.notify(shownText(report.text), report.type);
+					await reports(ctx, shownText(report.text), report.type);
 				} catch (error) {
-					ctx.ui.notify(shownText(`/team: ${(error as Error).message}`), "error");
+					await reports(ctx, shownText(`/team: ${(error as Error).message}`), "error");
 				}
 			},
 		});
