@@ -184,8 +184,10 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			getArgumentCompletions: async (prefix) => {
 				const words = prefix.trimStart().split(/\s+/);
 				if (words.length <= 1) {
+					// A subcommand typed in full is not offered again: Enter then runs it instead of taking the completion.
+					const typed = words[0] ?? "";
 					const items = names
-						.filter((n) => n.startsWith(words[0] ?? ""))
+						.filter((n) => n.startsWith(typed) && n !== typed)
 						.map((n) => ({ value: `${n} `, label: n, description: TEAM_SUBCOMMANDS[n]?.what ?? "" }));
 					return items.length > 0 ? items : null;
 				}

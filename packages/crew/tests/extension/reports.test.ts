@@ -51,4 +51,21 @@ describe("/team reports in the TUI", () => {
 			await host.dispose();
 		}
 	});
+
+	it("completion does not offer again a subcommand typed in full, so Enter runs it", async () => {
+		const ws = await tempDir("pi-crew-complete-");
+		const host = await startHost({ cwd: ws, extensions: [CREW_EXTENSION] });
+		try {
+			const complete = host.session.extensionRunner.getCommand("team")?.getArgumentCompletions;
+			assert.ok(complete !== undefined, "/team completes its arguments");
+			assert.deepEqual(
+				((await complete("te")) ?? []).map((item) => item.value),
+				["teams "],
+			);
+			assert.equal(await complete("teams"), null, "typed in full: nothing to take instead of running it");
+			assert.equal(await complete("list"), null);
+		} finally {
+			await host.dispose();
+		}
+	});
 });
