@@ -39,6 +39,7 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 				interactivePi([CREW_EXTENSION], join(root, "sessions")),
 			);
 			await tmux.until((s) => s.includes("pi-faux") || s.includes("scripted"), "the TUI to start");
+			await tmux.until((s) => s.includes("crew: no active runs"), "crew's footer item while idle");
 
 			tmux.keys("/team", "Enter");
 			await tmux.until((s) => s.includes("/team: teams of sub-agents"), "/team alone to show help");
@@ -71,6 +72,8 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 					flat(s).includes("Started run "),
 				"the widget of the run and the command's confirmation",
 			);
+			// The footer item counts the run while it works, and says so once it is done.
+			await tmux.until((s) => s.includes("crew: 1 run working"), "the footer item of the working run");
 			const runLine = running.split("\n").find((l) => l.startsWith("crew ")) ?? "";
 			// The command's confirmation is a report of the chat too, with the run's short id.
 			const shortId = /^crew ([0-9a-f]{8})/.exec(runLine)?.[1];
@@ -85,6 +88,7 @@ describe("pi-crew in the interactive TUI", { skip: hasTmux ? false : "tmux is no
 			await world.open("tui");
 			await tmux.until((s) => /pi-crew: run [0-9a-f]{8} \(solo\) finished/.test(s), "the finished run announced");
 			await tmux.until((s) => !/^crew [0-9a-f]{8} · solo/m.test(s), "the widget cleared");
+			await tmux.until((s) => s.includes("crew: no active runs"), "the footer item once the run is done");
 		} finally {
 			tmux.kill();
 		}

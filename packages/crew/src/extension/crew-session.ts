@@ -10,6 +10,7 @@ import { type CrewExtensionOptions, coordinatorPiCommand, envPiArgs, parseModelC
 import { deliverQuestion } from "./question-delivery.ts";
 import { runEndedText } from "./run-text.ts";
 import { runEndNotice } from "./run-words.ts";
+import { crewStatusText, footerText, CREW_STATUS_KEY as STATUS_KEY } from "./status-item.ts";
 import { WIDGET_KEY, widgetContent, widgetRows } from "./widget.ts";
 import { WidgetPainter } from "./widget-painter.ts";
 import { worktreePrepareHook } from "./worktree-hooks.ts";
@@ -181,6 +182,7 @@ export class CrewSession {
 		const content = widgetContent(this.#host.mode(), (options) => widgetRows(runs, agents, options));
 		if (typeof content === "function") ui.setWidget(WIDGET_KEY, content);
 		else ui.setWidget(WIDGET_KEY, content);
+		ui.setStatus(STATUS_KEY, footerText(ui, this.#host.mode(), crewStatusText(runs)));
 	}
 
 	/** For session_shutdown: ends this session's agents (their runs become interrupted and resumable) and the widget. */
@@ -193,6 +195,7 @@ export class CrewSession {
 		await this.runtime.shutdown();
 		try {
 			this.#host.ui()?.setWidget(WIDGET_KEY, undefined);
+			this.#host.ui()?.setStatus(STATUS_KEY, undefined);
 		} catch {
 			// The UI may already be gone.
 		}
