@@ -1,4 +1,5 @@
 import type { ExtensionAPI, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { statusColor } from "pi-fovea/status-item";
 import type { ModelChoice } from "../runtime/agent-launch.ts";
 import type { CrewEvent } from "../runtime/crew-events.ts";
 import { CrewRuntime } from "../runtime/crew-runtime.ts";
@@ -10,7 +11,7 @@ import { type CrewExtensionOptions, coordinatorPiCommand, envPiArgs, parseModelC
 import { deliverQuestion } from "./question-delivery.ts";
 import { runEndedText } from "./run-text.ts";
 import { runEndNotice } from "./run-words.ts";
-import { crewStatusText, footerText, CREW_STATUS_KEY as STATUS_KEY } from "./status-item.ts";
+import { crewStatusText, CREW_STATUS_KEY as STATUS_KEY } from "./status-item.ts";
 import { WIDGET_KEY, widgetContent, widgetRows } from "./widget.ts";
 import { WidgetPainter } from "./widget-painter.ts";
 import { worktreePrepareHook } from "./worktree-hooks.ts";
@@ -182,7 +183,7 @@ export class CrewSession {
 		const content = widgetContent(this.#host.mode(), (options) => widgetRows(runs, agents, options));
 		if (typeof content === "function") ui.setWidget(WIDGET_KEY, content);
 		else ui.setWidget(WIDGET_KEY, content);
-		ui.setStatus(STATUS_KEY, footerText(ui, this.#host.mode(), crewStatusText(runs)));
+		ui.setStatus(STATUS_KEY, statusColor({ ui, mode: this.#host.mode() }, "dim", crewStatusText(runs)));
 	}
 
 	/** For session_shutdown: ends this session's agents (their runs become interrupted and resumable) and the widget. */

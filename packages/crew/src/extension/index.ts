@@ -4,10 +4,11 @@ import type {
 	ExtensionUIContext,
 	MessageRenderer,
 } from "@earendil-works/pi-coding-agent";
+import { statusColor } from "pi-fovea/status-item";
 import { personReports } from "pi-fovea/subcommands";
 import type { ModelChoice } from "../runtime/agent-launch.ts";
 import type { CrewExtensionOptions } from "./crew-config.ts";
-import { CREW_STATUS_KEY, footerText, NO_ACTIVE_RUNS } from "./status-item.ts";
+import { CREW_STATUS_KEY, NO_ACTIVE_RUNS } from "./status-item.ts";
 import { TEAM_SUBCOMMANDS } from "./team-command.ts";
 import { teamParameters } from "./team-schema.ts";
 
@@ -122,7 +123,7 @@ export function createCrewExtension(options: CrewExtensionOptions = {}): (pi: Ex
 			lastCtx = ctx;
 			model = ctx.model ? { provider: ctx.model.provider, model: ctx.model.id } : undefined;
 			// The footer item while idle; the widget's painter keeps it current once the runtime works.
-			ui?.setStatus(CREW_STATUS_KEY, footerText(ctx.ui, ctx.mode, NO_ACTIVE_RUNS));
+			ui?.setStatus(CREW_STATUS_KEY, statusColor(ctx, "dim", NO_ACTIVE_RUNS));
 			// Only a workspace that has runs needs the runtime now (to find runs whose coordinator died).
 			const [{ workspaceOf }, { runsDirOf }, { existsSync }] = await Promise.all([
 				import("./workspace.ts"),

@@ -1,9 +1,9 @@
 /**
  * Crew's footer item, so an idle crew is not invisible: how many of this session's runs work (`crew: 1 run
  * working`), wait to be resumed (`crew: 1 interrupted`), or none (`crew: no active runs`). The widget above the
- * editor shows the runs themselves; this line stays when it is gone.
+ * editor shows the runs themselves; this line stays when it is gone. Dimmed as Fovea's and Contour's items are
+ * (`statusColor` of `pi-fovea/status-item`).
  */
-import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { RunListing } from "../state/run-store.ts";
 
 /** The footer key of crew's item. */
@@ -11,16 +11,6 @@ export const CREW_STATUS_KEY = "crew";
 
 /** The footer item before the runtime loads: a session that started no run has none to show. */
 export const NO_ACTIVE_RUNS = "crew: no active runs";
-
-/** `text` dimmed with the theme in Pi's TUI, as Fovea's and Contour's items are; the words alone elsewhere. */
-export function footerText(ui: ExtensionUIContext, mode: string, text: string): string {
-	if (mode !== "tui") return text;
-	try {
-		return ui.theme.fg("dim", text);
-	} catch {
-		return text;
-	}
-}
 
 /** The footer text for this session's unfinished runs (pending, running or interrupted, as the widget lists them). */
 export function crewStatusText(runs: readonly RunListing[]): string {

@@ -1,4 +1,4 @@
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { Roaming } from "./roaming.ts";
 
 /**
@@ -17,7 +17,11 @@ export function showFoveaStatus(ctx: ExtensionContext, roaming: Roaming): void {
  * `text` in the theme's `color` in Pi's own TUI; the words alone for an RPC client, or a host whose theme is not
  * initialised (reading it throws there).
  */
-export function statusColor(ctx: ExtensionContext, color: "dim" | "success" | "warning", text: string): string {
+export function statusColor(
+	ctx: { mode: string; ui: ExtensionUIContext },
+	color: "dim" | "success" | "warning",
+	text: string,
+): string {
 	if (ctx.mode !== "tui") return text;
 	try {
 		return ctx.ui.theme.fg(color, text);
