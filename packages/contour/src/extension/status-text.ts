@@ -3,6 +3,7 @@ import { printable } from "pi-fovea/printable";
 import type { Roaming } from "pi-fovea/roaming";
 import type { CommandReport } from "pi-fovea/subcommands";
 import { agoText } from "pi-fovea/time-words";
+import { backgroundEnabled } from "../observer/settings.ts";
 import type { ReportStore } from "../report/report-store.ts";
 import { type ReportSummary, summarizeReport } from "../report/report-summary.ts";
 import type { ContourReviews } from "./reviews.ts";
@@ -36,7 +37,7 @@ export async function contourStatus(
 	const background =
 		state === undefined
 			? "background: idle"
-			: `background: ${state.observer.enabled ? "on" : `off (${process.env.CONTOUR_BACKGROUND?.trim() === "0" ? "CONTOUR_BACKGROUND=0" : "setting contour.observer.enabled"})`}`;
+			: `background: ${state.observer.enabled ? "on" : `off (${backgroundEnabled() ? "setting contour.observer.enabled" : "CONTOUR_BACKGROUND=0"})`}`;
 	const shown = (text: string) => ({ text: printable(text) });
 	const ring = await roaming.describe(now);
 	return {
