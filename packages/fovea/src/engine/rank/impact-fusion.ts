@@ -20,14 +20,17 @@ import type { CodeGraph } from "../graph/index.ts";
 import { type Reach, type ReachedNode, upstreamFiles } from "./dependent-reach.ts";
 import type { SimilarFile } from "./similar-files.ts";
 
-/** A file coupled with the changed ones: how often, and how much (commits weighted by their size), it changed with them. */
+/**
+ * A file (node id) coupled with the changed ones by the graph's coupled edges: how often, and how much (commits
+ * weighted by their size), it changed with them.
+ */
 export interface CouplingEvidence {
-	file: string;
+	id: number;
 	count: number;
 	weight: number;
 }
 
-/** What fusion takes beside the reach: coupled files (by path), similar files (by node id), the coupling window. */
+/** What fusion takes beside the reach: coupled files and similar files (by node id), the coupling window. */
 export interface FusionSignals {
 	coupled?: readonly CouplingEvidence[];
 	/** Commits the coupling was mined from, said in its evidence. */
@@ -50,13 +53,13 @@ export function fuseImpact(
 ): Reach {
 	const limit = options.limit ?? 50;
 	const coupled = (signals.coupled ?? []).filter(
-		(c) => c.count > 0 && !options.changed.has(c.file) && graph.fileNode.has(c.file),
+		(c) => c.count > 0 && c.id < graph.fileCount && !options.changed.has(graph.nodes[c.id]?.path ?? ""),
 	);
 	// What the change itself relies on is not exposure: text likeness never brings it in on its own (a file that also
 	// depends on the change, or changed with it, keeps its likeness: Go files of one package call each other).
 	const changedIds = [...options.changed].map((f) => graph.fileNode.get(f)).filter((id) => id !== undefined);
 	const upstream = (signals.similar?.length ?? 0) > 0 ? upstreamFiles(graph, changedIds) : new Set<number>();
-	const found = new Set([...reach.files.map((r) => r.id), ...coupled.map((c) => graph.fileNode.get(c.file))]);
+	const found = new Set([...reach.files.map((r) => r.id), ...coupled.map((c) => c.id)]);
 	const similar = (signals.similar ?? []).filter(
 		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && (found.has(s.id) || !upstream.has(s.id)),
 	);
@@ -76,9 +79,9 @@ export function fuseImpact(
 		if (file.evidence !== undefined) node.evidence = file.evidence;
 	});
 	[...coupled]
-		.sort((a, b) => b.weight - a.weight || b.count - a.count || (a.file < b.file ? -1 : 1))
+		.sort((a, b) => b.weight - a.weight || b.count - a.count || a.id - b.id)
 		.forEach((c, at) => {
-			const node = credit(graph.fileNode.get(c.file) as number, at + 1);
+			const node = credit(c.id, at + 1);
 			node.coupling = { count: c.count, window: signals.window ?? 0 };
 		});
 	similar.forEach((s, at) => {
