@@ -7,6 +7,14 @@
  * top of two signals beats one first in a single one, and no signal's scale (a reach score, a commit count, a BM25
  * score) has to be made comparable with another's. Equal weights: none was tuned against another on any corpus.
  *
+ * Each credit is weighed by how sure its own signal is of that file, in its own terms, so a signal's first file with
+ * thin evidence does not count as much as another's first file with strong evidence: the reach's score (how surely the
+ * change reaches it along its strongest chain: 0.9 for its test, 0.25 two imports away), and for change coupling
+ * 1 − 2^−count (one co-change is as likely chance as not; each more halves the doubt). Text likeness has no such
+ * measure that means the same from one file to the next (a BM25 score depends on the query's length), so it counts
+ * whole. On the localization benchmark's impact task (60 cases of each of six histories, replayed from the signals)
+ * it raised Recall@10 on vuejs/core, ripgrep and this repository (+2.5–10%) and lowered none by more than 1.1%.
+ *
  * `K` is small (5, where web search uses 60): an impact answer is read in its first ten files, and a large K
  * flattens the difference between a signal's first and tenth file. Scores are divided by the best a file could
  * reach (first in every signal that ranked anything), so they lie in (0, 1]. With no other signal (no history, no
@@ -67,25 +75,25 @@ export function fuseImpact(
 	if (coupled.length === 0 && similar.length === 0) return reach;
 	const used = [reach.files.length, coupled.length, similar.length].filter((n) => n > 0).length;
 	const fused = new Map<number, ReachedNode>();
-	const credit = (id: number, rank: number): ReachedNode => {
+	const credit = (id: number, rank: number, sure: number): ReachedNode => {
 		const node = fused.get(id) ?? { id, score: 0, reasons: 0 };
-		node.score += 1 / (K + rank);
+		node.score += sure / (K + rank);
 		fused.set(id, node);
 		return node;
 	};
 	reach.files.forEach((file, at) => {
-		const node = credit(file.id, at + 1);
+		const node = credit(file.id, at + 1, Math.min(1, file.score));
 		node.reasons = file.reasons;
 		if (file.evidence !== undefined) node.evidence = file.evidence;
 	});
 	[...coupled]
 		.sort((a, b) => b.weight - a.weight || b.count - a.count || a.id - b.id)
 		.forEach((c, at) => {
-			const node = credit(c.id, at + 1);
+			const node = credit(c.id, at + 1, 1 - 0.5 ** c.count);
 			node.coupling = { count: c.count, window: signals.window ?? 0 };
 		});
 	similar.forEach((s, at) => {
-		const node = credit(s.id, at + 1);
+		const node = credit(s.id, at + 1, 1);
 		node.similar = { shared: s.shared };
 	});
 	const best = used / (K + 1);
