@@ -3,7 +3,8 @@
 // graph built), the first mine of its newest commits (`ChangeCoupling.update()` from the bare mirror, the bounds the
 // product uses: FOVEA_COUPLING_COMMITS / FOVEA_COUPLING_MAX_FILES, default 1,000 commits, 30 files), then warm impact
 // queries with the history mined against the same queries on a map that has none, and the Git probes the warm
-// queries ran (0 is the target: a warm query with nothing changed asks Git nothing). Prints JSON.
+// queries ran (0 is the target: a warm query with nothing changed asks Git nothing), and the graph's coupled edges:
+// how many, the time to build them from the mined commits, and builds during warm queries (0). Prints JSON.
 //
 //   node bench/fovea-coupling-speed.bench.ts [--corpus DIR] [--repos vuejs/core,gin-gonic/gin] [--queries 20]
 import { mkdtempSync, rmSync } from "node:fs";
@@ -60,6 +61,9 @@ for (const repo of (values.repos ?? "").split(",").filter((r) => r !== "")) {
 		const cold = await timed(() => withHistory.refresh());
 		const files = [...cold.value.snapshot.files.keys()].filter((p) => !isTestPath(p)).sort();
 		const mine = await timed(() => withHistory.coupling.update());
+		// The graph's coupled edges, built from the mined commits in memory once per mined head (no Git).
+		const graph = (await withHistory.refresh({ paths: [] })).graph.graph;
+		const edges = await timed(async () => graph.coupled());
 		const asked = Array.from({ length: queries }, (_, i) => files[Math.floor((i * files.length) / queries)] as string);
 		const without = mapOf("cache-b", false);
 		await without.refresh();
@@ -67,6 +71,7 @@ for (const repo of (values.repos ?? "").split(",").filter((r) => r !== "")) {
 		await withHistory.impact({ files: [asked[0] as string], symbols: [] }, 1500, { paths: [] });
 		await without.impact({ files: [asked[0] as string], symbols: [] }, 1500, { paths: [] });
 		const probes = withHistory.coupling.stats.probes;
+		const builds = withHistory.stats.coupledBuilds;
 		const warmWith: number[] = [];
 		const warmWithout: number[] = [];
 		for (const file of asked) {
@@ -85,12 +90,15 @@ for (const repo of (values.repos ?? "").split(",").filter((r) => r !== "")) {
 			commitsRead: withHistory.coupling.stats.commitsRead,
 			hugeSkipped: withHistory.coupling.stats.hugeSkipped,
 			pairs: withHistory.coupling.stats.pairs,
+			coupledEdges: edges.value?.edges ?? 0,
+			coupledEdgesMs: Math.round(edges.ms * 10) / 10,
 			available: status.available,
 			warmImpactP50Ms: {
 				withHistory: Math.round(median(warmWith) * 10) / 10,
 				without: Math.round(median(warmWithout) * 10) / 10,
 			},
 			gitProbesDuringWarmQueries: withHistory.coupling.stats.probes - probes,
+			coupledBuildsDuringWarmQueries: withHistory.stats.coupledBuilds - builds,
 		});
 		process.stderr.write(`${repo}: ${JSON.stringify(rows.at(-1))}\n`);
 	} finally {

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
+import { buildCoupledEdges, coupledWith } from "../../src/engine/graph/index.ts";
 import { ChangeCoupling } from "../../src/engine/history/index.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
@@ -24,6 +25,29 @@ async function temp(): Promise<string> {
 	const dir = await makeTempDir();
 	temps.push(dir);
 	return dir;
+}
+
+/**
+ * The files coupled with `file` by coupled edges built from `coupling`'s mined history over every path it names
+ * (as the graph builds them over its files), as paths.
+ */
+function coupledOf(
+	coupling: ChangeCoupling,
+	file: string,
+): { file: string; count: number; of: number; weight: number }[] {
+	const history = coupling.history;
+	if (history === undefined) return [];
+	const paths = [...new Set(history.commits.flatMap((c) => c.files))].sort();
+	const fileNode = new Map(paths.map((p, i) => [p, i]));
+	const id = fileNode.get(file);
+	if (id === undefined) return [];
+	const edges = buildCoupledEdges(history, fileNode, paths.length);
+	return coupledWith(edges, id).map((c) => ({
+		file: paths[c.id] as string,
+		count: c.count,
+		of: c.of,
+		weight: c.weight,
+	}));
 }
 
 let stamp = 0;
@@ -58,7 +82,7 @@ describe("change coupling", () => {
 		const coupling = new ChangeCoupling(dir);
 		const status = await coupling.update();
 		assert.equal(status.available, true);
-		assert.deepEqual(coupling.coupledWith("a.ts"), [
+		assert.deepEqual(coupledOf(coupling, "a.ts"), [
 			{ file: "b.ts", count: 2, of: 3, weight: 2 },
 			{ file: "a.test.ts", count: 1, of: 3, weight: 1 },
 		]);
@@ -78,20 +102,20 @@ describe("change coupling", () => {
 		await first.update();
 		assert.deepEqual([first.stats.incrementalMines, first.stats.commitsRead], [1, 4], "only the new commit read");
 		assert.deepEqual(
-			first.coupledWith("a.ts").find((c) => c.file === "c.ts"),
+			coupledOf(first, "a.ts").find((c) => c.file === "c.ts"),
 			{ file: "c.ts", count: 1, of: 4, weight: 1 },
 		);
 		// A restart reads the stored history: nothing mined at the same HEAD.
 		const restarted = new ChangeCoupling(dir, { storeDir: store });
 		await restarted.update();
 		assert.deepEqual([restarted.stats.commitsRead, restarted.stats.storeHits], [0, 1]);
-		assert.equal(restarted.coupledWith("a.ts")[0]?.count, 2);
+		assert.equal(coupledOf(restarted, "a.ts")[0]?.count, 2);
 		// A corrupt store is ignored and the history mined again.
 		await writeFile(join(store, "coupling.json"), '{"version":1,"commits":[["x",[7]]');
 		const afterCorruption = new ChangeCoupling(dir, { storeDir: store });
 		await afterCorruption.update();
 		assert.deepEqual([afterCorruption.stats.fullMines, afterCorruption.stats.commitsRead], [1, 4]);
-		assert.equal(afterCorruption.coupledWith("a.ts")[0]?.count, 2);
+		assert.equal(coupledOf(afterCorruption, "a.ts")[0]?.count, 2);
 	});
 
 	it("reads at most the newest commits, skips huge ones, and mines again when HEAD moved back", async () => {
@@ -101,9 +125,9 @@ describe("change coupling", () => {
 		await coupling.update();
 		assert.equal(coupling.stats.commitsRead, 3, "the newest three");
 		assert.equal(coupling.stats.hugeSkipped, 1);
-		assert.deepEqual(coupling.coupledWith("c.ts"), [], "the huge commit couples nothing");
+		assert.deepEqual(coupledOf(coupling, "c.ts"), [], "the huge commit couples nothing");
 		assert.deepEqual(
-			coupling.coupledWith("a.ts").map((c) => [c.file, c.count, c.of]),
+			coupledOf(coupling, "a.ts").map((c) => [c.file, c.count, c.of]),
 			[
 				["a.test.ts", 1, 2],
 				["b.ts", 1, 2],
@@ -122,7 +146,7 @@ describe("change coupling", () => {
 		await commit(dir, sweep);
 		const coupling = new ChangeCoupling(dir);
 		await coupling.update();
-		const coupled = coupling.coupledWith("a.ts");
+		const coupled = coupledOf(coupling, "a.ts");
 		assert.deepEqual(coupled[0], { file: "b.ts", count: 1, of: 3, weight: 1 });
 		const c = coupled.find((x) => x.file === "c.ts");
 		assert.deepEqual([c?.count, c?.weight], [2, 2 / 6], "each of the six other files gets a sixth, twice");
@@ -134,16 +158,16 @@ describe("change coupling", () => {
 		const store = await temp();
 		const coupling = new ChangeCoupling(dir, { storeDir: store });
 		await coupling.update();
-		assert.equal(coupling.coupledWith("a.ts")[0]?.file, "b.ts");
+		assert.equal(coupledOf(coupling, "a.ts")[0]?.file, "b.ts");
 		// Renamed after the mine: the stored commits are brought to the new path by the one new commit read.
 		git(dir, "mv", "a.ts", "pay.ts");
 		git(dir, "commit", "-qm", "rename a to pay");
 		await coupling.update();
 		assert.deepEqual([coupling.stats.incrementalMines, coupling.stats.commitsRead], [1, 4]);
 		assert.equal(coupling.stats.renamesFollowed, 1);
-		assert.deepEqual(coupling.coupledWith("a.ts"), [], "the old path couples nothing any more");
+		assert.deepEqual(coupledOf(coupling, "a.ts"), [], "the old path couples nothing any more");
 		assert.deepEqual(
-			coupling.coupledWith("pay.ts").map((c) => [c.file, c.count, c.of]),
+			coupledOf(coupling, "pay.ts").map((c) => [c.file, c.count, c.of]),
 			[
 				["b.ts", 2, 4],
 				["a.test.ts", 1, 4],
@@ -162,18 +186,18 @@ describe("change coupling", () => {
 			"six commits, two renames, the pairs of the four two-file commits",
 		);
 		assert.deepEqual(
-			fresh.coupledWith("src/pay.ts").map((c) => [c.file, c.count, c.of]),
+			coupledOf(fresh, "src/pay.ts").map((c) => [c.file, c.count, c.of]),
 			[
 				["b.ts", 3, 6],
 				["a.test.ts", 1, 6],
 			],
 		);
-		assert.deepEqual(fresh.coupledWith("b.ts")[0], { file: "src/pay.ts", count: 3, of: 3, weight: 3 });
+		assert.deepEqual(coupledOf(fresh, "b.ts")[0], { file: "src/pay.ts", count: 3, of: 3, weight: 3 });
 		// The store written before the renames is brought forward the same way on a restart.
 		const restarted = new ChangeCoupling(dir, { storeDir: store });
 		await restarted.update();
 		assert.deepEqual([restarted.stats.incrementalMines, restarted.stats.commitsRead], [1, 2]);
-		assert.deepEqual(restarted.coupledWith("src/pay.ts"), fresh.coupledWith("src/pay.ts"));
+		assert.deepEqual(coupledOf(restarted, "src/pay.ts"), coupledOf(fresh, "src/pay.ts"));
 	});
 
 	it("never counts a commit of another branch", async () => {
@@ -186,7 +210,7 @@ describe("change coupling", () => {
 		await coupling.update();
 		assert.equal(coupling.stats.commitsRead, 3);
 		assert.equal(
-			coupling.coupledWith("a.ts").some((c) => c.file === "side.ts"),
+			coupledOf(coupling, "a.ts").some((c) => c.file === "side.ts"),
 			false,
 		);
 	});

@@ -23,7 +23,7 @@ import {
 	segmentsOf,
 } from "../model/index.ts";
 import type { EdgeContext } from "./edge-context.ts";
-import type { EdgeKind, FileAnchors, RouteAnchor } from "./model.ts";
+import type { FileAnchors, FileEdgeKind, RouteAnchor } from "./model.ts";
 
 /** URL paths of one file matched against the root's routes at most: a fixture of thousands of URLs links nothing. */
 const MAX_ROUTE_REFERENCES = 64;
@@ -39,11 +39,11 @@ export function anchorEdges(
 	fileId: number,
 	context: EdgeContext,
 	resolve: (name: string) => readonly number[],
-	link: (to: number, kind: EdgeKind) => void,
+	link: (to: number, kind: FileEdgeKind) => void,
 ): FileAnchors | undefined {
 	const routes: RouteAnchor[] = [];
 	const labels = new Map<number, string>();
-	const linkOnce = (to: number, kind: EdgeKind, label: string): void => {
+	const linkOnce = (to: number, kind: FileEdgeKind, label: string): void => {
 		if (to === fileId || labels.has(to) || context.nodes[to]?.path === file.path) return;
 		labels.set(to, label);
 		link(to, kind);

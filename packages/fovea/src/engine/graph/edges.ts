@@ -3,10 +3,10 @@ import type { FileFacts } from "../model/index.ts";
 import { firstOf, type Ids, manyOf } from "../model/index.ts";
 import { anchorEdges } from "./anchor-edges.ts";
 import { referenceKeys } from "./anchor-index.ts";
-import type { EdgeKind, FileEdges } from "./model.ts";
+import type { FileEdgeKind, FileEdges } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
-export const EDGE_WEIGHTS: Readonly<Record<EdgeKind, number>> = {
+export const EDGE_WEIGHTS: Readonly<Record<FileEdgeKind, number>> = {
 	contains: 1,
 	inherits: 0.9,
 	imports: 0.7,
@@ -97,7 +97,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const link = (
 		from: number,
 		to: number,
-		kind: EdgeKind,
+		kind: FileEdgeKind,
 		weight = EDGE_WEIGHTS[kind],
 		relation: Relation = kind,
 		weak = false,
@@ -182,7 +182,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 }
 
 /** A count of zero for every edge kind. */
-export function noEdges(): Record<EdgeKind, number> {
+export function noEdges(): Record<FileEdgeKind, number> {
 	return { contains: 0, imports: 0, calls: 0, inherits: 0, tests: 0, route: 0, literal: 0 };
 }
 

@@ -4,13 +4,21 @@
  * Types only, so every module of the graph and the ranking can name them without loading the builders.
  */
 import type { FileFacts, Ids, SymbolKind } from "../model/index.ts";
+import type { CoChangeHistory, CoupledEdges } from "./coupled-edges.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /**
- * Why two nodes are linked. `route`: a file declares a route its handler serves, or names a URL path a route of
- * another file matches; `literal`: two files share a rare string literal (`graph/anchor-index.ts`).
+ * Why two nodes are linked, by an edge a file's facts derive (owned by that file, see `FileEdges`). `route`: a file
+ * declares a route its handler serves, or names a URL path a route of another file matches; `literal`: two files
+ * share a rare string literal (`graph/anchor-index.ts`).
  */
-export type EdgeKind = "contains" | "imports" | "calls" | "inherits" | "tests" | "route" | "literal";
+export type FileEdgeKind = "contains" | "imports" | "calls" | "inherits" | "tests" | "route" | "literal";
+
+/**
+ * Why two nodes are linked: an edge of a file's facts, or `coupled`: two files changed together in the root's
+ * history (`coupled-edges.ts`), an edge the history owns, kept in its own layer (`CodeGraph.coupled`).
+ */
+export type EdgeKind = FileEdgeKind | "coupled";
 
 /** A route of the root linked to its handler: what a query naming the route or endpoint is answered with. */
 export interface RouteAnchor {
@@ -58,9 +66,16 @@ export interface CodeGraph extends SparseGraph {
 	byName: ReadonlyMap<string, Ids>;
 	/** Live symbol nodes of each file, in source order. */
 	symbolIds: ReadonlyMap<string, readonly number[]>;
-	edgeCounts: Record<EdgeKind, number>;
+	/** The edges files' facts derive, by kind (the coupled edges are counted by `coupled().edges`). */
+	edgeCounts: Record<FileEdgeKind, number>;
 	/** The edges with their direction, which the symmetric rows lose: what impact follows. */
 	directed: DirectedEdges;
+	/**
+	 * The coupled edges at the history's current head, built on first use after the graph was built or the history
+	 * moved (never by asking Git); `undefined` when the root has no mined history (not Git, a shallow clone, not mined
+	 * yet).
+	 */
+	coupled(): CoupledEdges | undefined;
 }
 
 /**
@@ -76,10 +91,16 @@ export interface DirectedEdges {
 	routes(): RouteAnchor[];
 }
 
-/** How the graph learns which files an import or a test points at (resolution is language-specific). */
+/**
+ * How the graph learns which files an import or a test points at (resolution is language-specific), and where its
+ * coupled edges come from: the root's mined history as it stands (`undefined` when there is none), and who counts
+ * their builds.
+ */
 export interface GraphLinks {
 	imports(file: FileFacts): readonly string[];
 	subjects(path: string, file: FileFacts): readonly string[];
+	history?: () => CoChangeHistory | undefined;
+	coupledBuilt?: (edges: CoupledEdges) => void;
 }
 
 /**
@@ -93,7 +114,7 @@ export interface FileEdges {
 	b: Int32Array;
 	w: Float64Array;
 	r: Uint8Array;
-	counts: Record<EdgeKind, number>;
+	counts: Record<FileEdgeKind, number>;
 	/** Its routes and what its route and literal edges share, when it has any. */
 	anchors?: FileAnchors;
 }

@@ -3,9 +3,10 @@ import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/inde
 import { sameAnchors } from "./anchor-edges.ts";
 import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
+import { buildCoupledEdges, type CoChangeHistory, type CoupledEdges } from "./coupled-edges.ts";
 import { dependentsOf } from "./dependents.ts";
 import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
-import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode, RouteAnchor } from "./model.ts";
+import type { CodeGraph, Dependents, FileEdgeKind, FileEdges, GraphLinks, GraphNode, RouteAnchor } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
@@ -45,7 +46,7 @@ export class GraphStore {
 	readonly #edges = new Map<string, FileEdges>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
 	readonly #referrers = new Map<string, OneOrMany<string>>();
-	readonly #counts: Record<EdgeKind, number> = noEdges();
+	readonly #counts: Record<FileEdgeKind, number> = noEdges();
 	/** Literal holders and route buckets of the whole root, for route and literal edges. */
 	readonly #anchors = new AnchorIndex();
 	/** The assembled rows, patched by updates; undefined until `graph()` assembles them. */
@@ -54,6 +55,8 @@ export class GraphStore {
 	#dependents: Dependents | undefined;
 	/** Entries of `#rows` whose weight fell to zero: past an eighth of all, the rows are assembled anew. */
 	#zeroEntries = 0;
+	/** The coupled edges and the history they were built from: built again only when the history object changes. */
+	#coupled: { from: CoChangeHistory; edges: CoupledEdges } | undefined;
 	#fileCount = 0;
 	#removed = 0;
 
@@ -166,13 +169,30 @@ export class GraphStore {
 					return routes;
 				},
 			},
+			coupled: () => this.#coupledEdges(),
 		};
+	}
+
+	/**
+	 * The coupled edges of the history as it stands: built from its commits when it differs from the one they were
+	 * built from (a new head, or a new store after the set of files changed), else the ones built. File ids hold for
+	 * the store's life (`update` refuses added or removed files), so edges built once stay valid across edits.
+	 */
+	#coupledEdges(): CoupledEdges | undefined {
+		const history = this.#links.history?.();
+		if (history === undefined) return undefined;
+		if (this.#coupled?.from !== history) {
+			const edges = buildCoupledEdges(history, this.#fileNode, this.#fileCount);
+			this.#coupled = { from: history, edges };
+			this.#links.coupledBuilt?.(edges);
+		}
+		return this.#coupled.edges;
 	}
 
 	/** Keeps `edges` as the file's, and the edge counts with them. */
 	#setEdges(path: string, edges: FileEdges): void {
 		const old = this.#edges.get(path);
-		for (const kind of Object.keys(this.#counts) as EdgeKind[]) {
+		for (const kind of Object.keys(this.#counts) as FileEdgeKind[]) {
 			this.#counts[kind] += edges.counts[kind] - (old?.counts[kind] ?? 0);
 		}
 		this.#edges.set(path, edges);

@@ -4,8 +4,9 @@
  * HEAD's ancestors only (see coupling-miner.ts), renames followed so a file's older commits count under its path at
  * HEAD (rename-paths.ts), bounded to the newest `limit` non-merge commits with huge commits
  * left out, incremental (a new HEAD that descends from the mined one costs only `mined..HEAD`), and kept with the
- * facts (coupling-store.ts). Mining happens once per new HEAD, when a caller asks `update()`; `coupledWith` is a
- * lookup in memory.
+ * facts (coupling-store.ts). Mining happens once per new HEAD, when a caller asks `update()`. What it gives is the
+ * mined `history`, from which the graph builds its coupled edges (`graph/coupled-edges.ts`), the one place impact and
+ * focus read co-changes from.
  */
 import { mkdir } from "node:fs/promises";
 import { envInt } from "../../workspace/env.ts";
@@ -19,19 +20,6 @@ import {
 } from "./coupling-miner.ts";
 import { type MinedHistory, readMinedHistory, writeMinedHistory } from "./coupling-store.ts";
 import type { RenamePaths } from "./rename-paths.ts";
-
-/**
- * One file coupled with the asked one: it changed with it `count` times, of the `of` commits that changed the asked
- * one. `weight` is the same count with each commit spreading one unit over the other files it changed (a commit of
- * two files gives 1, one of eleven 0.1 each), as transaction-size weighting does in change-coupling mining: a small
- * commit says more about what belongs together than a sweeping one.
- */
-export interface Coupled {
-	file: string;
-	count: number;
-	of: number;
-	weight: number;
-}
 
 /** Whether history is available, and over how many commits; or why not (said in answers and status). */
 export type CouplingStatus =
@@ -87,8 +75,6 @@ export class ChangeCoupling {
 	readonly #maxFiles: number;
 	#history: MinedHistory | undefined;
 	#status: CouplingStatus = { available: "unknown" };
-	/** For each file, the commits (indices into the history) that changed it. */
-	#byFile = new Map<string, number[]>();
 	#running: Promise<CouplingStatus> | undefined;
 
 	constructor(root: string, options: ChangeCouplingOptions = {}) {
@@ -126,28 +112,12 @@ export class ChangeCoupling {
 		return this.#running;
 	}
 
-	/** Files that changed with `file` in the mined commits, by weight (see `Coupled`), then count, then path. */
-	coupledWith(file: string): Coupled[] {
-		const history = this.#history;
-		const mine = this.#byFile.get(file);
-		if (history === undefined || mine === undefined) return [];
-		const found = new Map<string, { count: number; weight: number }>();
-		for (const at of mine) {
-			const files = history.commits[at]?.files ?? [];
-			const share = 1 / Math.max(1, files.length - 1);
-			for (const other of files) {
-				if (other === file) continue;
-				const seen = found.get(other);
-				if (seen === undefined) found.set(other, { count: 1, weight: share });
-				else {
-					seen.count++;
-					seen.weight += share;
-				}
-			}
-		}
-		return [...found]
-			.map(([other, { count, weight }]) => ({ file: other, count, of: mine.length, weight }))
-			.sort((a, b) => b.weight - a.weight || b.count - a.count || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+	/**
+	 * The mined commits at the mined head, newest first, each file named as at that head; `undefined` without history.
+	 * A new object whenever the history moves, so what is built from it can tell by identity that it is stale.
+	 */
+	get history(): MinedHistory | undefined {
+		return this.#history;
 	}
 
 	async #update(): Promise<CouplingStatus> {
@@ -195,18 +165,11 @@ export class ChangeCoupling {
 	}
 
 	#use(history: MinedHistory | undefined): void {
+		if (history !== undefined && history.head === this.#history?.head && history.source === this.#history.source)
+			return;
 		this.#history = history;
-		const byFile = new Map<string, number[]>();
 		let pairs = 0;
-		history?.commits.forEach((commit, at) => {
-			pairs += (commit.files.length * (commit.files.length - 1)) / 2;
-			for (const file of commit.files) {
-				const list = byFile.get(file);
-				if (list === undefined) byFile.set(file, [at]);
-				else list.push(at);
-			}
-		});
-		this.#byFile = byFile;
+		for (const commit of history?.commits ?? []) pairs += (commit.files.length * (commit.files.length - 1)) / 2;
 		this.stats.pairs = pairs;
 	}
 }

@@ -83,6 +83,9 @@ export interface CodeMapStats {
 	queries: number;
 	/** Settings files stat-checked to tell whether import resolution went stale (see `refresh`). */
 	settingsStatted: number;
+	/** Times the graph's coupled edges were built from the mined history, and the edges added by them. */
+	coupledBuilds: number;
+	coupledEdgesAdded: number;
 }
 
 /** A focus answer: text for the model, ranked items for machines, and the raw ranking. */
@@ -122,6 +125,8 @@ export class CodeMap {
 		watchedRefreshes: 0,
 		queries: 0,
 		settingsStatted: 0,
+		coupledBuilds: 0,
+		coupledEdgesAdded: 0,
 	};
 	#index: CodeIndex;
 	readonly #indexOptions: CodeIndexOptions;
@@ -244,6 +249,12 @@ export class CodeMap {
 			// Only a test's imports are resolved a second time, and only where the convention uses them (Rust).
 			subjects: (path: string, file: FileFacts) =>
 				testSubjects(path, context.value.files, file.language === "rust" && isTestPath(path) ? resolved(file) : []),
+			// Coupled edges come from the history as last mined: a query brings it to HEAD first (`#couplingAt`).
+			history: () => this.#coupling.history,
+			coupledBuilt: (edges) => {
+				this.stats.coupledBuilds++;
+				this.stats.coupledEdgesAdded += edges.edges;
+			},
 		});
 		this.stats.graphsBuilt++;
 		return { store, graph: prepareGraph(store.graph(), snapshot.files) };
@@ -476,7 +487,7 @@ export class CodeMap {
 		const reached = dependentReach(graph.graph, impactSeeds(graph, changed, importers));
 		if (options.fused !== true)
 			return { reach: reached, graph: graph.graph, snapshot, importersOfGone: importers.length };
-		const { reach, note } = withCoupling(reached, graph, this.#coupling, changed.files);
+		const { reach, note } = withCoupling(reached, graph, this.#coupling.status, changed.files);
 		return {
 			reach,
 			graph: graph.graph,
@@ -499,7 +510,7 @@ export class CodeMap {
 			({ snapshot, graph } = await this.refresh({ paths: [] }));
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
-		const result = focus(graph, title === "focus" ? withCouplingPrior(query, this.#coupling) : query);
+		const result = focus(graph, title === "focus" ? withCouplingPrior(query, graph) : query);
 		const items = focusItems(result, graph.graph);
 		const notes = indexNotes(snapshot);
 		const text = renderFocus(result, {

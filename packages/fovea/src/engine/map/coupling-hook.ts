@@ -1,9 +1,10 @@
 /**
  * The one place impact's reach takes in its other signals, apart from the reach so each changes alone: the files that
- * changed with the changed files in the root's history and the files whose text is like theirs, fused with the reach
- * by rank (see `rank/impact-fusion.ts`).
+ * changed with the changed files (the graph's coupled edges) and the files whose text is like theirs, fused with the
+ * reach by rank (see `rank/impact-fusion.ts`).
  */
-import type { ChangeCoupling, Coupled } from "../history/index.ts";
+import { coupledWith } from "../graph/index.ts";
+import type { CouplingStatus } from "../history/index.ts";
 import {
 	type CouplingEvidence,
 	type FocusQuery,
@@ -19,31 +20,35 @@ import {
 const SIMILAR_FILES = 50;
 
 /**
- * The reach fused with change coupling (the files that changed with the changed files, summed over them) and with
- * the files most like them by text; when the root has no history, a note says why and the other signals still count.
+ * The reach fused with change coupling (the files coupled with the changed files by the graph's coupled edges,
+ * summed over them) and with the files most like them by text; when the root has no history, a note says why (its
+ * `status`) and the other signals still count.
  */
 export function withCoupling(
 	reach: Reach,
 	prepared: PreparedGraph,
-	coupling: ChangeCoupling,
+	status: CouplingStatus,
 	changedFiles: readonly string[],
 ): { reach: Reach; note?: string } {
 	const graph = prepared.graph;
-	const status = coupling.status;
 	const signals: FusionSignals = {};
-	if (status.available === true) {
-		const found = new Map<string, CouplingEvidence>();
-		for (const file of changedFiles)
-			for (const c of coupling.coupledWith(file)) {
-				const seen = found.get(c.file);
-				if (seen === undefined) found.set(c.file, { file: c.file, count: c.count, weight: c.weight });
+	const edges = graph.coupled();
+	if (edges !== undefined) {
+		const found = new Map<number, CouplingEvidence>();
+		for (const file of changedFiles) {
+			const id = graph.fileNode.get(file);
+			if (id === undefined) continue;
+			for (const c of coupledWith(edges, id)) {
+				const seen = found.get(c.id);
+				if (seen === undefined) found.set(c.id, { id: c.id, count: c.count, weight: c.weight });
 				else {
 					seen.count += c.count;
 					seen.weight += c.weight;
 				}
 			}
+		}
 		signals.coupled = [...found.values()];
-		signals.window = status.commits;
+		signals.window = edges.window;
 	}
 	signals.similar = similarToAll(prepared, changedFiles);
 	const fused = fuseImpact(reach, graph, signals, { changed: new Set(changedFiles) });
@@ -66,31 +71,8 @@ function similarToAll(prepared: PreparedGraph, files: readonly string[]): Simila
 	return [...merged.values()].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, SIMILAR_FILES);
 }
 
-/** Files whose coupling is remembered per root and mined head; past this the memory starts over. */
-const MAX_REMEMBERED = 2_000;
-/** Each root's coupling lookups at the head they were mined at: a warm focus asks again for the same top files. */
-const remembered = new WeakMap<ChangeCoupling, { head: string; byPath: Map<string, Coupled[]> }>();
-
-/** `query` with the root's change coupling as its prior (`rank/coupling-prior.ts`), when the root has history. */
-export function withCouplingPrior(query: FocusQuery, coupling: ChangeCoupling): FocusQuery {
-	const status = coupling.status;
-	if (status.available !== true) return query;
-	let memo = remembered.get(coupling);
-	if (memo?.head !== status.head) {
-		memo = { head: status.head, byPath: new Map() };
-		remembered.set(coupling, memo);
-	}
-	const byPath = memo.byPath;
-	return {
-		...query,
-		coupledWith: (path) => {
-			let found = byPath.get(path);
-			if (found === undefined) {
-				if (byPath.size >= MAX_REMEMBERED) byPath.clear();
-				found = coupling.coupledWith(path);
-				byPath.set(path, found);
-			}
-			return found;
-		},
-	};
+/** `query` with the graph's coupled edges as its prior (`rank/coupling-prior.ts`), when the root has history. */
+export function withCouplingPrior(query: FocusQuery, prepared: PreparedGraph): FocusQuery {
+	const coupled = prepared.graph.coupled();
+	return coupled === undefined ? query : { ...query, coupled };
 }

@@ -9,20 +9,8 @@
  * gin and vuejs/core; a full share (1 instead of 0.5) or plain counts instead of size-weighted ones lifted sweeping
  * co-changes over the answer and cost gson 8% of its MRR (`bench/fovea-localization.bench.ts`, five histories).
  */
-import type { CodeGraph } from "../graph/index.ts";
+import { type CodeGraph, type CoupledEdges, coupledWith } from "../graph/index.ts";
 import { topK } from "./ranking.ts";
-
-/** A file that changed with an asked one: `count` of the asked one's `of` commits, `weight` by commit size. */
-export interface CoupledFile {
-	file: string;
-	count: number;
-	of: number;
-	/** The co-changes with each commit spreading one unit over its other files (`history/change-coupling.ts`). */
-	weight: number;
-}
-
-/** The files that changed with `path` in the root's history (none when it has no history). */
-export type CoupledWith = (path: string) => readonly CoupledFile[];
 
 /** How many of the best files lend their score to the files coupled with them. */
 const LENDERS = 5;
@@ -32,7 +20,7 @@ const COUPLING_SHARE = 0.5;
 const MIN_COUNT = 2;
 
 /**
- * Adds to each file coupled with one of the `LENDERS` best of `fileScore` `COUPLING_SHARE` of that file's score times
+ * Adds to each file coupled (the graph's coupled edges) with one of the `LENDERS` best of `fileScore` `COUPLING_SHARE` of that file's score times
  * how surely they change together (their size-weighted co-changes over the lender's commits, in (0, 1]) times the
  * file's role `factor`; the strongest lender counts, in place. Returns how many files gained.
  */
@@ -40,18 +28,17 @@ export function applyCouplingPrior(
 	graph: CodeGraph,
 	fileScore: Float64Array,
 	factor: Float64Array,
-	coupledWith: CoupledWith,
+	coupled: CoupledEdges,
 ): number {
 	const lenders = topK(fileScore, 0, fileScore.length, LENDERS, fileScore);
 	const lift = new Map<number, number>();
 	for (const lender of lenders) {
-		const path = graph.nodes[lender.id]?.path;
-		if (path === undefined) continue;
-		for (const coupled of coupledWith(path)) {
-			if (coupled.count < MIN_COUNT || coupled.of === 0) continue;
-			const id = graph.fileNode.get(coupled.file);
-			if (id === undefined || id === lender.id || id >= fileScore.length) continue;
-			const surely = Math.min(1, coupled.weight / coupled.of);
+		if (lender.id >= graph.fileCount) continue;
+		for (const c of coupledWith(coupled, lender.id)) {
+			if (c.count < MIN_COUNT || c.of === 0) continue;
+			const id = c.id;
+			if (id === lender.id || id >= fileScore.length) continue;
+			const surely = Math.min(1, c.weight / c.of);
 			const gain = COUPLING_SHARE * lender.score * surely * (factor[id] as number);
 			if (gain > (lift.get(id) ?? 0)) lift.set(id, gain);
 		}

@@ -251,7 +251,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked, factor);
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before);
-		if (query.coupledWith !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupledWith);
+		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);

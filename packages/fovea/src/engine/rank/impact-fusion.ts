@@ -7,6 +7,14 @@
  * top of two signals beats one first in a single one, and no signal's scale (a reach score, a commit count, a BM25
  * score) has to be made comparable with another's. Equal weights: none was tuned against another on any corpus.
  *
+ * Each credit is weighed by how sure its own signal is of that file, in its own terms, so a signal's first file with
+ * thin evidence does not count as much as another's first file with strong evidence: the reach's score (how surely the
+ * change reaches it along its strongest chain: 0.9 for its test, 0.25 two imports away), and for change coupling
+ * 1 − 2^−count (one co-change is as likely chance as not; each more halves the doubt). Text likeness has no such
+ * measure that means the same from one file to the next (a BM25 score depends on the query's length), so it counts
+ * whole. On the localization benchmark's impact task (60 cases of each of six histories, replayed from the signals)
+ * it raised Recall@10 on vuejs/core, ripgrep and this repository (+2.5–10%) and lowered none by more than 1.1%.
+ *
  * `K` is small (5, where web search uses 60): an impact answer is read in its first ten files, and a large K
  * flattens the difference between a signal's first and tenth file. Scores are divided by the best a file could
  * reach (first in every signal that ranked anything), so they lie in (0, 1]. With no other signal (no history, no
@@ -20,14 +28,17 @@ import type { CodeGraph } from "../graph/index.ts";
 import { type Reach, type ReachedNode, upstreamFiles } from "./dependent-reach.ts";
 import type { SimilarFile } from "./similar-files.ts";
 
-/** A file coupled with the changed ones: how often, and how much (commits weighted by their size), it changed with them. */
+/**
+ * A file (node id) coupled with the changed ones by the graph's coupled edges: how often, and how much (commits
+ * weighted by their size), it changed with them.
+ */
 export interface CouplingEvidence {
-	file: string;
+	id: number;
 	count: number;
 	weight: number;
 }
 
-/** What fusion takes beside the reach: coupled files (by path), similar files (by node id), the coupling window. */
+/** What fusion takes beside the reach: coupled files and similar files (by node id), the coupling window. */
 export interface FusionSignals {
 	coupled?: readonly CouplingEvidence[];
 	/** Commits the coupling was mined from, said in its evidence. */
@@ -50,13 +61,13 @@ export function fuseImpact(
 ): Reach {
 	const limit = options.limit ?? 50;
 	const coupled = (signals.coupled ?? []).filter(
-		(c) => c.count > 0 && !options.changed.has(c.file) && graph.fileNode.has(c.file),
+		(c) => c.count > 0 && c.id < graph.fileCount && !options.changed.has(graph.nodes[c.id]?.path ?? ""),
 	);
 	// What the change itself relies on is not exposure: text likeness never brings it in on its own (a file that also
 	// depends on the change, or changed with it, keeps its likeness: Go files of one package call each other).
 	const changedIds = [...options.changed].map((f) => graph.fileNode.get(f)).filter((id) => id !== undefined);
 	const upstream = (signals.similar?.length ?? 0) > 0 ? upstreamFiles(graph, changedIds) : new Set<number>();
-	const found = new Set([...reach.files.map((r) => r.id), ...coupled.map((c) => graph.fileNode.get(c.file))]);
+	const found = new Set([...reach.files.map((r) => r.id), ...coupled.map((c) => c.id)]);
 	const similar = (signals.similar ?? []).filter(
 		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && (found.has(s.id) || !upstream.has(s.id)),
 	);
@@ -64,25 +75,25 @@ export function fuseImpact(
 	if (coupled.length === 0 && similar.length === 0) return reach;
 	const used = [reach.files.length, coupled.length, similar.length].filter((n) => n > 0).length;
 	const fused = new Map<number, ReachedNode>();
-	const credit = (id: number, rank: number): ReachedNode => {
+	const credit = (id: number, rank: number, sure: number): ReachedNode => {
 		const node = fused.get(id) ?? { id, score: 0, reasons: 0 };
-		node.score += 1 / (K + rank);
+		node.score += sure / (K + rank);
 		fused.set(id, node);
 		return node;
 	};
 	reach.files.forEach((file, at) => {
-		const node = credit(file.id, at + 1);
+		const node = credit(file.id, at + 1, Math.min(1, file.score));
 		node.reasons = file.reasons;
 		if (file.evidence !== undefined) node.evidence = file.evidence;
 	});
 	[...coupled]
-		.sort((a, b) => b.weight - a.weight || b.count - a.count || (a.file < b.file ? -1 : 1))
+		.sort((a, b) => b.weight - a.weight || b.count - a.count || a.id - b.id)
 		.forEach((c, at) => {
-			const node = credit(graph.fileNode.get(c.file) as number, at + 1);
+			const node = credit(c.id, at + 1, 1 - 0.5 ** c.count);
 			node.coupling = { count: c.count, window: signals.window ?? 0 };
 		});
 	similar.forEach((s, at) => {
-		const node = credit(s.id, at + 1);
+		const node = credit(s.id, at + 1, 1);
 		node.similar = { shared: s.shared };
 	});
 	const best = used / (K + 1);

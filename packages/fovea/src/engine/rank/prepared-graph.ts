@@ -4,9 +4,8 @@
  *
  * @module
  */
-import type { CodeGraph } from "../graph/index.ts";
+import type { CodeGraph, CoupledEdges } from "../graph/index.ts";
 import type { ContentIndex } from "./content-index.ts";
-import type { CoupledWith } from "./coupling-prior.ts";
 import type { NormalizedGraph, ScratchVectors } from "./heat.ts";
 import type { TermIndex } from "./term-index.ts";
 
@@ -38,6 +37,6 @@ export interface FocusQuery {
 	kinds?: ReadonlySet<string>;
 	/** Multiplies every diffusion timescale: above 1 spreads heat further from the seeds (a longer dwell). */
 	timeScale?: number;
-	/** The root's change coupling: files that changed with the best-ranked ones gain a share of their score. */
-	coupledWith?: CoupledWith;
+	/** The graph's coupled edges, as a prior: files that changed with the best-ranked ones gain a share of their score. */
+	coupled?: CoupledEdges;
 }
