@@ -18,14 +18,13 @@ import { writeOutput } from "./cli/output.ts";
 import { printable } from "./cli/printable.ts";
 import { terminalProgress } from "./cli/progress.ts";
 import { versionText } from "./cli/version.ts";
-import type { CouplingStatus } from "./engine/history/index.ts";
 import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
 import { useBaselineCompilerEverywhere } from "./engine/parse/grammar-compiler.ts";
 import { indexNotes } from "./engine/refresh/index-notes.ts";
 import type { IndexSnapshot } from "./engine/refresh/snapshot.ts";
-import { coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
+import { couplingLine, coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
 import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
@@ -220,13 +219,6 @@ async function main(argv: string[]): Promise<number> {
 	} finally {
 		await map.index.flush().catch(() => {});
 	}
-}
-
-/** What `status` says of change coupling: how many commits it was mined from, or why there is none. */
-function couplingLine(status: CouplingStatus): string {
-	if (status.available === true)
-		return `change coupling: ${status.commits} commit${status.commits === 1 ? "" : "s"} read, up to HEAD ${status.head.slice(0, 12)}`;
-	return status.available === false ? `change coupling: none (${status.reason})` : "change coupling: not mined yet";
 }
 
 async function resolveRoot(explicit: string | undefined): Promise<string> {

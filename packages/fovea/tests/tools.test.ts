@@ -307,8 +307,15 @@ describe("fovea_focus at its smallest budget", () => {
 			const status = await commandText(pi, "/fovea status");
 			assert.match(status, /^what the maps in memory cover:$/m, status);
 			assert.ok(
-				status.includes(`  ${root}: ${POLYGLOT_MAPPED + 1} files mapped (1 best effort), 8 not mapped`),
+				status.includes(
+					`  ${root}: ${POLYGLOT_MAPPED + 1} files mapped (1 best effort), 8 not mapped; change coupling: `,
+				),
 				status,
+			);
+			assert.match(
+				status,
+				/ 8 not mapped; change coupling: (\d+ commits? read, up to HEAD [0-9a-f]{12}|not mined yet)$/m,
+				"and what its change coupling was mined from",
 			);
 		});
 	});

@@ -1,3 +1,4 @@
+import type { CouplingStatus } from "../engine/history/index.ts";
 import type { IndexSnapshot } from "../engine/refresh/snapshot.ts";
 import type { RetireReason } from "./roaming.ts";
 
@@ -19,6 +20,8 @@ export interface FoveaMaps {
 	isResident(root: string): boolean;
 	/** The last published index snapshot of a resident root (nothing is refreshed); `undefined` for a cold root. */
 	residentSnapshot(root: string): IndexSnapshot | undefined;
+	/** The change coupling status of a resident root's map (nothing is mined); `undefined` for a cold root. */
+	residentCoupling(root: string): CouplingStatus | undefined;
 	retire(roots: string[], reason: RetireReason): void;
 }
 

@@ -1,6 +1,6 @@
 import { printable } from "../cli/printable.ts";
 import { describeAttention } from "../engine/model/attention-keys.ts";
-import { mappedCounts } from "../engine/render/coverage.ts";
+import { couplingLine, mappedCounts } from "../engine/render/coverage.ts";
 import { envInt } from "../workspace/env.ts";
 import type { CommandReport, ReportLine } from "./command-report.ts";
 import type { Observation } from "./observation.ts";
@@ -67,12 +67,17 @@ export async function foveaStatus(
 	};
 }
 
-/** One line per root with a map in memory: files mapped (best effort among them) and not mapped, as last built. */
+/**
+ * One line per root with a map in memory: files mapped (best effort among them) and not mapped, as last built, and
+ * what its change coupling was mined from, or why there is none.
+ */
 function coverageLines(roots: readonly string[], maps: FoveaMaps): string[] {
 	const lines: string[] = [];
 	for (const root of roots) {
 		const snapshot = maps.residentSnapshot(root);
-		if (snapshot !== undefined) lines.push(`  ${root}: ${mappedCounts(snapshot)}`);
+		if (snapshot === undefined) continue;
+		const coupling = maps.residentCoupling(root);
+		lines.push(`  ${root}: ${mappedCounts(snapshot)}${coupling === undefined ? "" : `; ${couplingLine(coupling)}`}`);
 	}
 	return lines;
 }

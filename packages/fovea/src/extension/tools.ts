@@ -50,6 +50,7 @@ export function foveaMaps(): FoveaMaps {
 		loadedObserver: () => observer,
 		isResident: (root) => registry?.isResident(root) === true,
 		residentSnapshot: (root) => (registry?.isResident(root) === true ? registry.get(root)?.index.snapshot : undefined),
+		residentCoupling: (root) => (registry?.isResident(root) === true ? registry.get(root)?.coupling.status : undefined),
 		retire: (roots, reason) => {
 			registry?.retire(roots);
 			observer?.retire(roots, reason === "rotation");

@@ -4,6 +4,7 @@
  * reasons, but the count stays, so nothing unmapped or half-read passes for "nothing relevant".
  */
 import { printable } from "../../cli/printable.ts";
+import type { CouplingStatus } from "../history/index.ts";
 import type { CoverageGap } from "../model/index.ts";
 import { type PartialFile, partialFileCount } from "../model/index.ts";
 import type { IndexSnapshot } from "../refresh/index.ts";
@@ -86,4 +87,11 @@ export const LIMIT_REACHED = "Walk limit reached: only part of the root is mappe
 export function mappedCounts(snapshot: Pick<IndexSnapshot, "files" | "gaps" | "partial" | "truncated">): string {
 	const limit = snapshot.truncated ? " (walk limit reached)" : "";
 	return `${snapshot.files.size} files mapped (${partialFileCount(snapshot.partial)} best effort), ${snapshot.gaps.length} not mapped${limit}`;
+}
+
+/** What a status says of change coupling: how many commits it was mined from, or why there is none. */
+export function couplingLine(status: CouplingStatus): string {
+	if (status.available === true)
+		return `change coupling: ${status.commits} commit${status.commits === 1 ? "" : "s"} read, up to HEAD ${status.head.slice(0, 12)}`;
+	return status.available === false ? `change coupling: none (${status.reason})` : "change coupling: not mined yet";
 }
