@@ -14,8 +14,8 @@ export interface EdgeContext {
 	fileNode: ReadonlyMap<string, number>;
 	/** Live symbol ids by simple name, over the whole root. */
 	byName: ReadonlyMap<string, Ids>;
-	/** Live symbol ids by simple name, per file. */
-	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, Ids>>;
+	/** Live symbol ids by simple name, per file (made on demand: `file-symbols.ts`). */
+	symbolsOf: { get(path: string): ReadonlyMap<string, Ids> | undefined };
 	/** The current facts of every file, by path. */
 	facts: ReadonlyMap<string, FileFacts>;
 	/** Files `file`'s imports resolve to. */

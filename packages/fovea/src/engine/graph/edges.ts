@@ -48,6 +48,26 @@ export const RELATION_CODE: Readonly<Record<Relation, number>> = {
 	literal: 7,
 };
 
+/** The kind of edge each relation is counted as (`CodeGraph.edgeCounts`): an implementation inherits. */
+const KIND_OF_RELATION: Readonly<Record<Relation, EdgeKind>> = {
+	contains: "contains",
+	imports: "imports",
+	calls: "calls",
+	inherits: "inherits",
+	implements: "inherits",
+	tests: "tests",
+	route: "route",
+	literal: "literal",
+};
+
+/** Adds `sign` times each edge of `edges` to `counts`, by the kind of its relation code. */
+export function countEdges(edges: FileEdges, counts: Record<EdgeKind, number>, sign: 1 | -1): void {
+	for (const code of edges.r) {
+		const relation = RELATIONS[code & ~WEAK] as Relation;
+		counts[KIND_OF_RELATION[relation]] += sign;
+	}
+}
+
 /**
  * Set on a relation code (`FileEdges.r`) when the link is a guess: a call or base class found in neither the same
  * file, nor a file it imports, nor its own package, but as one of the few definitions of that name anywhere
@@ -93,7 +113,6 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const b: number[] = [];
 	const w: number[] = [];
 	const r: number[] = [];
-	const counts = noEdges();
 	const link = (
 		from: number,
 		to: number,
@@ -107,7 +126,6 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		b.push(to);
 		w.push(weight);
 		r.push(RELATION_CODE[relation] | (weak ? WEAK : 0));
-		counts[kind]++;
 	};
 	const fileId = context.fileNode.get(file.path);
 	if (fileId === undefined) throw new Error(`Fovea's graph has no node for ${file.path}`);
@@ -178,7 +196,11 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		return weak ? [] : found;
 	};
 	const anchors = anchorEdges(file, fileId, context, sureHandler, (to, kind) => link(fileId, to, kind));
-	return { ...packedEdges(a, b, w, r), counts, ...(anchors === undefined ? {} : { anchors }) };
+	const { w: weights, a: from, b: to, r: relations } = packedEdges(a, b, w, r);
+	// Literals of one shape each, so every file's edges keep their properties inside the object.
+	return anchors === undefined
+		? { w: weights, a: from, b: to, r: relations }
+		: { w: weights, a: from, b: to, r: relations, anchors };
 }
 
 /** A count of zero for every edge kind. */
@@ -209,7 +231,7 @@ export function packedEdges(
 	b: readonly number[],
 	w: readonly number[],
 	r: readonly number[],
-): Omit<FileEdges, "counts"> {
+): Omit<FileEdges, "anchors"> {
 	const n = a.length;
 	const ints = n * Float64Array.BYTES_PER_ELEMENT;
 	const bytes = ints + 2 * n * Int32Array.BYTES_PER_ELEMENT;

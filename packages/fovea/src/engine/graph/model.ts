@@ -93,7 +93,6 @@ export interface FileEdges {
 	b: Int32Array;
 	w: Float64Array;
 	r: Uint8Array;
-	counts: Record<EdgeKind, number>;
 	/** Its routes and what its route and literal edges share, when it has any. */
 	anchors?: FileAnchors;
 }

@@ -4,7 +4,8 @@ import { sameAnchors } from "./anchor-edges.ts";
 import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { dependentsOf } from "./dependents.ts";
-import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
+import { countEdges, type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
+import { FileSymbols } from "./file-symbols.ts";
 import type { CodeGraph, Dependents, EdgeKind, FileEdges, GraphLinks, GraphNode, RouteAnchor } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
@@ -39,8 +40,9 @@ export class GraphStore {
 	readonly #nodes: GraphNode[] = [];
 	readonly #fileNode = new Map<string, number>();
 	readonly #byName = new Map<string, Ids>();
-	readonly #symbolsOf = new Map<string, Map<string, Ids>>();
 	readonly #symbolIds = new Map<string, number[]>();
+	/** Each file's live symbols by name, made when deriving edges asks (`file-symbols.ts`). */
+	readonly #symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
 	readonly #facts = new Map<string, FileFacts>();
 	readonly #edges = new Map<string, FileEdges>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
@@ -69,7 +71,6 @@ export class GraphStore {
 		}
 		this.#fileCount = this.#nodes.length;
 		for (const file of sorted) {
-			this.#symbolsOf.set(file.path, new Map());
 			this.#symbolIds.set(
 				file.path,
 				file.symbols.map((symbol) => this.#addSymbol(file.path, symbol)),
@@ -80,6 +81,11 @@ export class GraphStore {
 			this.#setEdges(file.path, fileEdges(file, context));
 			this.#refer(file, 1);
 		}
+	}
+
+	/** Each file's symbols by name as deriving edges looks them up, with its work counts. */
+	get fileSymbols(): FileSymbols {
+		return this.#symbolsOf;
 	}
 
 	/**
@@ -172,9 +178,8 @@ export class GraphStore {
 	/** Keeps `edges` as the file's, and the edge counts with them. */
 	#setEdges(path: string, edges: FileEdges): void {
 		const old = this.#edges.get(path);
-		for (const kind of Object.keys(this.#counts) as EdgeKind[]) {
-			this.#counts[kind] += edges.counts[kind] - (old?.counts[kind] ?? 0);
-		}
+		if (old !== undefined) countEdges(old, this.#counts, -1);
+		countEdges(edges, this.#counts, 1);
 		this.#edges.set(path, edges);
 	}
 
@@ -221,19 +226,18 @@ export class GraphStore {
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
 			dropOne(this.#byName, node.name, id);
-			dropOne(this.#symbolsOf.get(path) as Map<string, Ids>, node.name, id);
 			node.removed = true;
 			this.#removed++;
 			delta.removed.push(id);
 		}
 		this.#symbolIds.set(path, newIds);
+		this.#symbolsOf.forget(path);
 	}
 
 	#addSymbol(path: string, symbol: SymbolFact): number {
 		const id = this.#nodes.length;
 		this.#nodes.push(symbolNode(path, symbol));
 		addOne(this.#byName, symbol.name, id);
-		addOne(this.#symbolsOf.get(path) as Map<string, Ids>, symbol.name, id);
 		return id;
 	}
 
