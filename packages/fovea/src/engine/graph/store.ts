@@ -1,5 +1,5 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
-import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
+import { addOne, dropOne, type Ids, manyOf, type OneOrMany, trimMany } from "../model/index.ts";
 import { sameAnchors } from "./anchor-edges.ts";
 import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
@@ -101,6 +101,9 @@ export class GraphStore {
 			this.#setEdges(file.path, fileEdges(file, context));
 			this.#refer(file, 1);
 		}
+		// Lists grown by push keep room to spare (17 slots once a third value came): kept for the graph's life, trimmed.
+		trimMany(this.#byName);
+		trimMany(this.#referrers);
 	}
 
 	/** Each file's symbols by name as deriving edges looks them up, with its work counts. */
