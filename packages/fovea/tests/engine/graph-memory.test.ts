@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { FILE_SYMBOLS_MEMO, FileSymbols } from "../../src/engine/graph/file-symbols.ts";
+import { FileSymbols } from "../../src/engine/graph/file-symbols.ts";
 import type { GraphLinks, GraphNode } from "../../src/engine/graph/model.ts";
 import { GraphStore } from "../../src/engine/graph/store.ts";
 import { callSitesOf, type FileFacts, type SymbolFact } from "../../src/engine/model/facts.ts";
@@ -63,18 +63,17 @@ function heapAfterCollection(): number {
 }
 
 describe("the graph's memory per file", () => {
-	it("keeps no map of symbols per file: at most a bounded memo of them, made on demand", () => {
+	it("keeps no map of symbols per file: one is made for each file derived, and dropped after", () => {
 		const files = Array.from({ length: 600 }, (_, i) => fileFacts(i));
 		const store = new GraphStore(files, links);
 		const graph = store.graph();
 		assert.equal(graph.fileCount, 600);
-		// Every file's own symbols were looked up while its edges were derived; only the memo's worth stay.
-		const symbols = store.fileSymbols;
-		assert.ok(symbols.made >= 600, `made ${symbols.made}`);
-		assert.ok(symbols.kept <= FILE_SYMBOLS_MEMO, `kept ${symbols.kept}`);
+		// One map per file, for its own derivation; names in the files it imports are found without making theirs.
+		assert.equal(store.fileSymbols.made, 600);
+		assert.ok(graph.edgeCounts.calls > 0 && graph.edgeCounts.imports > 0);
 	});
 
-	it("the memo answers as a map per file would, and forgets a file whose symbols changed", () => {
+	it("answers as a map per file would, from the lists as they are when asked", () => {
 		const nodes: GraphNode[] = [
 			{ kind: "file", path: "a.ts", name: "a.ts", line: 1, endLine: 9 },
 			{ kind: "function", path: "a.ts", name: "run", line: 1, endLine: 2, signature: "run()" },
@@ -90,13 +89,13 @@ describe("the graph's memory per file", () => {
 				["A", 3],
 			],
 		);
+		assert.deepEqual(symbols.named("a.ts", "run"), [1, 2]);
+		assert.equal(symbols.named("a.ts", "A"), 3);
+		assert.equal(symbols.named("a.ts", "none"), undefined);
 		assert.equal(symbols.get("b.ts"), undefined);
-		symbols.get("a.ts");
-		assert.equal(symbols.made, 1);
 		ids.set("a.ts", [3]);
-		symbols.forget("a.ts");
 		assert.deepEqual([...(symbols.get("a.ts") ?? [])], [["A", 3]]);
-		assert.equal(symbols.made, 2);
+		assert.equal(symbols.named("a.ts", "run"), undefined);
 	});
 
 	it(`holds at most 1,450 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {

@@ -150,7 +150,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		if (found === undefined) {
 			found = [];
 			for (const target of imported) {
-				const ids = context.symbolsOf.get(target)?.get(name);
+				const ids = context.symbolsOf.named(target, name);
 				found.push(...manyOf(ids));
 			}
 			viaImports.set(name, found);

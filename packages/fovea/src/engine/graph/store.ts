@@ -191,7 +191,9 @@ export class GraphStore {
 				edgesOf: (path) => this.#edgesOf(path),
 				routes: () => {
 					const routes: RouteAnchor[] = [];
-					for (const anchors of this.#fileAnchors.values()) for (const route of anchors.routes) routes.push(route);
+					// In file order: the files' order, not the order their anchors came in.
+					for (const path of this.#edges.keys())
+						for (const route of this.#fileAnchors.get(path)?.routes ?? []) routes.push(route);
 					return routes;
 				},
 			},
@@ -279,7 +281,6 @@ export class GraphStore {
 			delta.removed.push(id);
 		}
 		this.#symbolIds.set(path, newIds);
-		this.#symbolsOf.forget(path);
 	}
 
 	#addSymbol(path: string, symbol: SymbolFact): number {
