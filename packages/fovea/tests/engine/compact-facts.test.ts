@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { compactFacts } from "../../src/engine/model/compact-facts.ts";
 import { callSitesOf, type FileFacts } from "../../src/engine/model/facts.ts";
 
@@ -84,5 +86,49 @@ describe("compactFacts of cloned facts", () => {
 		for (const fact of [...cloned.symbols, ...cloned.imports, ...cloned.inherits]) {
 			assert.equal(objects.includes(fact), false, "each fact is a new object");
 		}
+	});
+});
+
+describe("compactFacts keeps no spare room in the lists an extraction grew", () => {
+	it("facts cut from a source hold their lists at exactly their length", () => {
+		setFlagsFromString("--expose-gc");
+		const gc = runInNewContext("gc") as () => void;
+		const heap = () => {
+			gc();
+			gc();
+			return process.memoryUsage().heapUsed;
+		};
+		/** Facts as the extractor builds them: every list grown by push, one entry at a time. */
+		const grown = (i: number): FileFacts => {
+			const facts: FileFacts = {
+				path: `src/f${i}.ts`,
+				language: "typescript",
+				hash: `h${i}`,
+				bytes: 1,
+				lines: 1,
+				symbols: [],
+				imports: [],
+				calls: callSitesOf([]),
+				inherits: [],
+				parseErrors: 0,
+			};
+			for (let k = 0; k < 9; k++)
+				facts.symbols.push({ name: `s${k}`, kind: "function", line: k, endLine: k, signature: `s${k}()` });
+			for (let k = 0; k < 3; k++) facts.imports.push({ specifier: `./m${k}`, line: k });
+			for (let k = 0; k < 40; k++) {
+				facts.calls.callee.push(`s${k % 9}`);
+				facts.calls.caller.push("");
+				facts.calls.line.push(k);
+			}
+			return facts;
+		};
+		const files = 2000;
+		const before = heap();
+		const kept = Array.from({ length: files }, (_, i) => compactFacts(grown(i), { cutFromSource: true }));
+		const perFile = (heap() - before) / files;
+		assert.equal(kept.length, files);
+		assert.equal(kept[0]?.calls.callee.length, 40);
+		// 9 symbols, 3 imports and 40 call sites in three columns take ~2.5 KB at their length, ~2.7 KB grown.
+		assert.ok(perFile <= 2600, `${Math.round(perFile)} bytes of heap per file`);
 	});
 });

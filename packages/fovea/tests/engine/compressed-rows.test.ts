@@ -15,7 +15,6 @@ function part(edges: [number, number, number][]): FileEdges {
 		b: Int32Array.from(edges.map((e) => e[1])),
 		w: Float64Array.from(edges.map((e) => e[2])),
 		r: new Uint8Array(edges.length).fill(RELATION_CODE.calls),
-		counts: { contains: 0, imports: 0, calls: edges.length, inherits: 0, tests: 0, route: 0, literal: 0 },
 	};
 }
 

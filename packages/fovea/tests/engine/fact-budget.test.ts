@@ -70,14 +70,19 @@ describe("the whole root is mapped within a memory budget", () => {
 		assert.ok(whole <= budget, `whole facts ${whole} within ${budget}`);
 		assert.equal(map.index.residentFacts.bytes, all, "the account is the facts resident");
 		let summaryBytes = 0;
+		// Summaries hold no call sites of their own: every one shares the same empty, frozen columns.
+		const summaryCalls = new Set<unknown>();
 		for (const facts of snapshot.files.values()) {
 			if (!isSummary(facts)) continue;
+			summaryCalls.add(facts.calls);
+			assert.ok(Object.isFrozen(facts.calls.callee));
 			assert.equal(facts.calls.callee.length, 0);
 			assert.equal(facts.contentTerms, undefined);
 			assert.ok(facts.symbols.length > 0 && facts.imports.length > 0, "names and imports stay");
 			summaryBytes = Math.max(summaryBytes, factBytes(facts));
 		}
 		assert.ok(summaryBytes < whole / (300 - summaries), "a summary is smaller than a whole file's facts");
+		assert.equal(summaryCalls.size, 1, "one set of empty call sites for every summary");
 		assert.match(answer.text, new RegExp(`${summaries} files are kept summarized to fit the memory budget`));
 
 		// A one-file refresh keeps the account exact.

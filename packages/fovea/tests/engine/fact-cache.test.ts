@@ -11,6 +11,8 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/cache/fact-cache.ts";
 import type { ManifestEntry } from "../../src/engine/cache/manifest.ts";
 import { READ_WINDOW } from "../../src/engine/cache/segments.ts";
@@ -88,6 +90,25 @@ describe("keys and locations", () => {
 });
 
 describe("FactCache", () => {
+	it("keeps no facts object it was given until the flush: a put's facts are its record line", async () => {
+		setFlagsFromString("--expose-gc");
+		const gc = runInNewContext("gc") as () => void;
+		const { cache } = await setup();
+		let given: FileFacts | undefined = facts("kept.ts", 3);
+		const handle = new WeakRef(given);
+		cache.put(keyOf("kept.ts"), given);
+		given = undefined;
+		// A function boundary: the object must not stay reachable from this frame's registers.
+		await new Promise((resolve) => setImmediate(resolve));
+		gc();
+		assert.equal(handle.deref(), undefined, "the facts object is collectable while its record waits");
+		assert.equal(cache.pendingCount, 1);
+		assert.deepEqual(cache.pending(keyOf("kept.ts")), facts("kept.ts", 3));
+		assert.deepEqual(await cache.get(keyOf("kept.ts")), facts("kept.ts", 3));
+		await cache.flush();
+		assert.equal(cache.stats.writes, 1);
+	});
+
 	it("round-trips facts through one segment per flush, readable by a new instance (a restart)", async () => {
 		const { root, cacheDir, cache } = await setup();
 		for (let i = 0; i < 100; i++) cache.put(keyOf(`f${i}.ts`), facts(`f${i}.ts`, 3));

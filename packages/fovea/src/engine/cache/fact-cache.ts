@@ -27,7 +27,7 @@ import { evictionVictims, segmentsToRewrite } from "./eviction.ts";
 import { serializeIndexFile } from "./index-file.ts";
 import { type ManifestEntry, parseManifest, serializeManifest } from "./manifest.ts";
 import { openFactStore } from "./open.ts";
-import { recordLine } from "./records.ts";
+import { parseRecord, recordLine } from "./records.ts";
 import { type RecordToWrite, writeSegmentFiles } from "./segment-writer.ts";
 import { bySegment, type Entry, packsDir, readRecordLines, readSegmentRecords, type Segment } from "./segments.ts";
 
@@ -82,7 +82,13 @@ export class FactCache {
 
 	readonly #entries = new Map<string, Entry>();
 	readonly #segments = new Map<string, Segment>();
-	readonly #pending = new Map<string, FileFacts>();
+	/**
+	 * Facts put and not yet written, as their record lines: serialized when put, so a file's facts object (its
+	 * whole facts, calls and content terms included, even when the index keeps only a summary of it) is not held
+	 * until the next flush. Held that long, a cold index's facts outlived young collections by the thousand and died
+	 * in the old generation (at 100,000 files most of them are summarized as they come in).
+	 */
+	readonly #pending = new Map<string, string>();
 	#opened: Promise<void> | undefined;
 	#lock: Promise<unknown> = Promise.resolve();
 	#indexDirty = false;
@@ -195,7 +201,7 @@ export class FactCache {
 			const stored: { key: string; entry: Entry }[] = [];
 			const now = this.#now();
 			for (const key of keys) {
-				const pending = this.#pending.get(key);
+				const pending = this.#pendingFacts(key);
 				if (pending !== undefined) {
 					found.set(key, pending);
 					continue;
@@ -231,7 +237,7 @@ export class FactCache {
 			entry.lastUsed = this.#now();
 			return;
 		}
-		this.#pending.set(key, facts);
+		this.#pending.set(key, recordLine(key, facts));
 	}
 
 	/**
@@ -239,7 +245,13 @@ export class FactCache {
 	 * parses, facts that another parse of the same bytes offered meanwhile (see `CodeIndex.offer`).
 	 */
 	pending(key: string): FileFacts | undefined {
-		return this.#pending.get(key);
+		return this.#pendingFacts(key);
+	}
+
+	/** The facts of `key`'s pending record line, decoded anew. */
+	#pendingFacts(key: string): FileFacts | undefined {
+		const line = this.#pending.get(key);
+		return line === undefined ? undefined : parseRecord(line)?.[1];
 	}
 
 	/** Facts put but not yet written. */
@@ -275,8 +287,8 @@ export class FactCache {
 	async #writePending(): Promise<void> {
 		if (this.#pending.size === 0) return;
 		const records: RecordToWrite[] = [];
-		for (const [key, facts] of this.#pending) {
-			if (!this.#entries.has(key)) records.push([key, () => recordLine(key, facts)]);
+		for (const [key, line] of this.#pending) {
+			if (!this.#entries.has(key)) records.push([key, () => line]);
 		}
 		this.#pending.clear();
 		const written = await this.#writeSegments(records);

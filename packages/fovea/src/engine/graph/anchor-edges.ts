@@ -107,12 +107,12 @@ export function anchorEdges(
 function handlerOf(path: string, handler: string | undefined, context: EdgeContext): number | undefined {
 	if (handler === undefined) return undefined;
 	const { name, holder } = handlerParts(handler);
-	const own = firstOf(context.symbolsOf.get(path)?.get(name));
+	const own = firstOf(context.symbolsOf.named(path, name));
 	if (own !== undefined) return own;
 	const facts = context.facts.get(path);
 	if (facts === undefined) return undefined;
 	for (const target of context.imports(facts)) {
-		const found = firstOf(context.symbolsOf.get(target)?.get(name));
+		const found = firstOf(context.symbolsOf.named(target, name));
 		if (found !== undefined) return found;
 	}
 	return mountedFile(facts, holder, context);

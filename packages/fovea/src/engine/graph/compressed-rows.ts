@@ -3,14 +3,15 @@ import type { FileEdges } from "./model.ts";
 import { type SparseGraph, withCapacity } from "./sparse-graph.ts";
 
 /**
- * Assembles the symmetric compressed-row adjacency of `size` nodes from per-file edge lists (the edges that carry heat,
+ * Assembles the symmetric compressed-row adjacency of `size` nodes from per-file edge lists, iterated twice (the edges that carry heat,
  * `carriesHeat`). Each undirected edge is stored in both rows; parallel edges (a file both containing and calling a symbol, two files calling the same pair)
  * merge by adding weights. One counting pass places every entry in its row, then each row is compacted in place with
  * a last-seen marker per target, so the assembly is linear in the edges and allocates nothing beyond its output and
  * two per-node arrays: an edit at 10,000 files reassembles ~500,000 entries without churning memory.
  */
 export function compressedRows(size: number, edges: Iterable<FileEdges>): SparseGraph {
-	const parts = [...edges];
+	// Iterated twice rather than held in a list: a graph makes each file's views as the iteration reaches it.
+	const parts = edges;
 	const offsets = new Int32Array(size + 1);
 	for (const part of parts) {
 		for (let i = 0; i < part.a.length; i++) {

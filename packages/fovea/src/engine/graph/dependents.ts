@@ -3,16 +3,17 @@
  * diffuses both ways), so they cannot say that `top.py` imports `mid.py` rather than the other way round; impact can
  * only follow edges from what changed to what depends on it, and reads them here.
  */
-import { EDGE_WEIGHTS, RELATION_CODE, RELATIONS, WEAK } from "./edges.ts";
+import { EDGE_WEIGHTS, edgeKindOf, RELATION_CODE, WEAK } from "./edges.ts";
 import type { Dependents, FileEdges } from "./model.ts";
 
 /**
- * The dependents of `size` nodes from per-file edge lists. The same dependent holding the same relation to the same
+ * The dependents of `size` nodes from per-file edge lists (iterated twice: a list, or an iterable that starts over). The same dependent holding the same relation to the same
  * node twice (two calls from one function) is one entry, at the larger share: reach counts reasons, not call sites.
  * Linear in the edges; built when an impact first needs it, so building or patching the graph pays nothing for it.
  */
 export function dependentsOf(size: number, edges: Iterable<FileEdges>): Dependents {
-	const parts = [...edges];
+	// Iterated twice rather than held in a list: a graph makes each file's views as the iteration reaches it.
+	const parts = edges;
 	const offsets = new Int32Array(size + 1);
 	for (const part of parts) {
 		for (let i = 0; i < part.b.length; i++) {
@@ -35,18 +36,11 @@ export function dependentsOf(size: number, edges: Iterable<FileEdges>): Dependen
 			const at = fill[to] as number;
 			sources[at] = part.a[i] as number;
 			relations[at] = code;
-			shares[at] = Math.min(1, (part.w[i] as number) / EDGE_WEIGHTS[kindOf(code)]);
+			shares[at] = Math.min(1, (part.w[i] as number) / EDGE_WEIGHTS[edgeKindOf(code)]);
 			fill[to] = at + 1;
 		}
 	}
 	return compact({ offsets, sources, relations, shares }, size);
-}
-
-/** The edge kind a relation code belongs to (`implements` is an `inherits` edge). */
-function kindOf(code: number): keyof typeof EDGE_WEIGHTS {
-	const relation = RELATIONS[code & ~WEAK];
-	if (relation === undefined) throw new Error(`Fovea's graph has an edge of unknown relation ${code}`);
-	return relation === "implements" ? "inherits" : relation;
 }
 
 /** Merges repeated (dependent, relation) entries of each row in place, keeping the larger share. */

@@ -14,8 +14,14 @@ export interface EdgeContext {
 	fileNode: ReadonlyMap<string, number>;
 	/** Live symbol ids by simple name, over the whole root. */
 	byName: ReadonlyMap<string, Ids>;
-	/** Live symbol ids by simple name, per file. */
-	symbolsOf: ReadonlyMap<string, ReadonlyMap<string, Ids>>;
+	/**
+	 * Live symbol ids by simple name, per file: `get` makes the map of the file being derived, `named` finds one name
+	 * in another file (`file-symbols.ts`).
+	 */
+	symbolsOf: {
+		get(path: string): ReadonlyMap<string, Ids> | undefined;
+		named(path: string, name: string): Ids | undefined;
+	};
 	/** The current facts of every file, by path. */
 	facts: ReadonlyMap<string, FileFacts>;
 	/** Files `file`'s imports resolve to. */

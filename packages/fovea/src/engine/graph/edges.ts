@@ -48,6 +48,18 @@ export const RELATION_CODE: Readonly<Record<Relation, number>> = {
 	literal: 7,
 };
 
+/** The edge kind a relation code belongs to (`implements` is an `inherits` edge). */
+export function edgeKindOf(code: number): FileEdgeKind {
+	const relation = RELATIONS[code & ~WEAK];
+	if (relation === undefined) throw new Error(`Fovea's graph has an edge of unknown relation ${code}`);
+	return relation === "implements" ? "inherits" : relation;
+}
+
+/** Adds `sign` times each edge of `edges` to `counts`, by the kind of its relation code. */
+export function countEdges(edges: FileEdges, counts: Record<FileEdgeKind, number>, sign: 1 | -1): void {
+	for (const code of edges.r) counts[edgeKindOf(code)] += sign;
+}
+
 /**
  * Set on a relation code (`FileEdges.r`) when the link is a guess: a call or base class found in neither the same
  * file, nor a file it imports, nor its own package, but as one of the few definitions of that name anywhere
@@ -93,7 +105,6 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 	const b: number[] = [];
 	const w: number[] = [];
 	const r: number[] = [];
-	const counts = noEdges();
 	const link = (
 		from: number,
 		to: number,
@@ -107,7 +118,6 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		b.push(to);
 		w.push(weight);
 		r.push(RELATION_CODE[relation] | (weak ? WEAK : 0));
-		counts[kind]++;
 	};
 	const fileId = context.fileNode.get(file.path);
 	if (fileId === undefined) throw new Error(`Fovea's graph has no node for ${file.path}`);
@@ -140,7 +150,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		if (found === undefined) {
 			found = [];
 			for (const target of imported) {
-				const ids = context.symbolsOf.get(target)?.get(name);
+				const ids = context.symbolsOf.named(target, name);
 				found.push(...manyOf(ids));
 			}
 			viaImports.set(name, found);
@@ -178,7 +188,11 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		return weak ? [] : found;
 	};
 	const anchors = anchorEdges(file, fileId, context, sureHandler, (to, kind) => link(fileId, to, kind));
-	return { ...packedEdges(a, b, w, r), counts, ...(anchors === undefined ? {} : { anchors }) };
+	const { w: weights, a: from, b: to, r: relations } = packedEdges(a, b, w, r);
+	// Literals of one shape each, so every file's edges keep their properties inside the object.
+	return anchors === undefined
+		? { w: weights, a: from, b: to, r: relations }
+		: { w: weights, a: from, b: to, r: relations, anchors };
 }
 
 /** A count of zero for every edge kind. */
@@ -209,7 +223,7 @@ export function packedEdges(
 	b: readonly number[],
 	w: readonly number[],
 	r: readonly number[],
-): Omit<FileEdges, "counts"> {
+): Omit<FileEdges, "anchors"> {
 	const n = a.length;
 	const ints = n * Float64Array.BYTES_PER_ELEMENT;
 	const bytes = ints + 2 * n * Int32Array.BYTES_PER_ELEMENT;
@@ -225,6 +239,24 @@ export function packedEdges(
 	packed.b.set(b);
 	packed.r.set(r);
 	return packed;
+}
+
+/** Bytes a packed edge takes in its buffer: a weight, two node ids and a relation byte. */
+const PACKED_EDGE_BYTES = Float64Array.BYTES_PER_ELEMENT + 2 * Int32Array.BYTES_PER_ELEMENT + 1;
+
+/**
+ * The four lists of a buffer `packedEdges` filled, as new views: what a graph keeps per file is the buffer alone
+ * (~440 bytes of heap less a file than its four views and their object), and views are made when edges are read.
+ */
+export function unpackedEdges(buffer: ArrayBuffer): Omit<FileEdges, "anchors"> {
+	const n = buffer.byteLength / PACKED_EDGE_BYTES;
+	const ints = n * Float64Array.BYTES_PER_ELEMENT;
+	return {
+		w: new Float64Array(buffer, 0, n),
+		a: new Int32Array(buffer, ints, n),
+		b: new Int32Array(buffer, ints + n * Int32Array.BYTES_PER_ELEMENT, n),
+		r: new Uint8Array(buffer, ints + 2 * n * Int32Array.BYTES_PER_ELEMENT, n),
+	};
 }
 
 /**

@@ -114,7 +114,6 @@ export interface FileEdges {
 	b: Int32Array;
 	w: Float64Array;
 	r: Uint8Array;
-	counts: Record<FileEdgeKind, number>;
 	/** Its routes and what its route and literal edges share, when it has any. */
 	anchors?: FileAnchors;
 }

@@ -1,12 +1,30 @@
 import type { FileFacts, SymbolFact } from "../model/index.ts";
-import { addOne, dropOne, type Ids, manyOf, type OneOrMany } from "../model/index.ts";
+import { addOne, dropOne, type Ids, manyOf, type OneOrMany, trimMany } from "../model/index.ts";
 import { sameAnchors } from "./anchor-edges.ts";
 import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { buildCoupledEdges, type CoChangeHistory, type CoupledEdges } from "./coupled-edges.ts";
 import { dependentsOf } from "./dependents.ts";
-import { type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
-import type { CodeGraph, Dependents, FileEdgeKind, FileEdges, GraphLinks, GraphNode, RouteAnchor } from "./model.ts";
+import {
+	countEdges,
+	type EdgeContext,
+	fileEdges,
+	noEdges,
+	packedEdges,
+	referencedNames,
+	unpackedEdges,
+} from "./edges.ts";
+import { FileSymbols } from "./file-symbols.ts";
+import type {
+	CodeGraph,
+	Dependents,
+	FileAnchors,
+	FileEdgeKind,
+	FileEdges,
+	GraphLinks,
+	GraphNode,
+	RouteAnchor,
+} from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
@@ -40,10 +58,14 @@ export class GraphStore {
 	readonly #nodes: GraphNode[] = [];
 	readonly #fileNode = new Map<string, number>();
 	readonly #byName = new Map<string, Ids>();
-	readonly #symbolsOf = new Map<string, Map<string, Ids>>();
 	readonly #symbolIds = new Map<string, number[]>();
+	/** Each file's live symbols by name, made when deriving edges asks (`file-symbols.ts`). */
+	readonly #symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
 	readonly #facts = new Map<string, FileFacts>();
-	readonly #edges = new Map<string, FileEdges>();
+	/** Each file's edges as the one buffer `packedEdges` filled (views are made when read: `#edgesOf`). */
+	readonly #edges = new Map<string, ArrayBuffer>();
+	/** The anchors of the files whose edges have any. */
+	readonly #fileAnchors = new Map<string, FileAnchors>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
 	readonly #referrers = new Map<string, OneOrMany<string>>();
 	readonly #counts: Record<FileEdgeKind, number> = noEdges();
@@ -72,7 +94,6 @@ export class GraphStore {
 		}
 		this.#fileCount = this.#nodes.length;
 		for (const file of sorted) {
-			this.#symbolsOf.set(file.path, new Map());
 			this.#symbolIds.set(
 				file.path,
 				file.symbols.map((symbol) => this.#addSymbol(file.path, symbol)),
@@ -83,6 +104,14 @@ export class GraphStore {
 			this.#setEdges(file.path, fileEdges(file, context));
 			this.#refer(file, 1);
 		}
+		// Lists grown by push keep room to spare (17 slots once a third value came): kept for the graph's life, trimmed.
+		trimMany(this.#byName);
+		trimMany(this.#referrers);
+	}
+
+	/** Each file's symbols by name as deriving edges looks them up, with its work counts. */
+	get fileSymbols(): FileSymbols {
+		return this.#symbolsOf;
 	}
 
 	/**
@@ -121,7 +150,7 @@ export class GraphStore {
 		const before: FileEdges[] = [];
 		const after: FileEdges[] = [];
 		for (const path of rederive) {
-			const old = this.#edges.get(path) as FileEdges;
+			const old = this.#edgesOf(path) as FileEdges;
 			const next = fileEdges(this.#facts.get(path) as FileFacts, context);
 			if (sameEdges(old, next)) continue;
 			before.push(old);
@@ -145,7 +174,7 @@ export class GraphStore {
 	/** The graph as it stands: nodes (inert ones included, marked `removed`) and its rows (assembled on first use). */
 	graph(): CodeGraph {
 		if (this.#rows === undefined) {
-			this.#rows = compressedRows(this.#nodes.length, this.#edges.values());
+			this.#rows = compressedRows(this.#nodes.length, this.#everyFilesEdges());
 			this.#zeroEntries = 0;
 		}
 		return {
@@ -159,13 +188,15 @@ export class GraphStore {
 			edgeCounts: { ...this.#counts },
 			directed: {
 				dependents: () => {
-					this.#dependents ??= dependentsOf(this.#nodes.length, this.#edges.values());
+					this.#dependents ??= dependentsOf(this.#nodes.length, this.#everyFilesEdges());
 					return this.#dependents;
 				},
-				edgesOf: (path) => this.#edges.get(path),
+				edgesOf: (path) => this.#edgesOf(path),
 				routes: () => {
 					const routes: RouteAnchor[] = [];
-					for (const edges of this.#edges.values()) for (const route of edges.anchors?.routes ?? []) routes.push(route);
+					// In file order: the files' order, not the order their anchors came in.
+					for (const path of this.#edges.keys())
+						for (const route of this.#fileAnchors.get(path)?.routes ?? []) routes.push(route);
 					return routes;
 				},
 			},
@@ -191,11 +222,35 @@ export class GraphStore {
 
 	/** Keeps `edges` as the file's, and the edge counts with them. */
 	#setEdges(path: string, edges: FileEdges): void {
-		const old = this.#edges.get(path);
-		for (const kind of Object.keys(this.#counts) as FileEdgeKind[]) {
-			this.#counts[kind] += edges.counts[kind] - (old?.counts[kind] ?? 0);
-		}
-		this.#edges.set(path, edges);
+		const old = this.#edgesOf(path);
+		if (old !== undefined) countEdges(old, this.#counts, -1);
+		countEdges(edges, this.#counts, 1);
+		this.#edges.set(path, packedBufferOf(edges));
+		if (edges.anchors === undefined) this.#fileAnchors.delete(path);
+		else this.#fileAnchors.set(path, edges.anchors);
+	}
+
+	/** The edges `path` contributes, as views of its buffer, or `undefined` for a file not in the graph. */
+	#edgesOf(path: string): FileEdges | undefined {
+		const buffer = this.#edges.get(path);
+		if (buffer === undefined) return undefined;
+		const anchors = this.#fileAnchors.get(path);
+		const edges = unpackedEdges(buffer);
+		return anchors === undefined ? edges : { ...edges, anchors };
+	}
+
+	/**
+	 * Every file's edges in file order, iterable as often as asked, each file's views made as the iteration reaches
+	 * it and dropped after (short-lived: the young generation takes them back).
+	 */
+	#everyFilesEdges(): Iterable<FileEdges> {
+		return {
+			[Symbol.iterator]: () => this.#eachFilesEdges(),
+		};
+	}
+
+	*#eachFilesEdges(): Generator<FileEdges> {
+		for (const path of this.#edges.keys()) yield this.#edgesOf(path) as FileEdges;
 	}
 
 	/**
@@ -241,7 +296,6 @@ export class GraphStore {
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
 			dropOne(this.#byName, node.name, id);
-			dropOne(this.#symbolsOf.get(path) as Map<string, Ids>, node.name, id);
 			node.removed = true;
 			this.#removed++;
 			delta.removed.push(id);
@@ -253,7 +307,6 @@ export class GraphStore {
 		const id = this.#nodes.length;
 		this.#nodes.push(symbolNode(path, symbol));
 		addOne(this.#byName, symbol.name, id);
-		addOne(this.#symbolsOf.get(path) as Map<string, Ids>, symbol.name, id);
 		return id;
 	}
 
@@ -269,6 +322,20 @@ export class GraphStore {
 			anchors: this.#anchors,
 		};
 	}
+}
+
+/** The one buffer holding `edges` in `packedEdges`'s layout: theirs when they are its views, else a packed copy. */
+function packedBufferOf(edges: FileEdges): ArrayBuffer {
+	const buffer = edges.w.buffer;
+	const n = edges.w.length;
+	const own =
+		buffer instanceof ArrayBuffer &&
+		edges.w.byteOffset === 0 &&
+		edges.a.buffer === buffer &&
+		edges.b.buffer === buffer &&
+		edges.r.buffer === buffer &&
+		buffer.byteLength === unpackedEdges(buffer).r.byteOffset + n;
+	return own ? buffer : (packedEdges([...edges.a], [...edges.b], [...edges.w], [...edges.r]).w.buffer as ArrayBuffer);
 }
 
 /** Whether two derivations of a file's edges are the same edges in the same order. */

@@ -73,6 +73,15 @@ export function compactFacts(facts: FileFacts, options: CompactOptions = {}): Fi
 		}
 	}
 	shareCallNames(facts.calls, share);
+	// The extractor grows its lists by push, which leaves up to half again and 16 slots spare in each: copies
+	// hold exactly their entries (lists decoded from JSON or a clone are exact already).
+	if (options.cutFromSource === true) {
+		facts.symbols = facts.symbols.slice();
+		facts.imports = facts.imports.slice();
+		facts.inherits = facts.inherits.slice();
+		const { callee, caller, line } = facts.calls;
+		facts.calls = { callee: callee.slice(), caller: caller.slice(), line: line.slice() };
+	}
 	if (facts.literals !== undefined) facts.literals = facts.literals.map(share);
 	if (facts.routes !== undefined)
 		facts.routes = facts.routes.map(({ method, path, line, handler }) =>

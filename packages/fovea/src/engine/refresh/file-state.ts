@@ -42,7 +42,17 @@ export function stateAsRead(
 	// By the mtime alone: a same-size edit in the clock tick of the read would keep it. (The ctime could be kept as
 	// well only by two edits that both put the mtime back within one tick.)
 	const racy = rest.gap === "unreadable" || outcome.readAt - mtimeMs < racyWindowMs;
-	return { size, mtimeMs, ctimeMs, racy, language: file.language, ...rest };
+	const state: FileState = { size, mtimeMs, ctimeMs, racy, language: file.language, ...rest };
+	if (state.hash !== undefined) state.hash = sameHash(state.hash, state.facts);
+	return state;
+}
+
+/**
+ * The state's content hash as the facts' own string when the two are equal: read from the file and from the facts
+ * (a cache record, a parsing thread's message), the same 64 characters would otherwise be held twice per file.
+ */
+export function sameHash(hash: string | undefined, facts: FileFacts | undefined): string | undefined {
+	return facts !== undefined && facts.hash === hash ? facts.hash : hash;
 }
 
 /** The manifest entries of `states`; a state with neither facts nor a gap has nothing to vouch for and is left out. */

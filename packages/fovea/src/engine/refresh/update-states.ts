@@ -13,7 +13,7 @@ import type { ScannedFile } from "../scan/index.ts";
 import { unchanged } from "../scan/index.ts";
 import { type ExamineContext, parseBatch, type ReadBatch, readBatch } from "./examine-files.ts";
 import type { FactBudget } from "./fact-budget.ts";
-import { type FileState, PENDING } from "./file-state.ts";
+import { type FileState, PENDING, sameHash } from "./file-state.ts";
 
 /** Files handled per batch: read, hashed, looked up, parsed; bounds memory and abort latency. */
 const BATCH_FILES = 256;
@@ -96,14 +96,15 @@ export async function updateStates(
 			}
 			context.stats.cacheHits++;
 			const { size, mtimeMs, ctimeMs, language } = file;
+			const admitted = budget.admit(facts);
 			next.set(file.path, {
 				size,
 				mtimeMs,
 				ctimeMs,
 				language,
 				racy: false,
-				hash: entry.hash,
-				facts: budget.admit(facts),
+				hash: sameHash(entry.hash, admitted),
+				facts: admitted,
 			});
 		}
 	}

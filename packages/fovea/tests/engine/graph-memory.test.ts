@@ -1,0 +1,115 @@
+/**
+ * What the graph keeps resident per file, in bytes of V8's heap, measured around full collections: the graph of a
+ * root is held for as long as the root is enrolled, so what it costs per file decides how large a root fits in the
+ * 1 GB that issue 35 sets for 100,000 files. The facts it is built from are kept alive on both sides of the
+ * measure, so only the graph's own structures count. Bounds are bytes and work counts, never timings.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { FileSymbols } from "../../src/engine/graph/file-symbols.ts";
+import type { GraphLinks, GraphNode } from "../../src/engine/graph/model.ts";
+import { GraphStore } from "../../src/engine/graph/store.ts";
+import { callSitesOf, type FileFacts, type SymbolFact } from "../../src/engine/model/facts.ts";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const FILES = 4000;
+const SYMBOLS_PER_FILE = 9;
+
+const links: GraphLinks = {
+	imports: (f) => f.imports.map((i) => i.specifier),
+	subjects: () => [],
+};
+
+/** A file like the generated polyglot corpus's: nine symbols (a class and its methods), calls, two imports. */
+function fileFacts(i: number): FileFacts {
+	const path = `src/m${Math.floor(i / 50)}/file${i}.ts`;
+	const cls = `Service${i}`;
+	const symbols: SymbolFact[] = [{ name: cls, kind: "class", line: 1, endLine: 90, signature: `export class ${cls}` }];
+	for (let k = 1; k < SYMBOLS_PER_FILE; k++) {
+		const name = `step${k}Of${i % 300}`;
+		symbols.push({ name, kind: "method", line: k * 10, endLine: k * 10 + 8, signature: `${name}()`, container: cls });
+	}
+	const calls = Array.from({ length: 20 }, (_, k) => ({
+		callee: `step${1 + (k % 8)}Of${(i + k) % 300}`,
+		line: 10 + k,
+		caller: `${cls}.step${1 + (k % 8)}Of${i % 300}`,
+	}));
+	const imports = [1, 2].map((d) => ({
+		specifier: `src/m${Math.floor(((i + d) % FILES) / 50)}/file${(i + d) % FILES}.ts`,
+		line: d,
+	}));
+	return {
+		path,
+		language: "typescript",
+		hash: path,
+		bytes: 3000,
+		lines: 100,
+		symbols,
+		imports,
+		calls: callSitesOf(calls),
+		inherits: [],
+		parseErrors: 0,
+	};
+}
+
+function heapAfterCollection(): number {
+	gc();
+	gc();
+	return process.memoryUsage().heapUsed;
+}
+
+describe("the graph's memory per file", () => {
+	it("keeps no map of symbols per file: one is made for each file derived, and dropped after", () => {
+		const files = Array.from({ length: 600 }, (_, i) => fileFacts(i));
+		const store = new GraphStore(files, links);
+		const graph = store.graph();
+		assert.equal(graph.fileCount, 600);
+		// One map per file, for its own derivation; names in the files it imports are found without making theirs.
+		assert.equal(store.fileSymbols.made, 600);
+		assert.ok(graph.edgeCounts.calls > 0 && graph.edgeCounts.imports > 0);
+	});
+
+	it("answers as a map per file would, from the lists as they are when asked", () => {
+		const nodes: GraphNode[] = [
+			{ kind: "file", path: "a.ts", name: "a.ts", line: 1, endLine: 9 },
+			{ kind: "function", path: "a.ts", name: "run", line: 1, endLine: 2, signature: "run()" },
+			{ kind: "method", path: "a.ts", name: "run", line: 3, endLine: 4, signature: "run()", container: "A" },
+			{ kind: "class", path: "a.ts", name: "A", line: 3, endLine: 9, signature: "class A" },
+		];
+		const ids = new Map<string, number[]>([["a.ts", [1, 3, 2]]]);
+		const symbols = new FileSymbols(ids, nodes);
+		assert.deepEqual(
+			[...(symbols.get("a.ts") ?? [])],
+			[
+				["run", [1, 2]],
+				["A", 3],
+			],
+		);
+		assert.deepEqual(symbols.named("a.ts", "run"), [1, 2]);
+		assert.equal(symbols.named("a.ts", "A"), 3);
+		assert.equal(symbols.named("a.ts", "none"), undefined);
+		assert.equal(symbols.get("b.ts"), undefined);
+		ids.set("a.ts", [3]);
+		assert.deepEqual([...(symbols.get("a.ts") ?? [])], [["A", 3]]);
+		assert.equal(symbols.named("a.ts", "run"), undefined);
+	});
+
+	it(`holds at most 1,450 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
+		const files = Array.from({ length: FILES }, (_, i) => fileFacts(i));
+		const before = heapAfterCollection();
+		let store: GraphStore | undefined = new GraphStore(files, links);
+		const graph = store.graph();
+		const held = heapAfterCollection() - before;
+		assert.equal(graph.fileCount, FILES);
+		assert.equal(graph.symbolCount, FILES * SYMBOLS_PER_FILE);
+		store = undefined;
+		const perFile = held / FILES;
+		assert.ok(perFile <= 1450, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
+		assert.equal(store, undefined);
+		assert.equal(files.length, FILES); // the facts stayed alive through both measures
+	});
+});
