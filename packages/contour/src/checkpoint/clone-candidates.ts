@@ -102,9 +102,7 @@ export async function cloneCandidates(
 	// slice, neighbours are parsed in order until enough are possible; the rest count as not searched.
 	const facts = scope.project?.files;
 	const examined =
-		scope.slice === undefined
-			? [...ordered]
-			: await nearbyInSlice(scope.slice, scope.afterPaths, ordered, targets, MAX_CLONE_FILES);
+		scope.slice === undefined ? [...ordered] : await nearbyInSlice(scope.slice, ordered, targets, MAX_CLONE_FILES);
 	const possible = examined.filter((path) => {
 		const known = facts?.get(path);
 		return known === undefined || holdsSimilarSpan(known, targets);

@@ -24,16 +24,15 @@ const NEIGHBOUR_BATCH = 8;
 
 /**
  * The prefix of `ordered` (neighbours in clone search's order) that holds `limit` files that may hold a clone, or
- * all of it; parsed, with the changed files of `afterPaths` (whose facts give the targets' called names).
+ * all of it; parsed, with the files of `targets` (whose facts give the names the targets call).
  */
 export async function nearbyInSlice(
 	slice: ProjectSlice,
-	afterPaths: readonly string[],
 	ordered: ReadonlySet<string>,
 	targets: readonly CloneTarget[],
 	limit: number,
 ): Promise<string[]> {
-	await slice.factsFor(afterPaths);
+	await slice.factsFor(targets.map((target) => target.file));
 	const all = [...ordered];
 	let possible = 0;
 	let examined = 0;
