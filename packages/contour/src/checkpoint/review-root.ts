@@ -271,7 +271,11 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	work.cloneComparisons += review.cloneComparisons;
 	let findings = review.findings;
 	if (slice !== undefined && findings.length > 0 && maps !== undefined) {
-		// A finding's exposure is the whole project's: only now is the root's map built.
+		// A finding's exposure is the whole project's: only now is the root's map built, taking the facts the slice
+		// and the changed sides parsed instead of parsing those files again.
+		const sink = offerTo(maps, snapshot.root);
+		if (sink !== undefined)
+			for (const facts of [...slice.project.files.values(), ...afterFacts.values()]) sink.offer(facts);
 		const whole = await projectFacts(maps, snapshot.root, signal, {});
 		if ("error" in whole) exposureNote = `exposure not modelled: ${whole.error}`;
 		else map = whole;

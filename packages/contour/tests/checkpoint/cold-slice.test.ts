@@ -10,7 +10,7 @@ import type { CodeMaps } from "../../src/checkpoint/map-facts.ts";
 import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import type { ReviewReport } from "../../src/report/report.ts";
-import { cleanup, git, repo, write } from "../git/support.ts";
+import { cleanup, git, repo, tempDir, write } from "../git/support.ts";
 import { encoder } from "./fixtures.ts";
 
 after(cleanup);
@@ -31,11 +31,25 @@ function project(): string {
 	return repo(files, { commit: true });
 }
 
-/** A CLI-like map holder: one map per root, in memory only; `cold` says the review should slice. */
+/**
+ * A CLI-like map holder: one map per root, with a fact cache of its own (so facts offered to it count); `cold` says
+ * the review should slice.
+ */
 function maps(cold: boolean): CodeMaps & { built(): boolean } {
 	let map: CodeMap | undefined;
 	return {
-		use: (root) => (map ??= new CodeMap(root, { contentTerms: false, cache: false })),
+		use: (root) => {
+			if (map !== undefined) return map;
+			const saved = process.env.FOVEA_CACHE_DIR;
+			process.env.FOVEA_CACHE_DIR = tempDir("contour-cold-facts-");
+			try {
+				map = new CodeMap(root, { contentTerms: false });
+			} finally {
+				if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
+				else process.env.FOVEA_CACHE_DIR = saved;
+			}
+			return map;
+		},
 		...(cold ? { cold: () => map === undefined } : {}),
 		built: () => map !== undefined,
 	};
@@ -82,7 +96,16 @@ describe("a cold review reads the slice of the project its change reaches", () =
 		// backward), the clone's original (it calls the copy's names) and the changed target's worktree facts.
 		assert.equal(cold.report.work.sliceFilesParsed, 4);
 		assert.equal(whole.report.work.sliceFilesParsed, 0);
-		assert.equal(whole.report.work.mapFilesParsed, PILE + 6, "the whole map parses every file");
+		assert.equal(
+			whole.report.work.mapFilesParsed,
+			PILE + 4,
+			"the whole map parses every file but the two changed ones, whose staged sides offer their facts",
+		);
+		assert.equal(
+			cold.report.work.mapFilesParsed,
+			PILE + 6 - 5,
+			"built for exposure, the map takes the facts of the slice's four files and of src/b.ts's staged side",
+		);
 	});
 
 	it("a change with no finding builds no map at all", async () => {
