@@ -38,6 +38,7 @@ import { type CodeMaps, offerTo, projectFacts } from "./map-facts.ts";
 import { type PolicySource, rootPolicy } from "./policy-file.ts";
 import type { ProjectSlice } from "./project-slice.ts";
 import { sliceOf } from "./reached-slice.ts";
+import { settleRegionPairs } from "./region-reach.ts";
 import { reportFiles, snapshotGap } from "./report-files.ts";
 import type { ReviewCache } from "./review-cache.ts";
 import { type ReviewedImports, reviewedImports } from "./reviewed-imports.ts";
@@ -234,7 +235,9 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		notes.push(
 			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and could not be read as that state holds ${unseen === 1 ? "it" : "them"}; left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
 		);
-	const edges = importGraphs(text, sides.measured, project, leftOut, sides.reviewed);
+	const graphs = () => importGraphs(text, sides.measured, project, leftOut, sides.reviewed);
+	if (slice !== undefined) await settleRegionPairs(slice, graphs, changedPaths, policy?.policy, signal);
+	const edges = graphs();
 	signal?.throwIfAborted();
 	const clones = await cloneCandidates(
 		{

@@ -148,4 +148,26 @@ describe("a cold review reads the slice of the project its change reaches", () =
 		assert.deepEqual(reported(cold.report), reported(whole.report));
 		assert.equal(cold.report.work.sliceFilesParsed, 2, "pkg/index.ts (imports leaf) and use/two.ts (names one)");
 	});
+
+	it("a new import into a region another file of its region already imported is not reported as a crossing", async () => {
+		const files: Record<string, string> = {
+			"src/index.ts": "export const version = 1;\n",
+			// Only the last of the declarations imports src: the region was dependent before the change.
+			"types/z-last.ts": 'import { version } from "../src/index";\n\nexport type V = typeof version;\n',
+		};
+		for (let i = 0; i < PILE; i++) files[`types/t${String(i).padStart(2, "0")}.ts`] = `export type T${i} = ${i};\n`;
+		const dir = repo(files, { commit: true });
+		write(dir, { "types/added.ts": 'import { version } from "../src/index";\n\nexport const again = version;\n' });
+		git(dir, "add", "-A");
+		const whole = await review(dir, false);
+		const cold = await review(dir, true);
+		assert.equal(whole.report.imports?.addedAcrossRegions, 1, JSON.stringify(whole.report.imports));
+		assert.deepEqual(
+			whole.report.findings.filter((f) => f.kind === "region-crossing"),
+			[],
+			"types already depended on src",
+		);
+		assert.deepEqual(reported(cold.report), reported(whole.report));
+		assert.equal(cold.report.work.sliceFilesParsed, PILE + 1, "the types region, read until its one import of src");
+	});
 });
