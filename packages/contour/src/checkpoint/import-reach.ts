@@ -48,11 +48,9 @@ export async function reachImports(
 			for (const imported of side.imports) for (const target of resolveImport(side, imported, context)) out.add(target);
 		return out;
 	};
-	const parse = async (paths: Iterable<string>): Promise<number> => {
-		const before = slice.parsed;
+	const parse = async (paths: Iterable<string>): Promise<void> => {
 		await slice.factsFor(paths);
 		signal?.throwIfAborted();
-		return slice.parsed - before;
 	};
 	// What reaches the changed files: a level is the files whose text names one of the last level and that import
 	// it. The first level (the changed paths' importers) is always wanted.

@@ -3,7 +3,7 @@
  * imports reach (`import-reach.ts`), each import resolved against the file list of each side as the import graphs
  * resolve it (`import-edges.ts`). An error of the listing becomes a note, as an error of the code map does.
  */
-import { type LanguageId, languageOf, type SharedParse } from "pi-fovea/engine";
+import { languageOf, type SharedParse } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import { type ReachedSide, reachImports } from "./import-reach.ts";
 import { type ProjectSlice, projectSlice } from "./project-slice.ts";
@@ -40,7 +40,7 @@ export async function sliceOf(
 					reached.push({ path: side.path, language, imports: side.imports });
 			}
 		for (const [path, held] of sides.reviewed)
-			reached.push({ path, language: held.language as LanguageId, imports: held.imports });
+			reached.push({ path, language: held.language, imports: held.imports });
 		await reachImports(
 			slice,
 			reached,
