@@ -11,6 +11,7 @@ import { join } from "node:path";
 import {
 	contentGap,
 	type FileFacts,
+	hashOf,
 	type LanguageId,
 	loadExtractor,
 	readBoundedSync,
@@ -28,6 +29,11 @@ export interface ProjectSlice {
 	readonly texts: ReadonlyMap<string, string>;
 	/** Each listed file's language, by path. */
 	readonly languages: ReadonlyMap<string, LanguageId>;
+	/**
+	 * Takes facts another parse produced (a changed file's staged side) for a listed file whose text is those same
+	 * bytes (the facts' content hash says so), instead of parsing it again; other facts are ignored.
+	 */
+	adopt(facts: FileFacts): void;
 	/** Parses the listed files of `paths` not parsed yet (paths not listed are ignored). */
 	factsFor(paths: Iterable<string>): Promise<void>;
 	/** Files this slice parsed. */
@@ -64,6 +70,10 @@ export async function projectSlice(root: string, options: ProjectSliceOptions = 
 		languages,
 		get parsed() {
 			return parsed;
+		},
+		adopt(facts) {
+			const text = texts.get(facts.path);
+			if (text !== undefined && !files.has(facts.path) && hashOf(text) === facts.hash) files.set(facts.path, facts);
 		},
 		async factsFor(paths) {
 			const wanted = [...new Set(paths)].filter((path) => !files.has(path) && texts.has(path));

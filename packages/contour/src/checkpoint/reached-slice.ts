@@ -1,9 +1,10 @@
 /**
- * The project slice of one review: the root listed and read (`project-slice.ts`), and parsed where the change's
+ * The project slice of one review: the root listed and read (`project-slice.ts`), holding the facts of the changed
+ * files' staged sides where the worktree holds the same bytes, and parsed where the change's
  * imports reach (`import-reach.ts`), each import resolved against the file list of each side as the import graphs
  * resolve it (`import-edges.ts`). An error of the listing becomes a note, as an error of the code map does.
  */
-import { languageOf, type SharedParse } from "pi-fovea/engine";
+import { type FileFacts, languageOf, type SharedParse } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import { type ReachedSide, reachImports } from "./import-reach.ts";
 import { type ProjectSlice, projectSlice } from "./project-slice.ts";
@@ -17,10 +18,11 @@ export async function sliceOf(
 	sides: { measured: readonly MeasuredChange[]; reviewed: ReadonlyMap<string, ReviewedImports> },
 	changedPaths: ReadonlySet<string>,
 	leftOut: ReadonlySet<string>,
-	options: { signal?: AbortSignal; sharedParse: SharedParse },
+	options: { signal?: AbortSignal; sharedParse: SharedParse; afterFacts: Iterable<FileFacts> },
 ): Promise<ProjectSlice | { error: string }> {
 	try {
 		const slice = await projectSlice(root, options);
+		for (const facts of options.afterFacts) slice.adopt(facts);
 		const unchanged = [...slice.project.context.files].filter((path) => !changedPaths.has(path) && !leftOut.has(path));
 		const sideFiles = (side: "before" | "after") => {
 			const files = new Set(unchanged);
@@ -39,8 +41,7 @@ export async function sliceOf(
 				if (side?.imports !== undefined && language !== undefined)
 					reached.push({ path: side.path, language, imports: side.imports });
 			}
-		for (const [path, held] of sides.reviewed)
-			reached.push({ path, language: held.language, imports: held.imports });
+		for (const [path, held] of sides.reviewed) reached.push({ path, language: held.language, imports: held.imports });
 		await reachImports(
 			slice,
 			reached,

@@ -208,6 +208,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		const reached = await sliceOf(snapshot.root, text, sides, changedPaths, leftOut, {
 			...(signal === undefined ? {} : { signal }),
 			sharedParse: (file) => sharedParse?.(file),
+			afterFacts: afterFacts.values(),
 		});
 		if ("error" in reached) mapped = reached;
 		else slice = reached;

@@ -92,9 +92,9 @@ describe("a cold review reads the slice of the project its change reaches", () =
 			cold.report.findings.every((f) => f.exposure !== undefined),
 			"findings ask for exposure: the map is built for it",
 		);
-		// Parsed outside the change: src/a.ts (imports b, and b now imports it), src/c.ts (names a, reached
-		// backward), the clone's original (it calls the copy's names) and the changed target's worktree facts.
-		assert.equal(cold.report.work.sliceFilesParsed, 4);
+		// Parsed outside the change: src/a.ts (imports b, and b now imports it), src/c.ts (names a, reached backward)
+		// and the clone's original (it calls the copy's names); the changed target's facts are its staged side's.
+		assert.equal(cold.report.work.sliceFilesParsed, 3);
 		assert.equal(whole.report.work.sliceFilesParsed, 0);
 		assert.equal(
 			whole.report.work.mapFilesParsed,
@@ -104,7 +104,7 @@ describe("a cold review reads the slice of the project its change reaches", () =
 		assert.equal(
 			cold.report.work.mapFilesParsed,
 			PILE + 6 - 5,
-			"built for exposure, the map takes the facts of the slice's four files and of src/b.ts's staged side",
+			"built for exposure, the map takes the facts of the slice's three files and of both staged sides",
 		);
 	});
 
