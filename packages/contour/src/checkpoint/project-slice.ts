@@ -47,17 +47,26 @@ export interface ProjectSliceOptions {
 	sharedParse?: SharedParse;
 }
 
-/** Lists and reads `root` as its code map would; parses nothing yet. */
-export async function projectSlice(root: string, options: ProjectSliceOptions = {}): Promise<ProjectSlice> {
+/**
+ * Text a slice holds at most. A slice keeps every listed file's text for the review's text checks; a root with more
+ * is reviewed over its code map, which keeps facts, not text.
+ */
+export const MAX_SLICE_TEXT_BYTES = 128 * 1024 * 1024;
+
+/** Lists and reads `root` as its code map would; parses nothing yet. `undefined` past `MAX_SLICE_TEXT_BYTES`. */
+export async function projectSlice(root: string, options: ProjectSliceOptions = {}): Promise<ProjectSlice | undefined> {
 	const scan = await scanRoot(root, options.signal === undefined ? {} : { signal: options.signal });
 	const texts = new Map<string, string>();
 	const languages = new Map<string, LanguageId>();
 	// Invalid UTF-8 becomes U+FFFD and a byte-order mark is dropped, as the map decodes.
 	const decoder = new TextDecoder("utf-8");
+	let bytes = 0;
 	for (const file of scan.files) {
 		options.signal?.throwIfAborted();
 		const outcome = readBoundedSync(join(root, file.path), DEFAULT_MAX_FILE_BYTES);
 		if (outcome.kind !== "content" || contentGap(outcome.bytes) !== undefined) continue;
+		bytes += outcome.bytes.byteLength;
+		if (bytes > MAX_SLICE_TEXT_BYTES) return undefined;
 		texts.set(file.path, decoder.decode(outcome.bytes));
 		languages.set(file.path, file.language);
 	}

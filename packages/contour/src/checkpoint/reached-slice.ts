@@ -11,7 +11,10 @@ import { type ProjectSlice, projectSlice } from "./project-slice.ts";
 import type { ReviewedImports } from "./reviewed-imports.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 
-/** The slice of `root` that the change (`text`, measured in `sides`) reaches, or why there is none. */
+/**
+ * The slice of `root` that the change (`text`, measured in `sides`) reaches, or why there is none; `undefined` for
+ * a root too large to hold as a slice (`MAX_SLICE_TEXT_BYTES`).
+ */
 export async function sliceOf(
 	root: string,
 	text: readonly ChangedFile[],
@@ -19,9 +22,10 @@ export async function sliceOf(
 	changedPaths: ReadonlySet<string>,
 	leftOut: ReadonlySet<string>,
 	options: { signal?: AbortSignal; sharedParse: SharedParse; afterFacts: Iterable<FileFacts> },
-): Promise<ProjectSlice | { error: string }> {
+): Promise<ProjectSlice | { error: string } | undefined> {
 	try {
 		const slice = await projectSlice(root, options);
+		if (slice === undefined) return undefined;
 		for (const facts of options.afterFacts) slice.adopt(facts);
 		const unchanged = [...slice.project.context.files].filter((path) => !changedPaths.has(path) && !leftOut.has(path));
 		const sideFiles = (side: "before" | "after") => {

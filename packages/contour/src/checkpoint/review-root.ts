@@ -210,7 +210,11 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 			sharedParse: (file) => sharedParse?.(file),
 			afterFacts: afterFacts.values(),
 		});
-		if ("error" in reached) mapped = reached;
+		if (reached === undefined)
+			mapped = await projectFacts(maps, snapshot.root, signal, {
+				...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+			});
+		else if ("error" in reached) mapped = reached;
 		else slice = reached;
 	}
 	// Without code in the change, no map was wanted: nothing is missing for want of one.
