@@ -127,7 +127,12 @@ async function main(argv: string[]): Promise<number> {
 			// A review asks the code map only for exposure, never a query by words: its facts need no content terms
 			// (cached apart from those of a map that ranks by text, so neither takes the other's). The Pi extension's
 			// maps, shared with Fovea's focus, keep them.
-			maps: { use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })) },
+			// A fresh process holds no map: the review reads the slice of the root its change reaches, and builds the map
+			// only for a finding's exposure.
+			maps: {
+				use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })),
+				cold: () => map === undefined,
+			},
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
 			origin: { kind: "cli" },
 			...(onProgress === undefined ? {} : { onProgress }),

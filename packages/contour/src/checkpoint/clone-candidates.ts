@@ -18,8 +18,10 @@ import { languageOf } from "pi-fovea/engine";
 import { gitBlobOid } from "../git/index.ts";
 import type { ReviewWork } from "../report/report.ts";
 import { type FileCallables, type ImportEdges, measureFile } from "../review/index.ts";
+import { distantInSlice, nearbyInSlice } from "./clone-slice.ts";
 import type { ProjectFacts } from "./import-edges.ts";
 import type { MeasureCache } from "./measure-cache.ts";
+import type { ProjectSlice } from "./project-slice.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 import { type CloneTarget, holdsSimilarSpan, searchedTargets, similarCallableFiles } from "./similar-callables.ts";
 
@@ -40,6 +42,11 @@ export interface CloneScope {
 	/** New and changed callables of the change (see `cloneTargets`), for choosing files beyond the neighbours. */
 	targets: readonly CloneTarget[];
 	project: ProjectFacts | undefined;
+	/**
+	 * The project slice `project` comes from when the review has no code map up to date: the files clone search
+	 * judges by their facts are parsed in it as it judges them (`clone-slice.ts`).
+	 */
+	slice?: ProjectSlice;
 	maxBytes: number;
 	signal?: AbortSignal;
 }
@@ -91,20 +98,25 @@ export async function cloneCandidates(
 		}
 	}
 	for (const path of await siblings(scope)) if (wanted(path)) ordered.add(path);
-	// A neighbour whose facts show no callable of a similar span cannot hold a clone: it is not measured.
+	// A neighbour whose facts show no callable of a similar span cannot hold a clone: it is not measured. From a
+	// slice, neighbours are parsed in order until enough are possible; the rest count as not searched.
 	const facts = scope.project?.files;
-	const possible = [...ordered].filter((path) => {
+	const examined =
+		scope.slice === undefined ? [...ordered] : await nearbyInSlice(scope.slice, ordered, targets, MAX_CLONE_FILES);
+	const possible = examined.filter((path) => {
 		const known = facts?.get(path);
 		return known === undefined || holdsSimilarSpan(known, targets);
 	});
 	const nearby = possible.slice(0, MAX_CLONE_FILES);
 	const taken = new Set(nearby);
-	const distant =
-		facts === undefined ? [] : similarCallableFiles(targets, facts, (path) => wanted(path) && !taken.has(path));
+	const accept = (path: string) => wanted(path) && !taken.has(path);
+	if (scope.slice !== undefined) await distantInSlice(scope.slice, targets, accept);
+	const distant = facts === undefined ? [] : similarCallableFiles(targets, facts, accept);
 	const chosen = [...nearby, ...distant];
 	let eligible = ordered.size;
-	if (facts !== undefined) for (const path of facts.keys()) if (wanted(path) && !ordered.has(path)) eligible++;
-	const ruledOut = ordered.size - possible.length;
+	if (facts !== undefined)
+		for (const path of scope.project?.context.files ?? []) if (wanted(path) && !ordered.has(path)) eligible++;
+	const ruledOut = examined.length - possible.length;
 	const files: FileCallables[] = [];
 	// Each file's measure is looked up once, by the map's content hash; the files the cache cannot name are read
 	// ahead, a few at a time, while earlier ones parse.

@@ -10,6 +10,12 @@ import type { ProjectFacts } from "./import-edges.ts";
 /** The code maps of roots, one per root (`ResidentMaps` in the extension and the CLI). */
 export interface CodeMaps {
 	use(root: string): CodeMap;
+	/**
+	 * Whether the root's map would be built from nothing for this review (a fresh process: the CLI). A review then
+	 * reads only the slice of the project its change reaches and builds the map only for a finding's exposure.
+	 * Without it (the extension, whose maps Fovea keeps warm), the map is refreshed for every review of code.
+	 */
+	cold?(root: string): boolean;
 }
 
 /** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */

@@ -36,6 +36,9 @@ import { withExposure } from "./exposure.ts";
 import { importGraphs } from "./import-edges.ts";
 import { type CodeMaps, offerTo, projectFacts } from "./map-facts.ts";
 import { type PolicySource, rootPolicy } from "./policy-file.ts";
+import type { ProjectSlice } from "./project-slice.ts";
+import { sliceOf } from "./reached-slice.ts";
+import { settleRegionPairs } from "./region-reach.ts";
 import { reportFiles, snapshotGap } from "./report-files.ts";
 import type { ReviewCache } from "./review-cache.ts";
 import { type ReviewedImports, reviewedImports } from "./reviewed-imports.ts";
@@ -140,13 +143,16 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	// import, callable or finding the whole project's map could relate to anything: it is not built.
 	const codeChanged = text.some(parsedSide);
 	const maps = codeChanged ? options.maps : undefined;
-	const offer = maps === undefined ? undefined : offerTo(maps, snapshot.root);
+	// When the root's map would be built from nothing, the review reads only the slice of the project the change
+	// reaches (`project-slice.ts`); the whole map is built only for a finding's exposure.
+	const sliced = maps?.cold?.(snapshot.root) === true;
+	const offer = maps === undefined || sliced ? undefined : offerTo(maps, snapshot.root);
 	const afterFacts = new Map<string, FileFacts>();
 	const onFacts =
-		offer === undefined
+		maps === undefined
 			? undefined
 			: (facts: FileFacts, side: "before" | "after") => {
-					offer.offer(facts);
+					offer?.offer(facts);
 					if (side === "after") afterFacts.set(facts.path, facts);
 				};
 	const changedPaths = new Set(
@@ -159,7 +165,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		gitWork,
 		work,
 		objects,
-		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? true }),
+		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? false }),
 	}).then(async (sides) => {
 		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
@@ -177,7 +183,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		return { ...sides, reviewed };
 	});
 	const mapping =
-		maps === undefined
+		maps === undefined || sliced
 			? undefined
 			: projectFacts(maps, snapshot.root, signal, {
 					offers: measuring,
@@ -195,31 +201,48 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	gaps.push(...sides.gaps);
 	signal?.throwIfAborted();
 	const notes: string[] = [];
-	const mapped = await mapping;
+	const leftOut = new Set((snapshot.workingCopyDiffers ?? []).filter((path) => !changedPaths.has(path)));
+	let mapped = await mapping;
+	let slice: ProjectSlice | undefined;
+	if (maps !== undefined && sliced) {
+		const reached = await sliceOf(snapshot.root, text, sides, changedPaths, leftOut, {
+			...(signal === undefined ? {} : { signal }),
+			sharedParse: (file) => sharedParse?.(file),
+			afterFacts: afterFacts.values(),
+		});
+		if (reached === undefined)
+			mapped = await projectFacts(maps, snapshot.root, signal, {
+				...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+			});
+		else if ("error" in reached) mapped = reached;
+		else slice = reached;
+	}
 	// Without code in the change, no map was wanted: nothing is missing for want of one.
 	const unmapped = withMap && !codeChanged ? undefined : "exposure not modelled: no code map for this root";
-	let exposureNote = mapped === undefined ? unmapped : undefined;
+	let exposureNote = mapped === undefined && slice === undefined ? unmapped : undefined;
 	if (mapped !== undefined && "error" in mapped) exposureNote = `exposure not modelled: ${mapped.error}`;
-	const map = mapped !== undefined && "map" in mapped ? mapped : undefined;
-	if (map === undefined && unmapped !== undefined)
+	let map = mapped !== undefined && "map" in mapped ? mapped : undefined;
+	const project = slice?.project ?? map?.project;
+	if (project === undefined && unmapped !== undefined)
 		notes.push(
 			policy === undefined
 				? "imports resolved among the changed files only (no code map): cycles through unchanged files are not seen"
 				: "policy checked on imports among the changed files only (no code map): imports of unchanged files are not seen",
 		);
-	const leftOut = new Set((snapshot.workingCopyDiffers ?? []).filter((path) => !changedPaths.has(path)));
 	// Held by the reviewed state, mapped as another working copy, and not read as that state holds it.
 	const unseen =
-		map === undefined
+		project === undefined
 			? 0
 			: (snapshot.reviewedBlobs ?? []).filter(
-					(blob) => leftOut.has(blob.path) && map.project.files.has(blob.path) && !sides.reviewed.has(blob.path),
+					(blob) => leftOut.has(blob.path) && project.context.files.has(blob.path) && !sides.reviewed.has(blob.path),
 				).length;
 	if (unseen > 0)
 		notes.push(
 			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and could not be read as that state holds ${unseen === 1 ? "it" : "them"}; left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
 		);
-	const edges = importGraphs(text, sides.measured, map?.project, leftOut, sides.reviewed);
+	const graphs = () => importGraphs(text, sides.measured, project, leftOut, sides.reviewed);
+	if (slice !== undefined) await settleRegionPairs(slice, graphs, changedPaths, policy?.policy, signal);
+	const edges = graphs();
 	signal?.throwIfAborted();
 	const clones = await cloneCandidates(
 		{
@@ -229,7 +252,8 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 			afterPaths: afterPathsOf(sides.measured),
 			afterEdges: edges.after,
 			targets: cloneTargets(sides.measured),
-			project: map?.project,
+			project,
+			...(slice === undefined ? {} : { slice }),
 			maxBytes,
 			...(signal === undefined ? {} : { signal }),
 		},
@@ -254,6 +278,17 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	});
 	work.cloneComparisons += review.cloneComparisons;
 	let findings = review.findings;
+	if (slice !== undefined && findings.length > 0 && maps !== undefined) {
+		// A finding's exposure is the whole project's: only now is the root's map built, taking the facts the slice
+		// and the changed sides parsed instead of parsing those files again.
+		const sink = offerTo(maps, snapshot.root);
+		if (sink !== undefined)
+			for (const facts of [...slice.project.files.values(), ...afterFacts.values()]) sink.offer(facts);
+		const whole = await projectFacts(maps, snapshot.root, signal, {});
+		if ("error" in whole) exposureNote = `exposure not modelled: ${whole.error}`;
+		else map = whole;
+	}
+	if (slice !== undefined) work.sliceFilesParsed += slice.parsed;
 	if (map !== undefined && findings.length > 0) {
 		const exposed = await withExposure(map.map, findings, signal);
 		findings = rankFindings(exposed.findings);

@@ -22,9 +22,9 @@ export const MAX_DISTANT_CLONE_FILES = 16;
  */
 const NEIGHBOUR_SPAN = 0.5;
 /** A callable is a candidate when its span is at least this share of the target's (and the reverse). */
-const SPAN_CLOSENESS = 0.75;
+export const SPAN_CLOSENESS = 0.75;
 /** …and when the names both call are at least this share of all the names either calls. */
-const SHARED_NAMES = 0.5;
+export const SHARED_NAMES = 0.5;
 /** A target calling fewer names chooses no distant file: one name or none in common is no evidence of a copy. */
 const MIN_NAMES = 2;
 const CALLABLE_KINDS = new Set(["function", "method"]);

@@ -73,6 +73,11 @@ export interface ReviewWork {
 	/** Files the code map parsed while this review refreshed it, and graphs it built from scratch. */
 	mapFilesParsed: number;
 	graphsBuilt: number;
+	/**
+	 * Files outside the change parsed for the import graphs and clone search when the root's code map was not in
+	 * memory (`checkpoint/project-slice.ts`): only the files the change reaches.
+	 */
+	sliceFilesParsed: number;
 }
 
 /** The snapshot a report analysed: enough to tell whether anything moved since. */
@@ -149,6 +154,7 @@ export function emptyWork(): ReviewWork {
 		cloneComparisons: 0,
 		exposureQueries: 0,
 		mapFilesParsed: 0,
+		sliceFilesParsed: 0,
 		graphsBuilt: 0,
 	};
 }

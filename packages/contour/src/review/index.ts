@@ -58,6 +58,6 @@ export {
 } from "./measure.ts";
 export type { NeedlessRule } from "./needless-code.ts";
 export { type ForbidRule, type PolicyRegion, parsePolicy, type ReviewPolicy, validatePolicy } from "./policy.ts";
-export { matchesPattern, regionChanges, regionOf } from "./regions.ts";
+export { matchesPattern, regionChanges, regionOf, regionsOf } from "./regions.ts";
 export type { CallableKind } from "./syntax-walk.ts";
 export { isTestCallable, isTestFile } from "./test-code.ts";

@@ -33,7 +33,7 @@ export {
 	type SymbolFact,
 } from "./model/index.ts";
 export { pacedProgress, TimeSlice } from "./pace/index.ts";
-export { type Extractor, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
+export { type Extractor, hashOf, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
 export {
 	type Dependee,
 	dependentReach,
@@ -64,9 +64,9 @@ export {
 	renderSketch,
 } from "./render/index.ts";
 export { ResidentMaps, sharedResidentMaps } from "./residency.ts";
-export { isTestPath, type ResolutionContext, resolveImport } from "./resolve/index.ts";
+export { isTestPath, type ResolutionContext, readResolutionSettings, resolveImport } from "./resolve/index.ts";
 // What a file is to the index (minified, generated, vendored or build output, too large): Contour classifies a
 // change's files the same way, so both tools leave the same files out and name the same gaps.
-export { classifyName, contentGap, RootGoneError, skippedDirGap } from "./scan/index.ts";
+export { classifyName, contentGap, RootGoneError, readBoundedSync, scanRoot, skippedDirGap } from "./scan/index.ts";
 export { useExtractWorkerScript, useExtractWorkersFrom } from "./shared-extract-pool.ts";
 export { terms } from "./terms/index.ts";

@@ -1,0 +1,160 @@
+/**
+ * Which files of a project slice (`project-slice.ts`) a review parses so that its import graphs give the same
+ * answers as graphs of the whole project:
+ *
+ * - The files that import a changed path (on either side): the imports a change adds or removes include those of
+ *   unchanged files whose import now resolves elsewhere (a file added beside an old target), and clone search looks
+ *   at importers. A file can import a path only if its text names it (`importKeys`), so only files whose text holds
+ *   a key are parsed; the parse decides.
+ * - Every file on a cycle through a changed file: such a cycle lies both among the files a changed file reaches
+ *   through imports and among the files that reach it. Either set, parsed whole with all its imports, gives the
+ *   cycles the whole project's graph holds, so both are grown a level at a time, the cheaper one first, until one is
+ *   complete. A cycle that touches no changed file is the same on both sides and never reported.
+ */
+import { posix } from "node:path";
+import { type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
+import type { ImportFacts } from "./measure-cache.ts";
+import type { ProjectSlice } from "./project-slice.ts";
+
+/** A file's imports as one side of the import graphs sees them. */
+export interface ReachedSide {
+	path: string;
+	language: LanguageId;
+	imports: ImportFacts;
+}
+
+/** File names a directory import resolves to: such a file is named by its directory, not its own name. */
+const DIRECTORY_ENTRIES = /^(index|__init__|mod|lib|main)\.[^.]+$/;
+
+/**
+ * Parses in `slice` the importers of `changedPaths` and the files on cycles through them, from `sides` (the changed
+ * files' before and after sides), resolving each import against the file list of both sides (`sideFiles`).
+ */
+export async function reachImports(
+	slice: ProjectSlice,
+	sides: readonly ReachedSide[],
+	changedPaths: ReadonlySet<string>,
+	sideFiles: { before: ReadonlySet<string>; after: ReadonlySet<string> },
+	signal?: AbortSignal,
+): Promise<void> {
+	const base = slice.project.context;
+	const contexts: ResolutionContext[] = [
+		{ ...base, files: sideFiles.before },
+		{ ...base, files: sideFiles.after },
+	];
+	const targets = (side: ReachedSide): Set<string> => {
+		const out = new Set<string>();
+		for (const context of contexts)
+			for (const imported of side.imports) for (const target of resolveImport(side, imported, context)) out.add(target);
+		return out;
+	};
+	const parse = async (paths: Iterable<string>): Promise<void> => {
+		await slice.factsFor(paths);
+		signal?.throwIfAborted();
+	};
+	// What reaches the changed files: a level is the files whose text names one of the last level and that import
+	// it. The first level (the changed paths' importers) is always wanted.
+	const backward = { seen: new Set(changedPaths), frontier: [...changedPaths] };
+	/** The files whose text names a file of the backward frontier: the next level's candidates. */
+	const candidatesBack = (): { level: Set<string>; candidates: string[] } => {
+		const level = new Set(backward.frontier.filter((path) => languageOf(path) !== undefined));
+		const keys: RegExp[] = [];
+		const dirs = new Set<string>();
+		for (const path of level) {
+			keys.push(...importKeys(path, base));
+			if (DIRECTORY_ENTRIES.test(posix.basename(path)) || path.endsWith(".rs")) dirs.add(posix.dirname(path));
+		}
+		const candidates: string[] = [];
+		for (const [path, text] of slice.texts) {
+			if (backward.seen.has(path)) continue;
+			const near = [...dirs].some((dir) => dir === "." || path.startsWith(`${dir}/`));
+			if (near || keys.some((key) => key.test(text))) candidates.push(path);
+		}
+		return { level, candidates };
+	};
+	const stepBackward = async ({ level, candidates }: ReturnType<typeof candidatesBack>): Promise<void> => {
+		await parse(candidates);
+		backward.frontier = candidates.filter((path) => {
+			const facts = slice.project.files.get(path);
+			return facts !== undefined && [...targets(facts)].some((target) => level.has(target));
+		});
+		for (const path of backward.frontier) backward.seen.add(path);
+	};
+	// What the changed files reach: a level is what the last one imports.
+	const forward = { seen: new Set(changedPaths), frontier: [] as string[] };
+	const enqueue = (paths: Iterable<string>, into: Set<string>) => {
+		for (const path of paths) if (!forward.seen.has(path)) into.add(path);
+	};
+	const first = new Set<string>();
+	for (const side of sides) enqueue(targets(side), first);
+	forward.frontier = [...first];
+	const stepForward = async (): Promise<void> => {
+		for (const path of forward.frontier) forward.seen.add(path);
+		await parse(forward.frontier);
+		const next = new Set<string>();
+		for (const path of forward.frontier) {
+			const facts = slice.project.files.get(path);
+			if (facts !== undefined) enqueue(targets(facts), next);
+		}
+		forward.frontier = [...next];
+	};
+	await stepBackward(candidatesBack());
+	// The cheaper next level first: files not parsed yet on either side.
+	const unparsed = (paths: readonly string[]) => paths.filter((path) => !slice.project.files.has(path)).length;
+	while (forward.frontier.length > 0 && backward.frontier.length > 0) {
+		const back = candidatesBack();
+		if (unparsed(back.candidates) < unparsed(forward.frontier)) await stepBackward(back);
+		else await stepForward();
+	}
+}
+
+/**
+ * Patterns one of which a file's text must match to import `path`: its name up to the first dot, as a module path
+ * writes it (in a script, after a `/` or a quote and before a `/`, a quote or a dot; elsewhere as a word); for a
+ * directory's entry file (`index.ts`, `__init__.py`) or a Java class, the name of its directory too; for Go, the
+ * quoted import path of its package; and a local package name, tsconfig alias or subpath import that resolves to it.
+ */
+export function importKeys(path: string, context: ResolutionContext): RegExp[] {
+	const name = posix.basename(path);
+	const dir = posix.dirname(path);
+	const language = languageOf(path);
+	if (language === "go") return goKeys(dir, context).map((key) => new RegExp(escaped(key)));
+	const names = [name.split(".")[0] as string];
+	// A directory import names the directory holding the entry file; a Java wildcard import, the class's package.
+	if ((DIRECTORY_ENTRIES.test(name) || language === "java") && dir !== ".") names.push(posix.basename(dir));
+	const script = language === "typescript" || language === "tsx" || language === "javascript";
+	const keys = names.map((word) => {
+		const core = escaped(word.split(".")[0] as string);
+		return script ? new RegExp(`(?:^|[/'"\x60])${core}(?=[/'"\x60.])`, "m") : new RegExp(`\\b${core}\\b`);
+	});
+	const aliases = [...(context.packages?.keys() ?? [])];
+	for (const tsconfig of [context.tsconfig, ...(context.nestedTsconfigs?.values() ?? [])])
+		for (const alias of Object.keys(tsconfig?.paths ?? {})) if (!alias.includes("*")) aliases.push(alias);
+	for (const imports of context.packageImports?.values() ?? [])
+		for (const alias of imports.keys()) if (!alias.includes("*")) aliases.push(alias);
+	const from = { path, language: language === "python" || language === undefined ? "typescript" : language };
+	for (const alias of aliases)
+		if (resolveImport(from, { specifier: alias, line: 1 }, context).includes(path))
+			keys.push(new RegExp(escaped(alias)));
+	return keys;
+}
+
+function escaped(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The quoted import paths of the Go package in `dir`; without a module, any text may name it. */
+function goKeys(dir: string, context: ResolutionContext): string[] {
+	const keys: string[] = [];
+	const modules = [
+		...(context.goModule === undefined ? [] : [{ module: context.goModule, dir: context.goModuleDir ?? "" }]),
+		...(context.goModules ?? []),
+	];
+	for (const { module, dir: moduleDir } of modules) {
+		const inside = moduleDir === "" || moduleDir === "." ? dir : posix.relative(moduleDir, dir);
+		if (inside.startsWith("..")) continue;
+		const importPath = inside === "." || inside === "" ? module : `${module}/${inside}`;
+		keys.push(`"${importPath}"`, `\`${importPath}\``);
+	}
+	return keys.length === 0 ? [""] : keys;
+}

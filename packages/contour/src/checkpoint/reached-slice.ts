@@ -1,0 +1,61 @@
+/**
+ * The project slice of one review: the root listed and read (`project-slice.ts`), holding the facts of the changed
+ * files' staged sides where the worktree holds the same bytes, and parsed where the change's
+ * imports reach (`import-reach.ts`), each import resolved against the file list of each side as the import graphs
+ * resolve it (`import-edges.ts`). An error of the listing becomes a note, as an error of the code map does.
+ */
+import { type FileFacts, languageOf, type SharedParse } from "pi-fovea/engine";
+import type { ChangedFile } from "../git/index.ts";
+import { type ReachedSide, reachImports } from "./import-reach.ts";
+import { type ProjectSlice, projectSlice } from "./project-slice.ts";
+import type { ReviewedImports } from "./reviewed-imports.ts";
+import type { MeasuredChange } from "./side-measures.ts";
+
+/**
+ * The slice of `root` that the change (`text`, measured in `sides`) reaches, or why there is none; `undefined` for
+ * a root too large to hold as a slice (`MAX_SLICE_TEXT_BYTES`).
+ */
+export async function sliceOf(
+	root: string,
+	text: readonly ChangedFile[],
+	sides: { measured: readonly MeasuredChange[]; reviewed: ReadonlyMap<string, ReviewedImports> },
+	changedPaths: ReadonlySet<string>,
+	leftOut: ReadonlySet<string>,
+	options: { signal?: AbortSignal; sharedParse: SharedParse; afterFacts: Iterable<FileFacts> },
+): Promise<ProjectSlice | { error: string } | undefined> {
+	try {
+		const slice = await projectSlice(root, options);
+		if (slice === undefined) return undefined;
+		for (const facts of options.afterFacts) slice.adopt(facts);
+		const unchanged = [...slice.project.context.files].filter((path) => !changedPaths.has(path) && !leftOut.has(path));
+		const sideFiles = (side: "before" | "after") => {
+			const files = new Set(unchanged);
+			for (const path of sides.reviewed.keys()) if (!changedPaths.has(path)) files.add(path);
+			for (const change of text) {
+				if (change[side] === undefined) continue;
+				const path = side === "before" ? (change.oldPath ?? change.path) : change.path;
+				if (languageOf(path) !== undefined) files.add(path);
+			}
+			return files;
+		};
+		const reached: ReachedSide[] = [];
+		for (const file of sides.measured)
+			for (const side of [file.before, file.after]) {
+				const language = side === undefined ? undefined : languageOf(side.path);
+				if (side?.imports !== undefined && language !== undefined)
+					reached.push({ path: side.path, language, imports: side.imports });
+			}
+		for (const [path, held] of sides.reviewed) reached.push({ path, language: held.language, imports: held.imports });
+		await reachImports(
+			slice,
+			reached,
+			changedPaths,
+			{ before: sideFiles("before"), after: sideFiles("after") },
+			options.signal,
+		);
+		return slice;
+	} catch (error) {
+		options.signal?.throwIfAborted();
+		return { error: error instanceof Error ? error.message : String(error) };
+	}
+}
