@@ -61,13 +61,14 @@ export class BoundedDiffusion {
 	/** How strongly the region's heat reaches each node (while it grows), and a hop's sums before scaling. */
 	#reach = new Float64Array(0);
 	#sums = new Float64Array(0);
-	/** Nodes in the region (`#inRegion === #run`), and nodes reached by the hop being grown (`#reached === #hop`). */
-	#inRegion = new Int32Array(0);
-	#run = 0;
+	/**
+	 * Each region node's place in the region, -1 for the other nodes (a run sets its region's back to -1), so one read
+	 * tells whether a node is in the region and where; and the nodes reached by the hop being grown
+	 * (`#reached === #hop`).
+	 */
+	#localOf = new Int32Array(0);
 	#reached = new Int32Array(0);
 	#hop = 0;
-	/** Each region node's place in the region. */
-	#localOf = new Int32Array(0);
 	/** The region's nodes (the first `#regionLength`), then the isolated seeds outside it. */
 	#region = new Int32Array(0);
 	#regionLength = 0;
@@ -100,6 +101,22 @@ export class BoundedDiffusion {
 		for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
 		if (!(budget >= 1)) throw new RangeError(`diffuse: invalid budget ${budget}`);
 		this.#prepare(n);
+		try {
+			return this.#diffuse(graph, seeds, times, tolerance, budget, stats);
+		} finally {
+			unplace(this.#localOf, this.#region.subarray(0, this.#regionLength));
+		}
+	}
+
+	/** `run` once its vectors are ready. */
+	#diffuse(
+		graph: NormalizedGraph,
+		seeds: Float64Array,
+		times: readonly number[],
+		tolerance: number,
+		budget: number,
+		stats: BoundedHeatStats | undefined,
+	): BoundedHeat {
 		const terms = Math.max(...times.map((t) => scaledBesselSeries(t, tolerance).length));
 		const isolated: number[] = [];
 		const seeded = this.#seedRegion(graph, seeds, budget, isolated);
@@ -127,17 +144,14 @@ export class BoundedDiffusion {
 			this.#capacity = capacity;
 			this.#reach = new Float64Array(capacity);
 			this.#sums = new Float64Array(capacity);
-			this.#inRegion = new Int32Array(capacity);
 			this.#reached = new Int32Array(capacity);
-			this.#localOf = new Int32Array(capacity);
+			this.#localOf = new Int32Array(capacity).fill(-1);
 			this.#region = new Int32Array(capacity);
 			this.#candidates = new Int32Array(capacity);
 			this.#ties = new Int32Array(capacity);
-			this.#run = 0;
 			this.#hop = 0;
 		}
 		this.#regionLength = 0;
-		this.#run = nextStamp(this.#inRegion, this.#run);
 	}
 
 	/**
@@ -148,7 +162,7 @@ export class BoundedDiffusion {
 		let length = listSeeds(seeds, graph.size, this.#reach, this.#candidates);
 		for (const i of isolatedAmong(graph.degree, this.#candidates, length)) isolated.push(i);
 		length = keepLargest(this.#reach, this.#candidates, length, Math.ceil(budget / 2), this.#ties);
-		this.#regionLength = appendMarked(this.#candidates, length, this.#region, 0, this.#inRegion, this.#run);
+		this.#regionLength = appendPlaced(this.#candidates, length, this.#region, 0, this.#localOf);
 		return length;
 	}
 
@@ -165,19 +179,12 @@ export class BoundedDiffusion {
 			this.#hop = nextStamp(this.#reached, this.#hop);
 			const frontier = this.#region.subarray(from, this.#regionLength);
 			visits += rowEntries(graph.offsets, frontier, frontier.length);
-			const marks = { inRegion: this.#inRegion, run: this.#run, reached: this.#reached, hop: this.#hop };
+			const marks = { localOf: this.#localOf, reached: this.#reached, hop: this.#hop };
 			let length = pushReach(graph, frontier, this.#reach, this.#sums, marks, this.#candidates);
 			scaleReach(graph.scale, this.#sums, this.#reach, this.#candidates, length);
 			length = keepLargest(this.#reach, this.#candidates, length, budget - this.#regionLength, this.#ties);
 			from = this.#regionLength;
-			this.#regionLength = appendMarked(
-				this.#candidates,
-				length,
-				this.#region,
-				this.#regionLength,
-				this.#inRegion,
-				this.#run,
-			);
+			this.#regionLength = appendPlaced(this.#candidates, length, this.#region, this.#regionLength, this.#localOf);
 		}
 		clearAt(this.#reach, this.#region, this.#regionLength);
 		return visits;
@@ -195,8 +202,7 @@ export class BoundedDiffusion {
 		const offsets = this.#roomInt("offsets", m + 1);
 		const targets = this.#roomInt("targets", entries);
 		const weights = this.#room("weights", entries);
-		const marks = { inRegion: this.#inRegion, run: this.#run, localOf: this.#localOf };
-		const length = localRows(graph, region, marks, offsets, targets, weights);
+		const length = localRows(graph, region, this.#localOf, offsets, targets, weights);
 		return {
 			size: m,
 			offsets: offsets.subarray(0, m + 1),
@@ -210,7 +216,7 @@ export class BoundedDiffusion {
 	/** The region's nodes, then the isolated seeds outside it. */
 	#withIsolated(isolated: readonly number[], regionLength: number): Int32Array {
 		let length = regionLength;
-		for (const i of isolated) if (this.#inRegion[i] !== this.#run) this.#region[length++] = i;
+		for (const i of isolated) if ((this.#localOf[i] as number) < 0) this.#region[length++] = i;
 		return this.#region.subarray(0, length);
 	}
 
@@ -279,22 +285,26 @@ function isolatedAmong(degree: Float64Array, ids: Int32Array, length: number): n
 	return isolated;
 }
 
-/** Appends the first `length` of `ids` to `out` after its first `outLength`, marking each; returns the new length. */
-function appendMarked(
+/** Appends the first `length` of `ids` to `out` after its first `outLength`, each placed in `localOf`. */
+function appendPlaced(
 	ids: Int32Array,
 	length: number,
 	out: Int32Array,
 	outLength: number,
-	marks: Int32Array,
-	stamp: number,
+	localOf: Int32Array,
 ): number {
 	let listed = outLength;
 	for (let k = 0; k < length; k++) {
 		const i = ids[k] as number;
-		marks[i] = stamp;
+		localOf[i] = listed;
 		out[listed++] = i;
 	}
 	return listed;
+}
+
+/** Sets `localOf` back to -1 at the nodes of `region`. */
+function unplace(localOf: Int32Array, region: Int32Array): void {
+	for (let k = 0; k < region.length; k++) localOf[region[k] as number] = -1;
 }
 
 /** The row entries of the first `length` of `ids`. */
@@ -309,8 +319,7 @@ function rowEntries(offsets: Int32Array, ids: Int32Array, length: number): numbe
 
 /** The marks a hop of growth reads: the region's, and those of the nodes the hop reached. */
 interface GrowthMarks {
-	inRegion: Int32Array;
-	run: number;
+	localOf: Int32Array;
 	reached: Int32Array;
 	hop: number;
 }
@@ -324,7 +333,7 @@ function pushReach(
 	frontier: Int32Array,
 	reach: Float64Array,
 	sums: Float64Array,
-	{ inRegion, run, reached, hop }: GrowthMarks,
+	{ localOf, reached, hop }: GrowthMarks,
 	out: Int32Array,
 ): number {
 	const { offsets, targets, weights, scale } = graph;
@@ -335,7 +344,7 @@ function pushReach(
 		const end = offsets[j + 1] as number;
 		for (let e = offsets[j] as number; e < end; e++) {
 			const i = targets[e] as number;
-			if (inRegion[i] === run) continue;
+			if ((localOf[i] as number) >= 0) continue;
 			if (reached[i] !== hop) {
 				reached[i] = hop;
 				out[listed++] = i;
@@ -360,13 +369,6 @@ function numberRegion(region: Int32Array, localOf: Int32Array): void {
 	for (let k = 0; k < region.length; k++) localOf[region[k] as number] = k;
 }
 
-/** The marks that say which nodes are in the region, and where. */
-interface RegionMarks {
-	inRegion: Int32Array;
-	run: number;
-	localOf: Int32Array;
-}
-
 /**
  * The rows of `region` with the entries between its nodes only, renumbered by place, into `offsets`, `targets`
  * and `weights`. Returns the entries written.
@@ -374,7 +376,7 @@ interface RegionMarks {
 function localRows(
 	graph: NormalizedGraph,
 	region: Int32Array,
-	{ inRegion, run, localOf }: RegionMarks,
+	localOf: Int32Array,
 	offsets: Int32Array,
 	targets: Int32Array,
 	weights: Float64Array,
@@ -387,8 +389,9 @@ function localRows(
 		const end = rows[i + 1] as number;
 		for (let e = rows[i] as number; e < end; e++) {
 			const j = columns[e] as number;
-			if (inRegion[j] !== run) continue;
-			targets[length] = localOf[j] as number;
+			const local = localOf[j] as number;
+			if (local < 0) continue;
+			targets[length] = local;
 			weights[length++] = values[e] as number;
 		}
 		offsets[k + 1] = length;
@@ -415,15 +418,24 @@ function clearAt(vector: Float64Array, ids: Int32Array, length: number): void {
 function keepLargest(vector: Float64Array, ids: Int32Array, length: number, budget: number, ties: Int32Array): number {
 	const kept = dropZeros(vector, ids, length);
 	if (kept <= budget) return kept;
-	const cut = nthLargest(magnitudesOf(vector, ids, kept), budget);
+	// The ties' room holds the magnitudes first: a float view of as many bytes holds half as many entries.
+	const magnitudes = kept * 2 <= ties.length ? new Float64Array(ties.buffer, ties.byteOffset, kept) : undefined;
+	const cut = nthLargest(magnitudesOf(vector, ids, kept, magnitudes), budget);
 	const split = new Int32Array(2);
 	splitAtCut(vector, ids, kept, cut, ties, split);
 	const above = split[0] as number;
-	const tied = ties.subarray(0, split[1] as number).sort();
+	const tied = ties.subarray(0, split[1] as number);
+	if (!ascending(tied)) tied.sort();
 	const keep = Math.min(tied.length, budget - above);
 	ids.set(tied.subarray(0, keep), above);
 	clearAt(vector, tied.subarray(keep), tied.length - keep);
 	return above + keep;
+}
+
+/** Whether `ids` are in ascending order (the seeds' ties are: they are listed by id). */
+function ascending(ids: Int32Array): boolean {
+	for (let k = 1; k < ids.length; k++) if ((ids[k - 1] as number) > (ids[k] as number)) return false;
+	return true;
 }
 
 /** Unlists the zero entries of the first `length` of `ids`; returns how many stay. */
@@ -436,9 +448,9 @@ function dropZeros(vector: Float64Array, ids: Int32Array, length: number): numbe
 	return kept;
 }
 
-/** The magnitudes of `vector` at the first `length` of `ids`. */
-function magnitudesOf(vector: Float64Array, ids: Int32Array, length: number): Float64Array {
-	const magnitudes = new Float64Array(length);
+/** The magnitudes of `vector` at the first `length` of `ids`, in `out` when given. */
+function magnitudesOf(vector: Float64Array, ids: Int32Array, length: number, out?: Float64Array): Float64Array {
+	const magnitudes = out ?? new Float64Array(length);
 	for (let k = 0; k < length; k++) magnitudes[k] = Math.abs(vector[ids[k] as number] as number);
 	return magnitudes;
 }
