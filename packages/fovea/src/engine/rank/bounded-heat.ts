@@ -50,7 +50,7 @@ export interface BoundedHeat {
 /**
  * What bounded diffusions over one graph reuse, query after query (queries run synchronously): the marks and lists
  * that grow a region, and the region's own graph and vectors. Nothing the size of the graph is cleared or allocated
- * by a query; what a diffusion marks it leaves behind under a stamp that the next one does not match.
+ * by a query; what a diffusion marks (places in the region, sums of a hop) it sets back itself.
  *
  * Every loop is a function of its own over typed arrays, with nothing after the loop: V8 compiles a long loop while
  * it runs (on-stack replacement) without feedback for the code after it, and deoptimizes on reaching that code, on
@@ -63,12 +63,9 @@ export class BoundedDiffusion {
 	#sums = new Float64Array(0);
 	/**
 	 * Each region node's place in the region, -1 for the other nodes (a run sets its region's back to -1), so one read
-	 * tells whether a node is in the region and where; and the nodes reached by the hop being grown
-	 * (`#reached === #hop`).
+	 * tells whether a node is in the region and where.
 	 */
 	#localOf = new Int32Array(0);
-	#reached = new Int32Array(0);
-	#hop = 0;
 	/** The region's nodes (the first `#regionLength`), then the isolated seeds outside it. */
 	#region = new Int32Array(0);
 	#regionLength = 0;
@@ -137,19 +134,17 @@ export class BoundedDiffusion {
 		return { heats: out, touched };
 	}
 
-	/** Marks and lists for a graph of `n` nodes, and a new stamp for the region. */
+	/** Marks and lists for a graph of `n` nodes, and an empty region. */
 	#prepare(n: number): void {
 		if (n > this.#capacity) {
 			const capacity = withHeadroom(n);
 			this.#capacity = capacity;
 			this.#reach = new Float64Array(capacity);
 			this.#sums = new Float64Array(capacity);
-			this.#reached = new Int32Array(capacity);
 			this.#localOf = new Int32Array(capacity).fill(-1);
 			this.#region = new Int32Array(capacity);
 			this.#candidates = new Int32Array(capacity);
 			this.#ties = new Int32Array(capacity);
-			this.#hop = 0;
 		}
 		this.#regionLength = 0;
 	}
@@ -176,11 +171,9 @@ export class BoundedDiffusion {
 		let from = 0;
 		let visits = 0;
 		for (let hop = 0; hop < hops && this.#regionLength < budget && from < this.#regionLength; hop++) {
-			this.#hop = nextStamp(this.#reached, this.#hop);
 			const frontier = this.#region.subarray(from, this.#regionLength);
 			visits += rowEntries(graph.offsets, frontier, frontier.length);
-			const marks = { localOf: this.#localOf, reached: this.#reached, hop: this.#hop };
-			let length = pushReach(graph, frontier, this.#reach, this.#sums, marks, this.#candidates);
+			let length = pushReach(graph, frontier, this.#reach, this.#sums, this.#localOf, this.#candidates);
 			scaleReach(graph.scale, this.#sums, this.#reach, this.#candidates, length);
 			length = keepLargest(this.#reach, this.#candidates, length, budget - this.#regionLength, this.#ties);
 			from = this.#regionLength;
@@ -259,13 +252,6 @@ export class BoundedDiffusion {
 	}
 }
 
-/** A new stamp for `marks`, which are reset when the stamps run out. */
-function nextStamp(marks: Int32Array, stamp: number): number {
-	if (stamp < 0x7ffffff0) return stamp + 1;
-	marks.fill(0);
-	return 1;
-}
-
 /** Lists the nonzero seeds in `ids` and their magnitudes in `reach`; returns how many. */
 function listSeeds(seeds: Float64Array, n: number, reach: Float64Array, ids: Int32Array): number {
 	let length = 0;
@@ -317,23 +303,17 @@ function rowEntries(offsets: Int32Array, ids: Int32Array, length: number): numbe
 	return entries;
 }
 
-/** The marks a hop of growth reads: the region's, and those of the nodes the hop reached. */
-interface GrowthMarks {
-	localOf: Int32Array;
-	reached: Int32Array;
-	hop: number;
-}
-
 /**
- * Pushes the reach of the `frontier` nodes along their rows into `sums`, at the nodes outside the region; lists
- * each such node once in `out`. Returns how many it lists.
+ * Pushes the reach of the `frontier` nodes along their rows into `sums`, at the nodes outside the region (`localOf`
+ * below 0); lists each such node once in `out`, the first time its sum leaves zero (reach and weights are positive;
+ * an inert entry of weight 0 is skipped). Returns how many it lists.
  */
 function pushReach(
 	graph: NormalizedGraph,
 	frontier: Int32Array,
 	reach: Float64Array,
 	sums: Float64Array,
-	{ localOf, reached, hop }: GrowthMarks,
+	localOf: Int32Array,
 	out: Int32Array,
 ): number {
 	const { offsets, targets, weights, scale } = graph;
@@ -344,12 +324,11 @@ function pushReach(
 		const end = offsets[j + 1] as number;
 		for (let e = offsets[j] as number; e < end; e++) {
 			const i = targets[e] as number;
-			if ((localOf[i] as number) >= 0) continue;
-			if (reached[i] !== hop) {
-				reached[i] = hop;
-				out[listed++] = i;
-			}
-			sums[i] = (sums[i] as number) + (weights[e] as number) * x;
+			const w = weights[e] as number;
+			if ((localOf[i] as number) >= 0 || w === 0) continue;
+			const sum = sums[i] as number;
+			if (sum === 0) out[listed++] = i;
+			sums[i] = sum + w * x;
 		}
 	}
 	return listed;
