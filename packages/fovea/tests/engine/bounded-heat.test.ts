@@ -27,7 +27,7 @@ function spread({ heats, touched }: BoundedHeat, n: number): Float64Array[] {
 }
 
 describe("bounded heat", () => {
-	it("property: below the budget it is the dense series, bit for bit, at any number of timescales", () => {
+	it("property: a region that never reaches the budget gives the dense series, bit for bit, at any timescales", () => {
 		const diffusion = new BoundedDiffusion();
 		fc.assert(
 			fc.property(
@@ -35,17 +35,34 @@ describe("bounded heat", () => {
 				fc.nat(),
 				fc.array(fc.double({ min: 0.1, max: 8, noNaN: true }), { minLength: 1, maxLength: 5 }),
 				(n, salt, times) => {
-					const graph = normalizeGraph(sparse(n + 2, randomGraph(n, salt))); // two isolated nodes at the end
-					const seeds = new Float64Array(n + 2);
+					// The seeded component, two isolated nodes, and a chain of 300 unseeded nodes: the graph is larger than
+					// the budget (diffused by region), the seeds' reach is not.
+					const edges = randomGraph(n, salt);
+					for (let i = n + 3; i < n + 302; i++) edges.push([i - 1, i, 1]);
+					const graph = normalizeGraph(sparse(n + 302, edges));
+					const seeds = new Float64Array(n + 302);
 					seeds[salt % n] = 1;
 					seeds[(salt * 5) % n] = (seeds[(salt * 5) % n] as number) + 0.5;
 					seeds[n + 1] = 0.25;
 					const dense = diffuse(graph, seeds, times, 1e-6);
-					const bounded = spread(diffusion.run(graph, seeds, times, 1e-6, 1000), n + 2);
-					return dense.every((h, s) => h.every((x, i) => x === bounded[s]?.[i]));
+					const stats: BoundedHeatStats = { products: 0 };
+					const bounded = spread(diffusion.run(graph, seeds, times, 1e-6, 200, stats), n + 302);
+					return (stats.touched ?? 0) < 200 && dense.every((h, s) => h.every((x, i) => x === bounded[s]?.[i]));
 				},
 			),
 		);
+	});
+
+	it("diffuses a graph within the budget whole, as the dense series, listing every node", () => {
+		const graph = normalizeGraph(sparse(40, randomGraph(40, 3)));
+		const seeds = new Float64Array(40);
+		seeds[7] = 1;
+		const stats: BoundedHeatStats = { products: 0 };
+		const bounded = new BoundedDiffusion().run(graph, seeds, [0.5, 2, 6], 1e-3, 40, stats);
+		assert.deepEqual([...bounded.touched], [...Array(40).keys()]);
+		assert.equal(stats.seedsDiffused, 1);
+		const dense = diffuse(graph, seeds, [0.5, 2, 6], 1e-3);
+		for (let s = 0; s < 3; s++) assert.deepEqual([...(bounded.heats[s] ?? [])], [...(dense[s] ?? [])]);
 	});
 
 	it("bounds the seeds, the nodes with heat and the entries read by the budget, and keeps the strongest seed", () => {

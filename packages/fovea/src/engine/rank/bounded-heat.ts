@@ -6,8 +6,8 @@
  * left for the nodes around the seeds, where the heat goes) and grows hop by hop, as far as heat
  * travels in the series' products, taking the nodes the region's heat reaches most strongly first, until it holds
  * `budget` nodes. Heat is not carried outside it (nodes outside stay cold). A region that never reaches the budget
- * holds every node the series can reach, and the result is the dense series' exactly: a graph of fewer nodes than
- * the budget ranks as before.
+ * holds every node the series can reach, and the result is the dense series' exactly; a graph of no more nodes than
+ * the budget is diffused whole, as before.
  *
  * The series runs on the region as a graph of its own (its nodes renumbered, the entries between them, the whole
  * graph's degrees), by `heat.ts`'s `diffuse`: its products then read a few hundred thousand entries laid out in a
@@ -79,6 +79,8 @@ export class BoundedDiffusion {
 	#localSeeds = new Float64Array(0);
 	#scratch = new ScratchVectors(0);
 	#heats: Float64Array[] = [];
+	/** The ids of every node, in order: what a graph diffused whole lists as touched. */
+	#everyNode = new Int32Array(0);
 
 	/**
 	 * Heat from `seeds` after each time in `times` (see `heat.ts`'s `diffuse`) within a region of at most `budget`
@@ -97,6 +99,7 @@ export class BoundedDiffusion {
 		if (seeds.length !== n) throw new RangeError(`diffuse: ${seeds.length} seeds for a graph of ${n} nodes`);
 		for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
 		if (!(budget >= 1)) throw new RangeError(`diffuse: invalid budget ${budget}`);
+		if (n <= budget) return this.#whole(graph, seeds, times, tolerance, stats);
 		this.#prepare(n);
 		try {
 			return this.#diffuse(graph, seeds, times, tolerance, budget, stats);
@@ -105,7 +108,30 @@ export class BoundedDiffusion {
 		}
 	}
 
-	/** `run` once its vectors are ready. */
+	/**
+	 * A graph within the budget is diffused whole, as `heat.ts` does (a region of it would hold the same nodes and
+	 * cost its growth and its copy besides); every node is listed as touched, by id.
+	 */
+	#whole(
+		graph: NormalizedGraph,
+		seeds: Float64Array,
+		times: readonly number[],
+		tolerance: number,
+		stats: BoundedHeatStats | undefined,
+	): BoundedHeat {
+		const n = graph.size;
+		if (this.#scratch.size < n) this.#scratch = new ScratchVectors(withHeadroom(n));
+		const heats = diffuse(graph, seeds, times, tolerance, stats, this.#scratch);
+		if (this.#everyNode.length < n) this.#everyNode = Int32Array.from({ length: withHeadroom(n) }, (_, i) => i);
+		if (stats) {
+			stats.seedsDiffused = countNonzero(seeds);
+			stats.touched = n;
+			stats.edgeVisits = (stats.edgeVisits ?? 0) + stats.products * graph.targets.length;
+		}
+		return { heats, touched: this.#everyNode.subarray(0, n) };
+	}
+
+	/** `run` on a graph larger than the budget, once its vectors are ready. */
 	#diffuse(
 		graph: NormalizedGraph,
 		seeds: Float64Array,
@@ -250,6 +276,13 @@ export class BoundedDiffusion {
 		this.#local[name] = grown;
 		return grown;
 	}
+}
+
+/** How many entries of `values` are not zero. */
+function countNonzero(values: Float64Array): number {
+	let count = 0;
+	for (let i = 0; i < values.length; i++) if ((values[i] as number) !== 0) count++;
+	return count;
 }
 
 /** Lists the nonzero seeds in `ids` and their magnitudes in `reach`; returns how many. */
