@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileRole, subjectStem } from "../../src/engine/rank/file-role.ts";
-import { applyRolePrior, rolesAsked } from "../../src/engine/rank/role-prior.ts";
+import { applyRolePrior, roleOf, rolesAsked } from "../../src/engine/rank/role-prior.ts";
 
 describe("fileRole", () => {
 	it("tells production code from tests, fixtures, benchmarks, examples, vendored and generated files", () => {
@@ -60,7 +60,14 @@ describe("role prior", () => {
 			// files 0-2, then one symbol in each file
 			const score = Float64Array.of(1, 1, 1, 2, 2, 2);
 			const fileOf = Int32Array.of(0, 1, 2, 0, 1, 2);
-			applyRolePrior(fileScore, score, fileOf, (id) => paths[id] as string, asked as never, new Float64Array(3));
+			applyRolePrior(
+				fileScore,
+				score,
+				fileOf,
+				(id) => roleOf(paths[id] as string),
+				asked as never,
+				new Float64Array(3),
+			);
 			return [[...fileScore], [...score.slice(3)]];
 		};
 		const plain = run(rolesAsked(new Set(), []));

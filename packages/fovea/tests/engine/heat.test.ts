@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { SparseGraph } from "../../src/engine/graph/sparse-graph.ts";
 import {
 	diffuse,
 	normalizeGraph,
@@ -10,25 +9,7 @@ import {
 	ScratchVectors,
 	scaledBesselSeries,
 } from "../../src/engine/rank/heat.ts";
-
-function sparse(n: number, edges: Array<[number, number, number]>): SparseGraph {
-	const rows: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
-	for (const [a, b, w] of edges) {
-		rows[a]?.push([b, w]);
-		rows[b]?.push([a, w]);
-	}
-	const offsets = new Int32Array(n + 1);
-	const targets: number[] = [];
-	const weights: number[] = [];
-	rows.forEach((row, i) => {
-		for (const [j, w] of row) {
-			targets.push(j);
-			weights.push(w);
-		}
-		offsets[i + 1] = targets.length;
-	});
-	return { size: n, offsets, targets: Int32Array.from(targets), weights: Float64Array.from(weights) };
-}
+import { sparse } from "../support/sparse-rows.ts";
 
 /** exp(-tL)s by a long Taylor series on the dense normalized Laplacian (isolated nodes: zero row). */
 function denseHeat(n: number, edges: Array<[number, number, number]>, seeds: number[], t: number): number[] {

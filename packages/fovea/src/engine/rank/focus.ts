@@ -2,17 +2,11 @@ import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
 import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { readQuery, terms } from "../terms/index.ts";
+import { BoundedDiffusion, type BoundedHeatStats, HEAT_BUDGET } from "./bounded-heat.ts";
 import { ContentIndex } from "./content-index.ts";
 import { applyCouplingPrior } from "./coupling-prior.ts";
-import {
-	diffuse,
-	diffusionSlots,
-	type HeatStats,
-	normalizeGraph,
-	renormalizeRows,
-	ScratchVectors,
-	withHeadroom,
-} from "./heat.ts";
+import { FileRoles } from "./file-roles.ts";
+import { normalizeGraph, renormalizeRows, ScratchVectors, withHeadroom } from "./heat.ts";
 import type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
 import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
 import {
@@ -63,18 +57,14 @@ const TEXT_RANK = 0.7;
 const NAMED_SHARE = 0.5;
 const NAMED_BONUS = 0.6;
 
-/**
- * Scratch slots of a focus query, after the diffusion's; the blended score takes the diffusion's first slot, free once
- * the diffusion has returned (one node-sized vector less).
- */
+/** Scratch slots of a focus query (the diffusion keeps its own vectors, `BoundedDiffusion`). */
 const FOCUS_SLOTS = {
 	score: 0,
-	// The role prior's, after the heats are blended into `score` (diffusion slots, free by then).
 	roleFactor: 1,
 	beforeRoles: 2,
-	seeds: diffusionSlots(TIMES.length),
-	hottest: diffusionSlots(TIMES.length) + 1,
-	text: diffusionSlots(TIMES.length) + 2,
+	seeds: 3,
+	hottest: 4,
+	text: 5,
 } as const;
 
 /** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */
@@ -84,7 +74,9 @@ export function prepareGraph(graph: CodeGraph, files?: ReadonlyMap<string, FileF
 		fileOf[id] = id < graph.fileCount ? id : (graph.fileNode.get(node.path) ?? -1);
 	});
 	const scratch = new ScratchVectors(fileOf.length);
-	return withIndexes({ graph, operator: normalizeGraph(graph), fileOf, scratch }, files, {});
+	const roles = new FileRoles(graph.nodes, graph.fileCount);
+	const operator = normalizeGraph(graph);
+	return withIndexes({ graph, operator, fileOf, scratch, heat: new BoundedDiffusion(), roles }, files, {});
 }
 
 /** The term and content indexes of each prepared graph that built them. */
@@ -179,7 +171,8 @@ export function patchPreparedGraph(
 		if (facts === undefined) content.remove(id);
 		else content.add(id, facts);
 	}
-	return withIndexes({ graph, operator, fileOf, scratch }, files, { index, content });
+	const { heat, roles } = previous;
+	return withIndexes({ graph, operator, fileOf, scratch, heat, roles }, files, { index, content });
 }
 
 export type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
@@ -191,7 +184,7 @@ export interface FocusResult {
 	seededNodes: number;
 	files: RankedNode[];
 	symbols: RankedNode[];
-	stats: HeatStats;
+	stats: BoundedHeatStats;
 	/** Routes the query names (`rank/route-seeds.ts`), best first; their handlers rank first. */
 	routes?: RouteMatch[];
 }
@@ -222,7 +215,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
 	const routes = routeSeeds(graph, query.text);
 	for (const [id, mass] of routes.seeds) seeds[id] = (seeds[id] as number) + mass;
-	const stats: HeatStats = { products: 0 };
+	const stats: BoundedHeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
 	const reading = query.text === "" ? undefined : readQuery(query.text);
@@ -231,26 +224,21 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	if (seededNodes === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
 
 	const scale = query.timeScale !== undefined && query.timeScale > 0 ? Math.min(query.timeScale, 20) : 1;
-	const heats = diffuse(
-		operator,
-		seeds,
-		TIMES.map((t) => t * scale),
-		HEAT_TOLERANCE,
-		stats,
-		prepared.scratch,
-	);
+	const times = TIMES.map((t) => t * scale);
+	const { heats, touched } = prepared.heat.run(operator, seeds, times, HEAT_TOLERANCE, HEAT_BUDGET, stats);
 	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
-	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.degree);
+	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.degree, touched);
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
-	scoreFiles(fileScore, score, fileOf, graph.fileCount, graph.nodes.length);
+	scoreFiles(fileScore, score, fileOf, graph.fileCount, touched);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
 	if (named !== undefined) addNamedBonus(fileScore, named.files, NAMED_BONUS);
 	if (reading !== undefined) {
 		const asked = rolesAsked(reading.about, named?.paths ?? []);
 		const factor = prepared.scratch.vector(FOCUS_SLOTS.roleFactor, graph.fileCount, false);
-		applyRolePrior(fileScore, score, fileOf, (id) => (graph.nodes[id] as GraphNode).path, asked, factor);
+		const role = (id: number) => prepared.roles.of(id);
+		applyRolePrior(fileScore, score, fileOf, role, asked, factor);
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
-		followSubjects(graph, fileOf, fileScore, factor, before);
+		followSubjects(graph, fileOf, fileScore, factor, before, role);
 		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);

@@ -5,7 +5,9 @@
  * @module
  */
 import type { CodeGraph, CoupledEdges } from "../graph/index.ts";
+import type { BoundedDiffusion } from "./bounded-heat.ts";
 import type { ContentIndex } from "./content-index.ts";
+import type { FileRoles } from "./file-roles.ts";
 import type { NormalizedGraph, ScratchVectors } from "./heat.ts";
 import type { TermIndex } from "./term-index.ts";
 
@@ -22,8 +24,12 @@ export interface PreparedGraph {
 	readonly content: ContentIndex;
 	/** The file node of every node (a file's own id for files); longer than the node count, to leave room for edits. */
 	fileOf: Int32Array;
-	/** Vectors reused by every query on this graph (diffusion slots first, then `FOCUS_SLOTS`). */
+	/** Vectors reused by every query on this graph (`FOCUS_SLOTS`). */
 	scratch: ScratchVectors;
+	/** The diffusion's own vectors, reused by every query on this graph (and the graphs patched from it). */
+	heat: BoundedDiffusion;
+	/** The role of each file, kept by file id (and by the graphs patched from this one, whose files are the same). */
+	roles: FileRoles;
 }
 
 /** Where a focus query starts: words, an optional path, and attention carried over from earlier turns. */

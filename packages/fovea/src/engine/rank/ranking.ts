@@ -66,33 +66,37 @@ export function countPositive(values: Float64Array): number {
 }
 
 /**
- * A node's score: its heat at the three timescales blended by their `weights`, over the square root of its degree.
- * The heats and weights are read through locals, not looked up per node.
+ * A node's score: its heat at the three timescales blended by their `weights`, over the square root of its degree,
+ * for the `touched` nodes (the heats are by place in that list; the other nodes have no heat: their score stays as
+ * it is, zero). The heats and weights are read through locals, not looked up per node.
  */
 export function blendHeats(
 	score: Float64Array,
 	[h0, h1, h2]: readonly [Float64Array, Float64Array, Float64Array],
 	[w0, w1, w2]: readonly [number, number, number],
 	degree: Float64Array,
+	touched: Int32Array,
 ): void {
-	for (let i = 0; i < score.length; i++) {
-		const h = w0 * (h0[i] as number) + w1 * (h1[i] as number) + w2 * (h2[i] as number);
+	for (let k = 0; k < touched.length; k++) {
+		const i = touched[k] as number;
+		const h = w0 * (h0[k] as number) + w1 * (h1[k] as number) + w2 * (h2[k] as number);
 		score[i] = h / Math.sqrt(1 + (degree[i] as number));
 	}
 }
 
 /**
  * A file's score: its own plus that of its hottest symbol (a maximum, not a sum, so a file does not win merely by
- * holding many symbols). `fileScore` (zeroed, one entry per file) first gathers the maxima.
+ * holding many symbols). `fileScore` (zeroed, one entry per file) first gathers the maxima over the `touched` nodes,
+ * the only symbols with a score.
  */
 export function scoreFiles(
 	fileScore: Float64Array,
 	score: Float64Array,
 	fileOf: Int32Array,
 	fileCount: number,
-	nodeCount: number,
+	touched: Int32Array,
 ): void {
-	hottestSymbols(fileScore, score, fileOf, fileCount, nodeCount);
+	hottestSymbols(fileScore, score, fileOf, fileCount, touched);
 	addOwnScores(fileScore, score, fileCount);
 }
 
@@ -101,9 +105,11 @@ function hottestSymbols(
 	score: Float64Array,
 	fileOf: Int32Array,
 	fileCount: number,
-	nodeCount: number,
+	touched: Int32Array,
 ): void {
-	for (let id = fileCount; id < nodeCount; id++) {
+	for (let k = 0; k < touched.length; k++) {
+		const id = touched[k] as number;
+		if (id < fileCount) continue;
 		const fileId = fileOf[id] as number;
 		if (fileId >= 0 && (score[id] as number) > (fileScore[fileId] as number)) fileScore[fileId] = score[id] as number;
 	}

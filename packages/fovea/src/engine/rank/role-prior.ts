@@ -51,21 +51,21 @@ export function rolesAsked(about: ReadonlySet<AboutRole>, namedPaths: readonly s
 
 /**
  * Multiplies the score of every scored file (ids below `fileScore.length`) and of every symbol (in `score`, from
- * `fileScore.length` on) by its file's role factor, unless the role is `asked`. `paths` gives a file id's path.
+ * `fileScore.length` on) by its file's role factor, unless the role is `asked`. `roleOfFile` gives a file id's role.
  * Fills `factor` (one entry per file, a reused vector) with the factor of each file (1 for those left as they were).
  */
 export function applyRolePrior(
 	fileScore: Float64Array,
 	score: Float64Array,
 	fileOf: Int32Array,
-	paths: (fileId: number) => string,
+	roleOfFile: (fileId: number) => FileRole,
 	asked: ReadonlySet<FileRole>,
 	factor: Float64Array,
 ): void {
 	factor.fill(1);
 	for (let id = 0; id < fileScore.length; id++) {
 		if (!((fileScore[id] as number) > 0) && !((score[id] as number) > 0)) continue;
-		const role = roleOf(paths(id));
+		const role = roleOfFile(id);
 		if (!asked.has(role)) factor[id] = ROLE_FACTOR[role];
 		fileScore[id] = (fileScore[id] as number) * (factor[id] as number);
 	}

@@ -6,9 +6,8 @@
  * it reaches only through the package's index). A test whose subject ranks low stays down.
  */
 import { type CodeGraph, RELATION_CODE, WEAK } from "../graph/index.ts";
-import { subjectStem } from "./file-role.ts";
+import { type FileRole, subjectStem } from "./file-role.ts";
 import { topK } from "./ranking.ts";
-import { roleOf } from "./role-prior.ts";
 
 /** A lifted test scores this share of its best subject's score (never more than before the prior). */
 const FOLLOW_SUBJECT = 0.9;
@@ -20,7 +19,8 @@ const MIN_STEM = 4;
 /**
  * Lifts each ranked-down test file (a `factor` below 1, a test by its path) to `FOLLOW_SUBJECT` of its best
  * subject's score, when that is more than its score now and no more than its score before the prior; in place.
- * `before` is a reused vector of one entry per file, to hold the scores as they came.
+ * `before` is a reused vector of one entry per file, to hold the scores as they came; `roleOfFile` gives a file id's
+ * role.
  */
 export function followSubjects(
 	graph: CodeGraph,
@@ -28,6 +28,7 @@ export function followSubjects(
 	fileScore: Float64Array,
 	factor: Float64Array,
 	before: Float64Array,
+	roleOfFile: (fileId: number) => FileRole,
 ): void {
 	before.set(fileScore);
 	const production = topK(before, 0, fileScore.length, NAME_CANDIDATES, before, (id) => factor[id] === 1).map(
@@ -35,8 +36,8 @@ export function followSubjects(
 	);
 	for (let id = 0; id < fileScore.length; id++) {
 		const f = factor[id] as number;
+		if (!(f < 1) || roleOfFile(id) !== "test") continue;
 		const path = graph.nodes[id]?.path ?? "";
-		if (!(f < 1) || roleOf(path) !== "test") continue;
 		let best = 0;
 		const consider = (subject: number) => {
 			if (subject !== id && (before[subject] as number) > best) best = before[subject] as number;

@@ -1,0 +1,520 @@
+/**
+ * Heat diffusion where the heat is: the Chebyshev series of `heat.ts` over a region of the graph around the seeds,
+ * so a query's work follows the neighbourhood of its seeds instead of the whole graph. The region starts with the
+ * strongest seeds, at most half the `budget` (a query whose words match a tenth of a 100,000-file graph diffuses from
+ * those: a common word seeds most of the graph at a weight that carries little information, and the other half is
+ * left for the nodes around the seeds, where the heat goes) and grows hop by hop, as far as heat
+ * travels in the series' products, taking the nodes the region's heat reaches most strongly first, until it holds
+ * `budget` nodes. Heat is not carried outside it (nodes outside stay cold). A region that never reaches the budget
+ * holds every node the series can reach, and the result is the dense series' exactly; a graph of no more nodes than
+ * the budget is diffused whole, as before.
+ *
+ * The series runs on the region as a graph of its own (its nodes renumbered, the entries between them, the whole
+ * graph's degrees), by `heat.ts`'s `diffuse`: its products then read a few hundred thousand entries laid out in a
+ * row, where rows picked out of a 100,000-file graph's arrays cost a cache miss each.
+ */
+import {
+	diffuse,
+	type HeatStats,
+	type NormalizedGraph,
+	ScratchVectors,
+	scaledBesselSeries,
+	withHeadroom,
+} from "./heat.ts";
+
+/**
+ * Nodes a diffusion's region holds. A product costs the row entries of the region, so a focus costs about
+ * `products × budget × mean degree` entry reads whatever the root's size; roots up to ~6,000 files (~65,000 nodes)
+ * never reach it.
+ */
+export const HEAT_BUDGET = 65_536;
+
+/** What a bounded diffusion did, for tests and benchmarks: beside the products, how many nodes and entries it read. */
+export interface BoundedHeatStats extends HeatStats {
+	/** Seeds the region started from (at most half the budget). */
+	seedsDiffused?: number;
+	/** Nodes with heat at the end: the region, and isolated seeds outside it. */
+	touched?: number;
+	/** Row entries the region's growth and the products read. */
+	edgeVisits?: number;
+}
+
+/** The heat of a bounded diffusion: the nodes it reached and their heat at each timescale, by place in that list. */
+export interface BoundedHeat {
+	/** The nodes with heat, each once. */
+	touched: Int32Array;
+	/** One vector per timescale: `heats[s][k]` is the heat of node `touched[k]`. */
+	heats: Float64Array[];
+}
+
+/**
+ * What bounded diffusions over one graph reuse, query after query (queries run synchronously): the marks and lists
+ * that grow a region, and the region's own graph and vectors. Nothing the size of the graph is cleared or allocated
+ * by a query; what a diffusion marks (places in the region, sums of a hop) it sets back itself.
+ *
+ * Every loop is a function of its own over typed arrays, with nothing after the loop: V8 compiles a long loop while
+ * it runs (on-stack replacement) without feedback for the code after it, and deoptimizes on reaching that code, on
+ * every run.
+ */
+export class BoundedDiffusion {
+	#capacity = 0;
+	/** How strongly the region's heat reaches each node (while it grows), and a hop's sums before scaling. */
+	#reach = new Float64Array(0);
+	#sums = new Float64Array(0);
+	/**
+	 * Each region node's place in the region, -1 for the other nodes (a run sets its region's back to -1), so one read
+	 * tells whether a node is in the region and where.
+	 */
+	#localOf = new Int32Array(0);
+	/** The region's nodes (the first `#regionLength`), then the isolated seeds outside it. */
+	#region = new Int32Array(0);
+	#regionLength = 0;
+	/** Nodes a hop reached outside the region, and those of them tied at the budget's cut. */
+	#candidates = new Int32Array(0);
+	#ties = new Int32Array(0);
+	/** The region's graph and vectors, with room for the largest region so far. */
+	#local = { offsets: new Int32Array(1), targets: new Int32Array(0), weights: new Float64Array(0) };
+	#localScale = new Float64Array(0);
+	#localDegree = new Float64Array(0);
+	#localSeeds = new Float64Array(0);
+	#scratch = new ScratchVectors(0);
+	#heats: Float64Array[] = [];
+	/** The ids of every node, in order: what a graph diffused whole lists as touched. */
+	#everyNode = new Int32Array(0);
+
+	/**
+	 * Heat from `seeds` after each time in `times` (see `heat.ts`'s `diffuse`) within a region of at most `budget`
+	 * nodes around the strongest seeds; isolated seeded nodes keep their own seed heat. The heats are valid until
+	 * the next run.
+	 */
+	run(
+		graph: NormalizedGraph,
+		seeds: Float64Array,
+		times: readonly number[],
+		tolerance: number,
+		budget = HEAT_BUDGET,
+		stats?: BoundedHeatStats,
+	): BoundedHeat {
+		const n = graph.size;
+		if (seeds.length !== n) throw new RangeError(`diffuse: ${seeds.length} seeds for a graph of ${n} nodes`);
+		for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
+		if (!(budget >= 1)) throw new RangeError(`diffuse: invalid budget ${budget}`);
+		if (n <= budget) return this.#whole(graph, seeds, times, tolerance, stats);
+		this.#prepare(n);
+		try {
+			return this.#diffuse(graph, seeds, times, tolerance, budget, stats);
+		} finally {
+			unplace(this.#localOf, this.#region.subarray(0, this.#regionLength));
+		}
+	}
+
+	/**
+	 * A graph within the budget is diffused whole, as `heat.ts` does (a region of it would hold the same nodes and
+	 * cost its growth and its copy besides); every node is listed as touched, by id.
+	 */
+	#whole(
+		graph: NormalizedGraph,
+		seeds: Float64Array,
+		times: readonly number[],
+		tolerance: number,
+		stats: BoundedHeatStats | undefined,
+	): BoundedHeat {
+		const n = graph.size;
+		if (this.#scratch.size < n) this.#scratch = new ScratchVectors(withHeadroom(n));
+		const heats = diffuse(graph, seeds, times, tolerance, stats, this.#scratch);
+		if (this.#everyNode.length < n) this.#everyNode = Int32Array.from({ length: withHeadroom(n) }, (_, i) => i);
+		if (stats) {
+			stats.seedsDiffused = countNonzero(seeds);
+			stats.touched = n;
+			stats.edgeVisits = (stats.edgeVisits ?? 0) + stats.products * graph.targets.length;
+		}
+		return { heats, touched: this.#everyNode.subarray(0, n) };
+	}
+
+	/** `run` on a graph larger than the budget, once its vectors are ready. */
+	#diffuse(
+		graph: NormalizedGraph,
+		seeds: Float64Array,
+		times: readonly number[],
+		tolerance: number,
+		budget: number,
+		stats: BoundedHeatStats | undefined,
+	): BoundedHeat {
+		const terms = Math.max(...times.map((t) => scaledBesselSeries(t, tolerance).length));
+		const isolated: number[] = [];
+		const seeded = this.#seedRegion(graph, seeds, budget, isolated);
+		let visits = this.#grow(graph, budget, terms - 1);
+		const region = this.#region.subarray(0, this.#regionLength).sort();
+		visits += rowEntries(graph.offsets, region, region.length);
+		const local = this.#localGraph(graph, region);
+		const localSeeds = gathered(seeds, region, this.#room("seeds", region.length));
+		if (this.#scratch.size < region.length) this.#scratch = new ScratchVectors(withHeadroom(region.length));
+		const heats = diffuse(local, localSeeds, times, tolerance, stats, this.#scratch);
+		const touched = this.#withIsolated(isolated, region.length);
+		const out = heats.map((heat, s) => this.#heat(s, heat, touched, seeds));
+		if (stats) {
+			stats.seedsDiffused = seeded;
+			stats.touched = touched.length;
+			stats.edgeVisits = (stats.edgeVisits ?? 0) + visits + stats.products * local.targets.length;
+		}
+		return { heats: out, touched };
+	}
+
+	/** Marks and lists for a graph of `n` nodes, and an empty region. */
+	#prepare(n: number): void {
+		if (n > this.#capacity) {
+			const capacity = withHeadroom(n);
+			this.#capacity = capacity;
+			this.#reach = new Float64Array(capacity);
+			this.#sums = new Float64Array(capacity);
+			this.#localOf = new Int32Array(capacity).fill(-1);
+			this.#region = new Int32Array(capacity);
+			this.#candidates = new Int32Array(capacity);
+			this.#ties = new Int32Array(capacity);
+		}
+		this.#regionLength = 0;
+	}
+
+	/**
+	 * Starts the region with the seeds largest in magnitude, at most half the `budget`, their magnitudes in `#reach`
+	 * (the reach the region grows by); lists the isolated seeds in `isolated`. Returns how many seeds the region holds.
+	 */
+	#seedRegion(graph: NormalizedGraph, seeds: Float64Array, budget: number, isolated: number[]): number {
+		let length = listSeeds(seeds, graph.size, this.#reach, this.#candidates);
+		for (const i of isolatedAmong(graph.degree, this.#candidates, length)) isolated.push(i);
+		length = keepLargest(this.#reach, this.#candidates, length, Math.ceil(budget / 2), this.#ties);
+		this.#regionLength = appendPlaced(this.#candidates, length, this.#region, 0, this.#localOf);
+		return length;
+	}
+
+	/**
+	 * Grows the region hop by hop, at most `hops` (as far as the series carries heat), while it holds fewer than
+	 * `budget` nodes: each hop reaches the neighbours of the last hop's nodes, each as strongly as the normalized
+	 * operator carries the reach of the nodes it comes from, and takes them all, or the strongest when they would
+	 * pass the budget. Returns the row entries read.
+	 */
+	#grow(graph: NormalizedGraph, budget: number, hops: number): number {
+		let from = 0;
+		let visits = 0;
+		for (let hop = 0; hop < hops && this.#regionLength < budget && from < this.#regionLength; hop++) {
+			const frontier = this.#region.subarray(from, this.#regionLength);
+			visits += rowEntries(graph.offsets, frontier, frontier.length);
+			let length = pushReach(graph, frontier, this.#reach, this.#sums, this.#localOf, this.#candidates);
+			scaleReach(graph.scale, this.#sums, this.#reach, this.#candidates, length);
+			length = keepLargest(this.#reach, this.#candidates, length, budget - this.#regionLength, this.#ties);
+			from = this.#regionLength;
+			this.#regionLength = appendPlaced(this.#candidates, length, this.#region, this.#regionLength, this.#localOf);
+		}
+		clearAt(this.#reach, this.#region, this.#regionLength);
+		return visits;
+	}
+
+	/**
+	 * The region as a graph of its own: its nodes numbered by their place in `region`, the entries between them, and
+	 * the whole graph's degrees (heat leaving the region is lost, not kept in). Its products read a few hundred
+	 * thousand entries in a row instead of rows scattered over the whole graph's arrays.
+	 */
+	#localGraph(graph: NormalizedGraph, region: Int32Array): NormalizedGraph {
+		numberRegion(region, this.#localOf);
+		const m = region.length;
+		const entries = rowEntries(graph.offsets, region, m);
+		const offsets = this.#roomInt("offsets", m + 1);
+		const targets = this.#roomInt("targets", entries);
+		const weights = this.#room("weights", entries);
+		const length = localRows(graph, region, this.#localOf, offsets, targets, weights);
+		return {
+			size: m,
+			offsets: offsets.subarray(0, m + 1),
+			targets: targets.subarray(0, length),
+			weights: weights.subarray(0, length),
+			degree: gathered(graph.degree, region, this.#room("degree", m)),
+			scale: gathered(graph.scale, region, this.#room("scale", m)),
+		};
+	}
+
+	/** The region's nodes, then the isolated seeds outside it. */
+	#withIsolated(isolated: readonly number[], regionLength: number): Int32Array {
+		let length = regionLength;
+		for (const i of isolated) if ((this.#localOf[i] as number) < 0) this.#region[length++] = i;
+		return this.#region.subarray(0, length);
+	}
+
+	/** Timescale `s`'s heat by place in `touched`: the region's `heat`, then the isolated seeds' own. */
+	#heat(s: number, heat: Float64Array, touched: Int32Array, seeds: Float64Array): Float64Array {
+		let out = this.#heats[s];
+		if (out === undefined || out.length < touched.length) {
+			out = new Float64Array(withHeadroom(touched.length));
+			this.#heats[s] = out;
+		}
+		out.set(heat);
+		for (let k = heat.length; k < touched.length; k++) out[k] = seeds[touched[k] as number] as number;
+		return out.subarray(0, touched.length);
+	}
+
+	/** A float array of the region named `name`, with room for `length` entries. */
+	#room(name: "seeds" | "weights" | "degree" | "scale", length: number): Float64Array {
+		const current = {
+			seeds: this.#localSeeds,
+			weights: this.#local.weights,
+			degree: this.#localDegree,
+			scale: this.#localScale,
+		}[name];
+		if (current.length >= length) return current;
+		const grown = new Float64Array(withHeadroom(length));
+		if (name === "seeds") this.#localSeeds = grown;
+		else if (name === "weights") this.#local.weights = grown;
+		else if (name === "degree") this.#localDegree = grown;
+		else this.#localScale = grown;
+		return grown;
+	}
+
+	/** An int array of the region named `name`, with room for `length` entries. */
+	#roomInt(name: "offsets" | "targets", length: number): Int32Array {
+		const current = this.#local[name];
+		if (current.length >= length) return current;
+		const grown = new Int32Array(withHeadroom(length));
+		this.#local[name] = grown;
+		return grown;
+	}
+}
+
+/** How many entries of `values` are not zero. */
+function countNonzero(values: Float64Array): number {
+	let count = 0;
+	for (let i = 0; i < values.length; i++) if ((values[i] as number) !== 0) count++;
+	return count;
+}
+
+/** Lists the nonzero seeds in `ids` and their magnitudes in `reach`; returns how many. */
+function listSeeds(seeds: Float64Array, n: number, reach: Float64Array, ids: Int32Array): number {
+	let length = 0;
+	for (let i = 0; i < n; i++) {
+		const x = seeds[i] as number;
+		if (x === 0) continue;
+		reach[i] = Math.abs(x);
+		ids[length++] = i;
+	}
+	return length;
+}
+
+/** The nodes among the first `length` of `ids` without edges. */
+function isolatedAmong(degree: Float64Array, ids: Int32Array, length: number): number[] {
+	const isolated: number[] = [];
+	for (let k = 0; k < length; k++) if ((degree[ids[k] as number] as number) === 0) isolated.push(ids[k] as number);
+	return isolated;
+}
+
+/** Appends the first `length` of `ids` to `out` after its first `outLength`, each placed in `localOf`. */
+function appendPlaced(
+	ids: Int32Array,
+	length: number,
+	out: Int32Array,
+	outLength: number,
+	localOf: Int32Array,
+): number {
+	let listed = outLength;
+	for (let k = 0; k < length; k++) {
+		const i = ids[k] as number;
+		localOf[i] = listed;
+		out[listed++] = i;
+	}
+	return listed;
+}
+
+/** Sets `localOf` back to -1 at the nodes of `region`. */
+function unplace(localOf: Int32Array, region: Int32Array): void {
+	for (let k = 0; k < region.length; k++) localOf[region[k] as number] = -1;
+}
+
+/** The row entries of the first `length` of `ids`. */
+function rowEntries(offsets: Int32Array, ids: Int32Array, length: number): number {
+	let entries = 0;
+	for (let k = 0; k < length; k++) {
+		const j = ids[k] as number;
+		entries += (offsets[j + 1] as number) - (offsets[j] as number);
+	}
+	return entries;
+}
+
+/**
+ * Pushes the reach of the `frontier` nodes along their rows into `sums`, at the nodes outside the region (`localOf`
+ * below 0); lists each such node once in `out`, the first time its sum leaves zero (reach and weights are positive;
+ * an inert entry of weight 0 is skipped). Returns how many it lists.
+ */
+function pushReach(
+	graph: NormalizedGraph,
+	frontier: Int32Array,
+	reach: Float64Array,
+	sums: Float64Array,
+	localOf: Int32Array,
+	out: Int32Array,
+): number {
+	const { offsets, targets, weights, scale } = graph;
+	let listed = 0;
+	for (let k = 0; k < frontier.length; k++) {
+		const j = frontier[k] as number;
+		const x = (scale[j] as number) * (reach[j] as number);
+		const end = offsets[j + 1] as number;
+		for (let e = offsets[j] as number; e < end; e++) {
+			const i = targets[e] as number;
+			const w = weights[e] as number;
+			if ((localOf[i] as number) >= 0 || w === 0) continue;
+			const sum = sums[i] as number;
+			if (sum === 0) out[listed++] = i;
+			sums[i] = sum + w * x;
+		}
+	}
+	return listed;
+}
+
+/** The reach of the listed nodes, `scale · sums`, in `reach`; the sums go back to zero. */
+function scaleReach(scale: Float64Array, sums: Float64Array, reach: Float64Array, ids: Int32Array, length: number) {
+	for (let k = 0; k < length; k++) {
+		const i = ids[k] as number;
+		reach[i] = (scale[i] as number) * (sums[i] as number);
+		sums[i] = 0;
+	}
+}
+
+/** Numbers the nodes of `region` by their place in it, in `localOf`. */
+function numberRegion(region: Int32Array, localOf: Int32Array): void {
+	for (let k = 0; k < region.length; k++) localOf[region[k] as number] = k;
+}
+
+/**
+ * The rows of `region` with the entries between its nodes only, renumbered by place, into `offsets`, `targets`
+ * and `weights`. Returns the entries written.
+ */
+function localRows(
+	graph: NormalizedGraph,
+	region: Int32Array,
+	localOf: Int32Array,
+	offsets: Int32Array,
+	targets: Int32Array,
+	weights: Float64Array,
+): number {
+	const { offsets: rows, targets: columns, weights: values } = graph;
+	let length = 0;
+	offsets[0] = 0;
+	for (let k = 0; k < region.length; k++) {
+		const i = region[k] as number;
+		const end = rows[i + 1] as number;
+		for (let e = rows[i] as number; e < end; e++) {
+			const j = columns[e] as number;
+			const local = localOf[j] as number;
+			if (local < 0) continue;
+			targets[length] = local;
+			weights[length++] = values[e] as number;
+		}
+		offsets[k + 1] = length;
+	}
+	return length;
+}
+
+/** `values` at the nodes of `region`, by place, in `out`; returns that view. */
+function gathered(values: Float64Array, region: Int32Array, out: Float64Array): Float64Array {
+	for (let k = 0; k < region.length; k++) out[k] = values[region[k] as number] as number;
+	return out.subarray(0, region.length);
+}
+
+/** Sets `vector` back to zero at the first `length` of `ids`. */
+function clearAt(vector: Float64Array, ids: Int32Array, length: number): void {
+	for (let k = 0; k < length; k++) vector[ids[k] as number] = 0;
+}
+
+/**
+ * Keeps the `budget` entries of `vector` (listed by the first `length` of `ids`) largest in magnitude, and drops
+ * zeros; the rest are set to zero and unlisted. Ties at the cut keep the lower ids, so the choice does not depend on
+ * the order of the list. `ties` is room for as many ids. Returns how many stay listed.
+ */
+function keepLargest(vector: Float64Array, ids: Int32Array, length: number, budget: number, ties: Int32Array): number {
+	const kept = dropZeros(vector, ids, length);
+	if (kept <= budget) return kept;
+	// The ties' room holds the magnitudes first: a float view of as many bytes holds half as many entries.
+	const magnitudes = kept * 2 <= ties.length ? new Float64Array(ties.buffer, ties.byteOffset, kept) : undefined;
+	const cut = nthLargest(magnitudesOf(vector, ids, kept, magnitudes), budget);
+	const split = new Int32Array(2);
+	splitAtCut(vector, ids, kept, cut, ties, split);
+	const above = split[0] as number;
+	const tied = ties.subarray(0, split[1] as number);
+	if (!ascending(tied)) tied.sort();
+	const keep = Math.min(tied.length, budget - above);
+	ids.set(tied.subarray(0, keep), above);
+	clearAt(vector, tied.subarray(keep), tied.length - keep);
+	return above + keep;
+}
+
+/** Whether `ids` are in ascending order (the seeds' ties are: they are listed by id). */
+function ascending(ids: Int32Array): boolean {
+	for (let k = 1; k < ids.length; k++) if ((ids[k - 1] as number) > (ids[k] as number)) return false;
+	return true;
+}
+
+/** Unlists the zero entries of the first `length` of `ids`; returns how many stay. */
+function dropZeros(vector: Float64Array, ids: Int32Array, length: number): number {
+	let kept = 0;
+	for (let k = 0; k < length; k++) {
+		const i = ids[k] as number;
+		if ((vector[i] as number) !== 0) ids[kept++] = i;
+	}
+	return kept;
+}
+
+/** The magnitudes of `vector` at the first `length` of `ids`, in `out` when given. */
+function magnitudesOf(vector: Float64Array, ids: Int32Array, length: number, out?: Float64Array): Float64Array {
+	const magnitudes = out ?? new Float64Array(length);
+	for (let k = 0; k < length; k++) magnitudes[k] = Math.abs(vector[ids[k] as number] as number);
+	return magnitudes;
+}
+
+/**
+ * Lists first the entries above `cut` in magnitude (in their order) and those at it in `ties` (`split` gets both
+ * counts); zeroes the entries below.
+ */
+function splitAtCut(
+	vector: Float64Array,
+	ids: Int32Array,
+	length: number,
+	cut: number,
+	ties: Int32Array,
+	split: Int32Array,
+): void {
+	let above = 0;
+	let tied = 0;
+	for (let k = 0; k < length; k++) {
+		const i = ids[k] as number;
+		const m = Math.abs(vector[i] as number);
+		if (m > cut) ids[above++] = i;
+		else if (m === cut) ties[tied++] = i;
+		else vector[i] = 0;
+	}
+	split[0] = above;
+	split[1] = tied;
+}
+
+/** The `k`-th largest of `values` (1-based; reorders them), by quickselect. */
+function nthLargest(values: Float64Array, k: number): number {
+	let lo = 0;
+	let hi = values.length - 1;
+	const want = k - 1;
+	while (lo < hi) {
+		const pivot = values[(lo + hi) >> 1] as number;
+		let i = lo;
+		let j = hi;
+		while (i <= j) {
+			while ((values[i] as number) > pivot) i++;
+			while ((values[j] as number) < pivot) j--;
+			if (i <= j) {
+				const v = values[i] as number;
+				values[i] = values[j] as number;
+				values[j] = v;
+				i++;
+				j--;
+			}
+		}
+		if (want <= j) hi = j;
+		else if (want >= i) lo = i;
+		else break;
+	}
+	return values[want] as number;
+}
