@@ -103,4 +103,11 @@ describe("readQuery", () => {
 		assert.deepEqual([...readQuery("benchmarks of the parser").about], ["benchmark"]);
 		assert.deepEqual([...readQuery("a contest of attested latest protests").about], []);
 	});
+
+	it("an issue is about tests by its title, not by a body that reports a failing test run", () => {
+		const issue =
+			"Merging a dataset drops its attributes\n\nMy test fails:\n\n    def test_merge():\n        merge(a, b)\n";
+		assert.deepEqual([...readQuery(issue).about], []);
+		assert.deepEqual([...readQuery(`\n  Flaky tests of the merge\n${issue}`).about], ["test"]);
+	});
 });
