@@ -99,6 +99,7 @@ describe("readQuery", () => {
 
 	it("a query is about tests, fixtures or benchmarks by its words, not by words that merely contain them", () => {
 		assert.deepEqual([...readQuery("Add tests for router matching").about], ["test"]);
+		assert.deepEqual([...readQuery("crew-tui e2e: the confirmation is on screen").about], ["test"]);
 		assert.deepEqual([...readQuery("the fixture teardown runs twice").about], ["fixture"]);
 		assert.deepEqual([...readQuery("benchmarks of the parser").about], ["benchmark"]);
 		assert.deepEqual([...readQuery("a contest of attested latest protests").about], []);

@@ -79,7 +79,7 @@ const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 const PYTHON_IMPORT = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)\)?|^[ \t]*import[ \t]+([\w.]+)/gm;
 /** Words that make a query about tests, fixtures or benchmarks. */
 const ABOUT: readonly (readonly [AboutRole, RegExp])[] = [
-	["test", /\b(?:tests?|testing|unittests?|spec|specs|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b/i],
+	["test", /\b(?:tests?|testing|unittests?|spec|specs|e2e|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b/i],
 	["fixture", /\b(?:fixtures?|mocks?|testdata)\b/i],
 	["benchmark", /\bbench(?:mark)?(?:s|ing)?\b/i],
 ];
