@@ -111,6 +111,22 @@ describe("focus on queries as agents write them", () => {
 		assert.ok(files.indexOf("bench/router.bench.ts") > files.indexOf("src/router.ts"), "a benchmark is no test");
 	});
 
+	it("an issue whose body reports a failing test still ranks the production code first", async () => {
+		const map = await shop();
+		const issue = [
+			"router matching of path params drops the last param",
+			"",
+			"My test fails: the test expects every param.",
+		].join("\n");
+		const files = (await map.focus({ text: issue }, 1500)).files.map((f) => f.file);
+		assert.equal(files[0], "src/router.ts", files.join(", "));
+		// A test that only repeats the words ranks below every production file of the answer, as for a one-line query.
+		const production = files.filter((f) => f.startsWith("src/"));
+		assert.ok(production.length >= 2, files.join(", "));
+		for (const file of production)
+			assert.ok(files.indexOf("test/helpers.test.ts") > files.indexOf(file), files.join(", "));
+	});
+
 	it("overloads and look-alikes are one line with their count, in focus and in sketch", async () => {
 		const map = await shop();
 		const answer = await map.focus({ text: "assertThrows" }, 1500);

@@ -99,8 +99,16 @@ describe("readQuery", () => {
 
 	it("a query is about tests, fixtures or benchmarks by its words, not by words that merely contain them", () => {
 		assert.deepEqual([...readQuery("Add tests for router matching").about], ["test"]);
+		assert.deepEqual([...readQuery("crew-tui e2e: the confirmation is on screen").about], ["test"]);
 		assert.deepEqual([...readQuery("the fixture teardown runs twice").about], ["fixture"]);
 		assert.deepEqual([...readQuery("benchmarks of the parser").about], ["benchmark"]);
 		assert.deepEqual([...readQuery("a contest of attested latest protests").about], []);
+	});
+
+	it("an issue is about tests by its title, not by a body that reports a failing test run", () => {
+		const issue =
+			"Merging a dataset drops its attributes\n\nMy test fails:\n\n    def test_merge():\n        merge(a, b)\n";
+		assert.deepEqual([...readQuery(issue).about], []);
+		assert.deepEqual([...readQuery(`\n  Flaky tests of the merge\n${issue}`).about], ["test"]);
 	});
 });

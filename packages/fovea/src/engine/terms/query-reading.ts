@@ -34,7 +34,10 @@ export interface QueryReading {
 	 * (Conventional Commits' scope, or the area prefix of Go's and many projects' subjects): directories or files.
 	 */
 	scopes: string[];
-	/** Roles the query's words are about: their files are not ranked below production code. */
+	/**
+	 * Roles the query's words are about: their files are not ranked below production code. Read from its first line
+	 * (`titleOf`).
+	 */
 	about: Set<AboutRole>;
 }
 
@@ -76,7 +79,7 @@ const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 const PYTHON_IMPORT = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)\)?|^[ \t]*import[ \t]+([\w.]+)/gm;
 /** Words that make a query about tests, fixtures or benchmarks. */
 const ABOUT: readonly (readonly [AboutRole, RegExp])[] = [
-	["test", /\b(?:tests?|testing|unittests?|spec|specs|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b/i],
+	["test", /\b(?:tests?|testing|unittests?|spec|specs|e2e|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b/i],
 	["fixture", /\b(?:fixtures?|mocks?|testdata)\b/i],
 	["benchmark", /\bbench(?:mark)?(?:s|ing)?\b/i],
 ];
@@ -148,13 +151,25 @@ export function readQuery(text: string): QueryReading {
 		.map((scope) => scope.trim())
 		.filter((scope) => scope.length >= 2 && !COMMIT_TYPES.has(scope.toLowerCase()));
 	const about = new Set<AboutRole>();
-	for (const [role, words] of ABOUT) if (words.test(text)) about.add(role);
+	const title = titleOf(text);
+	for (const [role, words] of ABOUT) if (words.test(title)) about.add(role);
 	return {
 		paths: [...paths.values()].filter((named) => languageOf(named.path) !== undefined),
 		names: [...names].map(([name, weight]) => ({ name, weight })),
 		scopes,
 		about,
 	};
+}
+
+/**
+ * The first non-blank line of `text`: a one-line query whole, an issue's title. An issue's title says what it is
+ * about; its body says how the fault shows, and a report of a failing run names tests whatever it is about ("my test
+ * fails", the test written to reproduce it, the test suite run). On pytest's issues every body names tests, and read
+ * whole they ranked tests as high as the code they exercise.
+ */
+function titleOf(text: string): string {
+	for (const line of text.split("\n")) if (line.trim() !== "") return line;
+	return "";
 }
 
 /** The weight of the `k`th frame from the innermost. */
