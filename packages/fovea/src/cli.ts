@@ -26,7 +26,7 @@ import { useBaselineCompilerEverywhere } from "./engine/parse/grammar-compiler.t
 import { indexNotes } from "./engine/refresh/index-notes.ts";
 import type { IndexSnapshot } from "./engine/refresh/snapshot.ts";
 import { coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
-import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
+import { sharedExtractPool, useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -197,7 +197,13 @@ async function main(argv: string[]): Promise<number> {
 					truncated: snapshot.truncated,
 					summarized: snapshot.summarized,
 					coupling,
-					work: { ...map.index.stats, graphsBuilt: map.stats.graphsBuilt },
+					work: {
+						...map.index.stats,
+						graphsBuilt: map.stats.graphsBuilt,
+						// Parsing threads started, and the files they parsed (the rest were parsed on the main thread).
+						parsingThreads: sharedExtractPool().stats.workersStarted,
+						filesByThreads: sharedExtractPool().stats.jobsByWorkers,
+					},
 				};
 				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
 				await print(
