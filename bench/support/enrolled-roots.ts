@@ -2,8 +2,9 @@
 // store (`sharedResidentMaps`, FOVEA_CACHE_ROOTS resident at once, 2 by default, the rest paged out by `evict`), with
 // a first `focus` on each (a cold index, the graph build and an answer, as a first `fovea_focus` does). Measured: peak
 // RSS (sampled every 5 ms, and the process's maxRSS), RSS and V8 heap after each root, and what a paged-out root
-// keeps: the heap (after a full collection) freed by forgetting the paged-out roots, per root, beside the entries the
-// engine itself still accounts for them (facts resident, graph, snapshot).
+// keeps: how much the V8 heap, after a full collection, grows with each root paged out once the resident ones are
+// full (the least-squares slope over the roots), beside the entries the engine itself still accounts for them (facts
+// resident, graph, snapshot).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { sharedResidentMaps } from "../../packages/fovea/src/engine/residency.ts";
@@ -17,6 +18,8 @@ export interface RootStep {
 	filesParsed: number;
 	rssMB: number;
 	heapUsedMB: number;
+	/** V8 heap after a full collection: what stays. */
+	liveHeapMB: number;
 	maxRssSoFarMB: number;
 }
 
@@ -31,8 +34,8 @@ export interface EnrolledRoots {
 	/** After every root was used and a full collection: RSS and V8 heap. */
 	settled: { rssMB: number; heapUsedMB: number; arrayBuffersMB: number; externalMB: number };
 	/**
-	 * Bytes of V8 heap (and of RSS) given back, after a full collection, by forgetting the paged-out roots
-	 * (`retire`), per paged-out root: what one keeps while it is paged out.
+	 * KB of live V8 heap (after a full collection) and of RSS each further root adds once `residentLimit` roots are
+	 * resident: the slope over the roots, what one root keeps while it is paged out.
 	 */
 	perPagedOutRoot: { heapKB: number; rssKB: number };
 	/** What the engine still accounts for the paged-out roots: facts resident, graphs and snapshots held (all 0). */
@@ -45,6 +48,20 @@ function collect(): void {
 	const gc = runInNewContext("gc") as () => void;
 	gc();
 	gc();
+}
+
+/** The least-squares slope of y over x; 0 for fewer than two points. */
+function slope(points: readonly (readonly [number, number])[]): number {
+	if (points.length < 2) return 0;
+	const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+	const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+	let num = 0;
+	let den = 0;
+	for (const [x, y] of points) {
+		num += (x - meanX) * (y - meanY);
+		den += (x - meanX) ** 2;
+	}
+	return den === 0 ? 0 : num / den;
 }
 
 /**
@@ -68,12 +85,14 @@ export async function measureEnrolledRoots(roots: readonly string[], filesPerRoo
 			}
 			const memory = process.memoryUsage();
 			peak = Math.max(peak, memory.rss);
+			collect();
 			steps.push({
 				root: i,
 				focusMs: Math.round(performance.now() - start),
 				filesParsed: map.index.stats.filesParsed,
 				rssMB: Math.round(memory.rss / MB),
 				heapUsedMB: Math.round(memory.heapUsed / MB),
+				liveHeapMB: Math.round((process.memoryUsage().heapUsed / MB) * 1000) / 1000,
 				maxRssSoFarMB: Math.round(process.resourceUsage().maxRSS / 1024),
 			});
 			process.stderr.write(`root ${i + 1}/${roots.length}: rss ${steps.at(-1)?.rssMB} MB\n`);
@@ -91,11 +110,7 @@ export async function measureEnrolledRoots(roots: readonly string[], filesPerRoo
 		}
 		collect();
 		const settled = process.memoryUsage();
-		maps.retire(paged);
-		await new Promise((resolve) => setTimeout(resolve, 200)); // closing a watch settles on the next turns
-		collect();
-		const after = process.memoryUsage();
-		const per = Math.max(1, paged.length);
+		const full = steps.filter((step) => step.root >= maps.limit);
 		maps.retire(roots);
 		return {
 			roots: roots.length,
@@ -111,8 +126,8 @@ export async function measureEnrolledRoots(roots: readonly string[], filesPerRoo
 				externalMB: Math.round(settled.external / MB),
 			},
 			perPagedOutRoot: {
-				heapKB: Math.round((settled.heapUsed - after.heapUsed) / per / 1024),
-				rssKB: Math.round((settled.rss - after.rss) / per / 1024),
+				heapKB: Math.round(slope(full.map((step) => [step.root, step.liveHeapMB])) * 1024),
+				rssKB: Math.round(slope(full.map((step) => [step.root, step.rssMB])) * 1024),
 			},
 			pagedOutHeld: held,
 		};
