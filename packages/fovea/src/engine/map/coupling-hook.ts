@@ -71,6 +71,11 @@ const MAX_REMEMBERED = 2_000;
 /** Each root's coupling lookups at the head they were mined at: a warm focus asks again for the same top files. */
 const remembered = new WeakMap<ChangeCoupling, { head: string; byPath: Map<string, Coupled[]> }>();
 
+/** Drops the coupling lookups remembered for `coupling` (its root is paged out). */
+export function forgetCouplingLookups(coupling: ChangeCoupling): void {
+	remembered.delete(coupling);
+}
+
 /** `query` with the root's change coupling as its prior (`rank/coupling-prior.ts`), when the root has history. */
 export function withCouplingPrior(query: FocusQuery, coupling: ChangeCoupling): FocusQuery {
 	const status = coupling.status;
