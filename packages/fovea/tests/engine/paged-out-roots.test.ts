@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { git, gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { ResidentMaps } from "../../src/engine/residency.ts";
+import { rememberedIgnoreFiles } from "../../src/engine/scan/index.ts";
 import { writeChainedTree } from "../support/generated-tree.ts";
 import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
 
@@ -32,7 +33,11 @@ describe("paged-out roots", () => {
 		const roots: string[] = [];
 		for (let i = 0; i < ROOTS; i++) {
 			// A history of two commits: the second, which changes two files together, is the one mined.
-			const root = gitRepo(await writeChainedTree(await tempDir(), FILES), {}, { commit: true });
+			const root = gitRepo(
+				await writeChainedTree(await tempDir(), FILES),
+				{ ".gitignore": "dist/\n" },
+				{ commit: true },
+			);
 			for (const file of ["pkg0/f1.ts", "pkg0/f2.ts"]) await appendFile(join(root, file), "// settled\n");
 			git(root, "commit", "-q", "-am", "settle");
 			roots.push(root);
@@ -51,6 +56,7 @@ describe("paged-out roots", () => {
 			const answer = await map.focus({ text: "ledger reconciliation" }, 800);
 			assert.equal(answer.snapshot.files.size, FILES);
 			assert.equal(map.coupling.heldCommits, 1, "the first focus mined the history");
+			assert.ok(rememberedIgnoreFiles(root) > 0, "its walk compiled the root's ignore rules");
 			largest = Math.max(largest, map.index.residentFacts.bytes);
 		}
 		let residentBytes = 0;
@@ -65,6 +71,7 @@ describe("paged-out roots", () => {
 				assert.equal(map.index.residentFacts.bytes, 0, "nothing against the budget");
 				assert.equal(map.coupling.heldCommits, 0, "no mined commits");
 				assert.equal(map.coupling.status.available, "unknown");
+				assert.equal(rememberedIgnoreFiles(root), 0, "no compiled ignore rules");
 			}
 			residentBytes += map.index.residentFacts.bytes;
 		}
