@@ -4,6 +4,8 @@
 //   npm run bench:fovea-speed     (or: node bench/fovea-speed.bench.ts [--sizes 5000,10000] [--queries 50]
 //                                     [--edits 10] [--cold-runs 3] [--no-real] [--keep] [--profile DIR]
 //                                     [--from-sources])
+//   node bench/fovea-speed.bench.ts --cold-status DIR[,DIR…] [--status-runs 3]
+//   node bench/fovea-speed.bench.ts --roots 32 [--root-size 10000] [--keep]
 //
 // Corpora, all written under one temp dir that is removed at the end (`--keep` leaves it):
 // - `viem`: the TypeScript sources that the `viem` package ships (a root devDependency for this benchmark alone),
@@ -37,6 +39,13 @@
 //    many graphs were built or patched.
 // 5. restart: flush, then a new process and a new CodeMap on the same cache dir: `refresh()` must parse 0 files;
 //    the restarted process's own maxRSS is reported apart.
+// Two modes measure apart from the corpora above:
+// - `--cold-status DIR,…`: a cold `fovea status` end to end on each checkout (a ~400-file repository: ≤ 1.0 s), as
+//   a person runs it: the `fovea` command in a fresh process on an empty cache directory, `--status-runs` times
+//   (default 3), wall and CPU time with their medians (bench/support/cold-status.ts).
+// - `--roots N --root-size M`: N generated polyglot roots of M files each (each its own seed) enrolled in one process
+//   through the residency store Pi uses, a first focus on each in turn: peak RSS against 1 GB, and what a paged-out
+//   root keeps (bench/support/enrolled-roots.ts).
 // `--profile DIR` runs each child with `--cpu-prof` and leaves one `.cpuprofile` per corpus in DIR.
 //
 // The children run the engine as the `fovea` CLI does, bundled (this script and the parsing threads' entry, built
@@ -54,6 +63,8 @@ import { CodeMap, loadExtractor, useExtractWorkerScript } from "../packages/fove
 import type { LanguageId } from "../packages/fovea/src/engine/model/facts.ts";
 import type { Extractor } from "../packages/fovea/src/engine/refresh/code-index.ts";
 import { sharedExtractPool } from "../packages/fovea/src/engine/shared-extract-pool.ts";
+import { coldStatusRows } from "./support/cold-status.ts";
+import { measureEnrolledRoots } from "./support/enrolled-roots.ts";
 import { GIT_ENV, git, gitArgs } from "./support/git.ts";
 import { type Floor, parseFloor } from "./support/parse-floor.ts";
 import { appendedFunction, rng, writePolyglotCorpus } from "./support/polyglot-corpus.ts";
@@ -68,7 +79,12 @@ const { values } = parseArgs({
 		profile: { type: "string" },
 		"cold-runs": { type: "string", default: "3" },
 		"from-sources": { type: "boolean", default: false },
+		"cold-status": { type: "string" },
+		"status-runs": { type: "string", default: "3" },
+		roots: { type: "string" },
+		"root-size": { type: "string", default: "10000" },
 		// Child mode.
+		enrolled: { type: "string" },
 		measure: { type: "string" },
 		restart: { type: "string" },
 		cold: { type: "string" },
@@ -89,6 +105,10 @@ const TARGETS = {
 	peakRssAtFiles: 10_000,
 	/** A cold index's wall time over its floor (`support/parse-floor.ts`), on real code. */
 	coldFloorRatio: 1.5,
+	/** A cold `fovea status` on a ~400-file repository, process start included (`--cold-status`). */
+	coldStatusMs: 1000,
+	/** Peak RSS of 32 enrolled roots of 10,000 files each (`--roots`). */
+	enrolledRootsPeakRssMB: 1024,
 };
 
 const round = (n: number, digits = 1) => {
@@ -611,7 +631,7 @@ async function commitAll(root: string): Promise<void> {
 
 function runChild<T>(
 	script: string,
-	mode: "measure" | "restart" | "cold" | "floor",
+	mode: "measure" | "restart" | "cold" | "floor" | "enrolled",
 	root: string,
 	cacheDir: string,
 	label: string,
@@ -836,6 +856,54 @@ async function main(): Promise<void> {
 }
 
 /**
+ * `--roots`: writes `roots` polyglot corpora of `size` files (seeds apart, so no two roots share their names), then
+ * one child enrolls them all in turn (`support/enrolled-roots.ts`) and its numbers are printed beside the target.
+ */
+async function enrolledRootsMain(roots: number, size: number): Promise<void> {
+	if (!(roots >= 1 && size >= 100)) throw new Error("--roots needs at least 1 root and --root-size at least 100 files");
+	const base = mkdtempSync(join(tmpdir(), "fovea-roots-"));
+	const child = await childScript();
+	const loadBefore = loadavg().map((n) => round(n, 2));
+	try {
+		const corpora = join(base, "roots");
+		for (let i = 0; i < roots; i++) {
+			writePolyglotCorpus(join(corpora, `root-${i}`), size, 20240611 + 7919 * i);
+			process.stderr.write(`wrote root ${i + 1}/${roots}\n`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 2500)); // past the racy window, as for the corpora
+		const measured = await runChild<Awaited<ReturnType<typeof measureEnrolledRoots>>>(
+			child.script,
+			"enrolled",
+			corpora,
+			join(base, "cache"),
+			`${roots}x${size}`,
+			["--root-size", String(size)],
+		);
+		process.stdout.write(
+			`${JSON.stringify(
+				{
+					benchmark: "fovea enrolled roots",
+					node: process.version,
+					engineRunFrom: child.from,
+					loadAverage: { before: loadBefore, after: loadavg().map((n) => round(n, 2)) },
+					target: {
+						peakRssMB: TARGETS.enrolledRootsPeakRssMB,
+						met: Math.max(measured.peakRssSampledMB, measured.maxRssMB) <= TARGETS.enrolledRootsPeakRssMB,
+					},
+					...measured,
+				},
+				null,
+				2,
+			)}\n`,
+		);
+	} finally {
+		if (values.keep === true) process.stderr.write(`kept ${base}\n`);
+		else rmSync(base, { recursive: true, force: true });
+		child.remove();
+	}
+}
+
+/**
  * The script the children run: this one bundled with the engine (see the header), or this file itself with
  * `--from-sources`. The builder is imported by a computed name so that the bundle does not take esbuild in.
  */
@@ -862,6 +930,28 @@ if (values.floor !== undefined) {
 	if (cache === undefined) throw new Error("--floor needs --cache (where the measuring child listed its files)");
 	const threads = Math.max(1, Number.parseInt(values.threads ?? "1", 10) || 1);
 	process.stdout.write(`${JSON.stringify(await floorRun(cache, threads))}\n`);
+} else if (values.enrolled !== undefined) {
+	const cache = values.cache;
+	if (cache === undefined) throw new Error("--enrolled needs --cache");
+	if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
+	process.env.FOVEA_CACHE_DIR = cache;
+	const roots = readdirSync(values.enrolled)
+		.filter((name) => name.startsWith("root-"))
+		.sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)))
+		.map((name) => join(values.enrolled as string, name));
+	const size = Number.parseInt(values["root-size"] ?? "10000", 10);
+	process.stdout.write(`${JSON.stringify(await measureEnrolledRoots(roots, size))}\n`);
+} else if (values["cold-status"] !== undefined) {
+	const roots = values["cold-status"].split(",").filter((root) => root !== "");
+	const runs = Math.max(1, Number.parseInt(values["status-runs"] ?? "3", 10) || 1);
+	const cli = fileURLToPath(new URL("../packages/fovea/bin/fovea.js", import.meta.url));
+	const loadBefore = loadavg().map((n) => round(n, 2));
+	const rows = await coldStatusRows(cli, roots, runs, TARGETS.coldStatusMs);
+	process.stdout.write(
+		`${JSON.stringify({ benchmark: "cold fovea status", node: process.version, loadAverage: { before: loadBefore, after: loadavg().map((n) => round(n, 2)) }, rows }, null, 2)}\n`,
+	);
+} else if (values.roots !== undefined) {
+	await enrolledRootsMain(Number.parseInt(values.roots, 10), Number.parseInt(values["root-size"] ?? "10000", 10));
 } else if (values.measure !== undefined || values.restart !== undefined || values.cold !== undefined) {
 	const cache = values.cache;
 	if (cache === undefined) throw new Error("--measure, --restart and --cold need --cache");

@@ -25,7 +25,7 @@ import { useBaselineCompilerEverywhere } from "./engine/parse/grammar-compiler.t
 import { indexNotes } from "./engine/refresh/index-notes.ts";
 import type { IndexSnapshot } from "./engine/refresh/snapshot.ts";
 import { couplingLine, coverageFooter, mappedCounts } from "./engine/render/coverage.ts";
-import { useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
+import { sharedExtractPool, useExtractWorkerScript, useExtractWorkersFrom } from "./engine/shared-extract-pool.ts";
 import { canonicalPath } from "./workspace/canonical-path.ts";
 import { ProjectDiscovery } from "./workspace/discovery.ts";
 import { cwdProject } from "./workspace/manual-root.ts";
@@ -182,9 +182,11 @@ async function main(argv: string[]): Promise<number> {
 				return 0;
 			}
 			case "status": {
-				// Counts of files and gaps only: the index, without building a graph that nothing here reads.
+				// Counts of files and gaps only: the index, without building a graph that nothing here reads. History is
+				// mined meanwhile: its Git processes wait on the disk while this process parses (`update` never throws).
+				const mining = map.coupling.update();
 				const snapshot = await map.index.refresh(refresh);
-				const coupling = await map.coupling.update();
+				const coupling = await mining;
 				progress.clear();
 				const status = {
 					root,
@@ -194,7 +196,13 @@ async function main(argv: string[]): Promise<number> {
 					truncated: snapshot.truncated,
 					summarized: snapshot.summarized,
 					coupling,
-					work: { ...map.index.stats, graphsBuilt: map.stats.graphsBuilt },
+					work: {
+						...map.index.stats,
+						graphsBuilt: map.stats.graphsBuilt,
+						// Parsing threads started, and the files they parsed (the rest were parsed on the main thread).
+						parsingThreads: sharedExtractPool().stats.workersStarted,
+						filesByThreads: sharedExtractPool().stats.jobsByWorkers,
+					},
 				};
 				const coverage = coverageFooter(snapshot.gaps, snapshot.partial);
 				await print(
@@ -271,13 +279,15 @@ function jsonListLength(maxTokens: number): number {
 
 // Bundled (`dist/cli.js`, see `bin/fovea.js`), the parsing threads run the worker bundled beside it.
 if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
-// A command is a short run, so all of its WebAssembly stays on V8's baseline compiler, as in the `contour` CLI: the
-// engine keeps the grammars there in every process (`engine/parse/grammar-compiler.ts`), and optimizing even the
-// runtime's hot functions costs a short run more than it returns. With the second core left free, a parsing thread pays
-// for its start from a few hundred files: a cold `focus` on viem's 1,695 files took 3.5-4.3 s with the optimizing
-// compiler and no thread, 2.9-3.2 s so; at 10,000 files 9.3 and 9.5 s.
-useBaselineCompilerEverywhere();
-useExtractWorkersFrom(500);
+// A command is a short run, so its WebAssembly stays on V8's baseline compiler, as in the `contour` CLI (the engine
+// keeps the grammars there in every process, `engine/parse/grammar-compiler.ts`): optimizing even the runtime's hot
+// functions costs a short run more than it returns, unless the run parses a megabyte of source or more. A parsing
+// thread starts from 500 files or that megabyte: parsing time follows bytes (pytest's 279 files, 3.8 MB, took as long
+// as 500 of vuejs/core's), and with the second core left free a thread pays for its start from there. A cold `status`
+// of vuejs/core (527 files, 4.4 MB) took 2.5 s of CPU with neither, 2.2 s so (1.0 s and 0.9 s on each parsing thread).
+const LARGE_RUN_BYTES = 1_000_000;
+useBaselineCompilerEverywhere(LARGE_RUN_BYTES);
+useExtractWorkersFrom(500, LARGE_RUN_BYTES);
 
 main(process.argv.slice(2)).then(
 	(code) => {

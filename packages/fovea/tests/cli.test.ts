@@ -52,6 +52,8 @@ interface StatusJson {
 		cacheHits: number;
 		cacheWrites: number;
 		graphsBuilt: number;
+		parsingThreads: number;
+		filesByThreads: number;
 	};
 }
 
@@ -78,12 +80,19 @@ after(async () => {
 });
 
 /** Runs `fovea …` in `cwd` with the fact cache in `cache`. */
-function fovea(args: string[], options: { cwd?: string; cache?: string } = {}): Promise<NodeRun> {
-	return runNode([CLI, ...args], { cwd: options.cwd ?? repo, env: { FOVEA_CACHE_DIR: options.cache ?? sharedCache } });
+function fovea(
+	args: string[],
+	options: { cwd?: string; cache?: string; env?: Record<string, string> } = {},
+): Promise<NodeRun> {
+	const env = { FOVEA_CACHE_DIR: options.cache ?? sharedCache, ...options.env };
+	return runNode([CLI, ...args], { cwd: options.cwd ?? repo, env });
 }
 
 /** A run that must succeed; returns its stdout. */
-async function ok(args: string[], options: { cwd?: string; cache?: string } = {}): Promise<string> {
+async function ok(
+	args: string[],
+	options: { cwd?: string; cache?: string; env?: Record<string, string> } = {},
+): Promise<string> {
 	const run = await fovea(args, options);
 	assert.equal(run.code, 0, `fovea ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
 	return run.stdout;
@@ -220,6 +229,24 @@ describe("fovea CLI", () => {
 			await ok(["status", "--root", plain], { cache }),
 			/\nchange coupling: none \(not a Git repository\)\n/,
 		);
+	});
+
+	it("a cold status of a megabyte of source in few files parses each file once, on two threads, and builds no graph", async () => {
+		// 60 files of ~26 KB: far below the 500 files from which a parsing thread starts, above the megabyte of source.
+		const heavy = await temp("fovea-cli-status-heavy-");
+		const body = Array.from(
+			{ length: 400 },
+			(_, i) => `export function step${i}(n: number): number {\n\treturn n + ${i};\n}\n`,
+		);
+		for (let f = 0; f < 60; f++) await writeFile(join(heavy, `m${f}.ts`), `// module ${f}\n${body.join("")}`);
+		const cache = await temp("fovea-cli-status-heavy-cache-");
+		const status = JSON.parse(
+			await ok(["status", "--json", "--root", heavy], { cache, env: { FOVEA_EXTRACT_THREADS: "1" } }),
+		) as StatusJson;
+		assert.equal(status.files, 60);
+		assert.equal(status.work.filesParsed, 60, "each file parsed once");
+		assert.equal(status.work.parsingThreads, 1, "a parsing thread took part");
+		assert.equal(status.work.graphsBuilt, 0);
 	});
 
 	it("status and focus write out an escape sequence a file name holds", async () => {

@@ -16,6 +16,7 @@ import { isCount } from "./model/count.ts";
 let shared: ExtractPool | undefined;
 let sharedScript: URL | undefined;
 let sharedStartJobs: number | undefined;
+let sharedStartBytes: number | undefined;
 
 /** The process's pool, created on first use with the FOVEA_EXTRACT_THREADS setting (warning once if invalid). */
 export function sharedExtractPool(): ExtractPool {
@@ -26,6 +27,7 @@ export function sharedExtractPool(): ExtractPool {
 			threads,
 			...(sharedScript === undefined ? {} : { script: sharedScript }),
 			...(sharedStartJobs === undefined ? {} : { startJobs: sharedStartJobs }),
+			...(sharedStartBytes === undefined ? {} : { startBytes: sharedStartBytes }),
 		});
 	}
 	return shared;
@@ -41,11 +43,18 @@ export function useExtractWorkerScript(url: URL | undefined): void {
 }
 
 /**
- * Sets from how many jobs a call may start the shared pool's workers; `undefined` restores the default (1,500, see
- * `extract-pool.ts` for the measurements behind it).
+ * Sets from how many jobs a call may start the shared pool's workers, and from how many bytes of source (files or
+ * bytes, whichever is reached first); `undefined` restores the default (1,500 jobs, see `extract-pool.ts` for the
+ * measurements behind it; bytes: none).
  */
-export function useExtractWorkersFrom(jobs: number | undefined): void {
+export function useExtractWorkersFrom(jobs: number | undefined, bytes?: number): void {
 	if (jobs !== undefined && !isCount(jobs)) throw new RangeError(`useExtractWorkersFrom: ${jobs} is not a job count`);
+	if (bytes !== undefined && !isCount(bytes))
+		throw new RangeError(`useExtractWorkersFrom: ${bytes} is not a byte count`);
 	sharedStartJobs = jobs;
-	if (shared !== undefined) shared.startJobs = jobs ?? DEFAULT_START_JOBS;
+	sharedStartBytes = bytes;
+	if (shared !== undefined) {
+		shared.startJobs = jobs ?? DEFAULT_START_JOBS;
+		shared.startBytes = bytes ?? Number.POSITIVE_INFINITY;
+	}
 }

@@ -1,13 +1,15 @@
 /**
  * The baseline-compiler scope around grammar compiles: the process-wide flag is on exactly while at least one compile
  * of this thread runs (overlapping ones included), goes off after a failed compile too, and stays on in a process
- * that keeps it everywhere (a CLI), from then on. Through the real scope, grammars still load and parse either way.
+ * that keeps it everywhere (a CLI), from then on unless an extraction of the size it named is announced. Through the
+ * real scope, grammars still load and parse either way.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
 	baselineCompilerEverywhere,
 	baselineCompilerScope,
+	expectExtraction,
 	useBaselineCompilerEverywhere,
 } from "../../src/engine/parse/grammar-compiler.ts";
 import { loadExtractor } from "../../src/engine/parse/parser.ts";
@@ -64,10 +66,17 @@ describe("baselineCompilerScope", () => {
 		assert.equal(extractor.extract("b.py", "def ok():\n    return 1\n").symbols[0]?.name, "ok");
 	});
 
-	it("keeps the baseline compiler everywhere once asked, and grammars still load and parse", async () => {
+	it("keeps the baseline compiler everywhere once asked, until an extraction of the bytes named is announced", async () => {
 		assert.equal(baselineCompilerEverywhere(), false);
-		useBaselineCompilerEverywhere();
+		useBaselineCompilerEverywhere(1_000_000);
 		assert.equal(baselineCompilerEverywhere(), true);
+		expectExtraction(999_999);
+		assert.equal(baselineCompilerEverywhere(), true, "a small run stays on the baseline compiler");
+		expectExtraction(1_000_000);
+		assert.equal(baselineCompilerEverywhere(), false, "a megabyte of source: the runtime may be optimized");
+		useBaselineCompilerEverywhere();
+		expectExtraction(Number.MAX_SAFE_INTEGER);
+		assert.equal(baselineCompilerEverywhere(), true, "without a byte count, for good");
 		const extractor = await loadExtractor(["java"]);
 		assert.equal(extractor.extract("A.java", "class A { int ok() { return 1; } }\n").symbols[1]?.name, "ok");
 	});

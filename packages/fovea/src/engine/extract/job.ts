@@ -21,6 +21,8 @@ export interface ExtractOptions {
 	signal?: AbortSignal | undefined;
 	onEach?: (() => void) | undefined;
 	expected?: number | undefined;
+	/** Bytes of source in the `expected` jobs: worker threads also start for a large total of bytes (`startBytes`). */
+	expectedBytes?: number | undefined;
 	/**
 	 * Nothing follows this call in its refresh: once it is over, every worker without work retires at once instead of
 	 * after `idleMs`, so a worker's heap does not stay through the graph build and the first answer that follow an

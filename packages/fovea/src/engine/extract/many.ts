@@ -5,7 +5,7 @@
  */
 
 import type { FileFacts, LanguageId } from "../model/index.ts";
-import { type Extractor, isEngineExtractor } from "../parse/index.ts";
+import { type Extractor, expectExtraction, isEngineExtractor } from "../parse/index.ts";
 import { sharedExtractPool } from "../shared-extract-pool.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
 
@@ -27,13 +27,14 @@ export function extractMany(
  * Whether `extractMany` of `jobs` jobs, part of `expected`, would share them with worker threads: then a caller's
  * own parse on the main thread (`RefreshOptions.sharedParse`) would only hold the workers back.
  */
-export function extractsWithWorkers(jobs: number, expected: number): boolean {
-	return sharedExtractPool().sharesWithWorkers(jobs, expected);
+export function extractsWithWorkers(jobs: number, expected: number, expectedBytes = 0): boolean {
+	return sharedExtractPool().sharesWithWorkers(jobs, expected, expectedBytes);
 }
 
 /**
- * Gets ready for a run of `extractMany` calls bringing `expected` jobs in the given `languages`, before the caller
- * reads its first files: when that total would start worker threads (a large cold index) and the extractor `load`
+ * Gets ready for a run of `extractMany` calls bringing `expected` jobs of `expectedBytes` bytes of source in the
+ * given `languages`, before the caller reads its first files: the size is announced to the grammar compiler
+ * (`expectExtraction`); when that total would start worker threads (a large cold index) and the extractor `load`
  * gives is the engine's, the workers start now and load those grammars, and so does this thread, all while the
  * caller reads. Returns at once; `load` is called only then. A failure here is met again, and handled, by the calls.
  */
@@ -41,9 +42,11 @@ export function prepareExtraction(
 	load: () => Promise<Extractor>,
 	expected: number,
 	languages: ReadonlySet<LanguageId>,
+	expectedBytes = 0,
 ): void {
+	expectExtraction(expectedBytes);
 	const pool = sharedExtractPool();
-	if (!pool.startsWorkersFor(expected)) return;
+	if (!pool.startsWorkersFor(expected, expectedBytes)) return;
 	load()
 		.then((extractor) => {
 			if (!isEngineExtractor(extractor)) return;

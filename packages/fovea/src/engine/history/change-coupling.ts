@@ -84,9 +84,25 @@ export class ChangeCoupling {
 		this.#maxFiles = options.maxFiles ?? envInt("FOVEA_COUPLING_MAX_FILES", 30, 2, 10_000);
 	}
 
-	/** What the last update found; `unknown` before the first. */
+	/** What the last update found; `unknown` before the first, and after `forget`. */
 	get status(): CouplingStatus {
 		return this.#status;
+	}
+
+	/** Mined commits held in memory: 0 before the first update and after `forget`. */
+	get heldCommits(): number {
+		return this.#history?.commits.length ?? 0;
+	}
+
+	/**
+	 * Lets go of the mined commits in memory (a root paged out): the next `update` reads them back from the store (no
+	 * mining when HEAD has not moved); until then the status is `unknown`. Without a store the next update mines again.
+	 * Does nothing while an update runs: it holds what it mines.
+	 */
+	forget(): void {
+		if (this.#running !== undefined) return;
+		this.#use(undefined);
+		this.#status = { available: "unknown" };
 	}
 
 	/**

@@ -54,6 +54,7 @@ import {
 	resolveImport,
 	testSubjects,
 } from "../resolve/index.ts";
+import { forgetIgnoreRules } from "../scan/index.ts";
 import { withCoupling, withCouplingPrior } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
@@ -544,13 +545,18 @@ export class CodeMap {
 	}
 
 	/**
-	 * Drops the graph and in-memory facts; the next refresh reloads facts from the manifest and fact cache. The
-	 * manifest is flushed first, so files refreshed by path since its last save are not read again.
+	 * Drops the graph, the in-memory facts, the mined history and the compiled ignore rules with the answers they keep;
+	 * the next refresh reloads facts from the manifest and fact cache, the next query that ranks with history reads it
+	 * back from its store. The manifest is flushed first, so files refreshed by path since its last save are not read
+	 * again.
 	 */
 	async evict(): Promise<void> {
 		const index = this.#index;
 		this.#prepared = undefined;
 		this.#settings.clear();
+		this.#coupling.forget();
+		forgetIgnoreRules(this.root);
+		this.#couplingGeneration = undefined;
 		this.#index = new CodeIndex(this.root, this.#indexOptions);
 		await index.flush().catch(() => {});
 	}

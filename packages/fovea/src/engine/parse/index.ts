@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { baselineCompilerEverywhere, useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
+export { baselineCompilerEverywhere, expectExtraction, useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
 export { type Extractor, hashOf, isEngineExtractor, loadExtractor, withSyntaxTree } from "./parser.ts";

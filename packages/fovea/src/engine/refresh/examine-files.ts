@@ -130,12 +130,14 @@ export async function readAll(
 
 /**
  * Parses the misses of a read batch (caching their facts) and returns every state of the batch. `expected` is how
- * many files may still need parsing, this batch's included: the extract pool starts worker threads for large totals.
+ * many files may still need parsing, this batch's included, and `expectedBytes` their bytes: the extract pool starts
+ * worker threads for large totals.
  */
 export async function parseBatch(
 	read: ReadBatch,
 	context: ExamineContext,
 	expected: number,
+	expectedBytes = 0,
 ): Promise<(FileState | undefined)[]> {
 	const { signal, cache, stats } = context;
 	const { batch, outcomes, states } = read;
@@ -166,7 +168,7 @@ export async function parseBatch(
 	signal?.throwIfAborted();
 	// The caller's own parse takes the files it wants first (its grammars are the ones just loaded); the engine
 	// extracts the rest. Not when the engine would share the batch with parsing threads: the caller parses here.
-	const sharing = context.sharedParse !== undefined && !extractsWithWorkers(jobs.length, expected);
+	const sharing = context.sharedParse !== undefined && !extractsWithWorkers(jobs.length, expected, expectedBytes);
 	const left: number[] = [];
 	const slice = new TimeSlice();
 	for (let j = 0; j < jobs.length; j++) {
@@ -189,6 +191,7 @@ export async function parseBatch(
 		{
 			signal,
 			expected: expected - (jobs.length - left.length),
+			expectedBytes,
 			// The refresh's last batch: no file after it can need a parsing thread.
 			last: expected <= read.batch.length,
 			onEach: () => {

@@ -110,7 +110,10 @@ export async function updateStates(
 	}
 
 	const total = toRead.length;
-	prepareExtraction(context.extractor, total, new Set(toRead.map((file) => file.language)));
+	// Bytes of source left to examine, which the extract pool weighs (with files) before starting parsing threads.
+	let bytesLeft = 0;
+	for (const file of toRead) bytesLeft += file.size;
+	prepareExtraction(context.extractor, total, new Set(toRead.map((file) => file.language)), bytesLeft);
 	let done = 0;
 	let unflushed = 0;
 	const batches: ScannedFile[][] = [];
@@ -129,8 +132,9 @@ export async function updateStates(
 			// The next batch is read while this one parses: the extract pool's workers then wait for no read.
 			reading = k + 1 < batches.length ? readBatch(batches[k + 1] as ScannedFile[], context) : undefined;
 			reading?.catch(() => {}); // its failure is met when it is awaited (or dropped with an abort)
-			const states = await parseBatch(read, context, total - done);
+			const states = await parseBatch(read, context, total - done, bytesLeft);
 			const { batch } = read;
+			for (const file of batch) bytesLeft -= file.size;
 			for (let i = 0; i < batch.length; i++) {
 				const file = batch[i] as ScannedFile;
 				const state = states[i];

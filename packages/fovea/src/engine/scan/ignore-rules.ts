@@ -4,7 +4,7 @@
  * and the path check, which must agree on what is ignored.
  */
 import { lstat, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
 /** An ignore file larger than this is not a real one; it is skipped rather than compiled. */
@@ -74,6 +74,21 @@ export async function readIgnoreRules(path: string, stats: { ignoreFilesRead: nu
  */
 const compiled = new Map<string, { text: string; rules: Ignore }>();
 const MAX_COMPILED = 64;
+
+/**
+ * Ignore files under `root` whose compiled rules are remembered, with the answers they keep (one a path walked: ~1 MB
+ * at 10,000 files).
+ */
+export function rememberedIgnoreFiles(root: string): number {
+	let count = 0;
+	for (const path of compiled.keys()) if (path.startsWith(`${root}${sep}`)) count++;
+	return count;
+}
+
+/** Forgets the compiled rules of the ignore files under `root` (a root paged out): its next walk compiles them again. */
+export function forgetIgnoreRules(root: string): void {
+	for (const path of [...compiled.keys()]) if (path.startsWith(`${root}${sep}`)) compiled.delete(path);
+}
 
 /** The root's own rules: `.git/info/exclude` (repository-local excludes), then the root `.gitignore`. */
 export async function rootIgnoreLevels(root: string, stats: { ignoreFilesRead: number }): Promise<IgnoreLevel[]> {

@@ -8,6 +8,7 @@
 export { classifyName } from "./classification.ts";
 export { contentGap, type ReadOutcome, readBounded, readBoundedSync } from "./file-content.ts";
 export { type ScannedFile, unchanged } from "./file-metadata.ts";
+export { forgetIgnoreRules, rememberedIgnoreFiles } from "./ignore-rules.ts";
 export { scanPaths } from "./path-check.ts";
 export { ensureRootPresent, RootGoneError } from "./root-presence.ts";
 export { isSettingsPath } from "./settings-files.ts";
