@@ -206,8 +206,22 @@ interface Measurement {
 	memory: {
 		peakRssSampledMB: number;
 		maxRssMB: number;
-		/** RSS, V8 heap used, array buffers (typed arrays) and the process's peak so far, after each phase. */
-		phases: Record<string, { rssMB: number; heapUsedMB: number; arrayBuffersMB: number; maxRssSoFarMB: number }>;
+		/**
+		 * RSS, V8 heap used and reserved, memory outside the heap (array buffers: typed arrays; the rest of external:
+		 * mostly the parser's wasm memory), the process's peak so far and the parsing threads alive, after each phase.
+		 */
+		phases: Record<
+			string,
+			{
+				rssMB: number;
+				heapUsedMB: number;
+				heapTotalMB: number;
+				externalMB: number;
+				arrayBuffersMB: number;
+				maxRssSoFarMB: number;
+				parsingThreads: number;
+			}
+		>;
 	};
 	sampleQueries: string[];
 }
@@ -269,8 +283,11 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 		phases[name] = {
 			rssMB: round(m.rss / MB),
 			heapUsedMB: round(m.heapUsed / MB),
+			heapTotalMB: round(m.heapTotal / MB),
+			externalMB: round(m.external / MB),
 			arrayBuffersMB: round(m.arrayBuffers / MB),
 			maxRssSoFarMB: round(process.resourceUsage().maxRSS / 1024),
+			parsingThreads: sharedExtractPool().liveWorkers,
 		};
 	};
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { BoundedDiffusion, type BoundedHeat, type BoundedHeatStats } from "../../src/engine/rank/bounded-heat.ts";
-import { diffuse, normalizeGraph } from "../../src/engine/rank/heat.ts";
+import { diffuse, type NormalizedGraph, normalizeGraph } from "../../src/engine/rank/heat.ts";
 import { sparse } from "../support/sparse-rows.ts";
 
 /** A random graph of `n` nodes: a spanning tree and as many extra edges, weights 0.5–2. */
@@ -13,6 +13,13 @@ function randomGraph(n: number, salt: number): Array<[number, number, number]> {
 	for (let i = 1; i < n; i++) edges.push([i, (i * 7 + salt) % i, 0.5 + ((i + salt) % 4) / 2]);
 	for (let i = 0; i < n; i++) edges.push([i, (i * 13 + salt * 3 + 1) % n, 1]);
 	return edges.filter(([a, b]) => a !== b);
+}
+
+/** The normalized operator of a chain of `n` nodes, weights 1. */
+function chain(n: number): NormalizedGraph {
+	const edges: Array<[number, number, number]> = [];
+	for (let i = 1; i < n; i++) edges.push([i - 1, i, 1]);
+	return normalizeGraph(sparse(n, edges));
 }
 
 /** The heats of a bounded diffusion as vectors over all `n` nodes. */
@@ -68,9 +75,7 @@ describe("bounded heat", () => {
 	it("bounds the seeds, the nodes with heat and the entries read by the budget, and keeps the strongest seed", () => {
 		// A chain of 5,000 nodes with every tenth node seeded, one of them ten times more strongly.
 		const n = 5000;
-		const edges: Array<[number, number, number]> = [];
-		for (let i = 1; i < n; i++) edges.push([i - 1, i, 1]);
-		const graph = normalizeGraph(sparse(n, edges));
+		const graph = chain(n);
 		const seeds = new Float64Array(n);
 		for (let i = 0; i < n; i += 10) seeds[i] = 1;
 		seeds[2500] = 10;
@@ -113,5 +118,39 @@ describe("bounded heat", () => {
 		const bounded = new BoundedDiffusion().run(graph, seeds, [2], 1e-6, 2);
 		assert.equal(spread(bounded, 6)[0]?.[5], 0.5);
 		assert.ok([...bounded.touched].includes(5));
+	});
+
+	it("keeps ~20 bytes a node between runs: the lists it grows a region with are sized by what a query lists", () => {
+		// A chain of 200,000 nodes, every 100th seeded: marks per node (reach, sums, place) stay, lists follow the seeds.
+		const n = 200_000;
+		const graph = chain(n);
+		const seeds = new Float64Array(n);
+		for (let i = 0; i < n; i += 100) seeds[i] = 1 + (i % 3);
+		const diffusion = new BoundedDiffusion();
+		const stats: BoundedHeatStats = { products: 0 };
+		diffusion.run(graph, seeds, [0.5, 2, 6], 1e-3, 1000, stats);
+		assert.equal(stats.touched, 1000);
+		// Node-sized lists of the region, its candidates and their ties took 12 bytes a node more (35 in all).
+		assert.ok(diffusion.keptBytes < 24 * n, `${diffusion.keptBytes} bytes kept for ${n} nodes`);
+	});
+
+	it("lists more seeds and isolated seeds than the budget has room for, as a fresh run over the same seeds does", () => {
+		// 3,000 nodes: a chain of 1,000, then 2,000 isolated nodes, every node seeded.
+		const n = 3000;
+		const edges: Array<[number, number, number]> = [];
+		for (let i = 1; i < 1000; i++) edges.push([i - 1, i, 1]);
+		const graph = normalizeGraph(sparse(n, edges));
+		const seeds = new Float64Array(n).map((_, i) => 1 + (i % 7));
+		const few = new Float64Array(n);
+		few[3] = 1;
+		const reused = new BoundedDiffusion();
+		reused.run(graph, few, [2], 1e-3, 100);
+		const bounded = reused.run(graph, seeds, [2], 1e-3, 100);
+		const touched = new Set(bounded.touched);
+		for (let i = 1000; i < n; i++) assert.ok(touched.has(i), `isolated seed ${i} keeps its heat`);
+		const heat = spread(bounded, n)[0] as Float64Array;
+		for (let i = 1000; i < n; i++) assert.equal(heat[i], seeds[i]);
+		const fresh = spread(new BoundedDiffusion().run(graph, seeds, [2], 1e-3, 100), n)[0] as Float64Array;
+		assert.deepEqual([...heat], [...fresh]);
 	});
 });

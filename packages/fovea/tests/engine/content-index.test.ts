@@ -137,4 +137,40 @@ describe("ContentIndex", () => {
 			assert.deepEqual(scores(built, query, 8000), scores(added, query, 8000), query);
 		}
 	});
+
+	it("holds a built posting in 4 bytes, and a count too large for it exactly", () => {
+		const entries: (readonly [number, IndexedFacts])[] = [];
+		for (let id = 0; id < 3000; id++) {
+			const words = [
+				`w${id % 97}`,
+				`u${id}`,
+				"shared",
+				id % 7 === 0
+					? Array(300 + id)
+							.fill("often")
+							.join(" ")
+					: "",
+			];
+			entries.push([id, file(`src/f${id}.ts`, words.join(" "))]);
+		}
+		const built = new ContentIndex(entries);
+		const added = new ContentIndex();
+		for (const [id, facts] of entries) added.add(id, facts);
+		const rows = new Set<string>();
+		let postings = 0;
+		for (let id = 0; id < 3000; id++) {
+			const held = built.termsOf(id);
+			postings += held.size;
+			for (const term of held.keys()) rows.add(term);
+		}
+		// As (id, count) pairs of 32-bit numbers the postings took 8 bytes each.
+		assert.ok(
+			built.builtBytes <= 4 * postings + 4 * (rows.size + 1),
+			`${built.builtBytes} bytes, ${postings} postings`,
+		);
+		assert.equal(built.documentFrequency("often"), 429);
+		for (const query of ["often", "often w5", "shared u2999", "u7 often"]) {
+			assert.deepEqual(scores(built, query, 3000), scores(added, query, 3000), query);
+		}
+	});
 });

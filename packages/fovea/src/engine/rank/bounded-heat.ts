@@ -66,10 +66,17 @@ export class BoundedDiffusion {
 	 * tells whether a node is in the region and where.
 	 */
 	#localOf = new Int32Array(0);
-	/** The region's nodes (the first `#regionLength`), then the isolated seeds outside it. */
+	/**
+	 * The region's nodes (the first `#regionLength`), then the isolated seeds outside it. Sized for the region, not the
+	 * graph: it grows only for a query with more isolated seeds than the budget leaves room for.
+	 */
 	#region = new Int32Array(0);
 	#regionLength = 0;
-	/** Nodes a hop reached outside the region, and those of them tied at the budget's cut. */
+	/**
+	 * Nodes a hop reached outside the region, and those of them tied at the budget's cut: sized for what a query lists
+	 * (its seeds, a hop's reach), grown when a query lists more, so a 100,000-file graph of ~1M nodes does not hold
+	 * two node-sized lists for queries that list a few thousand.
+	 */
 	#candidates = new Int32Array(0);
 	#ties = new Int32Array(0);
 	/** The region's graph and vectors, with room for the largest region so far. */
@@ -100,7 +107,7 @@ export class BoundedDiffusion {
 		for (const t of times) if (!(t >= 0 && Number.isFinite(t))) throw new RangeError(`diffuse: invalid time ${t}`);
 		if (!(budget >= 1)) throw new RangeError(`diffuse: invalid budget ${budget}`);
 		if (n <= budget) return this.#whole(graph, seeds, times, tolerance, stats);
-		this.#prepare(n);
+		this.#prepare(n, budget);
 		try {
 			return this.#diffuse(graph, seeds, times, tolerance, budget, stats);
 		} finally {
@@ -160,19 +167,37 @@ export class BoundedDiffusion {
 		return { heats: out, touched };
 	}
 
-	/** Marks and lists for a graph of `n` nodes, and an empty region. */
-	#prepare(n: number): void {
+	/** Bytes of the vectors and lists kept between runs, for tests and benchmarks. */
+	get keptBytes(): number {
+		const local = this.#local;
+		let bytes = local.offsets.byteLength + local.targets.byteLength + local.weights.byteLength;
+		for (const array of [this.#reach, this.#sums, this.#localOf, this.#region, this.#candidates, this.#ties])
+			bytes += array.byteLength;
+		for (const array of [this.#localScale, this.#localDegree, this.#localSeeds, this.#everyNode, ...this.#heats])
+			bytes += array.byteLength;
+		return bytes + this.#scratch.bytes;
+	}
+
+	/** Marks for a graph of `n` nodes, lists for a region of `budget`, and an empty region. */
+	#prepare(n: number, budget: number): void {
 		if (n > this.#capacity) {
 			const capacity = withHeadroom(n);
 			this.#capacity = capacity;
 			this.#reach = new Float64Array(capacity);
 			this.#sums = new Float64Array(capacity);
 			this.#localOf = new Int32Array(capacity).fill(-1);
-			this.#region = new Int32Array(capacity);
-			this.#candidates = new Int32Array(capacity);
-			this.#ties = new Int32Array(capacity);
 		}
+		if (this.#region.length < budget) this.#region = grownList(this.#region, budget, 0);
+		this.#listRoom(budget);
 		this.#regionLength = 0;
+	}
+
+	/** Room for `length` ids in the candidate and tie lists. */
+	#listRoom(length: number): void {
+		if (this.#candidates.length >= length) return;
+		this.#candidates = new Int32Array(withHeadroom(length));
+		// Twice the room: `keepLargest` holds the magnitudes there (a float each) instead of allocating them.
+		this.#ties = new Int32Array(2 * withHeadroom(length));
 	}
 
 	/**
@@ -181,6 +206,11 @@ export class BoundedDiffusion {
 	 */
 	#seedRegion(graph: NormalizedGraph, seeds: Float64Array, budget: number, isolated: number[]): number {
 		let length = listSeeds(seeds, graph.size, this.#reach, this.#candidates);
+		if (length < 0) {
+			// More seeds than the list has room for: room for them all, and list them again.
+			this.#listRoom(countNonzero(seeds));
+			length = listSeeds(seeds, graph.size, this.#reach, this.#candidates);
+		}
 		for (const i of isolatedAmong(graph.degree, this.#candidates, length)) isolated.push(i);
 		length = keepLargest(this.#reach, this.#candidates, length, Math.ceil(budget / 2), this.#ties);
 		this.#regionLength = appendPlaced(this.#candidates, length, this.#region, 0, this.#localOf);
@@ -198,7 +228,10 @@ export class BoundedDiffusion {
 		let visits = 0;
 		for (let hop = 0; hop < hops && this.#regionLength < budget && from < this.#regionLength; hop++) {
 			const frontier = this.#region.subarray(from, this.#regionLength);
-			visits += rowEntries(graph.offsets, frontier, frontier.length);
+			const entries = rowEntries(graph.offsets, frontier, frontier.length);
+			visits += entries;
+			// A hop lists each node outside the region at most once, and no more than the frontier's row entries.
+			this.#listRoom(Math.min(graph.size, entries));
 			let length = pushReach(graph, frontier, this.#reach, this.#sums, this.#localOf, this.#candidates);
 			scaleReach(graph.scale, this.#sums, this.#reach, this.#candidates, length);
 			length = keepLargest(this.#reach, this.#candidates, length, budget - this.#regionLength, this.#ties);
@@ -235,6 +268,8 @@ export class BoundedDiffusion {
 	/** The region's nodes, then the isolated seeds outside it. */
 	#withIsolated(isolated: readonly number[], regionLength: number): Int32Array {
 		let length = regionLength;
+		if (this.#region.length < regionLength + isolated.length)
+			this.#region = grownList(this.#region, regionLength + isolated.length, regionLength);
 		for (const i of isolated) if ((this.#localOf[i] as number) < 0) this.#region[length++] = i;
 		return this.#region.subarray(0, length);
 	}
@@ -285,16 +320,28 @@ function countNonzero(values: Float64Array): number {
 	return count;
 }
 
-/** Lists the nonzero seeds in `ids` and their magnitudes in `reach`; returns how many. */
+/**
+ * Lists the nonzero seeds in `ids` and their magnitudes in `reach`; returns how many, or -1 when `ids` has no room for
+ * them all (the magnitudes written are set again by a second call).
+ */
 function listSeeds(seeds: Float64Array, n: number, reach: Float64Array, ids: Int32Array): number {
 	let length = 0;
+	const room = ids.length;
 	for (let i = 0; i < n; i++) {
 		const x = seeds[i] as number;
 		if (x === 0) continue;
+		if (length === room) return -1;
 		reach[i] = Math.abs(x);
 		ids[length++] = i;
 	}
 	return length;
+}
+
+/** A list with room for `length` ids (and headroom), holding the first `kept` of `list`. */
+function grownList(list: Int32Array, length: number, kept: number): Int32Array<ArrayBuffer> {
+	const grown = new Int32Array(withHeadroom(length));
+	grown.set(list.subarray(0, kept));
+	return grown;
 }
 
 /** The nodes among the first `length` of `ids` without edges. */

@@ -29,20 +29,24 @@ const DEFINED_NAME_WEIGHT = 2;
 /**
  * BM25 over files, by file node id; see the module comment.
  *
- * The postings of the files it is built with sit in two typed arrays, one row per term (`#rowStart`, `#pairs`):
- * as a list per term they held ~8 MB of V8's heap at 10,000 generated files (~500,000 pairs; viem's 1,695 files have
- * ~107,000 in ~5,500 terms), which V8 lets grow to a few times its live set, and growing and trimming the lists
- * promoted as much again before it died. An edit does not
- * rewrite the rows: the file's built postings stop counting (`#stale`) and its new ones go to small lists of their
- * own (`#added`), as every posting was kept before.
+ * The postings of the files it is built with sit in two typed arrays, one row per term (`#rowStart`, `#postings`):
+ * as a list per term they held ~8 MB of V8's heap at 10,000 generated files (~500,000 postings; viem's 1,695 files
+ * have ~107,000 in ~5,500 terms), which V8 lets grow to a few times its live set, and growing and trimming the lists
+ * promoted as much again before it died. One posting is one 32-bit number, the file id above the count's
+ * {@link COUNT_BITS} bits (a count too large for them is kept in `#largeCounts`): a 100,000-file root holds ~5
+ * million postings, 20 MB so against 40 MB as (id, count) pairs. An edit does not rewrite the rows: the file's built
+ * postings stop counting (`#stale`) and its new ones go to small lists of their own (`#added`), as every posting was
+ * kept before.
  */
 export class ContentIndex {
 	/** Term → its row in the built postings. */
 	readonly #rows = new Map<string, number>();
-	/** Where each row's pairs start in `#pairs`; one entry more than there are rows. */
+	/** Where each row's postings start in `#postings`; one entry more than there are rows. */
 	#rowStart: Uint32Array = new Uint32Array(1);
-	/** The built postings: `[id, count]` pairs, row after row. */
-	#pairs: Int32Array = new Int32Array(0);
+	/** The built postings, row after row, each `id << COUNT_BITS | count` (see {@link packPosting}). */
+	#postings: Uint32Array = new Uint32Array(0);
+	/** The counts of the built postings whose count does not fit in {@link COUNT_BITS} bits, by posting index. */
+	#largeCounts = new Map<number, number>();
 	/** 1 for a file whose built postings no longer count (removed or re-added since the build). */
 	#stale: Uint8Array = new Uint8Array(0);
 	/** Postings of the files added since the build, by term. */
@@ -56,7 +60,7 @@ export class ContentIndex {
 
 	/** Indexes the files of `entries` (file node id and facts; a repeated id replaces the earlier facts). */
 	constructor(entries: Iterable<readonly [id: number, facts: IndexedFacts]> = []) {
-		const triples = new TripleList();
+		const built = new PostingList();
 		const repeated: (readonly [number, IndexedFacts])[] = [];
 		let maxId = -1;
 		for (const entry of entries) {
@@ -72,7 +76,7 @@ export class ContentIndex {
 					row = this.#rows.size;
 					this.#rows.set(term, row);
 				}
-				triples.push(row, id, count);
+				built.push(row, id, count);
 				length += count;
 			});
 			this.#files.set(id, facts);
@@ -80,9 +84,14 @@ export class ContentIndex {
 			this.#totalLength += length;
 			if (id > maxId) maxId = id;
 		}
-		this.#layOut(triples);
+		this.#layOut(built);
 		this.#stale = new Uint8Array(maxId + 1);
 		for (const [id, facts] of repeated) this.add(id, facts);
+	}
+
+	/** Bytes of the built postings' typed arrays: about 4 per posting, for tests and benchmarks. */
+	get builtBytes(): number {
+		return this.#rowStart.byteLength + this.#postings.byteLength;
 	}
 
 	/** Files indexed. */
@@ -184,76 +193,95 @@ export class ContentIndex {
 	#eachPosting(term: string, each: (id: number, count: number) => void): void {
 		const row = this.#rows.get(term);
 		if (row !== undefined) {
-			const pairs = this.#pairs;
+			const postings = this.#postings;
 			const end = this.#rowStart[row + 1] as number;
-			for (let k = this.#rowStart[row] as number; k < end; k += 2) {
-				const id = pairs[k] as number;
-				if (this.#stale[id] !== 1) each(id, pairs[k + 1] as number);
+			for (let k = this.#rowStart[row] as number; k < end; k++) {
+				const posting = postings[k] as number;
+				const id = posting >>> COUNT_BITS;
+				if (this.#stale[id] === 1) continue;
+				const count = posting & COUNT_MASK;
+				each(id, count === COUNT_MASK ? (this.#largeCounts.get(k) as number) : count);
 			}
 		}
 		const added = this.#added.get(term) ?? NO_POSTINGS;
 		for (let k = 0; k < added.length; k += 2) each(added[k] as number, added[k + 1] as number);
 	}
 
-	/** Sorts the build's (row, id, count) triples into the rows of `#pairs` (a counting sort by row). */
-	#layOut(triples: TripleList): void {
+	/** Sorts the build's postings into their rows of `#postings` (a counting sort by row). */
+	#layOut(built: PostingList): void {
 		const rows = this.#rows.size;
 		const rowStart = new Uint32Array(rows + 1);
-		for (const chunk of triples.chunks) {
-			const end = triples.used(chunk);
-			for (let t = 0; t < end; t += 3) (rowStart[(chunk[t] as number) + 1] as number)++;
+		for (const chunk of built.chunks) {
+			const end = built.used(chunk);
+			for (let t = 0; t < end; t += 2) (rowStart[(chunk[t] as number) + 1] as number)++;
 		}
-		for (let r = 0; r < rows; r++) rowStart[r + 1] = (rowStart[r + 1] as number) * 2 + (rowStart[r] as number);
-		const pairs = new Int32Array((triples.length / 3) * 2);
+		for (let r = 0; r < rows; r++) rowStart[r + 1] = (rowStart[r + 1] as number) + (rowStart[r] as number);
+		const postings = new Uint32Array(built.length / 2);
 		const next = rowStart.slice(0, rows);
-		for (const chunk of triples.chunks) {
-			const end = triples.used(chunk);
-			for (let t = 0; t < end; t += 3) {
+		let listed = 0;
+		for (const chunk of built.chunks) {
+			const end = built.used(chunk);
+			for (let t = 0; t < end; t += 2, listed++) {
 				const row = chunk[t] as number;
 				const at = next[row] as number;
-				pairs[at] = chunk[t + 1] as number;
-				pairs[at + 1] = chunk[t + 2] as number;
-				next[row] = at + 2;
+				const posting = chunk[t + 1] as number;
+				postings[at] = posting;
+				if ((posting & COUNT_MASK) === COUNT_MASK) this.#largeCounts.set(at, built.largeCounts.get(listed) as number);
+				next[row] = at + 1;
 			}
 		}
 		this.#rowStart = rowStart;
-		this.#pairs = pairs;
+		this.#postings = postings;
 	}
+}
+
+/** Bits of a built posting that hold the count; a count of `COUNT_MASK` or more is kept beside the postings. */
+const COUNT_BITS = 8;
+const COUNT_MASK = (1 << COUNT_BITS) - 1;
+/** File ids a built posting can hold: 2^24, far above any root's file count. */
+const MAX_POSTING_ID = 2 ** (32 - COUNT_BITS) - 1;
+
+/** One built posting as a 32-bit number: `id` above the count, the count capped at `COUNT_MASK` (then kept aside). */
+function packPosting(id: number, count: number): number {
+	if (!(id >= 0 && id <= MAX_POSTING_ID)) throw new RangeError(`ContentIndex: file id ${id} out of range`);
+	return ((id << COUNT_BITS) | Math.min(count, COUNT_MASK)) >>> 0;
 }
 
 const NO_POSTINGS: Postings = [];
 
-/** Triples per chunk of a {@link TripleList}. */
-const CHUNK_TRIPLES = 16_384;
+/** Postings per chunk of a {@link PostingList}. */
+const CHUNK_POSTINGS = 16_384;
 
 /**
- * A growing list of (row, id, count) triples outside V8's heap, in chunks of equal size: a single array doubled as it
- * grew left the earlier copies as garbage beside the final one (at 10,000 generated files, ~500,000 triples, up to
- * ~12.5 MB of them at once during the first query, which builds the index, against 6 MB in chunks).
+ * A growing list of (row, packed posting) pairs outside V8's heap, in chunks of equal size: a single array doubled as
+ * it grew left the earlier copies as garbage beside the final one (at 10,000 generated files, ~500,000 postings, up
+ * to ~12.5 MB of them at once during the first query, which builds the index, against 4 MB in chunks).
  */
-class TripleList {
-	readonly chunks: Int32Array[] = [];
-	/** Numbers (three per triple) in all chunks. */
+class PostingList {
+	readonly chunks: Uint32Array[] = [];
+	/** Numbers (two per posting) in all chunks. */
 	length = 0;
-	#last = new Int32Array(0);
+	/** Counts too large for a packed posting, by the posting's place in the list. */
+	readonly largeCounts = new Map<number, number>();
+	#last = new Uint32Array(0);
 	#used = 0;
 
 	push(row: number, id: number, count: number): void {
 		if (this.#used === this.#last.length) {
-			this.#last = new Int32Array(3 * CHUNK_TRIPLES);
+			this.#last = new Uint32Array(2 * CHUNK_POSTINGS);
 			this.chunks.push(this.#last);
 			this.#used = 0;
 		}
+		if (count >= COUNT_MASK) this.largeCounts.set(this.length / 2, count);
 		const chunk = this.#last;
 		chunk[this.#used] = row;
-		chunk[this.#used + 1] = id;
-		chunk[this.#used + 2] = count;
-		this.#used += 3;
-		this.length += 3;
+		chunk[this.#used + 1] = packPosting(id, count);
+		this.#used += 2;
+		this.length += 2;
 	}
 
 	/** Numbers filled in `chunk`: all but in the last one. */
-	used(chunk: Int32Array): number {
+	used(chunk: Uint32Array): number {
 		return chunk === this.#last ? this.#used : chunk.length;
 	}
 }

@@ -93,6 +93,13 @@ export class ScratchVectors {
 		this.size = size;
 	}
 
+	/** Bytes of the vectors handed out so far. */
+	get bytes(): number {
+		let bytes = 0;
+		for (const vector of this.#vectors) bytes += vector?.byteLength ?? 0;
+		return bytes;
+	}
+
 	/** The vector of `slot` (zeroed unless `clear` is false), valid until the next call for the same slot. */
 	vector(slot: number, length = this.size, clear = true): Float64Array {
 		let vector = this.#vectors[slot];
