@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileRole, subjectStem } from "../../src/engine/rank/file-role.ts";
-import { applyRolePrior, roleOf, rolesAsked } from "../../src/engine/rank/role-prior.ts";
+import { applyRolePrior, rolesAsked } from "../../src/engine/rank/role-prior.ts";
 
 describe("fileRole", () => {
 	it("tells production code from tests, fixtures, benchmarks, examples, vendored and generated files", () => {
@@ -64,7 +64,7 @@ describe("role prior", () => {
 				fileScore,
 				score,
 				fileOf,
-				(id) => roleOf(paths[id] as string),
+				(id) => fileRole(paths[id] as string),
 				asked as never,
 				new Float64Array(3),
 			);

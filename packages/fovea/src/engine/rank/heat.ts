@@ -74,12 +74,6 @@ function setDegree(operator: NormalizedGraph, i: number): void {
 }
 
 /**
- * Scratch slots `diffuse` uses for `timescales` timescales: two recurrence vectors (slots 0-1, free again once it
- * returns), two scaled inputs, the results.
- */
-export const diffusionSlots = (timescales: number) => 4 + timescales;
-
-/**
  * Reusable vectors of one graph's size. A query allocates a dozen node-sized vectors; at 100,000 nodes that is ~8 MB
  * of garbage per query, which let memory climb during warm queries. Queries run synchronously, so one set per graph
  * serves them all: `vector(slot)` hands out the same zeroed array for a slot every time. A slot asked for fewer
@@ -119,7 +113,7 @@ export interface HeatStats {
 }
 
 /**
- * Heat from `seeds` after each time in `times` (all ≥ 0). Given `scratch` (slots below `diffusionSlots`), the
+ * Heat from `seeds` after each time in `times` (all ≥ 0). Given `scratch` (it takes slots 0 to 3 + `times.length`), the
  * returned vectors are scratch and stay valid only until the next call with it. Terms are added until every
  * timescale's remaining coefficient mass is below `tolerance` (relative to the seed mass), so cost grows with the
  * largest `t`, not with the number of timescales. Isolated nodes keep their own seed heat (their Laplacian row is

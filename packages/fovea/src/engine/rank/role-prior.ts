@@ -26,26 +26,11 @@ const ABOUT_ROLES: Readonly<Record<AboutRole, readonly FileRole[]>> = {
 	benchmark: ["benchmark"],
 };
 
-/** Distinct paths remembered with their role; past this the memory starts over. */
-const MAX_REMEMBERED = 50_000;
-const roles = new Map<string, FileRole>();
-
-/** `fileRole(path)`, remembered: a warm query asks for the same paths again. */
-export function roleOf(path: string): FileRole {
-	let role = roles.get(path);
-	if (role === undefined) {
-		if (roles.size >= MAX_REMEMBERED) roles.clear();
-		role = fileRole(path);
-		roles.set(path, role);
-	}
-	return role;
-}
-
 /** The roles not to rank down: those the query's words are about, and those of the files it names by path. */
 export function rolesAsked(about: ReadonlySet<AboutRole>, namedPaths: readonly string[]): Set<FileRole> {
 	const asked = new Set<FileRole>(["production"]);
 	for (const word of about) for (const role of ABOUT_ROLES[word]) asked.add(role);
-	for (const path of namedPaths) asked.add(roleOf(path));
+	for (const path of namedPaths) asked.add(fileRole(path));
 	return asked;
 }
 
