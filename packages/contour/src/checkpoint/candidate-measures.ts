@@ -65,6 +65,18 @@ export function candidateScope(
 	return { changedPaths, after, afterFacts, targets: cloneTargets(measured), maxBytes };
 }
 
+/** The shared parse of `candidateMeasures`, and what clone search tells it of its neighbours. */
+export interface CandidateParse {
+	/** Given each file the map or the slice must parse; measures it on the way when clone search is likely to. */
+	parse: SharedParse;
+	/**
+	 * The files clone search orders as neighbours of the change (`CloneScope.onNeighbours`): what the changed files
+	 * import or are imported by, as the import graph resolves it, whatever the specifier's form (a Go package, a
+	 * Python module). A file parsed after this is judged as the neighbour it is, not by relative specifiers only.
+	 */
+	neighbours(paths: Iterable<string>): void;
+}
+
 /**
  * A shared parse that measures the likely clone candidates of the change; `undefined` when the change gives clone
  * search nothing to look for. A measured file counts in `work.cloneFilesMeasured`, not in `work.parses`: the parse
@@ -74,7 +86,7 @@ export function candidateMeasures(
 	scope: CandidateScope,
 	cache: MeasureCache,
 	work: ReviewWork,
-): SharedParse | undefined {
+): CandidateParse | undefined {
 	const targets = searchedTargets(scope.targets);
 	if (targets.length === 0) return undefined;
 	const afterPaths = new Set(scope.after.map((file) => file.path));
@@ -86,8 +98,9 @@ export function candidateMeasures(
 	);
 	const importsChanged = (path: string, facts: FileFacts) =>
 		facts.imports.some((fact) => relativeTargets(path, fact.specifier).some((target) => afterPaths.has(target)));
+	const ordered = new Set<string>();
 	let left = MAX_CLONE_FILES + MAX_DISTANT_CLONE_FILES;
-	return ({ path, language, source, contentTerms }) => {
+	const parse: SharedParse = ({ path, language, source, contentTerms }) => {
 		if (left === 0) return undefined;
 		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return undefined;
 		// Clone search reads bytes, not this decoded text: content it would find too large, or not valid UTF-8
@@ -99,7 +112,8 @@ export function candidateMeasures(
 			source,
 			(root, factsOf) => {
 				const facts = factsOf();
-				const neighbour = dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(path, facts);
+				const neighbour =
+					ordered.has(path) || dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(path, facts);
 				const likely =
 					(neighbour && holdsSimilarSpan(facts, targets)) ||
 					(shapes.length > 0 && resemblance(facts, shapes) !== undefined);
@@ -113,6 +127,12 @@ export function candidateMeasures(
 			language,
 			{ contentTerms },
 		);
+	};
+	return {
+		parse,
+		neighbours(paths) {
+			for (const path of paths) ordered.add(path);
+		},
 	};
 }
 
