@@ -210,6 +210,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 			...(signal === undefined ? {} : { signal }),
 			sharedParse,
 			afterFacts: afterFacts.values(),
+			onContext: (context) => candidates?.resolveWith(context),
 		});
 		if (reached === undefined)
 			mapped = await projectFacts(maps, snapshot.root, signal, {

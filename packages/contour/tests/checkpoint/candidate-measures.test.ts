@@ -30,7 +30,7 @@ describe("candidate measures", () => {
 		const candidates = candidateMeasures(
 			{
 				changedPaths: new Set([TARGET]),
-				after: [{ path: TARGET, specifiers: ["../shared/helpers.ts"] }],
+				after: [{ path: TARGET, imports: [{ specifier: "../shared/helpers.ts", line: 1 }] }],
 				afterFacts: new Map([[TARGET, targetFacts]]),
 				targets: cloneTargets([
 					{
@@ -83,7 +83,7 @@ describe("candidate measures", () => {
 		const candidates = candidateMeasures(
 			{
 				changedPaths: new Set([TARGET]),
-				after: [{ path: TARGET, specifiers: [] }],
+				after: [{ path: TARGET, imports: [] }],
 				afterFacts: new Map(),
 				targets: cloneTargets([
 					{ change: { path: TARGET, status: "A" } as never, after: { path: TARGET, measure: small } },
