@@ -16,11 +16,19 @@
  * this (the engine does not ask then).
  */
 import { posix } from "node:path";
-import { type FileFacts, languageOf, type SharedParse, withSyntaxTree } from "pi-fovea/engine";
+import {
+	type FileFacts,
+	type LanguageId,
+	languageOf,
+	type ResolutionContext,
+	resolveImport,
+	type SharedParse,
+	withSyntaxTree,
+} from "pi-fovea/engine";
 import type { ReviewWork } from "../report/report.ts";
 import { measureSyntaxTree } from "../review/index.ts";
 import { cloneTargets, MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
-import type { MeasureCache } from "./measure-cache.ts";
+import type { ImportFacts, MeasureCache } from "./measure-cache.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 import {
 	type CloneTarget,
@@ -40,8 +48,8 @@ const SCRIPT_SUFFIXES = [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", "
 export interface CandidateScope {
 	/** Every path the change touches (either side). */
 	changedPaths: ReadonlySet<string>;
-	/** The after sides of changed text files: path and the specifiers it imports. */
-	after: readonly { path: string; specifiers: readonly string[] }[];
+	/** The after sides of changed text files: path and what it imports. */
+	after: readonly { path: string; imports: ImportFacts }[];
 	/** The facts of the after sides parsed now, by path (for the names their callables call). */
 	afterFacts: ReadonlyMap<string, FileFacts>;
 	/** The change's new and changed callables (`cloneTargets`). */
@@ -50,8 +58,8 @@ export interface CandidateScope {
 }
 
 /**
- * The scope of the change as the review measured it: every after side's path and the specifiers it imports, with
- * the facts of the sides parsed now (`afterFacts`, by path).
+ * The scope of the change as the review measured it: every after side's path and what it imports, with the facts
+ * of the sides parsed now (`afterFacts`, by path).
  */
 export function candidateScope(
 	measured: readonly MeasuredChange[],
@@ -60,9 +68,26 @@ export function candidateScope(
 	maxBytes: number,
 ): CandidateScope {
 	const after = measured.flatMap(({ after }) =>
-		after === undefined ? [] : [{ path: after.path, specifiers: (after.imports ?? []).map((fact) => fact.specifier) }],
+		after === undefined ? [] : [{ path: after.path, imports: after.imports ?? [] }],
 	);
 	return { changedPaths, after, afterFacts, targets: cloneTargets(measured), maxBytes };
+}
+
+/** The shared parse of `candidateMeasures`, and what clone search tells it of its neighbours. */
+export interface CandidateParse {
+	/** Given each file the map or the slice must parse; measures it on the way when clone search is likely to. */
+	parse: SharedParse;
+	/**
+	 * The files clone search orders as neighbours of the change (`CloneScope.onNeighbours`). A file parsed after this
+	 * is judged as the neighbour it is.
+	 */
+	neighbours(paths: Iterable<string>): void;
+	/**
+	 * How the project resolves imports (a slice's, once listed): from then on a file that a changed file imports or
+	 * that imports one is a neighbour whatever the specifier's form (a Go package, a Python module), as the import
+	 * graph that orders clone search's neighbours resolves it; before, only relative specifiers are understood.
+	 */
+	resolveWith(context: ResolutionContext): void;
 }
 
 /**
@@ -74,7 +99,7 @@ export function candidateMeasures(
 	scope: CandidateScope,
 	cache: MeasureCache,
 	work: ReviewWork,
-): SharedParse | undefined {
+): CandidateParse | undefined {
 	const targets = searchedTargets(scope.targets);
 	if (targets.length === 0) return undefined;
 	const afterPaths = new Set(scope.after.map((file) => file.path));
@@ -82,12 +107,15 @@ export function candidateMeasures(
 	const languages = new Set([...afterPaths].map((path) => languageOf(path)));
 	const dirs = new Set([...afterPaths].map((path) => posix.dirname(path)));
 	const imported = new Set(
-		scope.after.flatMap((file) => file.specifiers.flatMap((s) => relativeTargets(file.path, s))),
+		scope.after.flatMap((file) => file.imports.flatMap((fact) => relativeTargets(file.path, fact.specifier))),
 	);
-	const importsChanged = (path: string, facts: FileFacts) =>
-		facts.imports.some((fact) => relativeTargets(path, fact.specifier).some((target) => afterPaths.has(target)));
+	let targetsOf = (from: { path: string; language: LanguageId }, fact: ImportFacts[number]) =>
+		relativeTargets(from.path, fact.specifier);
+	const importsChanged = (facts: FileFacts) =>
+		facts.imports.some((fact) => targetsOf(facts, fact).some((target) => afterPaths.has(target)));
+	const ordered = new Set<string>();
 	let left = MAX_CLONE_FILES + MAX_DISTANT_CLONE_FILES;
-	return ({ path, language, source, contentTerms }) => {
+	const parse: SharedParse = ({ path, language, source, contentTerms }) => {
 		if (left === 0) return undefined;
 		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return undefined;
 		// Clone search reads bytes, not this decoded text: content it would find too large, or not valid UTF-8
@@ -99,7 +127,8 @@ export function candidateMeasures(
 			source,
 			(root, factsOf) => {
 				const facts = factsOf();
-				const neighbour = dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(path, facts);
+				const neighbour =
+					ordered.has(path) || dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(facts);
 				const likely =
 					(neighbour && holdsSimilarSpan(facts, targets)) ||
 					(shapes.length > 0 && resemblance(facts, shapes) !== undefined);
@@ -113,6 +142,21 @@ export function candidateMeasures(
 			language,
 			{ contentTerms },
 		);
+	};
+	return {
+		parse,
+		neighbours(paths) {
+			for (const path of paths) ordered.add(path);
+		},
+		resolveWith(context) {
+			targetsOf = (from, fact) => resolveImport(from, fact, context);
+			for (const file of scope.after) {
+				const language = languageOf(file.path);
+				if (language === undefined) continue;
+				for (const fact of file.imports)
+					for (const target of targetsOf({ path: file.path, language }, fact)) imported.add(target);
+			}
+		},
 	};
 }
 

@@ -49,6 +49,11 @@ export interface CloneScope {
 	slice?: ProjectSlice;
 	maxBytes: number;
 	signal?: AbortSignal;
+	/**
+	 * Told the neighbours in clone search's order before any of them is parsed, so that the parse which gives their
+	 * facts measures the ones clone search will compare (`candidate-measures.ts`) instead of a second parse here.
+	 */
+	onNeighbours?: (paths: ReadonlySet<string>) => void;
 }
 
 /** The new and changed callables of a change: after-side callables whose body the file's before side lacks. */
@@ -98,6 +103,7 @@ export async function cloneCandidates(
 		}
 	}
 	for (const path of await siblings(scope)) if (wanted(path)) ordered.add(path);
+	scope.onNeighbours?.(ordered);
 	// A neighbour whose facts show no callable of a similar span cannot hold a clone: it is not measured. From a
 	// slice, neighbours are parsed in order until enough are possible; the rest count as not searched.
 	const facts = scope.project?.files;

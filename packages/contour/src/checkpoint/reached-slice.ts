@@ -4,7 +4,7 @@
  * imports reach (`import-reach.ts`), each import resolved against the file list of each side as the import graphs
  * resolve it (`import-edges.ts`). An error of the listing becomes a note, as an error of the code map does.
  */
-import { type FileFacts, languageOf, type SharedParse } from "pi-fovea/engine";
+import { type FileFacts, languageOf, type ResolutionContext, type SharedParse } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import { type ReachedSide, reachImports } from "./import-reach.ts";
 import { type ProjectSlice, projectSlice } from "./project-slice.ts";
@@ -21,11 +21,18 @@ export async function sliceOf(
 	sides: { measured: readonly MeasuredChange[]; reviewed: ReadonlyMap<string, ReviewedImports> },
 	changedPaths: ReadonlySet<string>,
 	leftOut: ReadonlySet<string>,
-	options: { signal?: AbortSignal; sharedParse: SharedParse; afterFacts: Iterable<FileFacts> },
+	options: {
+		signal?: AbortSignal;
+		sharedParse: SharedParse;
+		afterFacts: Iterable<FileFacts>;
+		/** Told how the listed project resolves imports, before any file of it is parsed. */
+		onContext?: (context: ResolutionContext) => void;
+	},
 ): Promise<ProjectSlice | { error: string } | undefined> {
 	try {
 		const slice = await projectSlice(root, options);
 		if (slice === undefined) return undefined;
+		options.onContext?.(slice.project.context);
 		for (const facts of options.afterFacts) slice.adopt(facts);
 		const unchanged = [...slice.project.context.files].filter((path) => !changedPaths.has(path) && !leftOut.has(path));
 		const sideFiles = (side: "before" | "after") => {

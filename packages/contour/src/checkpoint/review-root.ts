@@ -30,7 +30,7 @@ import {
 	reissueReport,
 } from "../report/report.ts";
 import { analyzeMeasured, type ChangeFile, pathGap, rankFindings } from "../review/index.ts";
-import { candidateMeasures, candidateScope } from "./candidate-measures.ts";
+import { type CandidateParse, candidateMeasures, candidateScope } from "./candidate-measures.ts";
 import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs } from "./import-edges.ts";
@@ -158,7 +158,8 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	const changedPaths = new Set(
 		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
 	);
-	let sharedParse: SharedParse | undefined;
+	let candidates: CandidateParse | undefined;
+	const sharedParse: SharedParse = (file) => candidates?.parse(file);
 	const measuring = measureSides(snapshot, text, cache.measures, {
 		maxBytes,
 		signal,
@@ -169,7 +170,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	}).then(async (sides) => {
 		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
-		sharedParse = candidateMeasures(scope, cache.measures, work);
+		candidates = candidateMeasures(scope, cache.measures, work);
 		// Files outside the change whose working copy is not the reviewed state count in the import graphs as that
 		// state holds them (read with the same Git process, before it closes).
 		const outside = (snapshot.reviewedBlobs ?? []).filter((blob) => !changedPaths.has(blob.path));
@@ -187,7 +188,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 			? undefined
 			: projectFacts(maps, snapshot.root, signal, {
 					offers: measuring,
-					sharedParse: (file) => sharedParse?.(file),
+					sharedParse,
 					...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
 				});
 	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
@@ -207,8 +208,9 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	if (maps !== undefined && sliced) {
 		const reached = await sliceOf(snapshot.root, text, sides, changedPaths, leftOut, {
 			...(signal === undefined ? {} : { signal }),
-			sharedParse: (file) => sharedParse?.(file),
+			sharedParse,
 			afterFacts: afterFacts.values(),
+			onContext: (context) => candidates?.resolveWith(context),
 		});
 		if (reached === undefined)
 			mapped = await projectFacts(maps, snapshot.root, signal, {
@@ -256,6 +258,7 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 			...(slice === undefined ? {} : { slice }),
 			maxBytes,
 			...(signal === undefined ? {} : { signal }),
+			onNeighbours: (paths) => candidates?.neighbours(paths),
 		},
 		cache.measures,
 		work,

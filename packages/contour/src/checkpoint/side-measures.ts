@@ -20,6 +20,7 @@ import {
 	ensureMeasureLanguages,
 	type FileMeasure,
 	measureFile,
+	measureVersionsWithFacts,
 	measureWithFacts,
 	pathGap,
 } from "../review/index.ts";
@@ -180,6 +181,7 @@ async function parseTexts(
 	for (const entry of entries) if (entry.needImports) languages.add(languageOf(entry.path) as LanguageId);
 	const extractor = await loadExtractor([...languages]);
 	const slice = new TimeSlice(YIELD_MS);
+	const paired = pairedMeasures(texts, cache, { maxBytes, contentTerms: options.contentTerms ?? true });
 	for (const [entry, text] of texts) {
 		options.signal?.throwIfAborted();
 		// Other work of the review (the code map's refresh, its parsing threads' start) gets the event loop between
@@ -190,7 +192,8 @@ async function parseTexts(
 		let imports = cache.imports(entry.oid, entry.path);
 		if (measure === undefined) {
 			// One parse for both when both are needed: the tree gives the measure and the engine's facts.
-			const measured = measureWithFacts(entry.path, text, { maxBytes, contentTerms: options.contentTerms ?? true });
+			const measured =
+				paired(entry) ?? measureWithFacts(entry.path, text, { maxBytes, contentTerms: options.contentTerms ?? true });
 			measure = measured.measure;
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;
@@ -212,6 +215,39 @@ async function parseTexts(
 		}
 		(files[entry.file] as MeasuredChange)[entry.side] = { path: entry.path, measure, imports };
 	}
+}
+
+/**
+ * The measures and facts of both sides of each changed file whose two sides are read here and measured by neither
+ * the cache nor an earlier entry, taken together as the before side comes (`measureVersionsWithFacts`: the after
+ * side is parsed from the before side's tree); `undefined` for any other entry, which is measured alone.
+ */
+function pairedMeasures(
+	texts: ReadonlyMap<Pending, string>,
+	cache: MeasureCache,
+	options: { maxBytes: number; contentTerms: boolean },
+): (entry: Pending) => ReturnType<typeof measureWithFacts> | undefined {
+	const afterOf = new Map<number, Pending>();
+	for (const entry of texts.keys()) if (entry.side === "after" && entry.needMeasure) afterOf.set(entry.file, entry);
+	const taken = new Map<Pending, ReturnType<typeof measureWithFacts>>();
+	return (entry) => {
+		const known = taken.get(entry);
+		if (known !== undefined) {
+			taken.delete(entry);
+			return known;
+		}
+		const after = entry.side === "before" ? afterOf.get(entry.file) : undefined;
+		if (after === undefined || cache.measure(after.oid, after.path, options.maxBytes) !== undefined) return undefined;
+		const [before, measured] = measureVersionsWithFacts(
+			[
+				{ path: entry.path, content: texts.get(entry) as string },
+				{ path: after.path, content: texts.get(after) as string },
+			],
+			options,
+		);
+		if (measured !== undefined) taken.set(after, measured);
+		return before;
+	};
 }
 
 /** A measure that says why content was not measured (every count zero), like `measureFile` gives. */

@@ -53,6 +53,7 @@ export {
 	type MeasureOptions,
 	measureFile,
 	measureSyntaxTree,
+	measureVersionsWithFacts,
 	measureWithFacts,
 	type ParsedSource,
 } from "./measure.ts";

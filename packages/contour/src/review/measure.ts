@@ -8,7 +8,14 @@
  * content (Fovea's classification, `file-class.ts`), or more than `maxBytes`.
  * A file with syntax errors is still measured, best effort, with `parseErrors` above zero.
  */
-import { type FileFacts, type LanguageId, languageOf, loadExtractor, withSyntaxTree } from "pi-fovea/engine";
+import {
+	type FileFacts,
+	type LanguageId,
+	languageOf,
+	loadExtractor,
+	withSyntaxTree,
+	withSyntaxTrees,
+} from "pi-fovea/engine";
 import type { Node } from "web-tree-sitter";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
 import { contentClassGap } from "./file-class.ts";
@@ -94,6 +101,38 @@ export function measureWithFacts(
 	} = {},
 ): { measure: FileMeasure; facts?: FileFacts } {
 	return measureParsed(path, content, options, true);
+}
+
+/**
+ * `measureWithFacts` of successive versions of one file (a change's before and after sides), in order, with the
+ * same results: the versions in one language that are text to parse share the parser's work (`withSyntaxTrees`:
+ * each is parsed from the previous one's tree, so unchanged code is not parsed twice). Versions in different
+ * languages (a rename across extensions) are measured one by one.
+ */
+export function measureVersionsWithFacts(
+	versions: readonly { path: string; content: string | Uint8Array }[],
+	options: MeasureOptions & { contentTerms?: boolean } = {},
+): { measure: FileMeasure; facts?: FileFacts }[] {
+	const language = languageOf(versions[0]?.path ?? "");
+	if (language === undefined || versions.some((version) => languageOf(version.path) !== language))
+		return versions.map((version) => measureParsed(version.path, version.content, options, true));
+	const out: { measure: FileMeasure; facts?: FileFacts }[] = [];
+	const parsed: { at: number; path: string; text: MeasurableText }[] = [];
+	versions.forEach((version, at) => {
+		const text = textToMeasure(version.path, version.content, options);
+		if ("measure" in text) out[at] = { measure: text.measure };
+		else parsed.push({ at, path: version.path, text });
+	});
+	withSyntaxTrees(
+		parsed.map(({ path, text }) => ({ path, source: text.decoded })),
+		(root, facts, index) => {
+			const { at, text } = parsed[index] as (typeof parsed)[number];
+			out[at] = { measure: measureRoot(root, language, text), facts: facts() };
+		},
+		language,
+		{ contentTerms: options.contentTerms ?? true },
+	);
+	return out;
 }
 
 function measureParsed(

@@ -27,10 +27,10 @@ describe("candidate measures", () => {
 		const targetMeasure = measureFile(TARGET, targetSource);
 		const cache = new MeasureCache();
 		const work = emptyWork();
-		const parse = candidateMeasures(
+		const candidates = candidateMeasures(
 			{
 				changedPaths: new Set([TARGET]),
-				after: [{ path: TARGET, specifiers: ["../shared/helpers.ts"] }],
+				after: [{ path: TARGET, imports: [{ specifier: "../shared/helpers.ts", line: 1 }] }],
 				afterFacts: new Map([[TARGET, targetFacts]]),
 				targets: cloneTargets([
 					{
@@ -43,7 +43,7 @@ describe("candidate measures", () => {
 			cache,
 			work,
 		);
-		assert.ok(parse, "the change has a callable large enough to have clones");
+		assert.ok(candidates, "the change has a callable large enough to have clones");
 		const files: Record<string, string> = {
 			"app/feature/sibling.ts": encoder("sibling", OTHER_NAMES),
 			"lib/deep/user.ts": `import { target } from "../../app/feature/target.js";\n${encoder("user", OTHER_NAMES)}`,
@@ -58,7 +58,7 @@ describe("candidate measures", () => {
 		for (const [path, source] of Object.entries(files)) {
 			const language = path.endsWith(".py") ? "python" : "typescript";
 			const job: Parameters<SharedParse>[0] = { path, language, source };
-			facts.set(path, parse(job));
+			facts.set(path, candidates.parse(job));
 		}
 		const measured = ["app/feature/sibling.ts", "lib/deep/user.ts", "app/shared/helpers.ts", "lib/far/copy.ts"];
 		const leftToEngine = [TARGET, "app/feature/tool.py"]; // changed, and not in a changed file's language
@@ -80,10 +80,10 @@ describe("candidate measures", () => {
 
 	it("gives nothing to a change without a callable large enough to have clones", () => {
 		const small = measureFile(TARGET, "export function tiny(x: number): number {\n\treturn x;\n}\n");
-		const parse = candidateMeasures(
+		const candidates = candidateMeasures(
 			{
 				changedPaths: new Set([TARGET]),
-				after: [{ path: TARGET, specifiers: [] }],
+				after: [{ path: TARGET, imports: [] }],
 				afterFacts: new Map(),
 				targets: cloneTargets([
 					{ change: { path: TARGET, status: "A" } as never, after: { path: TARGET, measure: small } },
@@ -93,6 +93,6 @@ describe("candidate measures", () => {
 			new MeasureCache(),
 			emptyWork(),
 		);
-		assert.equal(parse, undefined);
+		assert.equal(candidates, undefined);
 	});
 });

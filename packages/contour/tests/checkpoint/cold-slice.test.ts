@@ -149,6 +149,30 @@ describe("a cold review reads the slice of the project its change reaches", () =
 		assert.equal(cold.report.work.sliceFilesParsed, 2, "pkg/index.ts (imports leaf) and use/two.ts (names one)");
 	});
 
+	it("neighbours named by a module path (not a relative specifier) are parsed once, measured in that parse", async () => {
+		const body = (name: string, step: string) =>
+			`def ${name}(items, rate):\n    total = 0\n    for item in items:\n        if item.count <= 0:\n            continue\n        total += item.price * item.count ${step}\n    tax = total * rate\n    return round((total + tax) * 100) / 100\n`;
+		const files: Record<string, string> = {
+			"app/service.py": "from lib.helpers import pad\n\n\ndef serve(x):\n    return pad(x)\n",
+			"lib/__init__.py": "",
+			// Another directory, named only by the module path `lib.helpers`: a neighbour through the import graph.
+			"lib/helpers.py": `def pad(x):\n    return x\n\n\n${body("weigh", "- 1")}`,
+			// An importer, parsed while the slice looks for what reaches the change, before clone search orders it.
+			"checks/check_service.py": `from app.service import serve\n\n\n${body("check", "* 2")}`,
+		};
+		for (let i = 0; i < PILE; i++) files[`pile/p${String(i).padStart(2, "0")}.py`] = `P${i} = ${i}\n`;
+		const dir = repo(files, { commit: true });
+		write(dir, {
+			"app/service.py": `from lib.helpers import pad\n\n\ndef serve(x):\n    return pad(x)\n\n\n${body("price", "+ 1")}`,
+		});
+		git(dir, "add", "-A");
+		const whole = await review(dir, false);
+		const cold = await review(dir, true);
+		assert.deepEqual(reported(cold.report), reported(whole.report));
+		assert.equal(cold.report.work.cloneFilesMeasured, 2, "lib/helpers.py and checks/check_service.py, compared");
+		assert.equal(cold.report.work.parses, 2, "the changed file's two sides: each neighbour's one parse measured it");
+	});
+
 	it("a new import into a region another file of its region already imported is not reported as a crossing", async () => {
 		const files: Record<string, string> = {
 			"src/index.ts": "export const version = 1;\n",

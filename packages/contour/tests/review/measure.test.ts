@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import type { CallableMeasure } from "../../src/review/callables.ts";
-import { ensureMeasureLanguages, type FileMeasure, measureFile, measureWithFacts } from "../../src/review/measure.ts";
+import {
+	ensureMeasureLanguages,
+	type FileMeasure,
+	measureFile,
+	measureVersionsWithFacts,
+	measureWithFacts,
+} from "../../src/review/measure.ts";
 
 before(() => ensureMeasureLanguages(["a.ts", "a.tsx", "a.js", "a.py", "a.go", "a.rs", "A.java"]));
 
@@ -291,5 +297,33 @@ describe("measure with the engine's facts", () => {
 		assert.equal(skipped.facts?.contentTerms, undefined);
 		assert.deepEqual(skipped.measure, counted.measure, "the measure is the same either way");
 		assert.deepEqual(skipped.facts?.imports, counted.facts?.imports);
+	});
+
+	it("both sides of a change measured together give what each measured alone gives", () => {
+		const head = "import os\n\n\ndef keep(x):\n    return os.path.join(x, 'a')\n\n\n";
+		const before = `${head}def parse(text):\n    return text.strip()\n`;
+		const after = `${head}def parse(text):\n    if not text:\n        return 'ø'\n    return text.strip()\n`;
+		const cases: { path: string; content: string | Uint8Array }[][] = [
+			[
+				{ path: "a.py", content: before },
+				{ path: "a.py", content: after },
+			],
+			// A rename across languages, a blank side and a binary side: each measured as alone.
+			[
+				{ path: "a.js", content: "export function f(a) {\n  return a ? 1 : 2;\n}\n" },
+				{ path: "a.ts", content: "export function f(a: number) {\n  return a ? 1 : 2;\n}\n" },
+			],
+			[
+				{ path: "a.py", content: "\n\n" },
+				{ path: "a.py", content: after },
+				{ path: "a.py", content: new Uint8Array([0x61, 0, 0x62]) },
+			],
+		];
+		for (const versions of cases)
+			assert.deepEqual(
+				measureVersionsWithFacts(versions, { contentTerms: false }),
+				versions.map(({ path, content }) => measureWithFacts(path, content, { contentTerms: false })),
+				versions.map((version) => version.path).join(" → "),
+			);
 	});
 });

@@ -33,7 +33,14 @@ export {
 	type SymbolFact,
 } from "./model/index.ts";
 export { pacedProgress, TimeSlice } from "./pace/index.ts";
-export { type Extractor, hashOf, loadExtractor, useBaselineCompilerEverywhere, withSyntaxTree } from "./parse/index.ts";
+export {
+	type Extractor,
+	hashOf,
+	loadExtractor,
+	useBaselineCompilerEverywhere,
+	withSyntaxTree,
+	withSyntaxTrees,
+} from "./parse/index.ts";
 export {
 	type Dependee,
 	dependentReach,

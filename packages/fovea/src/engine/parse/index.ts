@@ -6,4 +6,4 @@
  * @module
  */
 export { baselineCompilerEverywhere, expectExtraction, useBaselineCompilerEverywhere } from "./grammar-compiler.ts";
-export { type Extractor, hashOf, isEngineExtractor, loadExtractor, withSyntaxTree } from "./parser.ts";
+export { type Extractor, hashOf, isEngineExtractor, loadExtractor, withSyntaxTree, withSyntaxTrees } from "./parser.ts";

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Language, type Node, Parser, Query } from "web-tree-sitter";
+import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
 import {
 	compactFacts,
 	EXTRACTOR_VERSION,
@@ -40,6 +40,7 @@ import { javaRules } from "./languages/java.ts";
 import { pythonRules } from "./languages/python.ts";
 import { rustRules } from "./languages/rust.ts";
 import { typescriptRules } from "./languages/typescript.ts";
+import { textEdit } from "./text-edit.ts";
 
 /** How one file is extracted. */
 export interface FileExtractOptions {
@@ -321,6 +322,55 @@ export function withSyntaxTree<T>(
 		});
 	} finally {
 		tree.delete();
+	}
+}
+
+/**
+ * `withSyntaxTree` over successive versions of one file in one language (a change's before and after sides): a
+ * version is parsed from the previous version's tree, edited where the two texts differ (`textEdit`), so a large
+ * file changed in a few lines is read by the parser about once, not twice. The trees are the ones fresh parses give:
+ * a tree with a syntax error is not reused, and a reused parse that finds one is done again afresh (error recovery
+ * is where an incremental parse may settle differently). `visit` gets each version's root, facts and index, in
+ * order; every tree is deleted before this returns.
+ */
+export function withSyntaxTrees<T>(
+	versions: readonly { path: string; source: string }[],
+	visit: (root: Node, facts: () => FileFacts, index: number) => T,
+	language: LanguageId,
+	options: Pick<FileExtractOptions, "contentTerms"> = {},
+): T[] {
+	const grammar = loaded.get(language);
+	if (grammar === undefined) {
+		throw new Error(`Fovea cannot parse ${language} yet: await extractor.ensureLanguages(["${language}"]) first`);
+	}
+	const out: T[] = [];
+	let previous: { tree: Tree; source: string } | undefined;
+	try {
+		for (const [index, { path, source }] of versions.entries()) {
+			let tree: Tree | null = null;
+			if (previous !== undefined && !previous.tree.rootNode.hasError) {
+				previous.tree.edit(textEdit(previous.source, source));
+				tree = grammar.parser.parse(source, previous.tree);
+				if (tree?.rootNode.hasError === true) {
+					tree.delete();
+					tree = null;
+				}
+			}
+			tree ??= grammar.parser.parse(source);
+			if (tree === null) throw new Error(`Fovea could not parse ${path}`);
+			previous?.tree.delete();
+			previous = { tree, source };
+			const root = tree.rootNode;
+			let facts: FileFacts | undefined;
+			const factsOfRoot = () => {
+				facts ??= factsOf(grammar, root, path, language, source, hashOf(source), options.contentTerms ?? true);
+				return facts;
+			};
+			out.push(visit(root, factsOfRoot, index));
+		}
+		return out;
+	} finally {
+		previous?.tree.delete();
 	}
 }
 
