@@ -15,6 +15,8 @@ export interface CaseDetail {
 	goldDropped: string[];
 	/** By ranker name; "fovea" always, then the baselines of the task. */
 	scores: Record<string, CaseScore>;
+	/** Impact: each of Fovea's fused signals scored alone (reach, coupling, text), beside the fused answer. */
+	signals?: Record<string, CaseScore>;
 	/** Per-case diagnostics a task adds (impact: the share of Fovea's top 10 and of the gold that the query imports). */
 	diagnostics?: Record<string, number>;
 }

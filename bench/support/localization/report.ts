@@ -10,6 +10,7 @@ import {
 	summarize,
 	type TargetCheck,
 } from "./metrics.ts";
+import { type SignalCeiling, signalCeiling } from "./signal-ceiling.ts";
 
 /** The metrics each task reports, in table order. */
 export const TASK_METRICS: Record<Task, readonly Metric[]> = {
@@ -142,6 +143,7 @@ export function renderReport(results: readonly CorpusResult[]): string {
 		}
 		lines.push("");
 	}
+	lines.push(...ceilingLines(results, all));
 	lines.push("== cases, skips and time per corpus");
 	for (const r of results) {
 		const skips = Object.entries(r.skipped)
@@ -158,4 +160,30 @@ export function renderReport(results: readonly CorpusResult[]): string {
 		);
 	}
 	return lines.join("\n");
+}
+
+/**
+ * Impact's signals alone and their hindsight ceiling (`signal-ceiling.ts`) per repository and pooled, beside the bar
+ * the target sets (1.10× the best baseline): a ceiling under the bar says no fusion of these signals meets it.
+ */
+function ceilingLines(results: readonly CorpusResult[], all: readonly Summary[]): string[] {
+	const impact = results.filter((r) => r.task === "impact" && r.cases.some((c) => c.signals !== undefined));
+	if (impact.length === 0) return [];
+	const pair = (v: { recall10: number; rr: number }) => `${v.recall10.toFixed(3)} / ${v.rr.toFixed(3)}`;
+	const lines = [
+		"== impact: Fovea's signals alone, the best list per case with hindsight, and the target's bar (Recall@10 / MRR)",
+	];
+	const rows: [string, SignalCeiling][] = impact.map((r) => [r.repo, signalCeiling(r.cases)]);
+	if (impact.length > 1) rows.push(["all history", signalCeiling(impact.flatMap((r) => r.cases))]);
+	for (const [label, c] of rows) {
+		const targets = all.find((s) => s.task === "impact" && s.label === label)?.targets ?? [];
+		const bar = (metric: Metric) => {
+			const t = targets.find((x) => x.metric === metric);
+			return t === undefined ? "-" : (t.required * t.baseline).toFixed(3);
+		};
+		const signals = Object.entries(c.signals).map(([name, v]) => `${name} ${pair(v)}`);
+		lines.push(`${label}: ${signals.join(", ")}; ceiling ${pair(c.ceiling)}; bar ${bar("recall10")} / ${bar("rr")}`);
+	}
+	lines.push("");
+	return lines;
 }

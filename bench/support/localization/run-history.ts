@@ -4,10 +4,16 @@
 //
 // No leakage: a case is answered on its parent's tree, and the co-change counts read only the parent and its
 // ancestors (`historyBefore`); the case's own commit and anything after it reach neither the index nor a baseline.
+//
+// Impact cases also score each of Fovea's fused signals alone (`impact-signals.ts`); with FOVEA_BENCH_SIGNALS=<file>,
+// each case's signal lists (with their own scores), the rankings and the gold files are appended to <file> as one
+// JSON line, to replay fusion changes offline.
+import { appendFileSync } from "node:fs";
 import { coChangeRanking, historyBefore } from "./co-change.ts";
 import { type CaseDetail, type CorpusResult, countSkip, roundedTiming } from "./corpus-result.ts";
 import { dependencyShare, directDependencies } from "./dependencies.ts";
 import { type ImpactCase, impactCase, recentCommits, subjectCase } from "./history-cases.ts";
+import { impactSignals } from "./impact-signals.ts";
 import { scoreCase } from "./metrics.ts";
 import { sameFolderRanking } from "./same-folder.ts";
 import { focusAgainstBm25, MAX_TOKENS } from "./text-case.ts";
@@ -128,12 +134,23 @@ async function impactOne(
 		"co-change": keep(coChange),
 	};
 	const dependencies = await directDependencies(state, c.query);
+	const signals = await impactSignals(state, c.query);
+	const dump = process.env.FOVEA_BENCH_SIGNALS;
+	if (dump !== undefined && dump !== "") {
+		const line = { repo: repoPath, id: c.record.commit.slice(0, 12), query: c.query, gold, ranked, signals };
+		appendFileSync(dump, `${JSON.stringify(line)}\n`);
+	}
 	task.cases.push({
 		id: c.record.commit.slice(0, 12),
 		query: c.query,
 		gold,
 		goldDropped: c.gold.filter((g) => !state.indexed.has(g)),
 		scores: Object.fromEntries(Object.entries(ranked).map(([name, ranking]) => [name, scoreCase(ranking, gold)])),
+		signals: {
+			reach: scoreCase(keep(signals.reach.map((r) => r.path)), gold),
+			coupling: scoreCase(keep(signals.coupling.map((r) => r.path)), gold),
+			text: scoreCase(keep(signals.text.map((r) => r.path)), gold),
+		},
 		diagnostics: {
 			foveaTop10Dependencies: dependencyShare(ranked.fovea.slice(0, 10), dependencies),
 			goldDependencies: dependencyShare(gold, dependencies),

@@ -36,7 +36,7 @@ describe("impact fusion", () => {
 		const fused = fuseImpact(
 			reachOf([["far.ts", 0.25]]),
 			graph,
-			{ coupled: [{ id: id("ledger.ts"), count: 4, weight: 4 }], window: 10 },
+			{ coupled: [{ id: id("ledger.ts"), count: 4, weight: 4, commits: 6 }], window: 10 },
 			{ changed },
 		);
 		assert.deepEqual(paths(fused), ["ledger.ts", "far.ts"]);
@@ -49,7 +49,7 @@ describe("impact fusion", () => {
 		const fused = fuseImpact(
 			reachOf([["test.ts", 0.9]]),
 			graph,
-			{ coupled: [{ id: id("once.ts"), count: 1, weight: 1 }], window: 10 },
+			{ coupled: [{ id: id("once.ts"), count: 1, weight: 1, commits: 3 }], window: 10 },
 			{ changed },
 		);
 		assert.deepEqual(paths(fused), ["test.ts", "once.ts"]);

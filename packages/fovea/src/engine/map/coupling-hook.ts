@@ -40,7 +40,8 @@ export function withCoupling(
 			if (id === undefined) continue;
 			for (const c of coupledWith(edges, id)) {
 				const seen = found.get(c.id);
-				if (seen === undefined) found.set(c.id, { id: c.id, count: c.count, weight: c.weight });
+				if (seen === undefined)
+					found.set(c.id, { id: c.id, count: c.count, weight: c.weight, commits: edges.commitsOf[c.id] ?? 0 });
 				else {
 					seen.count += c.count;
 					seen.weight += c.weight;

@@ -20,6 +20,12 @@
  * reach (first in every signal that ranked anything), so they lie in (0, 1]. With no other signal (no history, no
  * text asked) the reach is returned as it is.
  *
+ * Change coupling ranks by weight, then count; among files coupled with the change equally (same weight and count,
+ * common where one commit changed them all), the one that changed in fewer of the window's commits comes first: more of
+ * its changes were with the change, so the co-change says more about it (a file that changes with everything says
+ * little about any one change). On the benchmark's impact task (six histories, 80 cases each replayed from the
+ * signals, and 40 each run) this ordering of ties lowered no corpus on Recall@10 or MRR and raised five.
+ *
  * Each file keeps the evidence of every signal that ranked it: the reach's relation, how often it changed with the
  * change, the rare words it shares. The change's own dependencies are not exposure: text likeness never brings them in on
  * its own (nor what they depend on in turn), history does when they changed with it (and says so). Symbols are left as the reach ranked them.
@@ -36,6 +42,8 @@ export interface CouplingEvidence {
 	id: number;
 	count: number;
 	weight: number;
+	/** The window's commits that changed this file (with the change or not): fewer is more specific to the change. */
+	commits: number;
 }
 
 /** What fusion takes beside the reach: coupled files and similar files (by node id), the coupling window. */
@@ -86,12 +94,10 @@ export function fuseImpact(
 		node.reasons = file.reasons;
 		if (file.evidence !== undefined) node.evidence = file.evidence;
 	});
-	[...coupled]
-		.sort((a, b) => b.weight - a.weight || b.count - a.count || a.id - b.id)
-		.forEach((c, at) => {
-			const node = credit(c.id, at + 1, 1 - 0.5 ** c.count);
-			node.coupling = { count: c.count, window: signals.window ?? 0 };
-		});
+	[...coupled].sort(byCoupling).forEach((c, at) => {
+		const node = credit(c.id, at + 1, 1 - 0.5 ** c.count);
+		node.coupling = { count: c.count, window: signals.window ?? 0 };
+	});
 	similar.forEach((s, at) => {
 		const node = credit(s.id, at + 1, 1);
 		node.similar = { shared: s.shared };
@@ -100,6 +106,22 @@ export function fuseImpact(
 	for (const node of fused.values()) node.score /= best;
 	const files = [...fused.values()].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
 	return { ...reach, files };
+}
+
+/**
+ * How change coupling ranks its files, most surely coupled first: by weight, then count, then fewer commits of the
+ * file's own (see the module comment), then node id.
+ */
+export function byCoupling(a: CouplingEvidence, b: CouplingEvidence): number {
+	return weightKey(b.weight) - weightKey(a.weight) || b.count - a.count || a.commits - b.commits || a.id - b.id;
+}
+
+/**
+ * A coupling weight to compare by: weights are sums of shares (1/10 + 1/10 + 1/10 and 3/10 may differ in the last
+ * bit), so weights equal to nine places count as a tie.
+ */
+function weightKey(weight: number): number {
+	return Math.round(weight * 1e9);
 }
 
 /** How a coupled file's evidence reads: `changed with it 14 times in the last 1000 commits`. */

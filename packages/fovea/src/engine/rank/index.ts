@@ -28,6 +28,7 @@ export {
 } from "./focus.ts";
 export { diffuse, normalizeGraph } from "./heat.ts";
 export {
+	byCoupling,
 	type CouplingEvidence,
 	couplingText,
 	type FusionSignals,
