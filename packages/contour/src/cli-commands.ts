@@ -1,6 +1,8 @@
 /**
- * The commands of the `contour` CLI (see `cli.ts`, its entry): argument parsing, `review` and `status`. The review
- * engine loads only once the arguments are known to be usable, so a usage error answers at once.
+ * The commands of the `contour` CLI (see `cli.ts`, its entry): argument parsing, `review` and `status`. What a review
+ * of an unchanged root needs (the snapshot, the caches, the renderers) is imported here, statically: it is light, and
+ * one module graph loads faster than several dynamic imports. The analysis and Fovea's engine load only once a
+ * review has a change to analyse (`review-root.ts`, and the code maps' loader below).
  */
 import { access } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -17,7 +19,12 @@ import { gitReviewRoot } from "pi-fovea/manual-root";
 import { printable } from "pi-fovea/printable";
 import { estimateTokens } from "pi-fovea/text-budget";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
+import { DiskCache } from "./checkpoint/disk-cache.ts";
 import { loadPolicyFile, rootPolicy } from "./checkpoint/policy-file.ts";
+import { ReviewCache } from "./checkpoint/review-cache.ts";
+import { reviewRoot } from "./checkpoint/review-root.ts";
+import { renderReport } from "./report/render-report.ts";
+import { reportJson } from "./report/report-json.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
 
 const USAGE = `usage:
@@ -91,16 +98,6 @@ async function main(argv: string[]): Promise<number> {
 	const maxFindings = integer(values["max-findings"], "--max-findings", 0, 100_000);
 	const root = await chooseRoot(values.root);
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
-	// The review loads in steps: the snapshot and the kept reports first, the analysis only when no kept report
-	// answers (`review-root.ts`), the engine behind the code map only when that analysis has code to relate. A usage
-	// error answers before any of it, a review of an unchanged root without the parser or the engine.
-	const [{ DiskCache }, { ReviewCache }, { reviewRoot }, { renderReport }, { reportJson }] = await Promise.all([
-		import("./checkpoint/disk-cache.ts"),
-		import("./checkpoint/review-cache.ts"),
-		import("./checkpoint/review-root.ts"),
-		import("./report/render-report.ts"),
-		import("./report/report-json.ts"),
-	]);
 	let map: CodeMap | undefined;
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
