@@ -22,12 +22,12 @@ import { bundleStandsForSources } from "../../bundle-record.js";
 import type { LanguageId } from "../model/index.ts";
 import { compactFacts } from "../model/index.ts";
 import { TimeSlice } from "../pace/index.ts";
-import { type Extractor, isEngineExtractor } from "../parse/index.ts";
+import { baselineCompilerEverywhere, type Extractor, isEngineExtractor } from "../parse/index.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
 import { ExtractThread, type ThreadEvents } from "./thread.ts";
 import { extractThreads } from "./thread-count.ts";
-import type { FromWorker, ToWorker } from "./worker.ts";
+import type { FromWorker, ToWorker, WorkerSettings } from "./worker.ts";
 
 /** Exact work counters of a pool, for tests and benchmarks. */
 export interface ExtractPoolStats {
@@ -37,6 +37,8 @@ export interface ExtractPoolStats {
 	workerFailures: number;
 	/** Workers terminated after being idle, or by `close`. */
 	workersRetired: number;
+	/** Threads started ahead (`prestart`) and retired unused; never counted in `workersStarted`. */
+	sparesRetired: number;
 	jobsByWorkers: number;
 	/** Jobs extracted on the main thread, including `recoveredJobs`. */
 	jobsByMain: number;
@@ -113,6 +115,7 @@ export class ExtractPool {
 		workersStarted: 0,
 		workerFailures: 0,
 		workersRetired: 0,
+		sparesRetired: 0,
 		jobsByWorkers: 0,
 		jobsByMain: 0,
 		recoveredJobs: 0,
@@ -130,6 +133,8 @@ export class ExtractPool {
 	#script: URL | undefined;
 	/** Threads not ended yet, retiring ones included until they exit. */
 	readonly #threads = new Set<ExtractThread>();
+	/** The thread `prestart` started, until a call takes it or it ends. */
+	#spare: ExtractThread | undefined;
 	/** How long a worker released now idles before it retires (see `MORE_EXPECTED_HOLD`). */
 	#idleAfter = 0;
 	readonly #runs = new Map<number, ExtractRun<ExtractThread>>();
@@ -230,7 +235,7 @@ export class ExtractPool {
 	 * grammars of `languages` (or has failed to). For a caller that knows a large extraction is coming.
 	 */
 	async warm(languages: Iterable<LanguageId> = []): Promise<void> {
-		const message: ToWorker = { kind: "load", languages: [...new Set(languages)] };
+		const message: ToWorker = { kind: "load", languages: [...new Set(languages)], settings: settings() };
 		// A large extraction is coming: the workers wait for it past their usual idle time.
 		this.#idleAfter = this.idleMs * MORE_EXPECTED_HOLD;
 		await Promise.all(
@@ -244,6 +249,32 @@ export class ExtractPool {
 		);
 	}
 
+	/**
+	 * Starts one thread ahead of the decision to use it, for a caller that expects a large extraction before it can
+	 * know (a CLI on a root with nothing cached, before its walk): Node's start of the thread and the loading of its
+	 * modules then overlap the walk instead of the main thread's first parses. The thread holds no grammar and does
+	 * not keep the process alive; it counts as started only once a call or `warm` takes it, and `dropSpare` (or its
+	 * idle time) retires it otherwise. Nothing happens if a worker runs already or none may start.
+	 */
+	prestart(): void {
+		if (this.#spare !== undefined || this.threads === 0 || this.#working().length > 0) return;
+		if (this.#startFailed || this.#crashes >= MAX_CRASHES) return;
+		try {
+			this.#script ??= defaultWorkerScript();
+			this.#spare = new ExtractThread(this.#script, this.idleMs, this.#events);
+		} catch {
+			this.#startFailed = true;
+			this.stats.workerFailures++;
+			return;
+		}
+		this.#spare.release(undefined, this.idleMs * MORE_EXPECTED_HOLD);
+	}
+
+	/** Retires the thread `prestart` started if no call took it: the extraction it was started for starts none. */
+	dropSpare(): void {
+		this.#spare?.retire();
+	}
+
 	/** Points new workers at `script` (terminating current ones); `undefined` restores the default. */
 	useScript(script: URL | undefined): void {
 		this.#script = script;
@@ -255,6 +286,7 @@ export class ExtractPool {
 	/** Terminates every worker now; runs they were part of finish on the main thread. */
 	close(): void {
 		for (const thread of this.#threads) thread.retire();
+		this.dropSpare();
 	}
 
 	#extractHere(extractor: Extractor, run: ExtractRun<ExtractThread>, index: number): void {
@@ -270,7 +302,7 @@ export class ExtractPool {
 		const threads = start ? this.#fill() : this.#working();
 		if (threads.length === 0) return;
 		this.#runs.set(run.id, run);
-		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims };
+		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims, settings: settings() };
 		for (const thread of threads) {
 			thread.runs.add(run);
 			run.attached.add(thread);
@@ -285,6 +317,13 @@ export class ExtractPool {
 	/** Starts workers up to `threads`, unless starting failed before; returns the working ones. */
 	#fill(): ExtractThread[] {
 		let working = this.#working().length;
+		const spare = this.#spare;
+		if (spare !== undefined && !spare.retiring && working < this.threads) {
+			this.#spare = undefined;
+			this.#threads.add(spare);
+			this.stats.workersStarted++;
+			working++;
+		}
 		while (working < this.threads && !this.#startFailed && this.#crashes < MAX_CRASHES) {
 			try {
 				this.#script ??= defaultWorkerScript();
@@ -326,8 +365,10 @@ export class ExtractPool {
 
 	/** The thread ended: retired as planned, or lost (failed to start, crashed); its runs go on without it. */
 	#ended(thread: ExtractThread): void {
+		const spare = thread === this.#spare;
+		if (spare) this.#spare = undefined;
 		this.#threads.delete(thread);
-		if (thread.retiring) this.stats.workersRetired++;
+		if (thread.retiring) this.stats[spare ? "sparesRetired" : "workersRetired"]++;
 		else {
 			this.stats.workerFailures++;
 			if (thread.ready) this.#crashes++;
@@ -336,4 +377,9 @@ export class ExtractPool {
 		for (const run of thread.runs) run.detach(thread);
 		thread.runs.clear();
 	}
+}
+
+/** The main thread's settings that a worker follows, as they are now (see `ToWorker`). */
+function settings(): WorkerSettings {
+	return { baselineCompilerEverywhere: baselineCompilerEverywhere() };
 }
