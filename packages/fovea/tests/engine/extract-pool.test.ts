@@ -263,6 +263,20 @@ describe("extract pool", () => {
 		assert.equal(shared.stats.workersStarted, 1, "no spare beside a running worker");
 	});
 
+	it("shares a call smaller than minJobs with a worker that runs already, and only then", async () => {
+		const jobs = mixedJobs(2); // 16 jobs, under the default 48
+		const expected = direct(extractor, jobs);
+		const shared = pool({ startJobs: 1000 });
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs, { expected: 5000 })), expected);
+		assert.deepEqual([shared.stats.sharedCalls, shared.stats.workersStarted], [0, 0], "no worker runs: main thread");
+		await shared.warm(LANGUAGES);
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs)), expected);
+		assert.equal(shared.stats.sharedCalls, 1, "the running worker is sent the small call");
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs.slice(0, 1))), expected.slice(0, 1));
+		assert.equal(shared.stats.sharedCalls, 1, "one job stays on the main thread");
+		assert.equal(shared.stats.jobsByWorkers + shared.stats.jobsByMain, 2 * jobs.length + 1);
+	});
+
 	it("retires a thread started ahead that no call takes, without counting it as a worker", async () => {
 		const jobs = mixedJobs(10);
 		const gated = pool({ startJobs: 1000 });

@@ -7,7 +7,9 @@
  * Design:
  * - Only calls with at least `minJobs` jobs whose extractor is the engine's own (`isEngineExtractor`: a wrapper's
  *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
- *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
+ *   edit, stay on the main thread, unless a worker runs already (its grammars loaded): then any call of two jobs or
+ *   more is shared, so the short last batch of a large index (15 of vuejs/core's 527 files, 23 of pytest's 279) does
+ *   not leave that worker idle while the main thread parses alone. Workers start lazily, and only for a call that is part of at least `startJobs`
  *   (a large cold index): a worker costs CPU to start and load its grammars, and on two cores two parsing threads
  *   each parse slower than one alone, so a worker pays for itself only on a large index (see bench/HISTORY.md).
  *   Once started, a worker serves every shared call.
@@ -40,6 +42,8 @@ export interface ExtractPoolStats {
 	/** Threads started ahead (`prestart`) and retired unused; never counted in `workersStarted`. */
 	sparesRetired: number;
 	jobsByWorkers: number;
+	/** Calls sent to at least one worker. */
+	sharedCalls: number;
 	/** Jobs extracted on the main thread, including `recoveredJobs`. */
 	jobsByMain: number;
 	/** Jobs a lost worker had claimed, extracted again on the main thread. */
@@ -52,7 +56,7 @@ export interface ExtractPoolStats {
 export interface ExtractPoolOptions {
 	/** Worker threads at most; 0 extracts on the main thread only. Default: {@link extractThreads}. */
 	threads?: number;
-	/** Calls with fewer jobs stay on the main thread. Default 48. */
+	/** Calls with fewer jobs stay on the main thread unless a worker runs already (see the module comment). Default 48. */
 	minJobs?: number;
 	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 1500. */
 	startJobs?: number;
@@ -78,6 +82,9 @@ export interface ExtractPoolOptions {
  * grammars each time. The refresh's last call still retires it at once.
  */
 const MORE_EXPECTED_HOLD = 10;
+
+/** A call shares with a worker already running from this many jobs: with one, the main thread claims it first anyway. */
+const LIVE_MIN_JOBS = 2;
 
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
@@ -116,6 +123,7 @@ export class ExtractPool {
 		workerFailures: 0,
 		workersRetired: 0,
 		sparesRetired: 0,
+		sharedCalls: 0,
 		jobsByWorkers: 0,
 		jobsByMain: 0,
 		recoveredJobs: 0,
@@ -162,8 +170,9 @@ export class ExtractPool {
 	 * of source of those `expected` jobs.
 	 */
 	sharesWithWorkers(jobs: number, expected: number, expectedBytes = 0): boolean {
-		if (this.threads === 0 || jobs < this.minJobs) return false;
-		return this.#startsWorkers(jobs, expected, expectedBytes) || this.liveWorkers > 0;
+		if (this.threads === 0 || jobs < LIVE_MIN_JOBS) return false;
+		if (this.liveWorkers > 0) return true;
+		return jobs >= this.minJobs && this.#startsWorkers(jobs, expected, expectedBytes);
 	}
 
 	/**
@@ -202,8 +211,13 @@ export class ExtractPool {
 		this.#idleAfter =
 			options.last !== true && (options.expected ?? 0) > jobs.length ? this.idleMs * MORE_EXPECTED_HOLD : this.idleMs;
 		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
-		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) {
-			this.#share(run, this.#startsWorkers(jobs.length, options.expected ?? 0, options.expectedBytes ?? 0));
+		const large = jobs.length >= this.minJobs;
+		if (
+			(large || (jobs.length >= LIVE_MIN_JOBS && this.liveWorkers > 0)) &&
+			signal?.aborted !== true &&
+			isEngineExtractor(extractor)
+		) {
+			this.#share(run, large && this.#startsWorkers(jobs.length, options.expected ?? 0, options.expectedBytes ?? 0));
 		}
 		try {
 			// The event loop (and the workers' results) gets a turn after every slice of extraction.
@@ -301,6 +315,7 @@ export class ExtractPool {
 	#share(run: ExtractRun<ExtractThread>, start: boolean): void {
 		const threads = start ? this.#fill() : this.#working();
 		if (threads.length === 0) return;
+		this.stats.sharedCalls++;
 		this.#runs.set(run.id, run);
 		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims, settings: settings() };
 		for (const thread of threads) {
