@@ -9,9 +9,10 @@
  *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
  *   edit, stay on the main thread, unless a worker runs already (its grammars loaded): then any call of two jobs or
  *   more is shared, so the short last batch of a large index (15 of vuejs/core's 527 files, 23 of pytest's 279) does
- *   not leave that worker idle while the main thread parses alone. Workers start lazily, and only for a call that is part of at least `startJobs`
- *   (a large cold index): a worker costs CPU to start and load its grammars, and on two cores two parsing threads
- *   each parse slower than one alone, so a worker pays for itself only on a large index (see bench/HISTORY.md).
+ *   not leave that worker idle while the main thread parses alone. Workers start lazily, and only for a call that
+ *   is part of at least `startJobs` (a large cold index): a worker costs CPU to start and load its grammars, and on
+ *   two cores two parsing threads each parse slower than one alone, so a worker pays for itself only on a large
+ *   index (see bench/HISTORY.md).
  *   Once started, a worker serves every shared call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
