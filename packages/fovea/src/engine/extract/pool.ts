@@ -21,60 +21,17 @@
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
-import { bundleStandsForSources } from "../../bundle-record.js";
 import type { LanguageId } from "../model/index.ts";
 import { compactFacts } from "../model/index.ts";
 import { TimeSlice } from "../pace/index.ts";
 import { baselineCompilerEverywhere, type Extractor, isEngineExtractor } from "../parse/index.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
+import type { ExtractPoolOptions, ExtractPoolStats } from "./pool-settings.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
 import { ExtractThread, type ThreadEvents } from "./thread.ts";
 import { extractThreads } from "./thread-count.ts";
 import type { FromWorker, ToWorker, WorkerSettings } from "./worker.ts";
-
-/** Exact work counters of a pool, for tests and benchmarks. */
-export interface ExtractPoolStats {
-	/** Worker threads created. */
-	workersStarted: number;
-	/** Workers that failed to start or were lost while running. */
-	workerFailures: number;
-	/** Workers terminated after being idle, or by `close`. */
-	workersRetired: number;
-	/** Threads started ahead (`prestart`) and retired unused; never counted in `workersStarted`. */
-	sparesRetired: number;
-	jobsByWorkers: number;
-	/** Calls sent to at least one worker. */
-	sharedCalls: number;
-	/** Jobs extracted on the main thread, including `recoveredJobs`. */
-	jobsByMain: number;
-	/** Jobs a lost worker had claimed, extracted again on the main thread. */
-	recoveredJobs: number;
-	/** Time inside `extract`, summed per side (the workers' on their own threads). */
-	mainExtractMs: number;
-	workerExtractMs: number;
-}
-
-export interface ExtractPoolOptions {
-	/** Worker threads at most; 0 extracts on the main thread only. Default: {@link extractThreads}. */
-	threads?: number;
-	/** Calls with fewer jobs stay on the main thread unless a worker runs already (see the module comment). Default 48. */
-	minJobs?: number;
-	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 1500. */
-	startJobs?: number;
-	/**
-	 * New workers also start for a call that is part of at least this many bytes of source (its `expectedBytes`):
-	 * parsing time follows bytes more than files (279 files of pytest take as long as 500 of vuejs/core's). Default
-	 * none: files only.
-	 */
-	startBytes?: number;
-	/**
-	 * A worker idle this long is terminated. Default 1 s: the batches of one refresh follow each other within
-	 * milliseconds, and a worker's heap and grammars are worth giving back before the queries that follow an index.
-	 */
-	idleMs?: number;
-	/** The worker's entry module. Default: {@link defaultWorkerScript}. */
-	script?: URL;
-}
+import { defaultWorkerScript } from "./worker-script.ts";
 
 /**
  * While the last call said more jobs follow (`expected`), an idle worker waits this many times `idleMs` before it
@@ -89,30 +46,6 @@ const LIVE_MIN_JOBS = 2;
 
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
-
-/**
- * The worker's entry when none is named: the package's bundled worker (`dist/extract-worker.js`, which `npm install`
- * builds beside the CLI) while that bundle stands for the sources, else `worker.ts` beside this module: a worker
- * started from the sources loads Node's type stripper and the engine's modules again in a fresh isolate before its
- * first file, while the main thread parses alone. `engine` is this module's URL: an engine that is itself bundled (a
- * CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the extension in Pi,
- * tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` (`src/bundle-record.js`), the rule
- * the CLIs' launcher applies (in a checkout: every recorded source unchanged).
- */
-export function defaultWorkerScript(
-	engine: string = import.meta.url,
-	isCurrent: (packageDir: URL) => boolean = bundleStandsForSources,
-): URL {
-	const sources = new URL("./worker.ts", engine);
-	if (!engine.endsWith(".ts")) return sources;
-	const packageDir = new URL("../../../", engine);
-	try {
-		if (isCurrent(packageDir)) return new URL("dist/extract-worker.js", packageDir);
-	} catch {
-		// an unreadable record is no bundle
-	}
-	return sources;
-}
 
 /** See the module comment; a process can change it (`useExtractWorkersFrom`). */
 export const DEFAULT_START_JOBS = 1500;
