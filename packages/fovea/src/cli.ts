@@ -10,6 +10,7 @@
  *   fovea impact [FILE...] [--symbol NAME]... [--uncommitted] [--base REF] [--root DIR] [--max-tokens N] [--json]
  *   fovea status [--root DIR] [--json]
  */
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,6 +19,7 @@ import { writeOutput } from "./cli/output.ts";
 import { printable } from "./cli/printable.ts";
 import { terminalProgress } from "./cli/progress.ts";
 import { versionText } from "./cli/version.ts";
+import { defaultCacheDir, rootCacheDir } from "./engine/cache-location.ts";
 import { CodeMap } from "./engine/map/code-map.ts";
 import { symbolKind } from "./engine/model/facts.ts";
 import { partialFileCount } from "./engine/model/partial-coverage.ts";
@@ -91,6 +93,9 @@ async function main(argv: string[]): Promise<number> {
 	if ((command === "sketch" || command === "status") && rest.length > 0)
 		throw new UsageError(`${command} takes no arguments, got ${rest.map((arg) => JSON.stringify(arg)).join(" ")}`);
 	const root = await resolveRoot(values.root);
+	// A root with nothing cached is indexed whole before any answer: if its size then calls for a parsing thread, one
+	// started now is ready sooner, its start overlapping the walk (it is retired unused if not; see `prestart`).
+	if (!existsSync(rootCacheDir(resolve(defaultCacheDir()), root))) sharedExtractPool().prestart();
 	const map = new CodeMap(root);
 	const progress = terminalProgress("indexing");
 	const refresh = progress.onProgress === undefined ? {} : { onProgress: progress.onProgress };

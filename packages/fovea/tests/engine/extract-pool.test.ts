@@ -14,8 +14,9 @@ import { fileURLToPath } from "node:url";
 import { bundleStandsForSources } from "../../bin/launch.js";
 import type { ExtractJob } from "../../src/engine/extract/job.ts";
 import { extractMany } from "../../src/engine/extract/many.ts";
-import { defaultWorkerScript, ExtractPool } from "../../src/engine/extract/pool.ts";
+import { ExtractPool } from "../../src/engine/extract/pool.ts";
 import { extractThreads, MAX_EXTRACT_THREADS } from "../../src/engine/extract/thread-count.ts";
+import { defaultWorkerScript } from "../../src/engine/extract/worker-script.ts";
 import type { FileFacts, LanguageId } from "../../src/engine/model/facts.ts";
 import { LANGUAGES } from "../../src/engine/model/languages.ts";
 import { type Extractor, loadExtractor } from "../../src/engine/parse/parser.ts";
@@ -243,6 +244,56 @@ describe("extract pool", () => {
 		for (let i = 0; i < 200 && shared.stats.workersRetired < 2; i++) await new Promise((r) => setTimeout(r, 10));
 		assert.equal(shared.stats.workersStarted, 2);
 		assert.equal(shared.stats.workersRetired, 2, "an idle worker with nothing expected retires after its idle time");
+	});
+
+	it("counts a thread started ahead once a call takes it, and it extracts like any worker", async () => {
+		const jobs = mixedJobs(20);
+		const shared = pool();
+		shared.prestart();
+		shared.prestart(); // one spare at most
+		assert.deepEqual([shared.stats.workersStarted, shared.liveWorkers], [0, 0], "not counted before it is taken");
+		await shared.warm(LANGUAGES);
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs)), direct(extractor, jobs));
+		const { workersStarted, sparesRetired, workerFailures, jobsByWorkers } = shared.stats;
+		assert.deepEqual(
+			{ workersStarted, sparesRetired, workerFailures },
+			{ workersStarted: 1, sparesRetired: 0, workerFailures: 0 },
+		);
+		assert.ok(jobsByWorkers > 0, "the thread started ahead took part");
+		shared.prestart();
+		assert.equal(shared.stats.workersStarted, 1, "no spare beside a running worker");
+	});
+
+	it("shares a call smaller than minJobs with a worker that runs already, and only then", async () => {
+		const jobs = mixedJobs(2); // 16 jobs, under the default 48
+		const expected = direct(extractor, jobs);
+		const shared = pool({ startJobs: 1000 });
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs, { expected: 5000 })), expected);
+		assert.deepEqual([shared.stats.sharedCalls, shared.stats.workersStarted], [0, 0], "no worker runs: main thread");
+		await shared.warm(LANGUAGES);
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs)), expected);
+		assert.equal(shared.stats.sharedCalls, 1, "the running worker is sent the small call");
+		assert.deepEqual(comparable(await shared.extract(extractor, jobs.slice(0, 1))), expected.slice(0, 1));
+		assert.equal(shared.stats.sharedCalls, 1, "one job stays on the main thread");
+		assert.equal(shared.stats.jobsByWorkers + shared.stats.jobsByMain, 2 * jobs.length + 1);
+	});
+
+	it("retires a thread started ahead that no call takes, without counting it as a worker", async () => {
+		const jobs = mixedJobs(10);
+		const gated = pool({ startJobs: 1000 });
+		gated.prestart();
+		assert.deepEqual(comparable(await gated.extract(extractor, jobs, { expected: 999 })), direct(extractor, jobs));
+		assert.equal(gated.stats.jobsByMain, jobs.length, "a small total leaves the spare alone");
+		gated.dropSpare();
+		for (let i = 0; i < 500 && gated.stats.sparesRetired === 0; i++) await new Promise((r) => setTimeout(r, 10));
+		const { workersStarted, workersRetired, sparesRetired, workerFailures } = gated.stats;
+		assert.deepEqual(
+			{ workersStarted, workersRetired, sparesRetired, workerFailures },
+			{ workersStarted: 0, workersRetired: 0, sparesRetired: 1, workerFailures: 0 },
+		);
+		// A later large call starts a worker of its own.
+		await gated.extract(extractor, jobs, { expected: 1000 });
+		assert.equal(gated.stats.workersStarted, 1);
 	});
 
 	it("starts no worker for a small call, a small total, a custom extractor or zero threads", async () => {

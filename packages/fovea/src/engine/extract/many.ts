@@ -37,6 +37,7 @@ export function extractsWithWorkers(jobs: number, expected: number, expectedByte
  * (`expectExtraction`); when that total would start worker threads (a large cold index) and the extractor `load`
  * gives is the engine's, the workers start now and load those grammars, and so does this thread, all while the
  * caller reads. Returns at once; `load` is called only then. A failure here is met again, and handled, by the calls.
+ * A thread started ahead of this call (`ExtractPool.prestart`) is taken by the workers or, when none start, retired.
  */
 export function prepareExtraction(
 	load: () => Promise<Extractor>,
@@ -46,10 +47,13 @@ export function prepareExtraction(
 ): void {
 	expectExtraction(expectedBytes);
 	const pool = sharedExtractPool();
-	if (!pool.startsWorkersFor(expected, expectedBytes)) return;
+	if (!pool.startsWorkersFor(expected, expectedBytes)) {
+		pool.dropSpare(); // a thread started ahead for this extraction (`ExtractPool.prestart`) is not needed
+		return;
+	}
 	load()
 		.then((extractor) => {
-			if (!isEngineExtractor(extractor)) return;
+			if (!isEngineExtractor(extractor)) return pool.dropSpare();
 			void pool.warm(languages);
 			return extractor.ensureLanguages(languages);
 		})

@@ -7,9 +7,12 @@
  * Design:
  * - Only calls with at least `minJobs` jobs whose extractor is the engine's own (`isEngineExtractor`: a wrapper's
  *   behaviour could not be reproduced in a worker) are shared; smaller ones, such as the refresh after a one-file
- *   edit, stay on the main thread. Workers start lazily, and only for a call that is part of at least `startJobs`
- *   (a large cold index): a worker costs CPU to start and load its grammars, and on two cores two parsing threads
- *   each parse slower than one alone, so a worker pays for itself only on a large index (see bench/HISTORY.md).
+ *   edit, stay on the main thread, unless a worker runs already (its grammars loaded): then any call of two jobs or
+ *   more is shared, so the short last batch of a large index (15 of vuejs/core's 527 files, 23 of pytest's 279) does
+ *   not leave that worker idle while the main thread parses alone. Workers start lazily, and only for a call that
+ *   is part of at least `startJobs` (a large cold index): a worker costs CPU to start and load its grammars, and on
+ *   two cores two parsing threads each parse slower than one alone, so a worker pays for itself only on a large
+ *   index (see bench/HISTORY.md).
  *   Once started, a worker serves every shared call.
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
@@ -18,56 +21,17 @@
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
  */
-import { bundleStandsForSources } from "../../bundle-record.js";
 import type { LanguageId } from "../model/index.ts";
 import { compactFacts } from "../model/index.ts";
 import { TimeSlice } from "../pace/index.ts";
-import { type Extractor, isEngineExtractor } from "../parse/index.ts";
+import { baselineCompilerEverywhere, type Extractor, isEngineExtractor } from "../parse/index.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
+import type { ExtractPoolOptions, ExtractPoolStats } from "./pool-settings.ts";
 import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
 import { ExtractThread, type ThreadEvents } from "./thread.ts";
 import { extractThreads } from "./thread-count.ts";
-import type { FromWorker, ToWorker } from "./worker.ts";
-
-/** Exact work counters of a pool, for tests and benchmarks. */
-export interface ExtractPoolStats {
-	/** Worker threads created. */
-	workersStarted: number;
-	/** Workers that failed to start or were lost while running. */
-	workerFailures: number;
-	/** Workers terminated after being idle, or by `close`. */
-	workersRetired: number;
-	jobsByWorkers: number;
-	/** Jobs extracted on the main thread, including `recoveredJobs`. */
-	jobsByMain: number;
-	/** Jobs a lost worker had claimed, extracted again on the main thread. */
-	recoveredJobs: number;
-	/** Time inside `extract`, summed per side (the workers' on their own threads). */
-	mainExtractMs: number;
-	workerExtractMs: number;
-}
-
-export interface ExtractPoolOptions {
-	/** Worker threads at most; 0 extracts on the main thread only. Default: {@link extractThreads}. */
-	threads?: number;
-	/** Calls with fewer jobs stay on the main thread. Default 48. */
-	minJobs?: number;
-	/** New workers start only for a call that is part of at least this many jobs (its `expected`). Default 1500. */
-	startJobs?: number;
-	/**
-	 * New workers also start for a call that is part of at least this many bytes of source (its `expectedBytes`):
-	 * parsing time follows bytes more than files (279 files of pytest take as long as 500 of vuejs/core's). Default
-	 * none: files only.
-	 */
-	startBytes?: number;
-	/**
-	 * A worker idle this long is terminated. Default 1 s: the batches of one refresh follow each other within
-	 * milliseconds, and a worker's heap and grammars are worth giving back before the queries that follow an index.
-	 */
-	idleMs?: number;
-	/** The worker's entry module. Default: {@link defaultWorkerScript}. */
-	script?: URL;
-}
+import type { FromWorker, ToWorker, WorkerSettings } from "./worker.ts";
+import { defaultWorkerScript } from "./worker-script.ts";
 
 /**
  * While the last call said more jobs follow (`expected`), an idle worker waits this many times `idleMs` before it
@@ -77,32 +41,11 @@ export interface ExtractPoolOptions {
  */
 const MORE_EXPECTED_HOLD = 10;
 
+/** A call shares with a worker already running from this many jobs: with one, the main thread claims it first anyway. */
+const LIVE_MIN_JOBS = 2;
+
 /** Losses of running workers after which the pool stops starting new ones. */
 const MAX_CRASHES = 3;
-
-/**
- * The worker's entry when none is named: the package's bundled worker (`dist/extract-worker.js`, which `npm install`
- * builds beside the CLI) while that bundle stands for the sources, else `worker.ts` beside this module: a worker
- * started from the sources loads Node's type stripper and the engine's modules again in a fresh isolate before its
- * first file, while the main thread parses alone. `engine` is this module's URL: an engine that is itself bundled (a
- * CLI) names its worker (`useExtractWorkerScript`), so only an engine run from its sources (the extension in Pi,
- * tests, benchmarks) looks for the bundle. `isCurrent` is `bundleStandsForSources` (`src/bundle-record.js`), the rule
- * the CLIs' launcher applies (in a checkout: every recorded source unchanged).
- */
-export function defaultWorkerScript(
-	engine: string = import.meta.url,
-	isCurrent: (packageDir: URL) => boolean = bundleStandsForSources,
-): URL {
-	const sources = new URL("./worker.ts", engine);
-	if (!engine.endsWith(".ts")) return sources;
-	const packageDir = new URL("../../../", engine);
-	try {
-		if (isCurrent(packageDir)) return new URL("dist/extract-worker.js", packageDir);
-	} catch {
-		// an unreadable record is no bundle
-	}
-	return sources;
-}
 
 /** See the module comment; a process can change it (`useExtractWorkersFrom`). */
 export const DEFAULT_START_JOBS = 1500;
@@ -113,6 +56,8 @@ export class ExtractPool {
 		workersStarted: 0,
 		workerFailures: 0,
 		workersRetired: 0,
+		sparesRetired: 0,
+		sharedCalls: 0,
 		jobsByWorkers: 0,
 		jobsByMain: 0,
 		recoveredJobs: 0,
@@ -130,6 +75,8 @@ export class ExtractPool {
 	#script: URL | undefined;
 	/** Threads not ended yet, retiring ones included until they exit. */
 	readonly #threads = new Set<ExtractThread>();
+	/** The thread `prestart` started, until a call takes it or it ends. */
+	#spare: ExtractThread | undefined;
 	/** How long a worker released now idles before it retires (see `MORE_EXPECTED_HOLD`). */
 	#idleAfter = 0;
 	readonly #runs = new Map<number, ExtractRun<ExtractThread>>();
@@ -157,8 +104,9 @@ export class ExtractPool {
 	 * of source of those `expected` jobs.
 	 */
 	sharesWithWorkers(jobs: number, expected: number, expectedBytes = 0): boolean {
-		if (this.threads === 0 || jobs < this.minJobs) return false;
-		return this.#startsWorkers(jobs, expected, expectedBytes) || this.liveWorkers > 0;
+		if (this.threads === 0 || jobs < LIVE_MIN_JOBS) return false;
+		if (this.liveWorkers > 0) return true;
+		return jobs >= this.minJobs && this.#startsWorkers(jobs, expected, expectedBytes);
 	}
 
 	/**
@@ -197,8 +145,13 @@ export class ExtractPool {
 		this.#idleAfter =
 			options.last !== true && (options.expected ?? 0) > jobs.length ? this.idleMs * MORE_EXPECTED_HOLD : this.idleMs;
 		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
-		if (jobs.length >= this.minJobs && signal?.aborted !== true && isEngineExtractor(extractor)) {
-			this.#share(run, this.#startsWorkers(jobs.length, options.expected ?? 0, options.expectedBytes ?? 0));
+		const large = jobs.length >= this.minJobs;
+		if (
+			(large || (jobs.length >= LIVE_MIN_JOBS && this.liveWorkers > 0)) &&
+			signal?.aborted !== true &&
+			isEngineExtractor(extractor)
+		) {
+			this.#share(run, large && this.#startsWorkers(jobs.length, options.expected ?? 0, options.expectedBytes ?? 0));
 		}
 		try {
 			// The event loop (and the workers' results) gets a turn after every slice of extraction.
@@ -230,7 +183,7 @@ export class ExtractPool {
 	 * grammars of `languages` (or has failed to). For a caller that knows a large extraction is coming.
 	 */
 	async warm(languages: Iterable<LanguageId> = []): Promise<void> {
-		const message: ToWorker = { kind: "load", languages: [...new Set(languages)] };
+		const message: ToWorker = { kind: "load", languages: [...new Set(languages)], settings: settings() };
 		// A large extraction is coming: the workers wait for it past their usual idle time.
 		this.#idleAfter = this.idleMs * MORE_EXPECTED_HOLD;
 		await Promise.all(
@@ -244,6 +197,32 @@ export class ExtractPool {
 		);
 	}
 
+	/**
+	 * Starts one thread ahead of the decision to use it, for a caller that expects a large extraction before it can
+	 * know (a CLI on a root with nothing cached, before its walk): Node's start of the thread and the loading of its
+	 * modules then overlap the walk instead of the main thread's first parses. The thread holds no grammar and does
+	 * not keep the process alive; it counts as started only once a call or `warm` takes it, and `dropSpare` (or its
+	 * idle time) retires it otherwise. Nothing happens if a worker runs already or none may start.
+	 */
+	prestart(): void {
+		if (this.#spare !== undefined || this.threads === 0 || this.#working().length > 0) return;
+		if (this.#startFailed || this.#crashes >= MAX_CRASHES) return;
+		try {
+			this.#script ??= defaultWorkerScript();
+			this.#spare = new ExtractThread(this.#script, this.idleMs, this.#events);
+		} catch {
+			this.#startFailed = true;
+			this.stats.workerFailures++;
+			return;
+		}
+		this.#spare.release(undefined, this.idleMs * MORE_EXPECTED_HOLD);
+	}
+
+	/** Retires the thread `prestart` started if no call took it: the extraction it was started for starts none. */
+	dropSpare(): void {
+		this.#spare?.retire();
+	}
+
 	/** Points new workers at `script` (terminating current ones); `undefined` restores the default. */
 	useScript(script: URL | undefined): void {
 		this.#script = script;
@@ -255,6 +234,7 @@ export class ExtractPool {
 	/** Terminates every worker now; runs they were part of finish on the main thread. */
 	close(): void {
 		for (const thread of this.#threads) thread.retire();
+		this.dropSpare();
 	}
 
 	#extractHere(extractor: Extractor, run: ExtractRun<ExtractThread>, index: number): void {
@@ -269,8 +249,9 @@ export class ExtractPool {
 	#share(run: ExtractRun<ExtractThread>, start: boolean): void {
 		const threads = start ? this.#fill() : this.#working();
 		if (threads.length === 0) return;
+		this.stats.sharedCalls++;
 		this.#runs.set(run.id, run);
-		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims };
+		const message: ToWorker = { kind: "run", run: run.id, jobs: run.jobs, claims: run.claims, settings: settings() };
 		for (const thread of threads) {
 			thread.runs.add(run);
 			run.attached.add(thread);
@@ -285,6 +266,13 @@ export class ExtractPool {
 	/** Starts workers up to `threads`, unless starting failed before; returns the working ones. */
 	#fill(): ExtractThread[] {
 		let working = this.#working().length;
+		const spare = this.#spare;
+		if (spare !== undefined && !spare.retiring && working < this.threads) {
+			this.#spare = undefined;
+			this.#threads.add(spare);
+			this.stats.workersStarted++;
+			working++;
+		}
 		while (working < this.threads && !this.#startFailed && this.#crashes < MAX_CRASHES) {
 			try {
 				this.#script ??= defaultWorkerScript();
@@ -326,8 +314,10 @@ export class ExtractPool {
 
 	/** The thread ended: retired as planned, or lost (failed to start, crashed); its runs go on without it. */
 	#ended(thread: ExtractThread): void {
+		const spare = thread === this.#spare;
+		if (spare) this.#spare = undefined;
 		this.#threads.delete(thread);
-		if (thread.retiring) this.stats.workersRetired++;
+		if (thread.retiring) this.stats[spare ? "sparesRetired" : "workersRetired"]++;
 		else {
 			this.stats.workerFailures++;
 			if (thread.ready) this.#crashes++;
@@ -336,4 +326,9 @@ export class ExtractPool {
 		for (const run of thread.runs) run.detach(thread);
 		thread.runs.clear();
 	}
+}
+
+/** The main thread's settings that a worker follows, as they are now (see `ToWorker`). */
+function settings(): WorkerSettings {
+	return { baselineCompilerEverywhere: baselineCompilerEverywhere() };
 }

@@ -5,9 +5,8 @@
  * check in one place.
  */
 import { Worker } from "node:worker_threads";
-import { baselineCompilerEverywhere } from "../parse/index.ts";
 import type { ExtractRun } from "./run.ts";
-import type { FromWorker, ToWorker, WorkerSettings } from "./worker.ts";
+import type { FromWorker, ToWorker } from "./worker.ts";
 
 /** What the pool hears from its threads. */
 export interface ThreadEvents {
@@ -97,9 +96,8 @@ const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 16 };
  * refuses it the worker starts with none (V8 flags are process-wide and apply to it anyway).
  */
 function startWorker(script: URL): Worker {
-	const workerData: WorkerSettings = { baselineCompilerEverywhere: baselineCompilerEverywhere() };
 	const isInputType = (arg: string) => arg === "--input-type" || arg.startsWith("--input-type=");
-	if (!process.execArgv.some(isInputType)) return new Worker(script, { resourceLimits: RESOURCE_LIMITS, workerData });
+	if (!process.execArgv.some(isInputType)) return new Worker(script, { resourceLimits: RESOURCE_LIMITS });
 	const execArgv: string[] = [];
 	for (let i = 0; i < process.execArgv.length; i++) {
 		const arg = process.execArgv[i] as string;
@@ -107,8 +105,8 @@ function startWorker(script: URL): Worker {
 		else if (!isInputType(arg)) execArgv.push(arg);
 	}
 	try {
-		return new Worker(script, { execArgv, resourceLimits: RESOURCE_LIMITS, workerData });
+		return new Worker(script, { execArgv, resourceLimits: RESOURCE_LIMITS });
 	} catch {
-		return new Worker(script, { execArgv: [], resourceLimits: RESOURCE_LIMITS, workerData });
+		return new Worker(script, { execArgv: [], resourceLimits: RESOURCE_LIMITS });
 	}
 }

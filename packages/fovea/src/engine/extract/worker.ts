@@ -4,18 +4,23 @@
  * error message) back in small batches. Kept to what extraction needs so it starts fast and can be an esbuild entry
  * point of its own (no top-level await, no path derived from this file's name).
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { FileFacts, LanguageId } from "../model/index.ts";
 import { isLanguageId } from "../model/index.ts";
 import { type Extractor, loadExtractor, useBaselineCompilerEverywhere } from "../parse/index.ts";
 import type { ExtractJob } from "./job.ts";
 
-/** What the pool sends: load grammars ahead of work, or take part in a run. */
-export type ToWorker = { kind: "load"; languages: readonly LanguageId[] } | RunMessage;
+/**
+ * What the pool sends: load grammars ahead of work, or take part in a run. Each carries the main thread's settings,
+ * which the thread follows from its first message on, before it compiles anything: a thread started ahead of the
+ * decision to use it (`ExtractPool.prestart`) cannot know them when it starts.
+ */
+export type ToWorker = { kind: "load"; languages: readonly LanguageId[]; settings: WorkerSettings } | RunMessage;
 
 /** A run handed to a worker: every job of one call, and the counter both sides claim job indices from. */
 export interface RunMessage {
 	kind: "run";
+	settings: WorkerSettings;
 	run: number;
 	jobs: readonly ExtractJob[];
 	/** `Int32Array` over a `SharedArrayBuffer`: element 0 is the next unclaimed job index. */
@@ -34,7 +39,7 @@ export type FromWorker =
 	| { kind: "loaded" }
 	| { kind: "results"; run: number; outcomes: JobOutcome[]; extractMs: number; done: boolean };
 
-/** What the pool tells a worker when it starts it (`workerData`): the settings of the main thread it follows. */
+/** The settings of the main thread that a worker follows (see {@link ToWorker}). */
 export interface WorkerSettings {
 	baselineCompilerEverywhere: boolean;
 }
@@ -45,12 +50,17 @@ const FLUSH_MS = 50;
 
 if (parentPort === null) throw new Error("extract-worker runs as a worker thread of the extract pool");
 const port = parentPort;
-if (isWorkerSettings(workerData) && workerData.baselineCompilerEverywhere) useBaselineCompilerEverywhere();
+/** Whether this thread follows the main thread's settings yet: from its first message on, for good. */
+let following = false;
 
 let queue: Promise<void> = Promise.resolve();
 loadExtractor().then(
 	(extractor) => {
 		port.on("message", (message: ToWorker) => {
+			if (!following) {
+				following = true;
+				if (message.settings.baselineCompilerEverywhere === true) useBaselineCompilerEverywhere();
+			}
 			queue = queue.then(() =>
 				message.kind === "run" ? work(extractor, message) : load(extractor, message.languages),
 			);
@@ -109,12 +119,4 @@ async function work(extractor: Extractor, { run, jobs, claims }: RunMessage): Pr
 		if (outcomes.length >= FLUSH_JOBS || end - flushedAt >= FLUSH_MS) flush(false);
 	}
 	flush(true);
-}
-
-function isWorkerSettings(value: unknown): value is WorkerSettings {
-	return (
-		typeof value === "object" &&
-		value !== null &&
-		typeof (value as { baselineCompilerEverywhere?: unknown }).baselineCompilerEverywhere === "boolean"
-	);
 }

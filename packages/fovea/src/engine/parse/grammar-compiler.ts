@@ -15,30 +15,58 @@
  * once none is compiling: a module that another thread or another package compiles in that window is compiled the
  * same way (slower code, never different results). A process started with `--liftoff-only`, or one that asks for the
  * baseline compiler everywhere, keeps it.
+ *
+ * Two rules make the window exact. A grammar is compiled whole inside it (`--no-wasm-lazy-compilation`): V8 compiles a
+ * function lazily, on its first call, under the flags of that moment, so a lazily compiled grammar would be optimized
+ * after all once the window closed. And closing it gives back what `--liftoff-only` took: setting it also turns
+ * tier-up off, and clearing it does not turn tier-up on again, so without that every module compiled afterwards in
+ * the process (the runtime of a parsing thread, any other package's WebAssembly in the Pi host) would stay on the
+ * baseline compiler for good. What the process was started with (`--no-wasm-tier-up` and the like) is kept.
  */
 import { setFlagsFromString } from "node:v8";
 
 /** Runs a compile with WebAssembly on the baseline compiler. */
 export type CompileScope = <T>(compile: () => Promise<T>) => Promise<T>;
 
+/** The flags of a grammar compile: the baseline compiler, every function compiled now (see the module comment). */
+export const GRAMMAR_COMPILE_FLAGS = "--liftoff-only --no-wasm-lazy-compilation";
+
+/** The command line the process was started with, V8 flags included. */
+const startArgs = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+
+/** Each of `names` (V8 boolean flags, on by default) as the process was started: on unless started with `--no-…`. */
+function asStarted(names: readonly string[], args: readonly string[]): string {
+	return names.map((name) => (args.includes(`--no-${name}`) ? `--no-${name}` : `--${name}`)).join(" ");
+}
+
 /**
- * A scope that turns the flag on (through `setFlags`) when the first of overlapping compiles starts and off when the
- * last one ends, failed or not; never off while `keepOn()` (the whole process is meant to stay on it).
+ * The flags that end a grammar compile: lazy compilation back, and unless the process keeps the baseline compiler
+ * (`keepBaseline`), the optimizing tiers `--liftoff-only` turned off, each as the process was started (`args`).
+ */
+export function afterGrammarCompileFlags(keepBaseline: boolean, args: readonly string[] = startArgs): string {
+	if (keepBaseline) return asStarted(["wasm-lazy-compilation"], args);
+	return `--no-liftoff-only ${asStarted(["wasm-lazy-compilation", "wasm-tier-up", "wasm-dynamic-tiering"], args)}`;
+}
+
+/**
+ * A scope that turns the grammar flags on (through `setFlags`) when the first of overlapping compiles starts and off
+ * when the last one ends, failed or not; the baseline compiler stays on while `keepOn()` (the whole process is meant to
+ * stay on it).
  */
 export function baselineCompilerScope(setFlags: (flags: string) => void, keepOn: () => boolean): CompileScope {
 	let compiling = 0;
 	return async (compile) => {
-		if (compiling++ === 0) setFlags("--liftoff-only");
+		if (compiling++ === 0) setFlags(GRAMMAR_COMPILE_FLAGS);
 		try {
 			return await compile();
 		} finally {
-			if (--compiling === 0 && !keepOn()) setFlags("--no-liftoff-only");
+			if (--compiling === 0) setFlags(afterGrammarCompileFlags(keepOn()));
 		}
 	};
 }
 
 /** Whether the process was started on the baseline compiler: then it stays there. */
-const started = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--liftoff-only");
+const started = startArgs.includes("--liftoff-only");
 /** Whether all of this process's WebAssembly stays on the baseline compiler. */
 let everywhere = started;
 /** Bytes of source from which an extraction takes the runtime off the baseline compiler (`expectExtraction`). */
@@ -71,7 +99,7 @@ export function expectExtraction(bytes: number): void {
 	everywhere = false;
 	optimizeFrom = Number.POSITIVE_INFINITY;
 	// `--liftoff-only` turned tier-up off by implication when it was set; clearing it does not turn it on again.
-	setFlagsFromString("--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering");
+	setFlagsFromString(afterGrammarCompileFlags(false));
 }
 
 /** Whether {@link useBaselineCompilerEverywhere} holds for this thread (or the process was started with the flag). */

@@ -6,6 +6,7 @@ import { BoundedDiffusion, type BoundedHeatStats, HEAT_BUDGET } from "./bounded-
 import { ContentIndex } from "./content-index.ts";
 import { applyCouplingPrior } from "./coupling-prior.ts";
 import { FileRoles } from "./file-roles.ts";
+import { admitLexicalTests } from "./focus-lexical-tests.ts";
 import { normalizeGraph, renormalizeRows, ScratchVectors, withHeadroom } from "./heat.ts";
 import type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
 import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
@@ -240,6 +241,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before, role);
 		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
+		if (bestText > 0 && isOneLine(query.text) && reading.paths.length === 0) admitLexicalTests(fileScore, text, factor);
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
@@ -285,4 +287,9 @@ function mixNamedSeeds(seeds: Float64Array, seeded: number, named: NamedSeeds | 
 	for (const [id, mass] of named.nodes)
 		if (id < seeds.length) seeds[id] = (seeds[id] as number) + (share * mass) / total;
 	return countPositive(seeds);
+}
+
+/** Whether `text` is one line (a subject, a few words), not an issue's title and body. */
+function isOneLine(text: string): boolean {
+	return !text.trim().includes("\n");
 }
