@@ -19,7 +19,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 /** The CLIs that are bundled, so each starts under any Node the machine has (`bin/<name>.js` picks the bundle). */
 export const CLIS = ["fovea", "contour", "crew"] as const;
@@ -49,11 +49,22 @@ const __dirname = __cliDirname(__filename);`;
  * paths of every source the bundles were built from. Also used by `bench/fovea-speed.bench.ts`, which measures the
  * engine as the bundled CLI runs it.
  */
-export async function bundleEntries(entryPoints: Record<string, string>, outdir: string): Promise<string[]> {
+export async function bundleEntries(
+	entryPoints: Record<string, string>,
+	outdir: string,
+	splitting = false,
+): Promise<string[]> {
 	const result = await build({
 		entryPoints,
 		outdir,
 		bundle: true,
+		// Split at the dynamic imports, a run loads only the chunks its path reaches. Chunks sit beside the entries, so
+		// code that finds files relative to its own module (`import.meta.url`) finds them as from the entry. Our
+		// modules have no import-time effect anything relies on (none is imported for its effect alone): declared so,
+		// a chunk leaves out the modules of a barrel (`pi-fovea/engine`) whose exports it does not use.
+		splitting,
+		chunkNames: "[name]-[hash]",
+		plugins: splitting ? [OUR_MODULES_ARE_PURE] : [],
 		platform: "node",
 		format: "esm",
 		target: "node22",
@@ -67,6 +78,28 @@ export async function bundleEntries(entryPoints: Record<string, string>, outdir:
 		.sort()
 		.map((input) => resolve(repo, input));
 }
+
+/** Marks the modules of our packages' sources free of import-time effects (see `bundleEntries`). */
+const OUR_MODULES_ARE_PURE: Plugin = {
+	name: "our-modules-are-pure",
+	setup(builder) {
+		const ours = /\/packages\/[^/]+\/src\//;
+		builder.onResolve({ filter: /.*/ }, async (args) => {
+			if (args.pluginData === OUR_MODULES_ARE_PURE || args.kind === "entry-point") return undefined;
+			const { kind, importer, namespace, resolveDir, with: attributes } = args;
+			const found = await builder.resolve(args.path, {
+				kind,
+				importer,
+				namespace,
+				resolveDir,
+				with: attributes,
+				pluginData: OUR_MODULES_ARE_PURE,
+			});
+			if (found.errors.length > 0 || found.external || !ours.test(found.path)) return undefined;
+			return { ...found, sideEffects: false };
+		});
+	},
+};
 
 /** The entry of Fovea's parsing threads, bundled beside every bundled engine (a pool started there points at it). */
 export const EXTRACT_WORKER_ENTRY = join(repo, "packages/fovea/src/engine/extract/worker.ts");
@@ -87,7 +120,9 @@ export async function buildCli(
 	// The CLI and, for the two that parse code, the extraction worker (the entry of Fovea's parsing threads, which the
 	// bundled CLI points its pool at): one record of every source either was built from.
 	const worker: Record<string, string> = pkg === "crew" ? {} : { "extract-worker": EXTRACT_WORKER_ENTRY };
-	const sources = await bundleEntries({ cli: join(packageDir, "src/cli.ts"), ...worker }, dist);
+	// Contour's no-change review answers from its kept report: its CLI is split at its dynamic imports so that run
+	// loads only the code that reads the snapshot and the kept report, not the parser, the engine or the analysis.
+	const sources = await bundleEntries({ cli: join(packageDir, "src/cli.ts"), ...worker }, dist, pkg === "contour");
 	const inputs = sources.map((absolute) => {
 		const info = statSync(absolute);
 		return { path: relative(packageDir, absolute), size: info.size, mtimeMs: info.mtimeMs };

@@ -1,6 +1,8 @@
 /**
- * The commands of the `contour` CLI (see `cli.ts`, its entry): argument parsing, `review` and `status`. The review
- * engine loads only once the arguments are known to be usable, so a usage error answers at once.
+ * The commands of the `contour` CLI (see `cli.ts`, its entry): argument parsing, `review` and `status`. What a review
+ * of an unchanged root needs (the snapshot, the caches, the renderers) is imported here, statically: it is light, and
+ * one module graph loads faster than several dynamic imports. The analysis and Fovea's engine load only once a
+ * review has a change to analyse (`review-root.ts`, and the code maps' loader below).
  */
 import { access } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -10,11 +12,19 @@ import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
 import { writeOutput } from "pi-fovea/cli-output";
 import { terminalProgress } from "pi-fovea/cli-progress";
 import { versionText } from "pi-fovea/cli-version";
+import { ProjectDiscovery } from "pi-fovea/discovery";
 import type { CodeMap } from "pi-fovea/engine";
+import { envInt } from "pi-fovea/env";
+import { gitReviewRoot } from "pi-fovea/manual-root";
 import { printable } from "pi-fovea/printable";
-import { envInt, gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
+import { estimateTokens } from "pi-fovea/text-budget";
 import { contourCacheDir } from "./checkpoint/cache-dir.ts";
+import { DiskCache } from "./checkpoint/disk-cache.ts";
 import { loadPolicyFile, rootPolicy } from "./checkpoint/policy-file.ts";
+import { ReviewCache } from "./checkpoint/review-cache.ts";
+import { reviewRoot } from "./checkpoint/review-root.ts";
+import { renderReport } from "./report/render-report.ts";
+import { reportJson } from "./report/report-json.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
 
 const USAGE = `usage:
@@ -88,31 +98,6 @@ async function main(argv: string[]): Promise<number> {
 	const maxFindings = integer(values["max-findings"], "--max-findings", 0, 100_000);
 	const root = await chooseRoot(values.root);
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
-	// The engine loads only once the arguments are known to be usable: a usage error answers at once.
-	const [
-		{ CodeMap, estimateTokens, useBaselineCompilerEverywhere, useExtractWorkerScript, useExtractWorkersFrom },
-		{ DiskCache },
-		{ ReviewCache },
-		{ reviewRoot },
-		{ renderReport },
-		{ reportJson },
-	] = await Promise.all([
-		import("pi-fovea/engine"),
-		import("./checkpoint/disk-cache.ts"),
-		import("./checkpoint/review-cache.ts"),
-		import("./checkpoint/review-root.ts"),
-		import("./report/render-report.ts"),
-		import("./report/report-json.ts"),
-	]);
-	// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the grammars
-	// there in every process), since optimizing the runtime's code costs a short run more than it saves (the numbers
-	// are in bench/HISTORY.md).
-	useBaselineCompilerEverywhere();
-	// Bundled (`dist/cli.js`), Fovea's parsing threads run the worker bundled beside it. With all WebAssembly on the
-	// baseline compiler the second core is free while the code map's first index parses, so a worker pays for its
-	// start from a few hundred files on (bench/HISTORY.md has the measurement behind 500).
-	if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
-	useExtractWorkersFrom(500);
 	let map: CodeMap | undefined;
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
@@ -124,14 +109,28 @@ async function main(argv: string[]): Promise<number> {
 			target,
 			...(values.base === undefined ? {} : { base: values.base }),
 			cache: new ReviewCache({ disk: new DiskCache() }),
-			// A review asks the code map only for exposure, never a query by words: its facts need no content terms
-			// (cached apart from those of a map that ranks by text, so neither takes the other's). The Pi extension's
-			// maps, shared with Fovea's focus, keep them.
-			// A fresh process holds no map: the review reads the slice of the root its change reaches, and builds the map
-			// only for a finding's exposure.
-			maps: {
-				use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })),
-				cold: () => map === undefined,
+			maps: async () => {
+				const { CodeMap, useBaselineCompilerEverywhere, useExtractWorkerScript, useExtractWorkersFrom } = await import(
+					"pi-fovea/engine"
+				);
+				// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the
+				// grammars there in every process), since optimizing the runtime's code costs a short run more than it saves
+				// (the numbers are in bench/HISTORY.md).
+				useBaselineCompilerEverywhere();
+				// Bundled (`dist/cli.js`), Fovea's parsing threads run the worker bundled beside it. With all WebAssembly on
+				// the baseline compiler the second core is free while the code map's first index parses, so a worker pays for
+				// its start from a few hundred files on (bench/HISTORY.md has the measurement behind 500).
+				if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
+				useExtractWorkersFrom(500);
+				// A review asks the code map only for exposure, never a query by words: its facts need no content terms
+				// (cached apart from those of a map that ranks by text, so neither takes the other's). The Pi extension's
+				// maps, shared with Fovea's focus, keep them.
+				// A fresh process holds no map: the review reads the slice of the root its change reaches, and builds the
+				// map only for a finding's exposure.
+				return {
+					use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })),
+					cold: () => map === undefined,
+				};
 			},
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
 			origin: { kind: "cli" },
@@ -154,8 +153,8 @@ async function main(argv: string[]): Promise<number> {
 				});
 		// The JSON report's lists shrink to the budget, but its identity (snapshot, origin, counts) does not: a budget
 		// below that is refused rather than exceeded.
-		const needed = estimateTokens(text);
-		if (values.json && maxTokens !== undefined && needed > maxTokens) {
+		const needed = values.json && maxTokens !== undefined ? estimateTokens(text) : 0;
+		if (maxTokens !== undefined && needed > maxTokens) {
 			throw new UsageError(
 				`--max-tokens ${maxTokens} is too small for this review's JSON report: with every list shortened it still takes about ${needed} tokens (ask for at least that, or for the text report)`,
 			);

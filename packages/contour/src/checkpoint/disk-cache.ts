@@ -14,7 +14,8 @@
 import { createHash } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, realpath, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { isInside, writeAtomic as writeFileAtomic } from "pi-fovea/engine";
+import { writeAtomic as writeFileAtomic } from "pi-fovea/atomic-write";
+import { isInside } from "pi-fovea/cache-location";
 import { freezeReport, type ReportDraft, type ReviewReport } from "../report/report.ts";
 import { contourCacheDir } from "./cache-dir.ts";
 import type { MeasureCache } from "./measure-cache.ts";

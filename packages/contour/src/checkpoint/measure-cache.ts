@@ -7,8 +7,9 @@
  * Bounded by an estimate of the bytes held (JSON size of the entries), least recently used dropped first.
  */
 import { LRUCache } from "lru-cache";
-import { EXTRACTOR_VERSION, type FileFacts, languageOf } from "pi-fovea/engine";
-import { type FileMeasure, MEASURE_VERSION } from "../review/index.ts";
+import { EXTRACTOR_VERSION, type FileFacts, languageOf } from "pi-fovea/model";
+import type { FileMeasure } from "../review/index.ts";
+import { MEASURE_VERSION } from "../review/measure-version.ts";
 
 /** The imports of one file's content, as the engine's extractor wrote them. */
 export type ImportFacts = FileFacts["imports"];

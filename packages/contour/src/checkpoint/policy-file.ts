@@ -6,7 +6,7 @@
 import { constants } from "node:fs";
 import { lstat, open, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { relativeInside } from "pi-fovea/workspace";
+import { relativeInside } from "pi-fovea/path-inside";
 import { parsePolicy, type ReviewPolicy } from "../review/policy.ts";
 
 /** Where a root keeps its policy, relative to the root. */

@@ -3,73 +3,19 @@
  * background observer and the CLI share.
  *
  * snapshot listing → (same identity and settings as a kept report? a new report on the same analysis, no object read)
- * → the sides the content cache does not know are read and parsed, while the root's code map (when given, and when
- * the change touches code it parses) refreshes →
- * import graphs of both sides → findings → exposure from the map's heat → ranked, frozen, kept. The signal is
- * checked between steps.
+ * → the analysis of the change (`review-change.ts`). This first step loads neither the parser, the engine nor the
+ * analysis: the second is imported only when no kept report answers, so a review of an unchanged root (a CLI run
+ * after the last one) loads only what reads the snapshot and the kept report.
  */
 import { randomUUID } from "node:crypto";
-import { type FileFacts, languageOf, type SharedParse } from "pi-fovea/engine";
-import { canonicalPath } from "pi-fovea/workspace";
-import {
-	type ChangedFile,
-	DEFAULT_MAX_BYTES,
-	type GitWork,
-	newGitWork,
-	ObjectReaders,
-	type SnapshotTarget,
-} from "../git/index.ts";
-import {
-	checkOrigin,
-	emptyWork,
-	freezeReport,
-	type ReportGap,
-	type ReviewOrigin,
-	type ReviewReport,
-	type ReviewWork,
-	reissueReport,
-} from "../report/report.ts";
-import { analyzeMeasured, type ChangeFile, pathGap, rankFindings } from "../review/index.ts";
-import { type CandidateParse, candidateMeasures, candidateScope } from "./candidate-measures.ts";
-import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
-import { withExposure } from "./exposure.ts";
-import { importGraphs } from "./import-edges.ts";
-import { type CodeMaps, offerTo, projectFacts } from "./map-facts.ts";
-import { type PolicySource, rootPolicy } from "./policy-file.ts";
-import type { ProjectSlice } from "./project-slice.ts";
-import { sliceOf } from "./reached-slice.ts";
-import { settleRegionPairs } from "./region-reach.ts";
-import { reportFiles, snapshotGap } from "./report-files.ts";
-import type { ReviewCache } from "./review-cache.ts";
-import { type ReviewedImports, reviewedImports } from "./reviewed-imports.ts";
-import { afterPathsOf, type MeasuredChange, measureSides } from "./side-measures.ts";
+import { canonicalPath } from "pi-fovea/canonical-path";
+import { DEFAULT_MAX_BYTES, newGitWork, ObjectReaders } from "../git/index.ts";
+import { checkOrigin, emptyWork, type ReviewReport, reissueReport } from "../report/report.ts";
+import { rootPolicy } from "./policy-file.ts";
+import { addGitWork, now, type OpenedReview, type ReviewRootOptions } from "./review-options.ts";
 import { analysisKey, type SnapshotIdentity, snapshotOf } from "./snapshot-key.ts";
 
-/** What to review and with what. */
-export interface ReviewRootOptions {
-	/** The Git worktree (or a directory inside it: the review covers its top level, and the report says so). */
-	root: string;
-	/** Default "staged" (HEAD→index). "branch" needs `base`. */
-	target?: SnapshotTarget;
-	base?: string;
-	signal?: AbortSignal;
-	cache: ReviewCache;
-	/** The code maps of roots, for whole-project import graphs and exposure; without, neither (the report says so). */
-	maps?: CodeMaps;
-	/** An explicit policy; without one (and without `rootPolicy`) every finding is advisory. */
-	policy?: PolicySource;
-	/** When no explicit policy is given, apply the root's `.pi/contour/policy.json` if it has one (default false). */
-	rootPolicy?: boolean;
-	/** Who asks; recorded separately from the root. */
-	origin: ReviewOrigin;
-	/** Sides larger than this are a "too-large" gap (default 1 MiB). */
-	maxBytes?: number;
-	/**
-	 * Called as the root's code map finishes files it had to read or parse (a cold or changed map): `done` of
-	 * `total`, after every batch; for a progress line.
-	 */
-	onProgress?: (done: number, total: number) => void;
-}
+export type { ReviewRootOptions } from "./review-options.ts";
 
 /**
  * Reviews `options.root` and returns the report, kept in `options.cache.reports` unless the root was forgotten
@@ -81,13 +27,20 @@ export async function reviewRoot(options: ReviewRootOptions): Promise<ReviewRepo
 	// latest.
 	const objects = new ObjectReaders();
 	try {
-		return await review(options, objects);
+		const opened = await openReview(options, objects);
+		if ("report" in opened) return opened.report;
+		const { reviewChange } = await import("./review-change.ts");
+		return await reviewChange(options, opened);
 	} finally {
 		await objects.close();
 	}
 }
 
-async function review(options: ReviewRootOptions, objects: ObjectReaders): Promise<ReviewReport> {
+/** The kept report that answers the root's snapshot, else the snapshot and the key of the report to make. */
+async function openReview(
+	options: ReviewRootOptions,
+	objects: ObjectReaders,
+): Promise<{ report: ReviewReport } | OpenedReview> {
 	const origin = checkOrigin(options.origin);
 	const { signal, cache } = options;
 	const target = options.target ?? "staged";
@@ -96,13 +49,13 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 	const gitWork = newGitWork();
 	const work = emptyWork();
 	const requested = await canonicalPath(options.root);
-	const withMap = options.maps !== undefined;
+	const mapped = options.maps !== undefined;
 	/** The kept analysis of `state`, reissued for this call, and what identifies it. */
 	const lookup = async (state: SnapshotIdentity) => {
 		const epoch = cache.reports.epoch(state.root);
 		const requestedRoot = requested === state.root ? undefined : requested;
 		const policy = options.policy ?? (options.rootPolicy === true ? await rootPolicy(state.root) : undefined);
-		const key = analysisKey(state, policy, { maxBytes, mapped: withMap });
+		const key = analysisKey(state, policy, { maxBytes, mapped });
 		const earlier = await cache.findReport(state.root, key);
 		if (earlier === undefined) return { epoch, requestedRoot, policy, key, report: undefined };
 		addGitWork(work, gitWork);
@@ -119,246 +72,13 @@ async function review(options: ReviewRootOptions, objects: ObjectReaders): Promi
 		answer = probed.report;
 		return answer !== undefined;
 	});
-	if (snapshot === undefined && answer !== undefined) return answer;
+	if (snapshot === undefined && answer !== undefined) return { report: answer };
 	if (snapshot === undefined) throw new Error("a snapshot ended without a report that answers it");
 	const looked =
-		probed !== undefined && probed.key === analysisKey(snapshot, probed.policy, { maxBytes, mapped: withMap })
+		probed !== undefined && probed.key === analysisKey(snapshot, probed.policy, { maxBytes, mapped })
 			? probed
 			: await lookup(snapshot);
 	const { epoch, requestedRoot, policy, key, report: kept } = looked;
-	if (kept !== undefined) return kept;
-	await cache.warm(snapshot.root);
-	signal?.throwIfAborted();
-	const gaps: ReportGap[] = [];
-	const text: ChangedFile[] = [];
-	for (const change of snapshot.changes) {
-		if (change.gap === undefined) text.push(change);
-		else gaps.push(snapshotGap(change, maxBytes));
-	}
-	// The code map refreshes (walk, reads, fact cache) while the changed sides are read and parsed. What the sides'
-	// parses find is offered to the map, and the map parses only after them: a side whose bytes the worktree holds
-	// (the staged side, usually) is then parsed once, not twice. The map's own parses then measure the likely clone
-	// candidates on the way (`candidate-measures.ts`).
-	// A change whose every side is text the engine does not parse (documentation, settings, a minified bundle) has no
-	// import, callable or finding the whole project's map could relate to anything: it is not built.
-	const codeChanged = text.some(parsedSide);
-	const maps = codeChanged ? options.maps : undefined;
-	// When the root's map would be built from nothing, the review reads only the slice of the project the change
-	// reaches (`project-slice.ts`); the whole map is built only for a finding's exposure.
-	const sliced = maps?.cold?.(snapshot.root) === true;
-	const offer = maps === undefined || sliced ? undefined : offerTo(maps, snapshot.root);
-	const afterFacts = new Map<string, FileFacts>();
-	const onFacts =
-		maps === undefined
-			? undefined
-			: (facts: FileFacts, side: "before" | "after") => {
-					offer?.offer(facts);
-					if (side === "after") afterFacts.set(facts.path, facts);
-				};
-	const changedPaths = new Set(
-		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
-	);
-	let candidates: CandidateParse | undefined;
-	const sharedParse: SharedParse = (file) => candidates?.parse(file);
-	const measuring = measureSides(snapshot, text, cache.measures, {
-		maxBytes,
-		signal,
-		gitWork,
-		work,
-		objects,
-		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? false }),
-	}).then(async (sides) => {
-		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
-		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
-		candidates = candidateMeasures(scope, cache.measures, work);
-		// Files outside the change whose working copy is not the reviewed state count in the import graphs as that
-		// state holds them (read with the same Git process, before it closes).
-		const outside = (snapshot.reviewedBlobs ?? []).filter((blob) => !changedPaths.has(blob.path));
-		const reviewed = await reviewedImports(snapshot, outside, cache.measures, {
-			maxBytes,
-			gitWork,
-			work,
-			objects,
-			...(signal === undefined ? {} : { signal }),
-		});
-		return { ...sides, reviewed };
-	});
-	const mapping =
-		maps === undefined || sliced
-			? undefined
-			: projectFacts(maps, snapshot.root, signal, {
-					offers: measuring,
-					sharedParse,
-					...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-				});
-	mapping?.catch(() => {}); // awaited below; an early failure of the sides must not leave it unhandled
-	const sides = await measuring
-		.finally(() => objects.close())
-		.catch(async (error: unknown) => {
-			await mapping?.catch(() => {});
-			signal?.throwIfAborted(); // an abort during the reads is the cause, whatever Git made of it
-			throw error;
-		});
-	gaps.push(...sides.gaps);
-	signal?.throwIfAborted();
-	const notes: string[] = [];
-	const leftOut = new Set((snapshot.workingCopyDiffers ?? []).filter((path) => !changedPaths.has(path)));
-	let mapped = await mapping;
-	let slice: ProjectSlice | undefined;
-	if (maps !== undefined && sliced) {
-		const reached = await sliceOf(snapshot.root, text, sides, changedPaths, leftOut, {
-			...(signal === undefined ? {} : { signal }),
-			sharedParse,
-			afterFacts: afterFacts.values(),
-			onContext: (context) => candidates?.resolveWith(context),
-		});
-		if (reached === undefined)
-			mapped = await projectFacts(maps, snapshot.root, signal, {
-				...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-			});
-		else if ("error" in reached) mapped = reached;
-		else slice = reached;
-	}
-	// Without code in the change, no map was wanted: nothing is missing for want of one.
-	const unmapped = withMap && !codeChanged ? undefined : "exposure not modelled: no code map for this root";
-	let exposureNote = mapped === undefined && slice === undefined ? unmapped : undefined;
-	if (mapped !== undefined && "error" in mapped) exposureNote = `exposure not modelled: ${mapped.error}`;
-	let map = mapped !== undefined && "map" in mapped ? mapped : undefined;
-	const project = slice?.project ?? map?.project;
-	if (project === undefined && unmapped !== undefined)
-		notes.push(
-			policy === undefined
-				? "imports resolved among the changed files only (no code map): cycles through unchanged files are not seen"
-				: "policy checked on imports among the changed files only (no code map): imports of unchanged files are not seen",
-		);
-	// Held by the reviewed state, mapped as another working copy, and not read as that state holds it.
-	const unseen =
-		project === undefined
-			? 0
-			: (snapshot.reviewedBlobs ?? []).filter(
-					(blob) => leftOut.has(blob.path) && project.context.files.has(blob.path) && !sides.reviewed.has(blob.path),
-				).length;
-	if (unseen > 0)
-		notes.push(
-			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and could not be read as that state holds ${unseen === 1 ? "it" : "them"}; left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
-		);
-	const graphs = () => importGraphs(text, sides.measured, project, leftOut, sides.reviewed);
-	if (slice !== undefined) await settleRegionPairs(slice, graphs, changedPaths, policy?.policy, signal);
-	const edges = graphs();
-	signal?.throwIfAborted();
-	const clones = await cloneCandidates(
-		{
-			root: snapshot.root,
-			objectFormat: snapshot.objectFormat,
-			changedPaths,
-			afterPaths: afterPathsOf(sides.measured),
-			afterEdges: edges.after,
-			targets: cloneTargets(sides.measured),
-			project,
-			...(slice === undefined ? {} : { slice }),
-			maxBytes,
-			...(signal === undefined ? {} : { signal }),
-			onNeighbours: (paths) => candidates?.neighbours(paths),
-		},
-		cache.measures,
-		work,
-	);
-	if (clones.notSearched > 0) {
-		const elsewhere =
-			clones.distant > 0 ? ` and ${clones.distant} elsewhere calling the same names over a similar span` : "";
-		const ruledOut = clones.ruledOut > 0 ? ` (${clones.ruledOut} more ruled out by their callables' spans)` : "";
-		notes.push(
-			`clone search compared ${clones.nearby} nearby files${ruledOut}${elsewhere}; ${clones.notSearched} more were not searched`,
-		);
-	}
-	signal?.throwIfAborted();
-	const review = analyzeMeasured({
-		files: sides.measured.map(changeFile),
-		importEdges: edges,
-		...(policy === undefined ? {} : { policy: policy.policy }),
-		allCallables: clones.files,
-		options: { maxBytes },
-	});
-	work.cloneComparisons += review.cloneComparisons;
-	let findings = review.findings;
-	if (slice !== undefined && findings.length > 0 && maps !== undefined) {
-		// A finding's exposure is the whole project's: only now is the root's map built, taking the facts the slice
-		// and the changed sides parsed instead of parsing those files again.
-		const sink = offerTo(maps, snapshot.root);
-		if (sink !== undefined)
-			for (const facts of [...slice.project.files.values(), ...afterFacts.values()]) sink.offer(facts);
-		const whole = await projectFacts(maps, snapshot.root, signal, {});
-		if ("error" in whole) exposureNote = `exposure not modelled: ${whole.error}`;
-		else map = whole;
-	}
-	if (slice !== undefined) work.sliceFilesParsed += slice.parsed;
-	if (map !== undefined && findings.length > 0) {
-		const exposed = await withExposure(map.map, findings, signal);
-		findings = rankFindings(exposed.findings);
-		work.exposureQueries += exposed.queries;
-		if (exposed.note !== undefined) exposureNote = exposed.note;
-	}
-	signal?.throwIfAborted();
-	addGitWork(work, gitWork);
-	if (map !== undefined) map.finish(work);
-	const report = freezeReport({
-		id: randomUUID(),
-		key,
-		root: snapshot.root,
-		...(requestedRoot === undefined ? {} : { requestedRoot }),
-		target: snapshot.target,
-		...(snapshot.base === undefined ? {} : { base: snapshot.base }),
-		snapshot: {
-			head: snapshot.head,
-			branch: snapshot.branch,
-			indexDigest: snapshot.indexDigest,
-			worktreeDigest: snapshot.worktreeDigest,
-			objectFormat: snapshot.objectFormat,
-		},
-		origin,
-		createdAt: now(),
-		files: reportFiles(snapshot.changes, review.files, gaps, review.gaps),
-		deltas: review.deltas,
-		...(review.imports === undefined ? {} : { imports: review.imports }),
-		findings,
-		gaps: [...gaps, ...review.gaps].sort(
-			(a, b) => a.path.localeCompare(b.path) || (a.side ?? "").localeCompare(b.side ?? ""),
-		),
-		policy: policy === undefined ? null : { source: policy.source, rules: policy.policy.forbid.length },
-		policyViolations: review.policyViolations,
-		...(exposureNote === undefined ? {} : { exposureNote }),
-		notes,
-		work,
-	});
-	if (cache.reports.add(report, epoch)) await cache.persist(report);
-	return report;
-}
-
-/** Whether a side of `change` is content the engine parses (a language it knows, not left out by its path). */
-function parsedSide(change: ChangedFile): boolean {
-	const paths = [
-		change.after === undefined ? undefined : change.path,
-		change.before === undefined ? undefined : (change.oldPath ?? change.path),
-	];
-	return paths.some((path) => path !== undefined && languageOf(path) !== undefined && pathGap(path) === undefined);
-}
-
-/** The analysis input of one measured change. */
-function changeFile(file: MeasuredChange): ChangeFile {
-	return {
-		path: file.change.path,
-		...(file.change.oldPath === undefined ? {} : { previousPath: file.change.oldPath }),
-		...(file.before === undefined ? {} : { beforeMeasure: file.before.measure }),
-		...(file.after === undefined ? {} : { afterMeasure: file.after.measure }),
-	};
-}
-
-function addGitWork(work: ReviewWork, git: GitWork): void {
-	work.gitProcesses += git.processes;
-	work.blobsRead += git.blobsRead;
-	work.worktreeFilesRead += git.worktreeFilesRead;
-}
-
-function now(): string {
-	return new Date().toISOString();
+	if (kept !== undefined) return { report: kept };
+	return { snapshot, epoch, requestedRoot, policy, key, origin, maxBytes, gitWork, work, objects };
 }

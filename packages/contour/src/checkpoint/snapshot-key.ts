@@ -13,7 +13,7 @@ import {
 	type SnapshotIdentity,
 	type SnapshotTarget,
 } from "../git/index.ts";
-import { MEASURE_VERSION } from "../review/index.ts";
+import { MEASURE_VERSION } from "../review/measure-version.ts";
 import type { PolicySource } from "./policy-file.ts";
 
 /** Bump when the same inputs would give a different report, so kept reports of the old form are not reused. */

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
+import { canonicalPath } from "pi-fovea/canonical-path";
 import { forcedConfigFrom, GUARDED_CONFIG_PATTERN } from "pi-fovea/git";
-import { canonicalPath } from "pi-fovea/workspace";
 import { type GitWork, git } from "./run.ts";
 
 /** Where a Git worktree lives and how every later call on it must be made. */

@@ -7,7 +7,7 @@
  * coverage line (what the review could not cover) and a count of what did not fit are reserved first, so they are
  * always there however small the budget.
  */
-import { BudgetedText, budgetChars } from "pi-fovea/engine";
+import { BudgetedText, budgetChars } from "pi-fovea/text-budget";
 import type { Finding } from "../review/index.ts";
 import type { ReviewReport } from "./report.ts";
 import { storyLines } from "./story-lines.ts";

@@ -4,7 +4,7 @@
  * (when given) details go first — the story's lists (test code's, then production's), removed and added imports,
  * deltas, then files, gaps and findings from the end — and the counts say so.
  */
-import { estimateTokens } from "pi-fovea/engine";
+import { estimateTokens } from "pi-fovea/text-budget";
 import type { CallableDelta, Finding, ImportChanges } from "../review/index.ts";
 import type { ReportFile, ReportGap, ReviewReport } from "./report.ts";
 import { type StructuralStory, structuralStory } from "./structural-story.ts";

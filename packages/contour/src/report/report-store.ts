@@ -3,7 +3,7 @@
  * hot graph generations Fovea keeps in memory page in and out; reports stay until their root is retired or pushed
  * out by newer roots, so an agent can still read the review of a root whose graph was evicted long ago.
  */
-import { envInt } from "pi-fovea/workspace";
+import { envInt } from "pi-fovea/env";
 import type { ReviewReport } from "./report.ts";
 
 /** Reports kept per root by default: the latest few distinct analyses. */

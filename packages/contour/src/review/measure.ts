@@ -19,10 +19,10 @@ import {
 import type { Node } from "web-tree-sitter";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
 import { contentClassGap } from "./file-class.ts";
+import { MEASURE_VERSION } from "./measure-version.ts";
 import { walkSyntax } from "./syntax-walk.ts";
 
-/** Bump when any measured value would change for the same content. */
-export const MEASURE_VERSION = 6;
+export { MEASURE_VERSION };
 /** Default size limit of a measured file (Fovea indexes files up to the same size). */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;

@@ -4,7 +4,7 @@
  * pytest's `testing/`, fixture and test-data folders), one classification for both tools, and test callables inside
  * source files: a Rust `mod tests` and the callbacks of `describe`/`it`/`test`.
  */
-import { fileRole } from "pi-fovea/engine";
+import { fileRole } from "pi-fovea/file-role";
 
 /** A callable or container named for a test framework's callback: `describe('x')`, `it('y')`, `test('z')`. */
 const TEST_CALLBACK = /^(?:describe|it|test|suite)\(/;

@@ -11,7 +11,7 @@
  * are left to tell here.
  */
 import { DEPENDENCY_DIRS } from "../../workspace/exclusions.ts";
-import { isTestPath } from "../resolve/index.ts";
+import { isTestPath } from "../resolve/test-links.ts";
 
 /** The roles a file can have; `production` is everything else. */
 export type FileRole = "production" | "test" | "benchmark" | "fixture" | "example" | "vendored" | "generated";
