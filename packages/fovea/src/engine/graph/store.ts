@@ -26,6 +26,7 @@ import type {
 	RouteAnchor,
 } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
+import { SymbolNode } from "./symbol-node.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -285,10 +286,8 @@ export class GraphStore {
 				return added;
 			}
 			kept.add(id);
-			const node = this.#nodes[id] as GraphNode;
-			node.line = symbol.line;
-			node.endLine = symbol.endLine;
-			node.signature = symbol.signature;
+			// Only symbols have identities, so a kept id is a symbol's node.
+			(this.#nodes[id] as SymbolNode).fact = symbol;
 			return id;
 		});
 		for (const id of oldIds) {
@@ -305,7 +304,7 @@ export class GraphStore {
 
 	#addSymbol(path: string, symbol: SymbolFact): number {
 		const id = this.#nodes.length;
-		this.#nodes.push(symbolNode(path, symbol));
+		this.#nodes.push(new SymbolNode(path, symbol));
 		addOne(this.#byName, symbol.name, id);
 		return id;
 	}
@@ -357,14 +356,6 @@ function identityOf(symbol: { kind: string; name: string; container?: string }, 
 
 function fileNodeOf(file: FileFacts): GraphNode {
 	return { kind: "file", path: file.path, name: file.path, line: 1, endLine: file.lines };
-}
-
-/** One literal per shape (see `symbolFact`): a container added afterwards would live outside the node. */
-function symbolNode(path: string, symbol: SymbolFact): GraphNode {
-	const { kind, name, line, endLine, signature, container } = symbol;
-	return container === undefined
-		? { kind, path, name, line, endLine, signature }
-		: { kind, path, name, line, endLine, signature, container };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
