@@ -98,7 +98,39 @@ describe("the graph's memory per file", () => {
 		assert.equal(symbols.named("a.ts", "run"), undefined);
 	});
 
-	it(`holds at most 1,150 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
+	it("keeps every file's edges in one set of columns: trimmed after the build, dead entries of edits bounded", () => {
+		const files = new Map(Array.from({ length: 600 }, (_, i) => [fileFacts(i).path, fileFacts(i)] as const));
+		const store = new GraphStore(files.values(), links);
+		const built = store.edgeEntries;
+		assert.ok(built.live > 600 * 20, `edges held: ${built.live}`);
+		assert.equal(built.dead, 0);
+		assert.equal(built.capacity, built.live, "the build keeps no room it was not asked for");
+		// Each edit drops or brings back a file's calls, so its edges change and its old range dies.
+		for (let step = 0; step < 400; step++) {
+			const i = (step * 37) % 600;
+			const whole = fileFacts(i);
+			const facts = step % 2 === 0 ? { ...whole, calls: callSitesOf([]) } : whole;
+			files.set(facts.path, facts);
+			assert.ok(store.update([facts.path], files) !== undefined);
+			const { live, dead, capacity } = store.edgeEntries;
+			assert.ok(dead <= Math.max(1024, live / 2), `step ${step}: ${dead} dead entries of ${live}`);
+			assert.ok(capacity <= 2 * live + 2048, `step ${step}: room for ${capacity} entries, ${live} live`);
+		}
+		assert.ok(store.edgeEntries.copies > 1, "the columns were compacted along the way");
+		const fresh = new GraphStore(files.values(), links).graph();
+		const graph = store.graph();
+		for (const path of files.keys()) {
+			const mine = graph.directed.edgesOf(path);
+			const theirs = fresh.directed.edgesOf(path);
+			assert.deepEqual(
+				[mine?.a, mine?.b, mine?.w, mine?.r].map((list) => [...(list ?? [])]),
+				[theirs?.a, theirs?.b, theirs?.w, theirs?.r].map((list) => [...(list ?? [])]),
+				path,
+			);
+		}
+	});
+
+	it(`holds at most 1,000 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
 		const files = Array.from({ length: FILES }, (_, i) => fileFacts(i));
 		const before = heapAfterCollection();
 		let store: GraphStore | undefined = new GraphStore(files, links);
@@ -108,7 +140,7 @@ describe("the graph's memory per file", () => {
 		assert.equal(graph.symbolCount, FILES * SYMBOLS_PER_FILE);
 		store = undefined;
 		const perFile = held / FILES;
-		assert.ok(perFile <= 1150, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
+		assert.ok(perFile <= 1000, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
 		assert.equal(store, undefined);
 		assert.equal(files.length, FILES); // the facts stayed alive through both measures
 	});

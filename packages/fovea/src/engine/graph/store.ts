@@ -5,15 +5,8 @@ import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { buildCoupledEdges, type CoChangeHistory, type CoupledEdges } from "./coupled-edges.ts";
 import { dependentsOf } from "./dependents.ts";
-import {
-	countEdges,
-	type EdgeContext,
-	fileEdges,
-	noEdges,
-	packedEdges,
-	referencedNames,
-	unpackedEdges,
-} from "./edges.ts";
+import { EdgeArena } from "./edge-arena.ts";
+import { countEdges, type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
 import { FileSymbols } from "./file-symbols.ts";
 import type {
 	CodeGraph,
@@ -63,8 +56,8 @@ export class GraphStore {
 	/** Each file's live symbols by name, made when deriving edges asks (`file-symbols.ts`). */
 	readonly #symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
 	readonly #facts = new Map<string, FileFacts>();
-	/** Each file's edges as the one buffer `packedEdges` filled (views are made when read: `#edgesOf`). */
-	readonly #edges = new Map<string, ArrayBuffer>();
+	/** Every file's edges, by file id (views are made when read: `#edgesOf`). */
+	readonly #edges: EdgeArena;
 	/** The anchors of the files whose edges have any. */
 	readonly #fileAnchors = new Map<string, FileAnchors>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
@@ -94,6 +87,7 @@ export class GraphStore {
 			this.#anchors.apply(file, 1);
 		}
 		this.#fileCount = this.#nodes.length;
+		this.#edges = new EdgeArena(this.#fileCount);
 		for (const file of sorted) {
 			this.#symbolIds.set(
 				file.path,
@@ -105,6 +99,7 @@ export class GraphStore {
 			this.#setEdges(file.path, fileEdges(file, context));
 			this.#refer(file, 1);
 		}
+		this.#edges.trim();
 		// Lists grown by push keep room to spare (17 slots once a third value came): kept for the graph's life, trimmed.
 		trimMany(this.#byName);
 		trimMany(this.#referrers);
@@ -196,8 +191,8 @@ export class GraphStore {
 				routes: () => {
 					const routes: RouteAnchor[] = [];
 					// In file order: the files' order, not the order their anchors came in.
-					for (const path of this.#edges.keys())
-						for (const route of this.#fileAnchors.get(path)?.routes ?? []) routes.push(route);
+					for (let file = 0; file < this.#fileCount; file++)
+						for (const route of this.#fileAnchors.get(this.#pathOf(file))?.routes ?? []) routes.push(route);
 					return routes;
 				},
 			},
@@ -223,20 +218,20 @@ export class GraphStore {
 
 	/** Keeps `edges` as the file's, and the edge counts with them. */
 	#setEdges(path: string, edges: FileEdges): void {
-		const old = this.#edgesOf(path);
-		if (old !== undefined) countEdges(old, this.#counts, -1);
+		const file = this.#fileNode.get(path) as number;
+		countEdges(this.#edges.get(file), this.#counts, -1);
 		countEdges(edges, this.#counts, 1);
-		this.#edges.set(path, packedBufferOf(edges));
+		this.#edges.set(file, edges);
 		if (edges.anchors === undefined) this.#fileAnchors.delete(path);
 		else this.#fileAnchors.set(path, edges.anchors);
 	}
 
 	/** The edges `path` contributes, as views of its buffer, or `undefined` for a file not in the graph. */
 	#edgesOf(path: string): FileEdges | undefined {
-		const buffer = this.#edges.get(path);
-		if (buffer === undefined) return undefined;
+		const file = this.#fileNode.get(path);
+		if (file === undefined) return undefined;
 		const anchors = this.#fileAnchors.get(path);
-		const edges = unpackedEdges(buffer);
+		const edges = this.#edges.get(file);
 		return anchors === undefined ? edges : { ...edges, anchors };
 	}
 
@@ -251,7 +246,17 @@ export class GraphStore {
 	}
 
 	*#eachFilesEdges(): Generator<FileEdges> {
-		for (const path of this.#edges.keys()) yield this.#edgesOf(path) as FileEdges;
+		for (let file = 0; file < this.#fileCount; file++) yield this.#edgesOf(this.#pathOf(file)) as FileEdges;
+	}
+
+	/** The path of file node `file`. */
+	#pathOf(file: number): string {
+		return (this.#nodes[file] as GraphNode).path;
+	}
+
+	/** What the edge columns hold (live and dead entries, room) and how often they were copied: for tests. */
+	get edgeEntries(): { live: number; dead: number; capacity: number; copies: number } {
+		return { ...this.#edges.entries, copies: this.#edges.copies };
 	}
 
 	/**
@@ -321,20 +326,6 @@ export class GraphStore {
 			anchors: this.#anchors,
 		};
 	}
-}
-
-/** The one buffer holding `edges` in `packedEdges`'s layout: theirs when they are its views, else a packed copy. */
-function packedBufferOf(edges: FileEdges): ArrayBuffer {
-	const buffer = edges.w.buffer;
-	const n = edges.w.length;
-	const own =
-		buffer instanceof ArrayBuffer &&
-		edges.w.byteOffset === 0 &&
-		edges.a.buffer === buffer &&
-		edges.b.buffer === buffer &&
-		edges.r.buffer === buffer &&
-		buffer.byteLength === unpackedEdges(buffer).r.byteOffset + n;
-	return own ? buffer : (packedEdges([...edges.a], [...edges.b], [...edges.w], [...edges.r]).w.buffer as ArrayBuffer);
 }
 
 /** Whether two derivations of a file's edges are the same edges in the same order. */
