@@ -15,10 +15,10 @@ const MIN_ENTRIES = 1024;
 
 /** See the module comment. */
 export class EdgeArena {
-	#w = new Float64Array(MIN_ENTRIES);
-	#a = new Int32Array(MIN_ENTRIES);
-	#b = new Int32Array(MIN_ENTRIES);
-	#r = new Uint8Array(MIN_ENTRIES);
+	#w: Float64Array;
+	#a: Int32Array;
+	#b: Int32Array;
+	#r: Uint8Array;
 	/** Entries written, live or dead. */
 	#end = 0;
 	/** Entries of ranges replaced since the columns were last compacted. */
@@ -29,9 +29,18 @@ export class EdgeArena {
 	/** Times the columns were copied to compact them or make room: a work count for tests. */
 	copies = 0;
 
-	constructor(files: number) {
+	/**
+	 * Columns for `files` files with room for `expected` entries: a build that expects about what it writes neither
+	 * copies the columns while it grows nor leaves much room to trim.
+	 */
+	constructor(files: number, expected = MIN_ENTRIES) {
 		this.#start = new Int32Array(files);
 		this.#count = new Int32Array(files);
+		const size = Math.max(MIN_ENTRIES, expected);
+		this.#w = new Float64Array(size);
+		this.#a = new Int32Array(size);
+		this.#b = new Int32Array(size);
+		this.#r = new Uint8Array(size);
 	}
 
 	/** Entries held in the columns (live and dead) and the room they have. */
@@ -68,9 +77,13 @@ export class EdgeArena {
 		};
 	}
 
-	/** Columns holding just their live entries (the build's last step, so no room is kept for edits not made). */
+	/**
+	 * Columns holding just their live entries when more than an eighth of them is room or dead (the build's last
+	 * step: no room is kept for edits not made, and a close estimate is not copied for a few entries).
+	 */
 	trim(): void {
-		if (this.#dead > 0 || this.#w.length > this.#end) this.#compact(0, 0);
+		const live = this.#end - this.#dead;
+		if (this.#w.length - live > live >> 3) this.#compact(0, 0);
 	}
 
 	/** Copies the live ranges in file order into columns with room for `extra` more entries and `spare` besides. */

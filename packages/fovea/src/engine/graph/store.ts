@@ -87,7 +87,7 @@ export class GraphStore {
 			this.#anchors.apply(file, 1);
 		}
 		this.#fileCount = this.#nodes.length;
-		this.#edges = new EdgeArena(this.#fileCount);
+		this.#edges = new EdgeArena(this.#fileCount, expectedEdges(sorted));
 		for (const file of sorted) {
 			this.#symbolIds.set(
 				file.path,
@@ -326,6 +326,20 @@ export class GraphStore {
 			anchors: this.#anchors,
 		};
 	}
+}
+
+/**
+ * About how many edges `files` derive, to size the edge columns once: containment (a symbol in its file, a member in
+ * its class too), an import or an inheritance each one, and a call half of one (many name nothing in the root, such
+ * as a library's functions; a few resolve to several definitions). A wrong guess costs one copy of the columns.
+ */
+function expectedEdges(files: readonly FileFacts[]): number {
+	let n = 0;
+	for (const file of files) {
+		n += 1 + file.imports.length + file.inherits.length + file.calls.callee.length / 2;
+		for (const symbol of file.symbols) n += symbol.container === undefined ? 1 : 2;
+	}
+	return Math.ceil(n);
 }
 
 /** Whether two derivations of a file's edges are the same edges in the same order. */
