@@ -19,7 +19,7 @@ import type {
 	RouteAnchor,
 } from "./model.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
-import { SymbolNode } from "./symbol-node.ts";
+import { RemovedSymbolNode, SymbolNode } from "./symbol-node.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -300,7 +300,7 @@ export class GraphStore {
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
 			dropOne(this.#byName, node.name, id);
-			node.removed = true;
+			this.#nodes[id] = new RemovedSymbolNode(node.path, (node as SymbolNode).fact);
 			this.#removed++;
 			delta.removed.push(id);
 		}
