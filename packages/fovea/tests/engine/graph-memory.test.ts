@@ -130,7 +130,7 @@ describe("the graph's memory per file", () => {
 		}
 	});
 
-	it(`holds at most 900 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
+	it(`holds at most 840 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
 		const files = Array.from({ length: FILES }, (_, i) => fileFacts(i));
 		const before = heapAfterCollection();
 		let store: GraphStore | undefined = new GraphStore(files, links);
@@ -140,7 +140,7 @@ describe("the graph's memory per file", () => {
 		assert.equal(graph.symbolCount, FILES * SYMBOLS_PER_FILE);
 		store = undefined;
 		const perFile = held / FILES;
-		assert.ok(perFile <= 900, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
+		assert.ok(perFile <= 840, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
 		assert.equal(store, undefined);
 		assert.equal(files.length, FILES); // the facts stayed alive through both measures
 	});

@@ -18,8 +18,8 @@ import type {
 	GraphNode,
 	RouteAnchor,
 } from "./model.ts";
+import { FileNode, RemovedSymbolNode, SymbolNode } from "./nodes.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
-import { RemovedSymbolNode, SymbolNode } from "./symbol-node.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -82,7 +82,7 @@ export class GraphStore {
 		const sorted = [...files].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 		for (const file of sorted) {
 			this.#fileNode.set(file.path, this.#nodes.length);
-			this.#nodes.push(fileNodeOf(file));
+			this.#nodes.push(new FileNode(file.path, file.lines));
 			this.#facts.set(file.path, file);
 			this.#anchors.apply(file, 1);
 		}
@@ -134,8 +134,7 @@ export class GraphStore {
 			this.#anchors.apply(old, -1);
 			this.#anchors.apply(facts, 1);
 			this.#facts.set(path, facts);
-			const fileNode = this.#nodes[this.#fileNode.get(path) as number] as GraphNode;
-			fileNode.endLine = facts.lines;
+			(this.#nodes[this.#fileNode.get(path) as number] as FileNode).endLine = facts.lines;
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
 		for (const key of this.#anchors.keysHandledBy([...touchedNames])) touchedNames.add(key);
@@ -357,10 +356,6 @@ function identityOf(symbol: { kind: string; name: string; container?: string }, 
 	const occurrence = seen.get(key) ?? 0;
 	seen.set(key, occurrence + 1);
 	return `${key}\0${occurrence}`;
-}
-
-function fileNodeOf(file: FileFacts): GraphNode {
-	return { kind: "file", path: file.path, name: file.path, line: 1, endLine: file.lines };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
