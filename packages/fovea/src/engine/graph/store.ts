@@ -20,6 +20,7 @@ import type {
 } from "./model.ts";
 import { FileNode, RemovedSymbolNode, SymbolNode } from "./nodes.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
+import { SymbolIds } from "./symbol-ids.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -52,9 +53,9 @@ export class GraphStore {
 	readonly #nodes: GraphNode[] = [];
 	readonly #fileNode = new Map<string, number>();
 	readonly #byName = new Map<string, Ids>();
-	readonly #symbolIds = new Map<string, number[]>();
+	readonly #symbolIds: SymbolIds;
 	/** Each file's live symbols by name, made when deriving edges asks (`file-symbols.ts`). */
-	readonly #symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
+	readonly #symbolsOf: FileSymbols;
 	readonly #facts = new Map<string, FileFacts>();
 	/** Every file's edges, by file id (views are made when read: `#edgesOf`). */
 	readonly #edges: EdgeArena;
@@ -88,11 +89,11 @@ export class GraphStore {
 		}
 		this.#fileCount = this.#nodes.length;
 		this.#edges = new EdgeArena(this.#fileCount, expectedEdges(sorted));
-		for (const file of sorted) {
-			this.#symbolIds.set(
-				file.path,
-				file.symbols.map((symbol) => this.#addSymbol(file.path, symbol)),
-			);
+		this.#symbolIds = new SymbolIds(this.#fileNode, this.#fileCount);
+		this.#symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
+		for (const [file, facts] of sorted.entries()) {
+			this.#symbolIds.setRange(file, this.#nodes.length, facts.symbols.length);
+			for (const symbol of facts.symbols) this.#addSymbol(facts.path, symbol);
 		}
 		const context = this.#context();
 		for (const file of sorted) {
