@@ -208,7 +208,10 @@ interface Measurement {
 		maxRssMB: number;
 		/**
 		 * RSS, V8 heap used and reserved, memory outside the heap (array buffers: typed arrays; the rest of external:
-		 * mostly the parser's wasm memory), the process's peak so far and the parsing threads alive, after each phase.
+		 * mostly the parser's wasm memory), the process's peak so far and the parsing threads alive, after each phase;
+		 * and the highest RSS and heap reserved sampled while the phase ran, which tells the phase that sets the peak
+		 * from the phases that only inherit it. The first focus (it builds the term and content indexes) is a phase
+		 * of its own.
 		 */
 		phases: Record<
 			string,
@@ -220,6 +223,8 @@ interface Measurement {
 				arrayBuffersMB: number;
 				maxRssSoFarMB: number;
 				parsingThreads: number;
+				peakRssInPhaseMB: number;
+				peakHeapTotalInPhaseMB: number;
 			}
 		>;
 	};
@@ -271,8 +276,16 @@ async function gitStatusMs(root: string, args: readonly string[]): Promise<numbe
 async function measure(root: string, cacheDir: string, label: string): Promise<Measurement> {
 	process.env.FOVEA_CACHE_DIR = cacheDir;
 	let peakRss = process.memoryUsage.rss();
+	// Highest RSS and heap reserved since the last checkpoint; the heap is read on every 8th sample (it walks V8's
+	// spaces), RSS on each.
+	let phaseRss = 0;
+	let phaseHeap = 0;
+	let samples = 0;
 	const sample = () => {
-		peakRss = Math.max(peakRss, process.memoryUsage.rss());
+		const rss = process.memoryUsage.rss();
+		peakRss = Math.max(peakRss, rss);
+		phaseRss = Math.max(phaseRss, rss);
+		if ((samples++ & 7) === 0) phaseHeap = Math.max(phaseHeap, process.memoryUsage().heapTotal);
 	};
 	const sampler = setInterval(sample, 5);
 	sample();
@@ -288,7 +301,11 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 			arrayBuffersMB: round(m.arrayBuffers / MB),
 			maxRssSoFarMB: round(process.resourceUsage().maxRSS / 1024),
 			parsingThreads: sharedExtractPool().liveWorkers,
+			peakRssInPhaseMB: round(Math.max(phaseRss, m.rss) / MB),
+			peakHeapTotalInPhaseMB: round(Math.max(phaseHeap, m.heapTotal) / MB),
 		};
+		phaseRss = 0;
+		phaseHeap = 0;
 	};
 
 	// Grammar loading is timed here; `extract` stays the engine's own (a wrapper would keep the extract pool's worker
@@ -359,6 +376,7 @@ async function measure(root: string, cacheDir: string, label: string): Promise<M
 	let t = performance.now();
 	await map.focus({ text: queries[0] ?? "main" }, 1500);
 	const firstFocusMs = performance.now() - t;
+	checkpoint("afterFirstFocus");
 
 	// 2. Warm focus: JIT warm-up outside the measurement, then every query both ways.
 	for (const q of queries.slice(0, 5)) await map.focus({ text: q }, 1500, { paths: [] });

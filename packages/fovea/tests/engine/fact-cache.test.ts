@@ -109,6 +109,26 @@ describe("FactCache", () => {
 		assert.equal(cache.stats.writes, 1);
 	});
 
+	it("keeps at most 200 bytes of heap per entry it placed in a segment, its key included", async () => {
+		setFlagsFromString("--expose-gc");
+		const gc = runInNewContext("gc") as () => void;
+		let { cache } = await setup();
+		const count = 4000;
+		for (let i = 0; i < count; i++) cache.put(keyOf(`src/entries/file${i}.ts`), facts(`src/entries/file${i}.ts`));
+		await cache.flush();
+		assert.equal(cache.stats.writes, count);
+		await new Promise((resolve) => setImmediate(resolve));
+		gc();
+		gc();
+		const held = process.memoryUsage().heapUsed;
+		cache = new FactCache(await temp(), { cacheDir: await temp() });
+		await new Promise((resolve) => setImmediate(resolve));
+		gc();
+		gc();
+		const perEntry = (held - process.memoryUsage().heapUsed) / count;
+		assert.ok(perEntry <= 200, `${Math.round(perEntry)} bytes of heap per entry`);
+	});
+
 	it("round-trips facts through one segment per flush, readable by a new instance (a restart)", async () => {
 		const { root, cacheDir, cache } = await setup();
 		for (let i = 0; i < 100; i++) cache.put(keyOf(`f${i}.ts`), facts(`f${i}.ts`, 3));

@@ -11,6 +11,7 @@ import { runInNewContext } from "node:vm";
 import { FileSymbols } from "../../src/engine/graph/file-symbols.ts";
 import type { GraphLinks, GraphNode } from "../../src/engine/graph/model.ts";
 import { GraphStore } from "../../src/engine/graph/store.ts";
+import { SymbolIds } from "../../src/engine/graph/symbol-ids.ts";
 import { callSitesOf, type FileFacts, type SymbolFact } from "../../src/engine/model/facts.ts";
 
 setFlagsFromString("--expose-gc");
@@ -98,8 +99,79 @@ describe("the graph's memory per file", () => {
 		assert.equal(symbols.named("a.ts", "run"), undefined);
 	});
 
-	it(`holds at most 1,450 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
+	it("keeps a build's symbol ids of each file as a range, and an edited file's as its list", () => {
+		const fileNode = new Map([
+			["a.ts", 0],
+			["b.ts", 1],
+		]);
+		const ids = new SymbolIds(fileNode, 2);
+		ids.setRange(0, 2, 3);
+		ids.setRange(1, 5, 0);
+		assert.deepEqual(ids.get("a.ts"), [2, 3, 4]);
+		assert.deepEqual(ids.get("b.ts"), []);
+		assert.equal(ids.get("c.ts"), undefined);
+		const range = { start: -1, end: -1 };
+		assert.equal(ids.span("a.ts", range), undefined);
+		assert.deepEqual(range, { start: 2, end: 5 });
+		ids.set("a.ts", [3, 7]);
+		assert.deepEqual(ids.span("a.ts", range), [3, 7]);
+		assert.deepEqual(
+			[...ids],
+			[
+				["a.ts", [3, 7]],
+				["b.ts", []],
+			],
+		);
+		const nodes: GraphNode[] = Array.from({ length: 8 }, (_, i) => ({
+			kind: "function",
+			path: i < 5 ? "a.ts" : "b.ts",
+			name: i % 2 === 0 ? "even" : "odd",
+			line: i,
+			endLine: i,
+		}));
+		const symbols = new FileSymbols(ids, nodes);
+		assert.deepEqual(symbols.named("a.ts", "odd"), [3, 7]);
+		ids.setRange(0, 2, 3);
+		assert.deepEqual(symbols.named("a.ts", "even"), [2, 4]);
+		assert.equal(symbols.named("b.ts", "even"), undefined);
+	});
+
+	it("keeps every file's edges in one set of columns: trimmed after the build, dead entries of edits bounded", () => {
+		const files = new Map(Array.from({ length: 600 }, (_, i) => [fileFacts(i).path, fileFacts(i)] as const));
+		const store = new GraphStore(files.values(), links);
+		const built = store.edgeEntries;
+		assert.ok(built.live > 600 * 20, `edges held: ${built.live}`);
+		assert.equal(built.dead, 0);
+		assert.equal(built.capacity, built.live, "the build keeps no room it was not asked for");
+		// Each edit drops or brings back a file's calls, so its edges change and its old range dies.
+		for (let step = 0; step < 400; step++) {
+			const i = (step * 37) % 600;
+			const whole = fileFacts(i);
+			const facts = step % 2 === 0 ? { ...whole, calls: callSitesOf([]) } : whole;
+			files.set(facts.path, facts);
+			assert.ok(store.update([facts.path], files) !== undefined);
+			const { live, dead, capacity } = store.edgeEntries;
+			assert.ok(dead <= Math.max(1024, live / 2), `step ${step}: ${dead} dead entries of ${live}`);
+			assert.ok(capacity <= 2 * live + 2048, `step ${step}: room for ${capacity} entries, ${live} live`);
+		}
+		assert.ok(store.edgeEntries.copies > 1, "the columns were compacted along the way");
+		const fresh = new GraphStore(files.values(), links).graph();
+		const graph = store.graph();
+		for (const path of files.keys()) {
+			const mine = graph.directed.edgesOf(path);
+			const theirs = fresh.directed.edgesOf(path);
+			assert.deepEqual(
+				[mine?.a, mine?.b, mine?.w, mine?.r].map((list) => [...(list ?? [])]),
+				[theirs?.a, theirs?.b, theirs?.w, theirs?.r].map((list) => [...(list ?? [])]),
+				path,
+			);
+		}
+	});
+
+	it(`holds at most 600 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
 		const files = Array.from({ length: FILES }, (_, i) => fileFacts(i));
+		// A small graph first, so the code and type feedback a first build compiles are not counted per file.
+		new GraphStore(files.slice(0, 300), links).graph();
 		const before = heapAfterCollection();
 		let store: GraphStore | undefined = new GraphStore(files, links);
 		const graph = store.graph();
@@ -108,7 +180,7 @@ describe("the graph's memory per file", () => {
 		assert.equal(graph.symbolCount, FILES * SYMBOLS_PER_FILE);
 		store = undefined;
 		const perFile = held / FILES;
-		assert.ok(perFile <= 1450, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
+		assert.ok(perFile <= 600, `the graph holds ${Math.round(perFile)} bytes of heap per file`);
 		assert.equal(store, undefined);
 		assert.equal(files.length, FILES); // the facts stayed alive through both measures
 	});

@@ -293,7 +293,7 @@ export class FactCache {
 		this.#pending.clear();
 		const written = await this.#writeSegments(records);
 		const now = this.#now();
-		for (const [key, place] of written) this.#entries.set(key, { ...place, lastUsed: now });
+		for (const [key, place] of written) this.#entries.set(key, entryAt(place, now));
 		this.stats.writes += written.size;
 		this.#unsavedBytes += [...written.values()].reduce((n, p) => n + p.length, 0);
 	}
@@ -344,7 +344,7 @@ export class FactCache {
 		}
 		const written = await this.#writeSegments(records);
 		for (const [key, place] of written) {
-			this.#entries.set(key, { ...place, lastUsed: lastUsed.get(key) ?? this.#now() });
+			this.#entries.set(key, entryAt(place, lastUsed.get(key) ?? this.#now()));
 		}
 		for (const segment of segments) this.#segments.delete(segment.name);
 		this.#indexDirty = true;
@@ -389,4 +389,12 @@ export class FactCache {
 			await writeAtomic(join(this.dir, "manifest.json"), text).catch(() => {});
 		});
 	}
+}
+
+/**
+ * An entry as one literal of one shape: a spread of the place with `lastUsed` added keeps that last property in an
+ * array of its own beside the object (~40 bytes an entry, 100,000 entries after a cold index of as many files).
+ */
+function entryAt(place: Omit<Entry, "lastUsed">, lastUsed: number): Entry {
+	return { segment: place.segment, offset: place.offset, length: place.length, lastUsed };
 }

@@ -214,9 +214,8 @@ export function inPackageOf(file: FileFacts, other: FileFacts | undefined): bool
 }
 
 /**
- * A file's edge lists as four views of one buffer (weights first, for their alignment; relation bytes last). Every
- * file keeps its lists for as long as the graph lives: at 10,000 files, 30,000 buffers fewer (~1.5 MB of heap, and
- * their records outside it).
+ * A file's edge lists as four views of one buffer (weights first, for their alignment; relation bytes last): one
+ * allocation a derivation instead of four. The graph copies them into its shared columns (`edge-arena.ts`).
  */
 export function packedEdges(
 	a: readonly number[],
@@ -239,24 +238,6 @@ export function packedEdges(
 	packed.b.set(b);
 	packed.r.set(r);
 	return packed;
-}
-
-/** Bytes a packed edge takes in its buffer: a weight, two node ids and a relation byte. */
-const PACKED_EDGE_BYTES = Float64Array.BYTES_PER_ELEMENT + 2 * Int32Array.BYTES_PER_ELEMENT + 1;
-
-/**
- * The four lists of a buffer `packedEdges` filled, as new views: what a graph keeps per file is the buffer alone
- * (~440 bytes of heap less a file than its four views and their object), and views are made when edges are read.
- */
-export function unpackedEdges(buffer: ArrayBuffer): Omit<FileEdges, "anchors"> {
-	const n = buffer.byteLength / PACKED_EDGE_BYTES;
-	const ints = n * Float64Array.BYTES_PER_ELEMENT;
-	return {
-		w: new Float64Array(buffer, 0, n),
-		a: new Int32Array(buffer, ints, n),
-		b: new Int32Array(buffer, ints + n * Int32Array.BYTES_PER_ELEMENT, n),
-		r: new Uint8Array(buffer, ints + 2 * n * Int32Array.BYTES_PER_ELEMENT, n),
-	};
 }
 
 /**

@@ -11,11 +11,14 @@
  */
 import { addOne, type Ids } from "../model/index.ts";
 import type { GraphNode } from "./model.ts";
+import { SymbolIds } from "./symbol-ids.ts";
 
 /** See the module comment. Reads `symbolIds` and `nodes` as they are when asked. */
 export class FileSymbols {
 	readonly #symbolIds: ReadonlyMap<string, readonly number[]>;
 	readonly #nodes: readonly GraphNode[];
+	/** The range `SymbolIds.span` writes into, reused. */
+	readonly #range = { start: 0, end: 0 };
 	/** Maps made (a file's symbols by name, for the file being derived): a work count for tests. */
 	made = 0;
 
@@ -34,10 +37,23 @@ export class FileSymbols {
 		return byName;
 	}
 
-	/** The live symbols of `path` named `name`, in source order, without making a map of the file. */
+	/**
+	 * The live symbols of `path` named `name`, in source order, without making a map of the file (nor a list of its
+	 * ids, when they are a graph's `SymbolIds`: deriving edges asks this for every name a file calls in each file it
+	 * imports).
+	 */
 	named(path: string, name: string): Ids | undefined {
+		const ids = this.#symbolIds;
+		const list = ids instanceof SymbolIds ? ids.span(path, this.#range) : (ids.get(path) ?? []);
+		if (list !== undefined) return this.#named(list, 0, list.length, name);
+		return this.#named(undefined, this.#range.start, this.#range.end, name);
+	}
+
+	/** The ids named `name` among `list[from..to)`, or among the ids `from..to` themselves without a list. */
+	#named(list: readonly number[] | undefined, from: number, to: number, name: string): Ids | undefined {
 		let found: Ids | undefined;
-		for (const id of this.#symbolIds.get(path) ?? []) {
+		for (let i = from; i < to; i++) {
+			const id = list === undefined ? i : (list[i] as number);
 			if ((this.#nodes[id] as GraphNode).name !== name) continue;
 			found = found === undefined ? id : Array.isArray(found) ? [...found, id] : [found, id];
 		}

@@ -5,15 +5,8 @@ import { AnchorIndex, changedAnchors } from "./anchor-index.ts";
 import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { buildCoupledEdges, type CoChangeHistory, type CoupledEdges } from "./coupled-edges.ts";
 import { dependentsOf } from "./dependents.ts";
-import {
-	countEdges,
-	type EdgeContext,
-	fileEdges,
-	noEdges,
-	packedEdges,
-	referencedNames,
-	unpackedEdges,
-} from "./edges.ts";
+import { EdgeArena } from "./edge-arena.ts";
+import { countEdges, type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
 import { FileSymbols } from "./file-symbols.ts";
 import type {
 	CodeGraph,
@@ -25,7 +18,9 @@ import type {
 	GraphNode,
 	RouteAnchor,
 } from "./model.ts";
+import { FileNode, RemovedSymbolNode, SymbolNode } from "./nodes.ts";
 import type { SparseGraph } from "./sparse-graph.ts";
+import { SymbolIds } from "./symbol-ids.ts";
 
 /** Node ids an update removed and added, so indexes over node ids (terms, file of node) patch instead of rebuild. */
 export interface GraphDelta {
@@ -58,12 +53,12 @@ export class GraphStore {
 	readonly #nodes: GraphNode[] = [];
 	readonly #fileNode = new Map<string, number>();
 	readonly #byName = new Map<string, Ids>();
-	readonly #symbolIds = new Map<string, number[]>();
+	readonly #symbolIds: SymbolIds;
 	/** Each file's live symbols by name, made when deriving edges asks (`file-symbols.ts`). */
-	readonly #symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
+	readonly #symbolsOf: FileSymbols;
 	readonly #facts = new Map<string, FileFacts>();
-	/** Each file's edges as the one buffer `packedEdges` filled (views are made when read: `#edgesOf`). */
-	readonly #edges = new Map<string, ArrayBuffer>();
+	/** Every file's edges, by file id (views are made when read: `#edgesOf`). */
+	readonly #edges: EdgeArena;
 	/** The anchors of the files whose edges have any. */
 	readonly #fileAnchors = new Map<string, FileAnchors>();
 	/** Files by the names their edges were resolved through (`referencedNames`), one path until a second file. */
@@ -88,22 +83,24 @@ export class GraphStore {
 		const sorted = [...files].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 		for (const file of sorted) {
 			this.#fileNode.set(file.path, this.#nodes.length);
-			this.#nodes.push(fileNodeOf(file));
+			this.#nodes.push(new FileNode(file.path, file.lines));
 			this.#facts.set(file.path, file);
 			this.#anchors.apply(file, 1);
 		}
 		this.#fileCount = this.#nodes.length;
-		for (const file of sorted) {
-			this.#symbolIds.set(
-				file.path,
-				file.symbols.map((symbol) => this.#addSymbol(file.path, symbol)),
-			);
+		this.#edges = new EdgeArena(this.#fileCount, expectedEdges(sorted));
+		this.#symbolIds = new SymbolIds(this.#fileNode, this.#fileCount);
+		this.#symbolsOf = new FileSymbols(this.#symbolIds, this.#nodes);
+		for (const [file, facts] of sorted.entries()) {
+			this.#symbolIds.setRange(file, this.#nodes.length, facts.symbols.length);
+			for (const symbol of facts.symbols) this.#addSymbol(facts.path, symbol);
 		}
 		const context = this.#context();
 		for (const file of sorted) {
 			this.#setEdges(file.path, fileEdges(file, context));
 			this.#refer(file, 1);
 		}
+		this.#edges.trim();
 		// Lists grown by push keep room to spare (17 slots once a third value came): kept for the graph's life, trimmed.
 		trimMany(this.#byName);
 		trimMany(this.#referrers);
@@ -138,8 +135,7 @@ export class GraphStore {
 			this.#anchors.apply(old, -1);
 			this.#anchors.apply(facts, 1);
 			this.#facts.set(path, facts);
-			const fileNode = this.#nodes[this.#fileNode.get(path) as number] as GraphNode;
-			fileNode.endLine = facts.lines;
+			(this.#nodes[this.#fileNode.get(path) as number] as FileNode).endLine = facts.lines;
 		}
 		if (this.#removed > MAX_REMOVED_SHARE * this.#nodes.length) return undefined;
 		for (const key of this.#anchors.keysHandledBy([...touchedNames])) touchedNames.add(key);
@@ -195,8 +191,8 @@ export class GraphStore {
 				routes: () => {
 					const routes: RouteAnchor[] = [];
 					// In file order: the files' order, not the order their anchors came in.
-					for (const path of this.#edges.keys())
-						for (const route of this.#fileAnchors.get(path)?.routes ?? []) routes.push(route);
+					for (let file = 0; file < this.#fileCount; file++)
+						for (const route of this.#fileAnchors.get(this.#pathOf(file))?.routes ?? []) routes.push(route);
 					return routes;
 				},
 			},
@@ -222,20 +218,20 @@ export class GraphStore {
 
 	/** Keeps `edges` as the file's, and the edge counts with them. */
 	#setEdges(path: string, edges: FileEdges): void {
-		const old = this.#edgesOf(path);
-		if (old !== undefined) countEdges(old, this.#counts, -1);
+		const file = this.#fileNode.get(path) as number;
+		countEdges(this.#edges.get(file), this.#counts, -1);
 		countEdges(edges, this.#counts, 1);
-		this.#edges.set(path, packedBufferOf(edges));
+		this.#edges.set(file, edges);
 		if (edges.anchors === undefined) this.#fileAnchors.delete(path);
 		else this.#fileAnchors.set(path, edges.anchors);
 	}
 
 	/** The edges `path` contributes, as views of its buffer, or `undefined` for a file not in the graph. */
 	#edgesOf(path: string): FileEdges | undefined {
-		const buffer = this.#edges.get(path);
-		if (buffer === undefined) return undefined;
+		const file = this.#fileNode.get(path);
+		if (file === undefined) return undefined;
 		const anchors = this.#fileAnchors.get(path);
-		const edges = unpackedEdges(buffer);
+		const edges = this.#edges.get(file);
 		return anchors === undefined ? edges : { ...edges, anchors };
 	}
 
@@ -250,7 +246,17 @@ export class GraphStore {
 	}
 
 	*#eachFilesEdges(): Generator<FileEdges> {
-		for (const path of this.#edges.keys()) yield this.#edgesOf(path) as FileEdges;
+		for (let file = 0; file < this.#fileCount; file++) yield this.#edgesOf(this.#pathOf(file)) as FileEdges;
+	}
+
+	/** The path of file node `file`. */
+	#pathOf(file: number): string {
+		return (this.#nodes[file] as GraphNode).path;
+	}
+
+	/** What the edge columns hold (live and dead entries, room) and how often they were copied: for tests. */
+	get edgeEntries(): { live: number; dead: number; capacity: number; copies: number } {
+		return { ...this.#edges.entries, copies: this.#edges.copies };
 	}
 
 	/**
@@ -285,10 +291,8 @@ export class GraphStore {
 				return added;
 			}
 			kept.add(id);
-			const node = this.#nodes[id] as GraphNode;
-			node.line = symbol.line;
-			node.endLine = symbol.endLine;
-			node.signature = symbol.signature;
+			// Only symbols have identities, so a kept id is a symbol's node.
+			(this.#nodes[id] as SymbolNode).fact = symbol;
 			return id;
 		});
 		for (const id of oldIds) {
@@ -296,7 +300,7 @@ export class GraphStore {
 			const node = this.#nodes[id] as GraphNode;
 			touchedNames.add(node.name);
 			dropOne(this.#byName, node.name, id);
-			node.removed = true;
+			this.#nodes[id] = new RemovedSymbolNode(node.path, (node as SymbolNode).fact);
 			this.#removed++;
 			delta.removed.push(id);
 		}
@@ -305,7 +309,7 @@ export class GraphStore {
 
 	#addSymbol(path: string, symbol: SymbolFact): number {
 		const id = this.#nodes.length;
-		this.#nodes.push(symbolNode(path, symbol));
+		this.#nodes.push(new SymbolNode(path, symbol));
 		addOne(this.#byName, symbol.name, id);
 		return id;
 	}
@@ -324,18 +328,18 @@ export class GraphStore {
 	}
 }
 
-/** The one buffer holding `edges` in `packedEdges`'s layout: theirs when they are its views, else a packed copy. */
-function packedBufferOf(edges: FileEdges): ArrayBuffer {
-	const buffer = edges.w.buffer;
-	const n = edges.w.length;
-	const own =
-		buffer instanceof ArrayBuffer &&
-		edges.w.byteOffset === 0 &&
-		edges.a.buffer === buffer &&
-		edges.b.buffer === buffer &&
-		edges.r.buffer === buffer &&
-		buffer.byteLength === unpackedEdges(buffer).r.byteOffset + n;
-	return own ? buffer : (packedEdges([...edges.a], [...edges.b], [...edges.w], [...edges.r]).w.buffer as ArrayBuffer);
+/**
+ * About how many edges `files` derive, to size the edge columns once: containment (a symbol in its file, a member in
+ * its class too), an import or an inheritance each one, and a call half of one (many name nothing in the root, such
+ * as a library's functions; a few resolve to several definitions). A wrong guess costs one copy of the columns.
+ */
+function expectedEdges(files: readonly FileFacts[]): number {
+	let n = 0;
+	for (const file of files) {
+		n += 1 + file.imports.length + file.inherits.length + file.calls.callee.length / 2;
+		for (const symbol of file.symbols) n += symbol.container === undefined ? 1 : 2;
+	}
+	return Math.ceil(n);
 }
 
 /** Whether two derivations of a file's edges are the same edges in the same order. */
@@ -353,18 +357,6 @@ function identityOf(symbol: { kind: string; name: string; container?: string }, 
 	const occurrence = seen.get(key) ?? 0;
 	seen.set(key, occurrence + 1);
 	return `${key}\0${occurrence}`;
-}
-
-function fileNodeOf(file: FileFacts): GraphNode {
-	return { kind: "file", path: file.path, name: file.path, line: 1, endLine: file.lines };
-}
-
-/** One literal per shape (see `symbolFact`): a container added afterwards would live outside the node. */
-function symbolNode(path: string, symbol: SymbolFact): GraphNode {
-	const { kind, name, line, endLine, signature, container } = symbol;
-	return container === undefined
-		? { kind, path, name, line, endLine, signature }
-		: { kind, path, name, line, endLine, signature, container };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
