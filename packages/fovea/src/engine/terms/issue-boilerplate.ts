@@ -15,11 +15,11 @@
 /** An HTML comment, as issue templates write their instructions. */
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 /**
- * A line naming one thing and its version: `numpy: 1.16.2`, `Numpy 1.22.3`, `"version": "2.8",`, `- Sphinx version:
- * 3.0.0`, `pydap: None`, `aioftp      0.13.0`, `Python 3.9.10 | packaged by conda-forge …`.
+ * A line naming one thing and its version: `numpy: 1.16.2`, `Numpy 1.22.3`, `"version": "3.0.4",`, `- Sphinx version:
+ * 3.0.0`, `pydap: None`, `aioftp      0.13.0`, `attrs==19.3.0`, `Python 3.9.10 | packaged by conda-forge …`.
  */
 const VERSION_LINE =
-	/^\s*(?:[-*]\s+)?["']?[A-Za-z_][\w.+-]*(?: [A-Za-z][\w.+-]*){0,2}["']?\s*(?:[:=]\s*|\s)\s*["']?(?:v?\d+\.\d+\.\w[\w.+-]*|None|null|unknown|not installed)\b/;
+	/^\s*(?:[-*]\s+)?["']?[A-Za-z_][\w.+-]*(?: [A-Za-z][\w.+-]*){0,2}["']?\s*(?:==|[:=]|\s)\s*["']?(?:v?\d+\.\d+\.\w[\w.+-]*|None|null|unknown|not installed)\b/;
 /** A line of a listing that is not a version: `OS: Linux`, `"name": "CPython",`, `"pyOpenSSL": {`, `----- ----`. */
 const OTHER_LISTING_LINE =
 	/^\s*(?:[-*]\s+)?["']?[A-Za-z_][\w.+-]*(?: [A-Za-z][\w.+-]*){0,2}["']?\s*(?:[:=]|\s{2,})\s*\S.{0,120}$|^[\s{}[\],-]*$/;
