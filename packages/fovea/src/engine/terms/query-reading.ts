@@ -7,6 +7,7 @@
  * Pure string reading: which of the named paths and names exist is the ranker's to resolve (`rank/query-seeds.ts`).
  */
 import { languageOf } from "../model/index.ts";
+import { type NamedLiteral, readLiterals } from "./query-literals.ts";
 
 /** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
 export interface NamedPath {
@@ -29,6 +30,8 @@ export type AboutRole = "test" | "fixture" | "benchmark";
 export interface QueryReading {
 	paths: NamedPath[];
 	names: NamedSymbol[];
+	/** String literals it names: a message, an option, a key (`query-literals.ts`). */
+	literals: NamedLiteral[];
 	/**
 	 * The areas a commit-style subject opens with: `fix(server-renderer): …`, `ignore,globset: …`, `net/http: …`
 	 * (Conventional Commits' scope, or the area prefix of Go's and many projects' subjects): directories or files.
@@ -168,6 +171,7 @@ export function readQuery(text: string): QueryReading {
 	return {
 		paths: [...paths.values()].filter((named) => languageOf(named.path) !== undefined),
 		names: [...names].map(([name, weight]) => ({ name, weight })),
+		literals: readLiterals(text),
 		scopes,
 		about,
 	};
