@@ -56,7 +56,7 @@ describe("withoutBoilerplate", () => {
 		assert.equal(said.split("\n").length, ISSUE.split("\r\n").length, "lines stay where they were");
 	});
 
-	it("reads `pip list`, JSON from `python -m requests.help` and `name version` lines as listings", () => {
+	it("reads `pip list`, `pip freeze`, JSON from `python -m requests.help` and `name version` lines as listings", () => {
 		const pip = [
 			"Package    Version",
 			"---------- -------",
@@ -65,6 +65,8 @@ describe("withoutBoilerplate", () => {
 			"pytest     6.0.0rc0",
 		];
 		assert.equal(withoutBoilerplate(pip.join("\n")).trim(), "");
+		const freeze = ["$ pip freeze", "attrs==19.3.0", "more-itertools==8.2.0", "pluggy==0.13.1"];
+		assert.equal(withoutBoilerplate(freeze.join("\n")).trim(), "$ pip freeze");
 		const json = [
 			"{",
 			'  "chardet": {',
