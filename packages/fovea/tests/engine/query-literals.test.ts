@@ -76,6 +76,18 @@ const LINTER: Record<string, string> = {
 		"    return item",
 		"",
 	].join("\n"),
+	"linter/render/images.py": [
+		"def render_image(command):",
+		'    command.append("--depth")',
+		"    return command",
+		"",
+	].join("\n"),
+	"linter/domains/glossary.py": [
+		'"""Glossary terms: a duplicate term is reported, whatever its case."""',
+		"def note_term(terms, term):",
+		"    return term.lower() in terms",
+		"",
+	].join("\n"),
 };
 
 describe("focus on a query naming a literal", () => {
@@ -90,5 +102,9 @@ describe("focus on a query naming a literal", () => {
 		const option = "`--setup-show` does not show the parameters of a fixture";
 		const byOption = (await map.focus({ text: option }, 1500)).files.map((f) => f.file);
 		assert.equal(byOption[0], "linter/plugins/setuponly.py", byOption.join(", "));
+		// An option of another program, run in a snippet, lifts the file passing it but takes nothing from the words.
+		const snippet = "duplicate glossary term with a different case\n```\n$ git clone --depth 1 https://x/y.git\n```";
+		const bySnippet = (await map.focus({ text: snippet }, 1500)).files.map((f) => f.file);
+		assert.equal(bySnippet[0], "linter/domains/glossary.py", bySnippet.join(", "));
 	});
 });

@@ -32,11 +32,6 @@ const MAX_FILES_PER_NAME = 3;
  * to seed); it only lifts them.
  */
 const SCOPE_STRENGTH = 0.5;
-/**
- * How strongly a literal names the files holding it, against a path's or a symbol's 1: a message is emitted where it
- * is declared, but an option is declared in one file and acted on in others.
- */
-const LITERAL_STRENGTH = 0.5;
 /** Module files a qualified name's leading parts may spell, besides `a/b.<ext>`. */
 const PACKAGE_FILES = ["__init__.py", "index.ts", "index.js", "mod.rs"];
 
@@ -76,7 +71,11 @@ export function namedSeeds(prepared: PreparedGraph, reading: QueryReading): Name
 		if (ids.length === 0 || ids.length > MAX_SYMBOLS_PER_NAME) continue;
 		for (const id of ids) add(id, weight / ids.length);
 	}
-	for (const [file, mass] of literalFiles(prepared, reading.literals)) add(file, mass);
+	// Like an area, a literal lifts the files holding it and seeds nothing: a weak literal (an option of another
+	// program run in a snippet) would otherwise take the named share of the seed mass from the words.
+	for (const [file, strength] of literalFiles(prepared, reading.literals)) {
+		out.files.set(file, Math.max(out.files.get(file) ?? 0, strength));
+	}
 	return out;
 }
 
@@ -91,7 +90,7 @@ function literalFiles(prepared: PreparedGraph, literals: readonly NamedLiteral[]
 	for (const { literal, weight } of literals) {
 		const ids = holders.get(literal) ?? [];
 		if (ids.length > MAX_LITERAL_FILES) continue;
-		for (const id of ids) files.set(id, Math.max(files.get(id) ?? 0, (LITERAL_STRENGTH * weight) / ids.length));
+		for (const id of ids) files.set(id, Math.max(files.get(id) ?? 0, weight / ids.length));
 	}
 	return files;
 }
