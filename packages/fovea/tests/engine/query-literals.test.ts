@@ -19,6 +19,11 @@ after(async () => {
 });
 
 describe("readLiterals", () => {
+	it("reads nothing in a one-line query: a subject's hyphenated words and spans name areas", () => {
+		assert.deepEqual(readLiterals("fix(runtime-core): `v-model` drops --force on unused-import"), []);
+		assert.deepEqual(readLiterals("\n  `unused-import` is emitted  \n\n"), []);
+	});
+
 	it("reads code spans whole, options as written and without dashes, and the title's hyphenated words", () => {
 		const text = [
 			"unused-import false positive with --jobs=0",
@@ -99,7 +104,7 @@ describe("focus on a query naming a literal", () => {
 		const message = "unused-import false positive for a module used in a type comment\n\n`unused-import` is emitted.";
 		const byMessage = (await map.focus({ text: message }, 1500)).files.map((f) => f.file);
 		assert.equal(byMessage[0], "linter/checkers/imports.py", byMessage.join(", "));
-		const option = "`--setup-show` does not show the parameters of a fixture";
+		const option = "`--setup-show` does not show the parameters of a fixture\n\nThey are left out.";
 		const byOption = (await map.focus({ text: option }, 1500)).files.map((f) => f.file);
 		assert.equal(byOption[0], "linter/plugins/setuponly.py", byOption.join(", "));
 		// An option of another program, run in a snippet, lifts the file passing it but takes nothing from the words.
