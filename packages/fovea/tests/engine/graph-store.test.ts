@@ -232,6 +232,14 @@ describe("GraphStore", () => {
 		assert.equal(store.graph().edgeCounts.calls, 1);
 	});
 
+	it("links files sharing a rare name-like literal, but not files sharing a command-line option", () => {
+		const holding = (path: string, literals: string[]) => ({ ...blank(path), literals });
+		const files = [holding("a.ts", ["--setup-show", "x-request-id"]), holding("b.ts", ["--setup-show"])];
+		assert.equal(new GraphStore(files.values(), links).graph().edgeCounts.literal, 0);
+		files.push(holding("c.ts", ["x-request-id"]));
+		assert.ok(new GraphStore(files.values(), links).graph().edgeCounts.literal > 0, "a.ts and c.ts share x-request-id");
+	});
+
 	it("asks for a full build when a file is added or removed", () => {
 		const files = new Map<string, FileFacts>([["a.ts", blank("a.ts")]]);
 		const store = new GraphStore(files.values(), links);

@@ -88,6 +88,17 @@ describe("focus on queries as agents write them", () => {
 		assert.equal(answer.symbols[0]?.name, "settle", "line 3 is inside settle");
 	});
 
+	it("a link to a file and line of the repository's web view names them, above files that match the prose", async () => {
+		const map = await shop();
+		const query = [
+			"Refunding a card payment fails with an error when the card payment was refunded already.",
+			"It is handled [at this place](https://github.com/acme/shop/blob/0a1b2c3d/src/payments/charge.ts#L3-L4).",
+		].join("\n");
+		const answer = await map.focus({ text: query }, 1500);
+		assert.equal(answer.files[0]?.file, "src/payments/charge.ts", JSON.stringify(answer.files.slice(0, 4)));
+		assert.equal(answer.symbols[0]?.name, "settle", "line 3 is inside settle");
+	});
+
 	it("an identifier in backticks names the symbol, a qualified module path its file", async () => {
 		const map = await shop();
 		const answer = await map.focus({ text: "a refund fails with an error: is `audit` called twice?" }, 1500);

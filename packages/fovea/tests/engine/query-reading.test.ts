@@ -68,6 +68,17 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(text).sort(), ["capfd.readouterr", "x.flush"]);
 	});
 
+	it("reads links to a file of a repository's web view, with the line they point at", () => {
+		const text = [
+			"handled [here](https://github.com/o/r/blob/df052e74/xarray/coding/variables.py#L311-L315), see also",
+			"https://gitlab.com/o/r/-/blame/main/setup.py and https://github.com/o/r/blob/main/doc/index.rst#L2",
+		].join("\n");
+		assert.deepEqual(pathsOf(text), [
+			["xarray/coding/variables.py", 311, 1],
+			["setup.py", undefined, 0.8],
+		]);
+	});
+
 	it("reads names and paths in backticks, and imports in code blocks, but nothing in prose", () => {
 		const text = [
 			"Should `Quantity.__array_ufunc__()` return `NotImplemented`? See `lib/request.js:12` and `Router#handle`.",

@@ -225,9 +225,10 @@ describe("Java routes", () => {
 });
 
 describe("anchor literals", () => {
-	it("keeps name-like and path-like literals once, not plain words, file names or prose", () => {
+	it("keeps name-like, path-like and option literals once, not plain words, file names or prose", () => {
 		const source = [
 			'headers["x-request-id"] = id;',
+			'parser.addoption("--setup-show", "-v", "--x", "--Setup");',
 			'emit("user:created", user); emit("user:created", other);',
 			'const key = "database.pool_size";',
 			'log("error"); import x from "./local-file.js";',
@@ -236,6 +237,7 @@ describe("anchor literals", () => {
 		].join("\n");
 		assert.deepEqual(anchorLiterals(source), [
 			"x-request-id",
+			"--setup-show",
 			"user:created",
 			"database.pool_size",
 			"/api/orders/42",

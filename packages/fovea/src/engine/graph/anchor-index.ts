@@ -14,6 +14,7 @@ import {
 	dropOne,
 	type FileFacts,
 	handlerParts,
+	isOptionLiteral,
 	isParameter,
 	isPathLiteral,
 	manyOf,
@@ -92,9 +93,9 @@ export class AnchorIndex {
 	}
 }
 
-/** The name-like literals of a file (distinct, as extracted). */
+/** The name-like literals of a file (distinct, as extracted): neither URL paths nor command-line options. */
 function nameLiterals(file: FileFacts): string[] {
-	return (file.literals ?? []).filter((literal) => !isPathLiteral(literal));
+	return (file.literals ?? []).filter((literal) => !isPathLiteral(literal) && !isOptionLiteral(literal));
 }
 
 /** The distinct buckets of a file's routes. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+export { MAX_LITERAL_FILES } from "./anchor-index.ts";
 export { buildGraph } from "./build.ts";
 export {
 	buildCoupledEdges,

@@ -4,7 +4,7 @@
  */
 
 /** Bump when extraction output changes, so cached facts from an older extractor are not reused. */
-export const EXTRACTOR_VERSION = 10;
+export const EXTRACTOR_VERSION = 11;
 
 /** Languages the engine parses; any other file is a visible coverage gap. */
 export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java";

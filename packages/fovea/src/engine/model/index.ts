@@ -39,6 +39,7 @@ export {
 	HTTP_METHODS,
 	handlerParts,
 	httpMethod,
+	isOptionLiteral,
 	isParameter,
 	isPathLiteral,
 	joinRoute,

@@ -116,6 +116,14 @@ export function isPathLiteral(literal: string): boolean {
 }
 
 /**
+ * Whether a string literal is a command-line option (`--fixtures`, `--setup-show`): a query naming the option finds
+ * the file declaring it, but it links no files (`graph/anchor-index.ts`), as the tests passing it are many.
+ */
+export function isOptionLiteral(literal: string): boolean {
+	return literal.startsWith("--");
+}
+
+/**
  * The parts of a route's handler as written (`users.show`, `handlers.List`): the name its definition has (the last
  * part) and the module or object holding it (the first part), when there is one.
  */

@@ -17,8 +17,8 @@ const B = 0.75;
  */
 type Postings = number[];
 
-/** What a file is indexed from: its path, the names it defines and its content terms. */
-export type IndexedFacts = Pick<FileFacts, "path" | "symbols" | "contentTerms">;
+/** What a file is indexed from: its path, the names it defines and its content terms; its literals are kept beside. */
+export type IndexedFacts = Pick<FileFacts, "path" | "symbols" | "contentTerms" | "literals">;
 
 /**
  * How many times more a term counts in the names a file defines than in the rest of its text: a file that defines
@@ -179,6 +179,25 @@ export class ContentIndex {
 			ids.push(id);
 		});
 		return ids;
+	}
+
+	/**
+	 * The indexed files holding each of `literals` among their anchor literals (`FileFacts.literals`), by literal:
+	 * what a query naming a message or an option finds (`query-seeds.ts`). A scan of the facts the index keeps,
+	 * asked only by a query naming literals: a table of every literal would be kept for the few queries that do.
+	 */
+	literalHolders(literals: ReadonlySet<string>): Map<string, number[]> {
+		const holders = new Map<string, number[]>();
+		if (literals.size === 0) return holders;
+		for (const [id, facts] of this.#files) {
+			for (const literal of facts.literals ?? []) {
+				if (!literals.has(literal)) continue;
+				const files = holders.get(literal);
+				if (files === undefined) holders.set(literal, [id]);
+				else files.push(id);
+			}
+		}
+		return holders;
 	}
 
 	/** The terms of file `id`'s document with their counts, as scoring counts them; empty when it is not indexed. */

@@ -1,7 +1,7 @@
 import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
 import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
-import { readQuery, terms } from "../terms/index.ts";
+import { readQuery, terms, withoutBoilerplate } from "../terms/index.ts";
 import { BoundedDiffusion, type BoundedHeatStats, HEAT_BUDGET } from "./bounded-heat.ts";
 import { ContentIndex } from "./content-index.ts";
 import { applyCouplingPrior } from "./coupling-prior.ts";
@@ -199,11 +199,12 @@ export interface FocusResult {
 export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
 	const { graph, operator, fileOf } = prepared;
 	const seeds = prepared.scratch.vector(FOCUS_SLOTS.seeds, graph.nodes.length);
-	// A query by attention or path (impact, dwell) has no text: nothing to split.
-	const queryTerms = query.text === "" ? [] : [...new Set(terms(query.text))];
+	// A query by attention or path (impact, dwell) has no text: nothing to split. An issue's template and version
+	// listings say nothing about where to look (`terms/issue-boilerplate.ts`).
+	const said = withoutBoilerplate(query.text);
+	const queryTerms = said === "" ? [] : [...new Set(terms(said))];
 	// Read only for words: the getter builds the index on first use, which a query by attention or path never needs.
-	const words =
-		query.text === "" ? [] : query.text.split(/[^A-Za-z0-9_$\u0080-\uffff]+/).filter((word) => word.length >= 3);
+	const words = said === "" ? [] : said.split(/[^A-Za-z0-9_$\u0080-\uffff]+/).filter((word) => word.length >= 3);
 	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
 	if (index !== undefined) {
 		for (const term of queryTerms) addMass(seeds, index.postings(term), index.idf(term));
@@ -214,12 +215,12 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		if (fileId !== undefined) seeds[fileId] = (seeds[fileId] as number) + 5;
 	}
 	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
-	const routes = routeSeeds(graph, query.text);
+	const routes = routeSeeds(graph, said);
 	for (const [id, mass] of routes.seeds) seeds[id] = (seeds[id] as number) + mass;
 	const stats: BoundedHeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
-	const reading = query.text === "" ? undefined : readQuery(query.text);
+	const reading = said === "" ? undefined : readQuery(said);
 	const named = reading === undefined ? undefined : namedSeeds(prepared, reading);
 	const seededNodes = mixNamedSeeds(seeds, mixSeeds(seeds, text, bestText), named);
 	if (seededNodes === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };

@@ -5,9 +5,9 @@
  * symbols of that name; a qualified one (`Greeter.greet`, `pkg.mod.func`, `a::b::c`, `com.x.Gson.fromJson`) the
  * member of that container, or of the module file its leading parts spell.
  */
-import type { CodeGraph } from "../graph/index.ts";
+import { type CodeGraph, MAX_LITERAL_FILES } from "../graph/index.ts";
 import { manyOf } from "../model/index.ts";
-import type { QueryReading } from "../terms/index.ts";
+import type { NamedLiteral, QueryReading } from "../terms/index.ts";
 import { subjectStem } from "./file-role.ts";
 import type { PreparedGraph } from "./prepared-graph.ts";
 import { symbolsNamed } from "./seeds.ts";
@@ -38,7 +38,7 @@ const PACKAGE_FILES = ["__init__.py", "index.ts", "index.js", "mod.rs"];
 /** The nodes and files that `reading` names in `prepared`'s graph; see the module comment. */
 export function namedSeeds(prepared: PreparedGraph, reading: QueryReading): NamedSeeds {
 	const out: NamedSeeds = { nodes: new Map(), files: new Map(), paths: [] };
-	if (reading.paths.length === 0 && reading.names.length === 0 && reading.scopes.length === 0) return out;
+	if (reading.paths.length + reading.names.length + reading.scopes.length + reading.literals.length === 0) return out;
 	const { graph } = prepared;
 	const byBase = filesByBaseName(graph);
 	const add = (id: number, mass: number) => {
@@ -71,7 +71,28 @@ export function namedSeeds(prepared: PreparedGraph, reading: QueryReading): Name
 		if (ids.length === 0 || ids.length > MAX_SYMBOLS_PER_NAME) continue;
 		for (const id of ids) add(id, weight / ids.length);
 	}
+	// Like an area, a literal lifts the files holding it and seeds nothing: a weak literal (an option of another
+	// program run in a snippet) would otherwise take the named share of the seed mass from the words.
+	for (const [file, strength] of literalFiles(prepared, reading.literals)) {
+		out.files.set(file, Math.max(out.files.get(file) ?? 0, strength));
+	}
 	return out;
+}
+
+/**
+ * The files holding the string literals `literals` name, each named as strongly as its strongest literal shared by
+ * the literal's holders: a literal more than `MAX_LITERAL_FILES` files hold is a common word of the root.
+ */
+function literalFiles(prepared: PreparedGraph, literals: readonly NamedLiteral[]): Map<number, number> {
+	const files = new Map<number, number>();
+	if (literals.length === 0) return files;
+	const holders = prepared.content.literalHolders(new Set(literals.map((named) => named.literal)));
+	for (const { literal, weight } of literals) {
+		const ids = holders.get(literal) ?? [];
+		if (ids.length > MAX_LITERAL_FILES) continue;
+		for (const id of ids) files.set(id, Math.max(files.get(id) ?? 0, weight / ids.length));
+	}
+	return files;
 }
 
 /** The graph's files by their base name. */

@@ -5,5 +5,7 @@
  * @module
  */
 export { contentTerms, forEachContentTerm } from "./content.ts";
+export { withoutBoilerplate } from "./issue-boilerplate.ts";
 export { rememberedTerms, terms } from "./query.ts";
+export { type NamedLiteral, readLiterals } from "./query-literals.ts";
 export { type AboutRole, type NamedPath, type NamedSymbol, type QueryReading, readQuery } from "./query-reading.ts";

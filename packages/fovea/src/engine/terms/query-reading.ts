@@ -7,6 +7,7 @@
  * Pure string reading: which of the named paths and names exist is the ranker's to resolve (`rank/query-seeds.ts`).
  */
 import { languageOf } from "../model/index.ts";
+import { type NamedLiteral, readLiterals } from "./query-literals.ts";
 
 /** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
 export interface NamedPath {
@@ -29,6 +30,8 @@ export type AboutRole = "test" | "fixture" | "benchmark";
 export interface QueryReading {
 	paths: NamedPath[];
 	names: NamedSymbol[];
+	/** String literals it names: a message, an option, a key (`query-literals.ts`). */
+	literals: NamedLiteral[];
 	/**
 	 * The areas a commit-style subject opens with: `fix(server-renderer): …`, `ignore,globset: …`, `net/http: …`
 	 * (Conventional Commits' scope, or the area prefix of Go's and many projects' subjects): directories or files.
@@ -54,6 +57,13 @@ const SCRIPT_FRAME = new RegExp(
 );
 /** Any `path:line` (Go and Rust frames, compiler errors): `/go/src/x/y.go:42`, `src/lib.rs:10:5`. */
 const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
+/**
+ * A link to a file of a repository's web view, with its line when given: GitHub's and GitLab's
+ * `…/blob/<ref>/seaborn/_core/scales.py#L377-L382` (and `blame`). An issue links the code it is about: in SWE-bench
+ * Verified's 203 instances of the nine fetched repositories, 22 of the 25 links to a source file at a line point at
+ * a file the fix changes.
+ */
+const WEB_LINK = new RegExp(String.raw`/(?:blob|blame)/[^/\s]+/((?:[\w.@~+-]+/)*${FILE})(?:#L(\d+))?(?![\w/])`, "g");
 /** A path with at least one directory, anywhere in the text. */
 const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
 /**
@@ -127,8 +137,13 @@ export function readQuery(text: string): QueryReading {
 		const fn = m[1]?.replace(/^(?:new |Object\.|Function\.)/, "");
 		if (fn !== undefined && !fn.startsWith("<")) addName(fn, weight / 2);
 	});
-	// A path and line outside a frame, or a path alone; a path a frame gave already keeps the frame's weight.
+	// A linked file and line, a path and line outside a frame, or a path alone; a path a frame gave already keeps the
+	// frame's weight.
 	const framed = new Set([...paths.values()].map((named) => named.path));
+	for (const m of text.matchAll(WEB_LINK)) {
+		// A link to a line says "here" as plainly as a trace's innermost frame.
+		if (!framed.has(m[1] as string)) addPath(m[1] as string, m[2] === undefined ? 0.8 : 1, Number(m[2]) || undefined);
+	}
 	for (const m of text.matchAll(PATH_LINE)) if (!framed.has(m[1] as string)) addPath(m[1] as string, 0.8, Number(m[2]));
 	for (const m of text.matchAll(PATH)) if (!framed.has(m[1] as string)) addPath(m[1] as string, 0.6);
 	for (const m of text.matchAll(GO_FUNCTION)) addName(m[1] === undefined ? (m[2] as string) : `${m[1]}.${m[2]}`, 0.5);
@@ -156,6 +171,7 @@ export function readQuery(text: string): QueryReading {
 	return {
 		paths: [...paths.values()].filter((named) => languageOf(named.path) !== undefined),
 		names: [...names].map(([name, weight]) => ({ name, weight })),
+		literals: readLiterals(text),
 		scopes,
 		about,
 	};
