@@ -65,6 +65,51 @@ describe("TermIndex", () => {
 	});
 });
 
+describe("TermIndex.exact", () => {
+	const NAMES = ["parseHTTP", "ParseHttp", "parsehttp", "Größe", "GRÖSSE", "größe", "İd", "i̇d", "token", "Token"];
+	const symbol = fc
+		.constantFrom(...NAMES)
+		.map((name): GraphNode => ({ kind: "function", path: "src/a.ts", name, line: 1, endLine: 2 }));
+	const file: GraphNode = { kind: "file", path: "src/parsehttp.ts", name: "parsehttp.ts", line: 1, endLine: 9 };
+
+	/** The plain definition: the live symbols whose name lower-cased is the word's, in the order of the nodes. */
+	function named(nodes: readonly GraphNode[], word: string): number[] {
+		const lower = word.toLowerCase();
+		return nodes.flatMap((n, id) =>
+			n.kind !== "file" && n.removed !== true && n.name.toLowerCase() === lower ? [id] : [],
+		);
+	}
+
+	it("finds the symbols of a name in any case, in node order, after removals and additions as fresh", () => {
+		fc.assert(
+			fc.property(
+				fc.array(symbol, { maxLength: 25 }),
+				fc.array(fc.nat(24)),
+				fc.array(symbol, { maxLength: 6 }),
+				(built, drops, added) => {
+					const nodes = [file, ...built];
+					const index = new TermIndex(nodes);
+					const gone = new Set(drops.filter((id) => id > 0 && id < nodes.length));
+					for (const id of gone) {
+						index.remove(id, nodes[id] as GraphNode);
+						nodes[id] = { ...(nodes[id] as GraphNode), name: "", removed: true };
+					}
+					for (const node of added) {
+						nodes.push(node);
+						index.add(nodes.length - 1, node);
+					}
+					const fresh = new TermIndex(nodes);
+					for (const word of [...NAMES, "PARSEHTTP", "absent", "parsehttp.ts"]) {
+						assert.deepEqual(index.exact(word, nodes), named(nodes, word), word);
+						assert.deepEqual(fresh.exact(word, nodes), named(nodes, word), word);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});
+
 describe("rememberedTerms", () => {
 	it("gives what terms gives, short text or long, the first time and again", () => {
 		fc.assert(

@@ -208,7 +208,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
 	if (index !== undefined) {
 		for (const term of queryTerms) addMass(seeds, index.postings(term), index.idf(term));
-		for (const word of words) addMass(seeds, index.exact(word), 3 * index.idf(word.toLowerCase()));
+		for (const word of words) addMass(seeds, index.exact(word, graph.nodes), 3 * index.idf(word.toLowerCase()));
 	}
 	for (const path of query.paths ?? []) {
 		const fileId = graph.fileNode.get(path);

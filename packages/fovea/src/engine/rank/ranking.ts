@@ -17,7 +17,7 @@ export interface RankedNode {
 }
 
 /** Adds `mass` to the seed of each node of `ids`, in place. */
-export function addMass(seeds: Float64Array, ids: readonly number[], mass: number): void {
+export function addMass(seeds: Float64Array, ids: ArrayLike<number>, mass: number): void {
 	for (let k = 0; k < ids.length; k++) {
 		const id = ids[k] as number;
 		seeds[id] = (seeds[id] as number) + mass;
