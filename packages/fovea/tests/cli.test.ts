@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -13,6 +13,7 @@ import { git, gitRepo } from "../../../test/e2e/support/workspaces.ts";
 import { estimateTokens } from "../src/engine/render/budget.ts";
 import { INVOICE_SIGNATURE, lineOf, POLYGLOT, POLYGLOT_GAPS, POLYGLOT_MAPPED } from "./fixtures/polyglot.ts";
 import { type NodeRun, runNode } from "./support/run-node.ts";
+import { tempDirs } from "./support/temp-tree.ts";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 const PACKAGE_VERSION = (
@@ -57,11 +58,10 @@ interface StatusJson {
 	};
 }
 
-const temps: string[] = [];
+const temps = tempDirs();
+/** A temp dir named by `prefix` (what a leftover came from), as its real path: the CLI prints real paths. */
 async function temp(prefix: string): Promise<string> {
-	const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
-	temps.push(dir);
-	return dir;
+	return temps.add(await realpath(await mkdtemp(join(tmpdir(), prefix))));
 }
 
 let base = "";
@@ -75,9 +75,7 @@ before(async () => {
 	sharedCache = await temp("fovea-cli-cache-");
 });
 
-after(async () => {
-	await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+after(temps.removeAll);
 
 /** Runs `fovea …` in `cwd` with the fact cache in `cache`. */
 function fovea(

@@ -8,19 +8,16 @@ import { after, describe, it } from "node:test";
 import { CodeMap } from "../src/engine/map/code-map.ts";
 import { grepSection } from "../src/extension/grep-section.ts";
 import { writeChainedTree } from "./support/generated-tree.ts";
-import { makeTempDir, removeTempDir } from "./support/temp-tree.ts";
+import { tempDirs } from "./support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 const FILES = 1500;
 
 describe("hybrid grep during a first index", () => {
 	it("says how far the index is instead of waiting for it, and gives the section once indexed", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeChainedTree(root, FILES);
 		const map = new CodeMap(root, { cache: false });
 		const place = { root, cwd: root };

@@ -10,12 +10,10 @@ import { Baseline } from "../src/engine/observe/baseline.ts";
 import { Provenance } from "../src/engine/observe/provenance.ts";
 import { newProbeState, type ProbedRoot, type ProbeStats, probeRoots } from "../src/engine/observe/root-probe.ts";
 import { ResidentMaps } from "../src/engine/residency.ts";
-import { makeTempDir, removeTempDir, writeTree } from "./support/temp-tree.ts";
+import { tempDirs, writeTree } from "./support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 function stats(): ProbeStats {
 	return { probes: 0, unchangedProbes: 0, watchedProbes: 0, refreshes: 0, sweeps: 0, gone: 0, failures: 0 };
@@ -61,8 +59,7 @@ describe("probeRoots", () => {
 	});
 
 	it("an unchanged root's probe leaves the paging order alone: the graph in use stays resident", async () => {
-		const base = await makeTempDir();
-		temps.push(base);
+		const base = await temps.make();
 		const [used, quiet] = [join(base, "used"), join(base, "quiet")].map((dir) =>
 			gitRepo(dir, { "src/a.ts": "export const a = 1;\n" }, { commit: true }),
 		) as [string, string];
@@ -103,8 +100,7 @@ describe("probeRoots", () => {
 	});
 
 	it("a file grown past the size limit is drift told as no longer mapped, not as deleted", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"src/a.ts": "export function a() {\n\treturn 1;\n}\n",
 			"src/b.ts": "export const b = 1;\n",

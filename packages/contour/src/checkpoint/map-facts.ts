@@ -16,6 +16,11 @@ export interface CodeMaps {
 	 * Without it (the extension, whose maps Fovea keeps warm), the map is refreshed for every review of code.
 	 */
 	cold?(root: string): boolean;
+	/**
+	 * The most text a cold review's slice may hold before the review falls back to the whole map
+	 * (`MAX_SLICE_TEXT_BYTES` unless given). Only a test sets it: reaching the real bound needs a 128 MiB repository.
+	 */
+	readonly maxSliceTextBytes?: number;
 }
 
 /** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */

@@ -45,6 +45,8 @@ export interface ProjectSliceOptions {
 	signal?: AbortSignal;
 	/** The review's own parse, tried first (`candidate-measures.ts`: one tree gives facts and a clone measure). */
 	sharedParse?: SharedParse;
+	/** Text the slice may hold, `MAX_SLICE_TEXT_BYTES` unless given (`CodeMaps.maxSliceTextBytes` says why). */
+	maxTextBytes?: number;
 }
 
 /**
@@ -53,20 +55,21 @@ export interface ProjectSliceOptions {
  */
 export const MAX_SLICE_TEXT_BYTES = 128 * 1024 * 1024;
 
-/** Lists and reads `root` as its code map would; parses nothing yet. `undefined` past `MAX_SLICE_TEXT_BYTES`. */
+/** Lists and reads `root` as its code map would; parses nothing yet. `undefined` past its text bound. */
 export async function projectSlice(root: string, options: ProjectSliceOptions = {}): Promise<ProjectSlice | undefined> {
 	const scan = await scanRoot(root, options.signal === undefined ? {} : { signal: options.signal });
 	const texts = new Map<string, string>();
 	const languages = new Map<string, LanguageId>();
 	// Invalid UTF-8 becomes U+FFFD and a byte-order mark is dropped, as the map decodes.
 	const decoder = new TextDecoder("utf-8");
+	const maxTextBytes = options.maxTextBytes ?? MAX_SLICE_TEXT_BYTES;
 	let bytes = 0;
 	for (const file of scan.files) {
 		options.signal?.throwIfAborted();
 		const outcome = readBoundedSync(join(root, file.path), DEFAULT_MAX_FILE_BYTES);
 		if (outcome.kind !== "content" || contentGap(outcome.bytes) !== undefined) continue;
 		bytes += outcome.bytes.byteLength;
-		if (bytes > MAX_SLICE_TEXT_BYTES) return undefined;
+		if (bytes > maxTextBytes) return undefined;
 		texts.set(file.path, decoder.decode(outcome.bytes));
 		languages.set(file.path, file.language);
 	}

@@ -13,7 +13,7 @@ import type { MeasuredChange } from "./side-measures.ts";
 
 /**
  * The slice of `root` that the change (`text`, measured in `sides`) reaches, or why there is none; `undefined` for
- * a root too large to hold as a slice (`MAX_SLICE_TEXT_BYTES`).
+ * a root too large to hold as a slice (`maxTextBytes`, `MAX_SLICE_TEXT_BYTES` unless given).
  */
 export async function sliceOf(
 	root: string,
@@ -25,6 +25,7 @@ export async function sliceOf(
 		signal?: AbortSignal;
 		sharedParse: SharedParse;
 		afterFacts: Iterable<FileFacts>;
+		maxTextBytes?: number;
 		/** Told how the listed project resolves imports, before any file of it is parsed. */
 		onContext?: (context: ResolutionContext) => void;
 	},

@@ -115,6 +115,7 @@ export async function reviewChange(options: ReviewRootOptions, opened: OpenedRev
 			...(signal === undefined ? {} : { signal }),
 			sharedParse,
 			afterFacts: afterFacts.values(),
+			...(maps.maxSliceTextBytes === undefined ? {} : { maxTextBytes: maps.maxSliceTextBytes }),
 			onContext: (context) => candidates?.resolveWith(context),
 		});
 		if (reached === undefined)

@@ -5,13 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { CodeMap } from "pi-fovea/engine";
-import type { CodeMaps } from "../../src/checkpoint/map-facts.ts";
 import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import type { ReviewReport } from "../../src/report/report.ts";
-import { cleanup, git, repo, tempDir, write } from "../git/support.ts";
+import { cleanup, git, repo, write } from "../git/support.ts";
 import { encoder } from "./fixtures.ts";
+import { heldMaps } from "./held-maps.ts";
 
 after(cleanup);
 
@@ -31,32 +30,8 @@ function project(): string {
 	return repo(files, { commit: true });
 }
 
-/**
- * A CLI-like map holder: one map per root, with a fact cache of its own (so facts offered to it count); `cold` says
- * the review should slice.
- */
-function maps(cold: boolean): CodeMaps & { built(): boolean } {
-	let map: CodeMap | undefined;
-	return {
-		use: (root) => {
-			if (map !== undefined) return map;
-			const saved = process.env.FOVEA_CACHE_DIR;
-			process.env.FOVEA_CACHE_DIR = tempDir("contour-cold-facts-");
-			try {
-				map = new CodeMap(root, { contentTerms: false });
-			} finally {
-				if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
-				else process.env.FOVEA_CACHE_DIR = saved;
-			}
-			return map;
-		},
-		...(cold ? { cold: () => map === undefined } : {}),
-		built: () => map !== undefined,
-	};
-}
-
 async function review(dir: string, cold: boolean): Promise<{ report: ReviewReport; mapBuilt: boolean }> {
-	const held = maps(cold);
+	const held = heldMaps({ cold });
 	const report = await reviewRoot({ root: dir, cache: new ReviewCache(), origin: { kind: "cli" }, maps: held });
 	return { report, mapBuilt: held.built() && report.work.mapFilesParsed > 0 };
 }

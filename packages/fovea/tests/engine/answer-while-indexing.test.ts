@@ -11,16 +11,13 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { CodeMap, type FocusAnswer } from "../../src/engine/map/code-map.ts";
 import { writeChainedTree } from "../support/generated-tree.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 async function tree(files: number): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
+	const dir = await temps.make();
 	return writeChainedTree(dir, files);
 }
 

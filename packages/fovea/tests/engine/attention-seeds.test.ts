@@ -8,12 +8,10 @@ import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { attentionKey, attentionTarget, describeAttention } from "../../src/engine/model/attention-keys.ts";
 import { attentionSeeds } from "../../src/engine/rank/seeds.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 const STORE = [
 	"export class Store {",
@@ -37,8 +35,7 @@ const STORE = [
 ].join("\n");
 
 async function storeMap(): Promise<CodeMap> {
-	const root = await makeTempDir();
-	temps.push(root);
+	const root = await temps.make();
 	await writeTree(root, {
 		"src/store.ts": STORE,
 		"src/other/read.ts": "export function read(): number {\n\treturn 1;\n}\n",

@@ -14,18 +14,10 @@ import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { buildCoupledEdges, coupledWith } from "../../src/engine/graph/index.ts";
 import { ChangeCoupling } from "../../src/engine/history/index.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
-
-async function temp(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
+const temps = tempDirs();
+after(temps.removeAll);
 
 /**
  * The files coupled with `file` by coupled edges built from `coupling`'s mined history over every path it names
@@ -61,7 +53,7 @@ async function commit(dir: string, files: readonly string[], message = "change")
 
 /** A repository whose root commit (an import, which couples nothing) holds only a README. */
 async function repository(): Promise<string> {
-	const dir = await temp();
+	const dir = await temps.make();
 	git(dir, "init", "-q", "-b", "main");
 	await commit(dir, ["README.md"]);
 	return dir;
@@ -92,7 +84,7 @@ describe("change coupling", () => {
 
 	it("mines only the new commits of a HEAD that descends from the mined one, and keeps them with the facts", async () => {
 		const dir = await coupledRepo();
-		const store = await temp();
+		const store = await temps.make();
 		const first = new ChangeCoupling(dir, { storeDir: store });
 		await first.update();
 		assert.deepEqual([first.stats.fullMines, first.stats.commitsRead], [1, 3]);
@@ -155,7 +147,7 @@ describe("change coupling", () => {
 
 	it("follows renames: a renamed file's older commits count under its path at HEAD, also when mined incrementally", async () => {
 		const dir = await coupledRepo();
-		const store = await temp();
+		const store = await temps.make();
 		const coupling = new ChangeCoupling(dir, { storeDir: store });
 		await coupling.update();
 		assert.equal(coupledOf(coupling, "a.ts")[0]?.file, "b.ts");
@@ -216,12 +208,12 @@ describe("change coupling", () => {
 	});
 
 	it("says a non-Git root and a shallow clone have no history", async () => {
-		const plain = await temp();
+		const plain = await temps.make();
 		await writeTree(plain, { "a.ts": "export const a = 1;\n" });
 		const none = new ChangeCoupling(plain);
 		assert.deepEqual(await none.update(), { available: false, reason: "not a Git repository" });
 		const origin = await coupledRepo();
-		const clones = await temp();
+		const clones = await temps.make();
 		git(clones, "clone", "-q", "--depth", "1", `file://${origin}`, "shallow");
 		const shallow = new ChangeCoupling(join(clones, "shallow"));
 		const status = await shallow.update();
@@ -233,7 +225,7 @@ describe("change coupling", () => {
 	it("runs nothing a hostile repository configures (signature check, external diff, textconv, hooks)", async () => {
 		const dir = await coupledRepo();
 		const traps = mkdtempSync(join(tmpdir(), "fovea-traps-"));
-		temps.push(traps);
+		temps.add(traps);
 		const marker = join(traps, "marker.log");
 		const script = join(traps, "trap.sh");
 		writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> ${JSON.stringify(marker)}\nexit 1\n`);
@@ -305,7 +297,7 @@ describe("change coupling", () => {
 			"changed with it 4 times in the last 4 commits",
 		);
 
-		const plain = await temp();
+		const plain = await temps.make();
 		await writeTree(plain, { "src/pay.ts": "export const pay = 1;\n", "src/b.ts": 'import { pay } from "./pay";\n' });
 		const noHistory = await new CodeMap(plain, { cache: false }).impact({ files: ["src/pay.ts"], symbols: [] }, 2000);
 		assert.match(noHistory.text, /Change coupling: none \(not a Git repository\)\./);

@@ -23,21 +23,16 @@ import { contentGap } from "../../src/engine/scan/file-content.ts";
 import { RootGoneError } from "../../src/engine/scan/root-presence.ts";
 import { scanRoot } from "../../src/engine/scan/walk.ts";
 import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-async function temp(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
+const temps = tempDirs();
 // Nothing here may touch the real user cache, even through a default FactCache.
 const savedCacheEnv = process.env.FOVEA_CACHE_DIR;
-process.env.FOVEA_CACHE_DIR = await temp();
+process.env.FOVEA_CACHE_DIR = await temps.make();
 after(async () => {
 	if (savedCacheEnv === undefined) delete process.env.FOVEA_CACHE_DIR;
 	else process.env.FOVEA_CACHE_DIR = savedCacheEnv;
-	for (const dir of temps) await removeTempDir(dir);
+	await temps.removeAll();
 });
 
 /** Distinct whole-second mtimes an hour in the past: old enough to be trusted, never equal by accident. */
@@ -69,7 +64,7 @@ const SUPPORTED = Object.keys(SOURCES).sort();
 
 /** A tree with the supported sources, every kind of gap, ignored files and non-code files. */
 async function fixture(): Promise<string> {
-	const root = await temp();
+	const root = await temps.make();
 	for (const [rel, text] of Object.entries(SOURCES)) await put(root, rel, text);
 	await put(root, ".gitignore", "ignored/\n*.local.ts\n");
 	await put(root, "ignored/hidden.ts", "export const hidden = 1;\n");
@@ -133,7 +128,7 @@ function symbolNames(snapshot: IndexSnapshot, path: string): string[] {
 describe("CodeIndex", () => {
 	it("cold index parses every supported file once; a refresh with no change reads and parses nothing", async () => {
 		const root = await fixture();
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const [cold, coldWork] = await counted(index, () => index.refresh());
 		assert.deepEqual(pick(coldWork), work(1, READ_COLD, SUPPORTED.length, 0, SUPPORTED.length));
 		assert.deepEqual([...cold.files.keys()], SUPPORTED, "in path order");
@@ -161,7 +156,7 @@ describe("CodeIndex", () => {
 
 	it("one changed file re-reads and re-parses one; its old bytes back are a cache hit; a touch parses nothing", async () => {
 		const root = await fixture();
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		await index.refresh();
 
 		await put(root, "src/util.ts", "export function helper(): number {\n\treturn 2;\n}\nexport const extra = 1;\n");
@@ -187,7 +182,7 @@ describe("CodeIndex", () => {
 
 	it("an edit that keeps the size and puts the mtime back is seen by its ctime", async () => {
 		const root = await fixture();
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		await index.refresh();
 		const path = join(root, "src/util.ts");
 		const before = await stat(path);
@@ -204,7 +199,7 @@ describe("CodeIndex", () => {
 
 	it("a restart on the same cache reads and parses nothing for unchanged files", async () => {
 		const root = await fixture();
-		const cacheDir = await temp();
+		const cacheDir = await temps.make();
 		const first = (await open(root, cacheDir)).index;
 		const before = await first.refresh();
 
@@ -225,7 +220,7 @@ describe("CodeIndex", () => {
 
 	it("drops deleted files and reports them in changed", async () => {
 		const root = await fixture();
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		await index.refresh();
 		await rm(join(root, "web/x.js"));
 		await rm(join(root, "gen/api.pb.go"));
@@ -249,7 +244,7 @@ describe("CodeIndex", () => {
 
 	it("refresh({ paths }) checks only the named paths: no walk, one read, one parse", async () => {
 		const root = await fixture();
-		const { index, cache } = await open(root, await temp());
+		const { index, cache } = await open(root, await temps.make());
 		await index.refresh();
 
 		await put(root, "src/util.ts", "export function helper2(): number {\n\treturn 3;\n}\n");
@@ -290,12 +285,12 @@ describe("CodeIndex", () => {
 	});
 
 	it("skips gitignored files and does not follow a symlink to a directory outside the root", async () => {
-		const outside = await temp();
+		const outside = await temps.make();
 		await put(outside, "escape.ts", "export function escaped() {}\n");
 		const root = await fixture();
 		await symlink(outside, join(root, "linked"), "dir");
 		await symlink(join(outside, "escape.ts"), join(root, "src/escape.ts"), "file");
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const [snap, coldWork] = await counted(index, () => index.refresh());
 		assert.deepEqual([...snap.files.keys()].sort(), SUPPORTED);
 		assert.equal(coldWork.filesRead, READ_COLD, "no ignored or linked file is read");
@@ -319,13 +314,13 @@ describe("CodeIndex", () => {
 	});
 
 	it("extracts invalid UTF-8 with replacement characters", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		await put(
 			root,
 			"latin.py",
 			Buffer.concat([Buffer.from("# caf"), Buffer.from([0xe9, 0xff]), Buffer.from("\ndef ok():\n    pass\n")]),
 		);
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const snap = await index.refresh();
 		assert.deepEqual(symbolNames(snap, "latin.py"), ["ok"]);
 		assert.deepEqual(snap.gaps, []);
@@ -334,8 +329,8 @@ describe("CodeIndex", () => {
 	});
 
 	it("lists files mapped best effort (syntax errors, bytes not UTF-8) through walks, path refreshes and restarts", async () => {
-		const root = await temp();
-		const cacheDir = await temp();
+		const root = await temps.make();
+		const cacheDir = await temps.make();
 		await put(root, "a/clean.ts", "export function clean(): number {\n\treturn 1;\n}\n");
 		await put(root, "a/broken.ts", "export function broken( {\n\treturn ;;; }}}\n");
 		await put(
@@ -418,7 +413,7 @@ describe("CodeIndex", () => {
 
 	it("ignores a corrupt cache entry: the restart re-reads and re-parses, never crashes", async () => {
 		const root = await fixture();
-		const cacheDir = await temp();
+		const cacheDir = await temps.make();
 		const { index, cache } = await open(root, cacheDir);
 		await index.refresh();
 		const packs = (await readdir(join(cache.dir, "packs"))).filter((n) => n.endsWith(".pack"));
@@ -437,7 +432,7 @@ describe("CodeIndex", () => {
 
 	it("a bounded cache keeps the root's current facts and evicts older versions beyond room for them", async () => {
 		const root = await fixture();
-		const cacheDir = await temp();
+		const cacheDir = await temps.make();
 		const small = () => new FactCache(root, { cacheDir, maxEntries: 2 });
 		const { index, cache } = await open(root, cacheDir, { cache: small() });
 		await index.refresh();
@@ -471,7 +466,7 @@ describe("CodeIndex", () => {
 				return real.extract(path, source, language);
 			},
 		};
-		const { index } = await open(root, await temp(), { extractor });
+		const { index } = await open(root, await temps.make(), { extractor });
 		const before = await index.refresh();
 
 		for (const rel of ["src/app.ts", "src/util.ts", "lib/mod.py"]) {
@@ -492,7 +487,7 @@ describe("CodeIndex", () => {
 	});
 
 	it("over several batches (the next one read while one parses), with worker threads, keeps every file; an abort keeps what was parsed", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		const FILES = 700; // three batches
 		const names = Array.from({ length: FILES }, (_, i) => `src/m${String(i).padStart(3, "0")}.ts`);
 		for (const [i, rel] of names.entries())
@@ -501,7 +496,7 @@ describe("CodeIndex", () => {
 		const pool = sharedExtractPool();
 		await pool.warm(["typescript"]);
 		const byWorkers = pool.stats.jobsByWorkers;
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const progress: number[] = [];
 		const [cold, coldWork] = await counted(index, () => index.refresh({ onProgress: (done) => progress.push(done) }));
 		if (pool.threads > 0) assert.ok(pool.stats.jobsByWorkers > byWorkers, "the worker parsed some files");
@@ -510,7 +505,7 @@ describe("CodeIndex", () => {
 		assert.deepEqual(symbolNames(cold, "src/m699.ts"), ["f699"]);
 		assert.deepEqual(progress, [256, 512, FILES]);
 
-		const cacheDir = await temp();
+		const cacheDir = await temps.make();
 		const { index: fresh } = await open(root, cacheDir);
 		const controller = new AbortController();
 		const [, abortedWork] = await counted(fresh, async () => {
@@ -528,7 +523,7 @@ describe("CodeIndex", () => {
 	});
 
 	it("reports progress and turns an extractor failure into a parse-error gap", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		await put(root, "a.ts", "export const a = 1;\n");
 		await put(root, "b.ts", "export const b = 1;\n");
 		const real = await loadExtractor();
@@ -549,7 +544,7 @@ describe("CodeIndex", () => {
 	});
 
 	it("a refresh waiting behind another hears the progress of the one running", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		for (const name of ["a", "b", "c"]) await put(root, `${name}.ts`, `export const ${name} = 1;\n`);
 		const index = new CodeIndex(root, { cache: false });
 		const first = index.refresh(); // a post-turn probe's first index: nobody listens to it
@@ -566,7 +561,7 @@ describe("CodeIndex", () => {
 	it("a root deleted while it is indexed, or before a walk or a path check, is a clear error, never an empty map", async () => {
 		const real = await loadExtractor();
 		const make = async () => {
-			const root = await temp();
+			const root = await temps.make();
 			for (const name of ["a", "b", "c"]) await put(root, `${name}.ts`, `export const ${name} = 1;\n`);
 			return root;
 		};
@@ -600,7 +595,7 @@ describe("CodeIndex", () => {
 	});
 
 	it("re-reads (without re-parsing) a file modified moments before it was read", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		await writeFile(join(root, "fresh.ts"), "export const fresh = 1;\n"); // mtime: now
 		// A wide window, so a slow machine cannot turn "moments before" into "long before".
 		const index = new CodeIndex(root, { cache: false, racyWindowMs: 60_000 });
@@ -649,7 +644,7 @@ describe("CodeIndex", () => {
 describe("facts offered by another parse of the same bytes", () => {
 	it("a file whose bytes have offered facts is not parsed; facts of other bytes are not taken", async () => {
 		const root = await fixture();
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const extractor = await loadExtractor(["typescript"]);
 		// What Contour's side measure would offer: the facts of the bytes the file holds, and of bytes it does not.
 		const util = extractor.extract("src/util.ts", SOURCES["src/util.ts"] as string);
@@ -664,10 +659,10 @@ describe("facts offered by another parse of the same bytes", () => {
 	});
 
 	it("facts offered after a batch was looked up, before it parses, still spare the parse", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		await put(root, "a.ts", "export function a(): number {\n\treturn 1;\n}\n");
 		await put(root, "b.ts", "export function b(): number {\n\treturn 2;\n}\n");
-		const cache = new FactCache(root, { cacheDir: await temp() });
+		const cache = new FactCache(root, { cacheDir: await temps.make() });
 		const { files } = await scanRoot(root);
 		const stats = { filesRead: 0, filesParsed: 0, cacheHits: 0, cacheWrites: 0 };
 		const context: ExamineContext = {
@@ -701,7 +696,7 @@ describe("facts offered by another parse of the same bytes", () => {
 describe("a shared parse of the caller's own", () => {
 	it("takes the files it wants: their facts are published and cached, counted as parsed, never extracted again", async () => {
 		const root = await fixture();
-		const cacheDir = await temp();
+		const cacheDir = await temps.make();
 		const { index } = await open(root, cacheDir);
 		const extractor = await loadExtractor(["typescript"]);
 		const pool = sharedExtractPool();
@@ -741,9 +736,9 @@ describe("a shared parse of the caller's own", () => {
 
 describe("a shared parse yields to the event loop", () => {
 	it("between files, as the engine's own extraction does", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		for (let i = 0; i < 4; i++) await put(root, `m${i}.ts`, `export const m${i} = ${i};\n`);
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const extractor = await loadExtractor(["typescript"]);
 		let turns = 0;
 		let done = false;
@@ -769,7 +764,7 @@ describe("a shared parse yields to the event loop", () => {
 
 describe("a shared parse is not asked where parsing threads would take the batch", () => {
 	it("a batch the engine shares with worker threads is parsed by them, never by the caller", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		const FILES = 50; // at least the pool's minimum for a shared call
 		for (let i = 0; i < FILES; i++)
 			await put(root, `m${i}.ts`, `export function f${i}(): number {\n\treturn ${i};\n}\n`);
@@ -808,7 +803,7 @@ describe("a shared parse is not asked where parsing threads would take the batch
 describe("path refreshes publish without copying what did not change", () => {
 	it("an unchanged path check shares the published facts; a change copies them, leaving earlier snapshots intact", async () => {
 		const root = await fixture();
-		const { index } = await open(root, await temp());
+		const { index } = await open(root, await temps.make());
 		const cold = await index.refresh();
 		assert.equal(await index.refresh({ paths: [] }), cold, "nothing to check: the snapshot itself");
 		const same = await index.refresh({ paths: ["src/util.ts", "web/jquery.min.js"] });

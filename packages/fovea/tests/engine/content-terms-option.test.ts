@@ -12,20 +12,14 @@ import { ExtractPool } from "../../src/engine/extract/pool.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { loadExtractor } from "../../src/engine/parse/parser.ts";
 import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
+const temps = tempDirs();
 const pools: ExtractPool[] = [];
 after(async () => {
 	for (const pool of pools) pool.close();
-	await Promise.all(temps.map(removeTempDir));
+	await temps.removeAll();
 });
-
-async function temp(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
 
 const SOURCE = "/** Retries the upload. */\nexport function retryUpload(token: string): void {}\n";
 
@@ -58,8 +52,8 @@ describe("the contentTerms option", () => {
 	});
 
 	it("two maps of one root in one process differ, and neither takes the other's cached facts", async () => {
-		const root = await temp();
-		const cacheDir = await temp();
+		const root = await temps.make();
+		const cacheDir = await temps.make();
 		await writeTree(root, {
 			"src/a.ts": SOURCE,
 			"src/store.ts": "/** Persists the invoice ledger. */\nexport function save(): void {}\n",
@@ -90,11 +84,11 @@ describe("the contentTerms option", () => {
 	});
 
 	it("offered facts are taken as the index extracts them: terms dropped where none are counted, else required", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		await writeTree(root, { "src/a.ts": SOURCE });
 		const extractor = await loadExtractor(["typescript"]);
 		const refreshed = async (contentTerms: boolean, offered: boolean) => {
-			const index = new CodeIndex(root, { cache: new FactCache(root, { cacheDir: await temp() }), contentTerms });
+			const index = new CodeIndex(root, { cache: new FactCache(root, { cacheDir: await temps.make() }), contentTerms });
 			index.offer(extractor.extract("src/a.ts", SOURCE, undefined, { contentTerms: offered }));
 			const snapshot = await index.refresh();
 			return { facts: snapshot.files.get("src/a.ts"), parsed: index.stats.filesParsed };

@@ -10,18 +10,10 @@ import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { coupledWith } from "../../src/engine/graph/index.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
-
-async function temp(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** Functions every file keeps, so an edit of its one changing constant is patched into the graph, not rebuilt. */
 const STABLE = Array.from({ length: 8 }, (_, i) => `export function keep${i}(): number {\n\treturn ${i};\n}\n`).join(
@@ -39,7 +31,7 @@ async function commit(dir: string, files: readonly string[]): Promise<void> {
 
 /** src/a.ts changed with src/b.ts twice, and once with src/c.ts and README.md (not a source file). */
 async function coupledRepo(): Promise<string> {
-	const dir = await temp();
+	const dir = await temps.make();
 	git(dir, "init", "-q", "-b", "main");
 	await commit(dir, ["README.md", "src/a.ts", "src/b.ts", "src/c.ts"]);
 	await commit(dir, ["src/a.ts", "src/b.ts"]);
@@ -95,7 +87,7 @@ describe("coupled edges of the graph", () => {
 	});
 
 	it("are absent in a root that is not Git and in a shallow clone, and impact says why", async () => {
-		const plain = await temp();
+		const plain = await temps.make();
 		await writeTree(plain, { "src/a.ts": "export const a = 1;\n", "src/b.ts": 'import { a } from "./a";\n' });
 		const none = new CodeMap(plain, { cache: false });
 		const answer = await none.impact({ files: ["src/a.ts"], symbols: [] }, 2000);
@@ -103,7 +95,7 @@ describe("coupled edges of the graph", () => {
 		assert.deepEqual([none.stats.coupledBuilds, await edgesOf(none, "src/a.ts")], [0, []]);
 
 		const origin = await coupledRepo();
-		const clones = await temp();
+		const clones = await temps.make();
 		git(clones, "clone", "-q", "--depth", "1", `file://${origin}`, "shallow");
 		const shallow = new CodeMap(join(clones, "shallow"), { cache: false });
 		const cut = await shallow.impact({ files: ["src/a.ts"], symbols: [] }, 2000);

@@ -9,16 +9,13 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { LIMIT_REACHED } from "../../src/engine/render/coverage.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 async function root(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
+	const dir = await temps.make();
 	await writeTree(dir, {
 		"src/app.ts": 'import { helper } from "./helper.ts";\nexport function main() {\n\treturn helper();\n}\n',
 		"src/helper.ts": "export function helper() {\n\treturn 1;\n}\n",

@@ -8,12 +8,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { testSubjects } from "../../src/engine/resolve/index.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 const WORKSPACE = {
 	"Cargo.toml": '[package]\nname = "rg"\n\n[workspace]\nmembers = ["crates/ignore"]\n',
@@ -31,8 +29,7 @@ const WORKSPACE = {
 
 describe("Rust integration tests", () => {
 	it("test the crate sources they use, not their helpers, and impact says so", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, WORKSPACE);
 		const map = new CodeMap(root, { cache: false });
 		const dir = await map.impact({ files: ["crates/ignore/src/dir.rs"], symbols: [] }, 2000);

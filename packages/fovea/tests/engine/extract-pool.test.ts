@@ -6,7 +6,7 @@
  * worker extracted on the main thread, and processes that exit as soon as their own work is done.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -22,6 +22,7 @@ import { LANGUAGES } from "../../src/engine/model/languages.ts";
 import { type Extractor, loadExtractor } from "../../src/engine/parse/parser.ts";
 import { sharedExtractPool } from "../../src/engine/shared-extract-pool.ts";
 import { runNode } from "../support/run-node.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
 const SOURCES: Record<string, { language: LanguageId; source: (n: number) => string }> = {
 	"src/app.ts": {
@@ -131,7 +132,7 @@ const comparable = (results: readonly (FileFacts | Error)[]) =>
 
 let extractor: Extractor;
 const pools: ExtractPool[] = [];
-const temps: string[] = [];
+const temps = tempDirs();
 
 /** The worker's sources: the unit tests run them, whether or not the checkout's bundle is current. */
 const SOURCE_WORKER = new URL("../../src/engine/extract/worker.ts", import.meta.url);
@@ -153,7 +154,7 @@ before(async () => {
 
 after(async () => {
 	for (const created of pools) created.close();
-	await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
+	await temps.removeAll();
 });
 
 describe("extract pool", () => {
@@ -441,9 +442,8 @@ process.on("exit", () => {
 	let script = "";
 	let supported = 0;
 	before(async () => {
-		root = await mkdtemp(join(tmpdir(), "fovea-pool-"));
-		cache = await mkdtemp(join(tmpdir(), "fovea-pool-cache-"));
-		temps.push(root, cache);
+		root = temps.add(await mkdtemp(join(tmpdir(), "fovea-pool-")));
+		cache = temps.add(await mkdtemp(join(tmpdir(), "fovea-pool-cache-")));
 		script = join(cache, "pooled-index.mjs");
 		await writeFile(script, INDEX_SCRIPT);
 		let i = 0;
@@ -517,8 +517,7 @@ const second = { parsed: index.stats.filesParsed - first.parsed, read: index.sta
 console.log(JSON.stringify({ first, second }));
 `,
 		);
-		const preparedCache = await mkdtemp(join(tmpdir(), "fovea-pool-prepared-"));
-		temps.push(preparedCache);
+		const preparedCache = temps.add(await mkdtemp(join(tmpdir(), "fovea-pool-prepared-")));
 		const { code, stdout, stderr } = await run([prepareScript, root, preparedCache], { FOVEA_EXTRACT_THREADS: "1" });
 		assert.equal(code, 0, stderr);
 		const { first, second } = JSON.parse(stdout);

@@ -20,18 +20,10 @@ import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
 import { MANIFEST_CHUNK } from "../../src/engine/refresh/update-states.ts";
 import { scanRoot } from "../../src/engine/scan/index.ts";
 import { writeChainedTree } from "../support/generated-tree.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
-
-async function tempDir(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** Estimated bytes of the facts a snapshot holds, and of those kept whole. */
 function accounted(snapshot: IndexSnapshot): { all: number; whole: number; summaries: number } {
@@ -48,7 +40,7 @@ function accounted(snapshot: IndexSnapshot): { all: number; whole: number; summa
 
 describe("the whole root is mapped within a memory budget", () => {
 	it("a walk lists every file past 20,000, with nothing cut", async () => {
-		const root = await writeChainedTree(await tempDir(), 20_150, false);
+		const root = await writeChainedTree(await temps.make(), 20_150, false);
 		const scan = await scanRoot(root);
 		assert.equal(scan.files.length, 20_150);
 		assert.equal(scan.truncated, false);
@@ -56,9 +48,9 @@ describe("the whole root is mapped within a memory budget", () => {
 	});
 
 	it("keeps every file, summarizes past the budget, accounts exactly and says so", async () => {
-		const root = await writeChainedTree(await tempDir(), 300);
+		const root = await writeChainedTree(await temps.make(), 300);
 		const budget = 200 * 1024;
-		const cacheDir = await tempDir();
+		const cacheDir = await temps.make();
 		const map = new CodeMap(root, { cache: new FactCache(root, { cacheDir }), factBudgetBytes: budget });
 		const answer = await map.focus({ text: "ledger reconciliation" }, 1500);
 		const snapshot = answer.snapshot;
@@ -106,8 +98,8 @@ describe("the whole root is mapped within a memory budget", () => {
 
 	it("a restart takes facts from the cache a segment's worth at a time, never every file's at once", async () => {
 		const files = MANIFEST_CHUNK + 100;
-		const root = await writeChainedTree(await tempDir(), files, false);
-		const cacheDir = await tempDir();
+		const root = await writeChainedTree(await temps.make(), files, false);
+		const cacheDir = await temps.make();
 		// Files just written are racy (re-read, not taken from the manifest): none is, here.
 		const cold = new CodeIndex(root, { cache: new FactCache(root, { cacheDir }), racyWindowMs: 0 });
 		await cold.refresh();
@@ -130,8 +122,8 @@ describe("the whole root is mapped within a memory budget", () => {
 	});
 
 	it("a root larger than the fact cache's bounds keeps all its facts there, and restarts without parsing", async () => {
-		const root = await writeChainedTree(await tempDir(), 60);
-		const cacheDir = await tempDir();
+		const root = await writeChainedTree(await temps.make(), 60);
+		const cacheDir = await temps.make();
 		const bounded = () => new FactCache(root, { cacheDir, maxEntries: 20 });
 		// Files just written are racy and read again; none is, here.
 		const cold = new CodeIndex(root, { cache: bounded(), racyWindowMs: 0 });
@@ -146,7 +138,7 @@ describe("the whole root is mapped within a memory budget", () => {
 	});
 
 	it("summarizes nothing when the facts fit", async () => {
-		const root = await writeChainedTree(await tempDir(), 50);
+		const root = await writeChainedTree(await temps.make(), 50);
 		const index = new CodeIndex(root, { cache: false });
 		const snapshot = await index.refresh();
 		assert.equal(snapshot.summarized, 0);

@@ -18,17 +18,10 @@ import type { ManifestEntry } from "../../src/engine/cache/manifest.ts";
 import { READ_WINDOW } from "../../src/engine/cache/segments.ts";
 import { defaultCacheDir, factKey, rootCacheDir } from "../../src/engine/cache-location.ts";
 import { type FileFacts, noCalls } from "../../src/engine/model/facts.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-async function temp(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 function contentHash(text: Buffer): string {
 	return createHash("sha256").update(text).digest("hex");
@@ -64,8 +57,8 @@ async function packFiles(cache: FactCache): Promise<string[]> {
 }
 
 async function setup(options: { maxEntries?: number; maxBytes?: number } = {}) {
-	const root = await temp();
-	const cacheDir = await temp();
+	const root = await temps.make();
+	const cacheDir = await temps.make();
 	return { root, cacheDir, cache: new FactCache(root, { cacheDir, ...options }) };
 }
 
@@ -118,7 +111,7 @@ describe("FactCache", () => {
 		await cache.flush();
 		assert.equal(cache.stats.writes, count);
 		const held = await settledHeap(gc);
-		cache = new FactCache(await temp(), { cacheDir: await temp() });
+		cache = new FactCache(await temps.make(), { cacheDir: await temps.make() });
 		const perEntry = (held - (await settledHeap(gc))) / count;
 		assert.ok(perEntry <= 200, `${Math.round(perEntry)} bytes of heap per entry`);
 	});
@@ -308,7 +301,7 @@ describe("FactCache", () => {
 	});
 
 	it("never writes inside the analysed root, even when told to", async () => {
-		const root = await temp();
+		const root = await temps.make();
 		const cache = new FactCache(root, { cacheDir: join(root, ".cache", "pi-fovea") });
 		assert.ok(cache.disabled);
 		cache.put(keyOf("a.ts"), facts("a.ts"));

@@ -11,19 +11,16 @@ import { after, describe, it } from "node:test";
 import { readAll } from "../../src/engine/refresh/examine-files.ts";
 import { type ReadOutcome, readBounded, readBoundedSync } from "../../src/engine/scan/file-content.ts";
 import type { ScannedFile } from "../../src/engine/scan/file-metadata.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 const MAX_BYTES = 64;
 
 /** A tree with one of each: text, empty, at the limit, over it, a symlink, a FIFO, a directory, nothing. */
 async function entries(): Promise<{ root: string; names: string[] }> {
-	const root = await makeTempDir();
-	temps.push(root);
+	const root = await temps.make();
 	await writeFile(join(root, "a.ts"), "export const a = 1;\n");
 	await writeFile(join(root, "empty.ts"), "");
 	await writeFile(join(root, "limit.ts"), "x".repeat(MAX_BYTES));

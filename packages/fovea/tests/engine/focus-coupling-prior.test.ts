@@ -7,12 +7,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 const INVOICE = (n: number) =>
 	`export function computeInvoiceTotal(lines: number[]): number {\n\treturn lines.reduce((a, b) => a + b, ${n});\n}\n`;
@@ -32,8 +30,7 @@ async function commit(dir: string, files: Record<string, string>): Promise<void>
  * `git: false` writes the same last tree without history.
  */
 async function root(options: { git: boolean }): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
+	const dir = await temps.make();
 	const base = {
 		"scripts/harness.ts":
 			"export function run(name: string, f: () => boolean): void {\n\tif (!f()) throw new Error(name);\n}\n",

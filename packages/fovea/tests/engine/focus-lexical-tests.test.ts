@@ -7,12 +7,10 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** Twelve production files that each say "palette" and "swatch" once, in what they define. */
 function production(): Record<string, string> {
@@ -30,8 +28,7 @@ const CHECKS = `import { strict } from "node:assert";\n\n${Array.from(
 ).join("")}`;
 
 async function root(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
+	const dir = await temps.make();
 	await writeTree(dir, { ...production(), "tests/checks.test.ts": CHECKS });
 	return dir;
 }

@@ -8,12 +8,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** Words each file keeps, none shared with another, so text likeness links no two files. */
 const WORDS: Record<string, string> = {
@@ -38,8 +36,7 @@ async function commit(dir: string, files: readonly string[]): Promise<void> {
 
 describe("impact's change coupling ties", () => {
 	it("rank the file that changes less elsewhere first among files that changed with the change equally", async () => {
-		const dir = await makeTempDir();
-		temps.push(dir);
+		const dir = await temps.make();
 		git(dir, "init", "-q", "-b", "main");
 		await writeTree(dir, { "README.md": "ties\n" });
 		git(dir, "add", "-A");

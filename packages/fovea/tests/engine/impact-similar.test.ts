@@ -6,12 +6,10 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** An encoder that reads like any other: the same rare words, its own name, imports and first step. */
 function encoder(name: string, imports: string, first: string): string {
@@ -27,8 +25,7 @@ function surrogatePair(text: string): string {
 
 /** Two encoders in two folders that share rare words, one helper the first imports, and unrelated files. */
 async function encoders(): Promise<string> {
-	const root = await makeTempDir();
-	temps.push(root);
+	const root = await temps.make();
 	const unrelated: Record<string, string> = {};
 	for (let i = 0; i < 6; i++)
 		unrelated[`src/misc/file${i}.ts`] = `export function plain${i}(n: number): number {\n\treturn n + ${i};\n}\n`;
@@ -63,8 +60,7 @@ describe("impact: text likeness", () => {
 	});
 
 	it("keeps the likeness of a file that both depends on the change and is what it relies on", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		const misc: Record<string, string> = {};
 		for (let i = 0; i < 6; i++) misc[`lib/misc${i}.ts`] = `export const misc${i} = ${i};\n`;
 		await writeTree(root, {

@@ -9,16 +9,13 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { estimateTokens } from "../../src/engine/render/budget.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 async function chain(): Promise<string> {
-	const root = await makeTempDir();
-	temps.push(root);
+	const root = await temps.make();
 	await writeTree(root, {
 		"src/rates.ts": "export function rate(): number {\n\treturn 2;\n}\n",
 		"src/price.ts":
@@ -31,8 +28,7 @@ async function chain(): Promise<string> {
 
 describe("impact", () => {
 	it("takes a symbol by the qualified name answers print (Greeter.greet), in that container only", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"src/greeter.ts": "export class Greeter {\n\tgreet(n: string): string {\n\t\treturn n;\n\t}\n}\n",
 			"src/hello.ts":
@@ -72,8 +68,7 @@ describe("impact", () => {
 	});
 
 	it("a small budget keeps the answer within it, and the line of what the change depends on with it", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		const tree: Record<string, string> = {
 			"src/core.ts": 'import { low } from "./low";\nexport function core(): number {\n\treturn low();\n}\n',
 			"src/low.ts": "export function low(): number {\n\treturn 1;\n}\n",
@@ -135,8 +130,7 @@ describe("impact", () => {
 		],
 	] as const) {
 		it(`${language}: impact of low lists mid and top with evidence; impact of top lists neither as exposure`, async () => {
-			const root = await makeTempDir();
-			temps.push(root);
+			const root = await temps.make();
 			await writeTree(root, tree);
 			const map = new CodeMap(root, { cache: false });
 			const low = await map.impact({ files: [names.low], symbols: [] }, 1500);
@@ -165,8 +159,7 @@ describe("impact", () => {
 		});
 
 		it(`${language}: the changed module's own test ranks first among the tests`, async () => {
-			const root = await makeTempDir();
-			temps.push(root);
+			const root = await temps.make();
 			await writeTree(root, tree);
 			const map = new CodeMap(root, { cache: false });
 			const answer = await map.impact({ files: [names.low], symbols: [] }, 1500);

@@ -9,12 +9,10 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CodeGraph } from "../../src/engine/graph/model.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** Files linked to `path` (imports either way: nothing else links two files in these roots). */
 function linked(graph: CodeGraph, path: string): (string | undefined)[] {
@@ -25,8 +23,7 @@ function linked(graph: CodeGraph, path: string): (string | undefined)[] {
 
 describe("import settings", () => {
 	it("resolves paths from an extended tsconfig, and rebuilds when an extended file changes", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"tsconfig.json": '{ "extends": "./tsconfig.base.json", "compilerOptions": { "strict": true } }',
 			"tsconfig.base.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"] } } }',
@@ -51,8 +48,7 @@ describe("import settings", () => {
 	});
 
 	it("refreshFacts gives the facts and the same resolution without a graph; a later query builds it once", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"tsconfig.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"] } } }',
 			"src/app.ts": 'import { util } from "@lib/util";\nexport function main() {\n\treturn util();\n}\n',
@@ -78,8 +74,7 @@ describe("import settings", () => {
 	});
 
 	it("a package's own tsconfig decides its aliases; one added later is found by the next walk", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		const app = 'import { util } from "@/util";\nexport function main() {\n\treturn util();\n}\n';
 		const util = "export function util() {\n\treturn 1;\n}\n";
 		await writeTree(root, {
@@ -121,8 +116,7 @@ describe("import settings", () => {
 	});
 
 	it("an import of another package of the monorepo by its name links to that package's sources", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"package.json": '{ "name": "acme", "private": true, "workspaces": ["packages/*"] }',
 			"packages/lib/package.json": '{ "name": "@acme/lib", "main": "dist/index.js", "types": "dist/index.d.ts" }',
@@ -144,8 +138,7 @@ describe("import settings", () => {
 	});
 
 	it("a `#` subpath import links through its package's `imports`; an edit to them rebuilds the graph", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"package.json": '{ "name": "acme", "private": true }',
 			"packages/api/package.json": '{ "name": "@acme/api", "imports": { "#db/*": "./dist/db/*.js" } }',
@@ -167,8 +160,7 @@ describe("import settings", () => {
 	});
 
 	it("a Go module in a subdirectory resolves its imports; its go.mod is found by the walk and stamped", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"web/package.json": '{ "name": "web" }',
 			"backend/go.mod": "module github.com/acme/backend\n\ngo 1.22\n",
@@ -188,8 +180,7 @@ describe("import settings", () => {
 	});
 
 	it("a Rust path naming another crate of the workspace links to that crate's module", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
 			"crates/core/Cargo.toml": '[package]\nname = "acme-core"\nversion = "0.1.0"\n',
@@ -204,8 +195,7 @@ describe("import settings", () => {
 	});
 
 	it("with a quiet change watch, the walk's settings files are not stat-checked again; an edit to one is seen", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		const packages: Record<string, string> = {};
 		for (let i = 0; i < 20; i++) {
 			packages[`packages/p${i}/package.json`] = `{ "name": "@acme/p${i}" }`;
@@ -235,8 +225,7 @@ describe("import settings", () => {
 	});
 
 	it("a Python import of another project of the monorepo links to its module", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"libs/core/pyproject.toml": '[project]\nname = "acme-core"\n',
 			"libs/core/src/acme_core/__init__.py": "",

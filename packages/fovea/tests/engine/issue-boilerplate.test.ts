@@ -9,13 +9,13 @@ import { after, describe, it } from "node:test";
 import { gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { withoutBoilerplate } from "../../src/engine/terms/index.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
+const temps = tempDirs();
 const maps: CodeMap[] = [];
 after(async () => {
 	for (const map of maps) await map.close();
-	for (const dir of temps) await removeTempDir(dir);
+	await temps.removeAll();
 });
 
 /** What `xr.show_versions()` prints, as issues paste it. */
@@ -106,8 +106,7 @@ describe("withoutBoilerplate", () => {
 
 describe("focus on an issue with a version listing", () => {
 	it("ranks the code the issue is about above the file that prints the listing", async () => {
-		const base = await makeTempDir();
-		temps.push(base);
+		const base = await temps.make();
 		const names = ["commit", "python", "python-bits", "OS", "machine", "numpy", "scipy", "netCDF4", "pydap"];
 		const printed = [...names, "h5netcdf", "dask", "matplotlib", "installed", "versions"];
 		const files = {

@@ -5,17 +5,14 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 describe("words of other scripts", () => {
 	it("a focus query in German, Russian or Japanese ranks the file that uses the word first", async () => {
-		const root = await makeTempDir();
-		temps.push(root);
+		const root = await temps.make();
 		await writeTree(root, {
 			"src/billing.ts": "// Die Größe der Rechnung\nexport function berechneGröße(x: number) {\n\treturn x;\n}\n",
 			"src/users.ts": "export function загрузитьПользователя(id: string) {\n\treturn id;\n}\n",

@@ -12,18 +12,10 @@ import { git, gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { ResidentMaps } from "../../src/engine/residency.ts";
 import { rememberedIgnoreFiles } from "../../src/engine/scan/index.ts";
 import { writeChainedTree } from "../support/generated-tree.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
-
-async function tempDir(): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
-	return dir;
-}
+const temps = tempDirs();
+after(temps.removeAll);
 
 const ROOTS = 6;
 const FILES = 200;
@@ -34,7 +26,7 @@ describe("paged-out roots", () => {
 		for (let i = 0; i < ROOTS; i++) {
 			// A history of two commits: the second, which changes two files together, is the one mined.
 			const root = gitRepo(
-				await writeChainedTree(await tempDir(), FILES),
+				await writeChainedTree(await temps.make(), FILES),
 				{ ".gitignore": "dist/\n" },
 				{ commit: true },
 			);
@@ -44,7 +36,7 @@ describe("paged-out roots", () => {
 		}
 		// Every map caches its facts in the user's cache directory, as the extension's maps do: here a temporary one.
 		const saved = process.env.FOVEA_CACHE_DIR;
-		process.env.FOVEA_CACHE_DIR = await tempDir();
+		process.env.FOVEA_CACHE_DIR = await temps.make();
 		after(() => {
 			if (saved === undefined) delete process.env.FOVEA_CACHE_DIR;
 			else process.env.FOVEA_CACHE_DIR = saved;

@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
+const temps = tempDirs();
 const maps: CodeMap[] = [];
 after(async () => {
 	for (const map of maps) await map.close();
-	for (const dir of temps) await removeTempDir(dir);
+	await temps.removeAll();
 });
 
 /** Words the prose of the queries repeats, many times in the non-production files. */
@@ -65,8 +65,7 @@ const SHOP: Record<string, string> = {
 
 /** The code map of a committed repository `name` holding `files`. */
 async function repoMap(name: string, files: Record<string, string>): Promise<CodeMap> {
-	const base = await makeTempDir();
-	temps.push(base);
+	const base = await temps.make();
 	const map = new CodeMap(gitRepo(join(base, name), files, { commit: true }), { cache: false });
 	maps.push(map);
 	return map;

@@ -9,13 +9,13 @@ import { after, describe, it } from "node:test";
 import { gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import { readLiterals } from "../../src/engine/terms/index.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
+const temps = tempDirs();
 const maps: CodeMap[] = [];
 after(async () => {
 	for (const map of maps) await map.close();
-	for (const dir of temps) await removeTempDir(dir);
+	await temps.removeAll();
 });
 
 describe("readLiterals", () => {
@@ -97,8 +97,7 @@ const LINTER: Record<string, string> = {
 
 describe("focus on a query naming a literal", () => {
 	it("ranks the file declaring a message or an option first, above files repeating the query's words", async () => {
-		const base = await makeTempDir();
-		temps.push(base);
+		const base = await temps.make();
 		const map = new CodeMap(gitRepo(join(base, "linter"), LINTER, { commit: true }), { cache: false });
 		maps.push(map);
 		const message = "unused-import false positive for a module used in a type comment\n\n`unused-import` is emitted.";

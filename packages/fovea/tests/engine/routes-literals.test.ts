@@ -11,19 +11,16 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { git, gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { makeTempDir, removeTempDir } from "../support/temp-tree.ts";
+import { tempDirs } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+const temps = tempDirs();
+after(temps.removeAll);
 
 /** Words of a route query, said often in a file that serves no route, so the text alone ranks it first. */
 const DECOY = Array.from({ length: 30 }, (_, i) => `// get users id: users get the id of users ${i}`).join("\n");
 
 async function app(): Promise<string> {
-	const root = await makeTempDir();
-	temps.push(root);
+	const root = await temps.make();
 	gitRepo(
 		root,
 		{

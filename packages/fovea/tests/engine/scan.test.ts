@@ -15,18 +15,15 @@ import type { RecordedFile, ScannedFile } from "../../src/engine/scan/file-metad
 import { rootRelativeSegments, scanPaths } from "../../src/engine/scan/path-check.ts";
 import { isSkippedDirName } from "../../src/engine/scan/skip-dirs.ts";
 import { scanRoot } from "../../src/engine/scan/walk.ts";
-import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
+import { makeTempDir, removeTempDir, tempDirs, writeTree } from "../support/temp-tree.ts";
 
-const temps: string[] = [];
+const temps = tempDirs();
 async function tree(entries: Record<string, string>): Promise<string> {
-	const dir = await makeTempDir();
-	temps.push(dir);
+	const dir = await temps.make();
 	await writeTree(dir, entries);
 	return dir;
 }
-after(async () => {
-	for (const dir of temps) await removeTempDir(dir);
-});
+after(temps.removeAll);
 
 describe("scanRoot", () => {
 	it("lists supported files with language, size and mtime, sorted, with posix paths", async () => {

@@ -6,8 +6,39 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
+/** A new empty temp directory; the caller removes it (`removeTempDir`, or a `tempDirs` registry does). */
 export function makeTempDir(): Promise<string> {
 	return mkdtemp(join(tmpdir(), "fovea-"));
+}
+
+/** The temp trees one test file makes, removed together when it ends (`after(temps.removeAll)`). */
+export interface TempDirs {
+	/** A new temp tree (`makeTempDir`), removed by `removeAll`. */
+	make(): Promise<string>;
+	/** Registers `dir`, made some other way, for removal; returns it. */
+	add(dir: string): string;
+	/** Removes every registered tree (`removeTempDir`), each once. */
+	removeAll(): Promise<void>;
+}
+
+/**
+ * A registry of temp trees, so a test file does not keep its own list, maker and removal hook. Its methods need no
+ * `this`: `after(temps.removeAll)` and `const temp = temps.make` work. The file registers the hook itself, so it
+ * orders the removal against its other cleanup (maps and pools are closed before their directories go).
+ */
+export function tempDirs(): TempDirs {
+	const dirs: string[] = [];
+	const add = (dir: string): string => {
+		dirs.push(dir);
+		return dir;
+	};
+	return {
+		add,
+		make: async () => add(await makeTempDir()),
+		removeAll: async () => {
+			for (const dir of dirs.splice(0)) await removeTempDir(dir);
+		},
+	};
 }
 
 /** Creates each file (with parents) under `base`; a path ending in `/` creates a directory. */
