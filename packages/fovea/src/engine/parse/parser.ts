@@ -307,22 +307,7 @@ export function withSyntaxTree<T>(
 ): T {
 	const id = language ?? languageOf(path);
 	if (id === undefined || !isLanguageId(id)) throw new Error(`Fovea cannot parse ${path}: unsupported language`);
-	const grammar = loaded.get(id);
-	if (grammar === undefined) {
-		throw new Error(`Fovea cannot parse ${path} yet: await extractor.ensureLanguages(["${id}"]) first`);
-	}
-	const tree = grammar.parser.parse(source);
-	if (tree === null) throw new Error(`Fovea could not parse ${path}`);
-	try {
-		const root = tree.rootNode;
-		let facts: FileFacts | undefined;
-		return visit(root, () => {
-			facts ??= factsOf(grammar, root, path, id, source, hashOf(source), options.contentTerms ?? true);
-			return facts;
-		});
-	} finally {
-		tree.delete();
-	}
+	return withSyntaxTrees([{ path, source }], (root, facts) => visit(root, facts), id, options)[0] as T;
 }
 
 /**
@@ -341,7 +326,8 @@ export function withSyntaxTrees<T>(
 ): T[] {
 	const grammar = loaded.get(language);
 	if (grammar === undefined) {
-		throw new Error(`Fovea cannot parse ${language} yet: await extractor.ensureLanguages(["${language}"]) first`);
+		const named = versions[0]?.path ?? language;
+		throw new Error(`Fovea cannot parse ${named} yet: await extractor.ensureLanguages(["${language}"]) first`);
 	}
 	const out: T[] = [];
 	let previous: { tree: Tree; source: string } | undefined;
