@@ -1,7 +1,7 @@
 import type { CodeGraph, GraphDelta, GraphNode } from "../graph/index.ts";
 import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
-import { readQuery, terms, withoutBoilerplate } from "../terms/index.ts";
+import { hasBody, readQuery, terms, withoutBoilerplate } from "../terms/index.ts";
 import { BoundedDiffusion, type BoundedHeatStats, HEAT_BUDGET } from "./bounded-heat.ts";
 import { ContentIndex } from "./content-index.ts";
 import { applyCouplingPrior } from "./coupling-prior.ts";
@@ -242,7 +242,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before, role);
 		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
-		if (bestText > 0 && isOneLine(query.text) && reading.paths.length === 0) admitLexicalTests(fileScore, text, factor);
+		if (bestText > 0 && !hasBody(query.text) && reading.paths.length === 0) admitLexicalTests(fileScore, text, factor);
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
@@ -288,9 +288,4 @@ function mixNamedSeeds(seeds: Float64Array, seeded: number, named: NamedSeeds | 
 	for (const [id, mass] of named.nodes)
 		if (id < seeds.length) seeds[id] = (seeds[id] as number) + (share * mass) / total;
 	return countPositive(seeds);
-}
-
-/** Whether `text` is one line (a subject, a few words), not an issue's title and body. */
-function isOneLine(text: string): boolean {
-	return !text.trim().includes("\n");
 }

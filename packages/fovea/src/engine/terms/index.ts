@@ -7,5 +7,5 @@
 export { contentTerms, forEachContentTerm } from "./content.ts";
 export { withoutBoilerplate } from "./issue-boilerplate.ts";
 export { rememberedTerms, terms } from "./query.ts";
-export { type NamedLiteral, readLiterals } from "./query-literals.ts";
+export { hasBody, type NamedLiteral, readLiterals } from "./query-literals.ts";
 export { type AboutRole, type NamedPath, type NamedSymbol, type QueryReading, readQuery } from "./query-reading.ts";

@@ -21,6 +21,14 @@ export interface NamedLiteral {
 
 /** A text with a second non-blank line. */
 const HAS_BODY = /\S[^\n]*\n\s*\S/;
+
+/**
+ * Whether a query has a body beyond its first non-blank line: an issue's title and text, not a commit subject or a
+ * few words, which focus and the literals read apart.
+ */
+export function hasBody(text: string): boolean {
+	return HAS_BODY.test(text);
+}
 /** A fenced code block. */
 const FENCE = /```[^\n]*\n[\s\S]*?(?:```|$)/g;
 /** An inline code span, on one line. */
@@ -42,7 +50,7 @@ const TITLE_WEIGHT = 0.5;
  * (read as literals, they cost vuejs/core's subjects 0.056 of MRR); an issue has a body.
  */
 export function readLiterals(text: string): NamedLiteral[] {
-	if (!HAS_BODY.test(text)) return [];
+	if (!hasBody(text)) return [];
 	const found = new Map<string, number>();
 	const add = (literal: string, weight: number) => found.set(literal, Math.max(found.get(literal) ?? 0, weight));
 	const prose = text.replace(FENCE, " ");
