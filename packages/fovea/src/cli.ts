@@ -18,6 +18,7 @@ import { reportCliFailure, UsageError } from "./cli/failure.ts";
 import { writeOutput } from "./cli/output.ts";
 import { printable } from "./cli/printable.ts";
 import { terminalProgress } from "./cli/progress.ts";
+import { useShortRunTiering } from "./cli/short-run-tiering.ts";
 import { versionText } from "./cli/version.ts";
 import { defaultCacheDir, rootCacheDir } from "./engine/cache-location.ts";
 import { CodeMap } from "./engine/map/code-map.ts";
@@ -293,6 +294,8 @@ if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-
 const LARGE_RUN_BYTES = 1_000_000;
 useBaselineCompilerEverywhere(LARGE_RUN_BYTES);
 useExtractWorkersFrom(500, LARGE_RUN_BYTES);
+// Its JavaScript likewise reaches V8's optimizing compiler later (`cli/short-run-tiering.ts`).
+useShortRunTiering();
 
 main(process.argv.slice(2)).then(
 	(code) => {
