@@ -68,7 +68,7 @@ describe("pi-fovea/workspace, the light kernel", () => {
 		"envInt",
 	];
 
-	it("exports the seed's names, imports no parser, graph, analysis or Git module, and nothing third-party", () => {
+	it("exports exactly the seed's names, imports no parser, graph, analysis or Git module, and nothing third-party", () => {
 		const { modules, external } = staticImportGraph(kernel, repoRoot);
 		const offending = modules
 			.map((m) => relative(repoRoot, m.path))
@@ -76,7 +76,7 @@ describe("pi-fovea/workspace, the light kernel", () => {
 		assert.deepEqual(offending, []);
 		assert.deepEqual(external, []);
 		const { exports } = probeLoad(kernel);
-		for (const name of SEED_EXPORTS) assert.ok(exports.includes(name), `exports ${name}`);
+		assert.deepEqual([...exports].sort(), [...SEED_EXPORTS].sort(), "the seed's names and no other value");
 	});
 
 	it("loading it touches no file and spawns nothing", () => {

@@ -18,13 +18,8 @@ import { access, chmod, mkdir, realpath, rm, symlink, writeFile } from "node:fs/
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import {
-	type AccessedPath,
-	accessedPaths,
-	canonicalPath,
-	ProjectDiscovery,
-	shellCwdHints,
-} from "../src/workspace/index.ts";
+import { type AccessedPath, accessedPaths, canonicalPath, ProjectDiscovery } from "../src/workspace/index.ts";
+import { shellCwdHints } from "../src/workspace/shell-hints.ts";
 import { makeTempDir, removeTempDir, runningAsRoot, within, writeTree } from "./support/temp-tree.ts";
 
 const CWD = "/w/proj";

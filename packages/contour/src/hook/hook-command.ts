@@ -17,8 +17,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "pi-fovea/cli-failure";
 import { writeOutput } from "pi-fovea/cli-output";
+import { gitReviewRoot } from "pi-fovea/manual-root";
 import { printable } from "pi-fovea/printable";
-import { gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
+import { ProjectDiscovery } from "pi-fovea/workspace";
 import { hookLocation, inside } from "./hook-location.ts";
 import { CHAINED_NAME, HOOK_MARKER, type HookMode, hookScript, readHookRecord } from "./hook-script.ts";
 
