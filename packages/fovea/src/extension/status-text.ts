@@ -31,7 +31,10 @@ export async function foveaStatus(
 	const coverage = coverageLines(roaming.ring()?.list() ?? [], maps);
 	const lines: ReportLine[] = [
 		{
-			text: `default root (no root given): ${scope?.root ?? cwd} [${scope?.marker ?? "directory"}, session cwd's own project]`,
+			text:
+				scope?.excluded === undefined
+					? `default root (no root given): ${scope?.root ?? cwd} [${scope?.marker ?? "directory"}, session cwd's own project]`
+					: `default root (no root given): none, the session cwd ${scope.root} (${scope.excluded}) is mapped only when named`,
 		},
 		...ring.map((text, i) => ({ text, tone: i === 0 ? ("muted" as const) : ("text" as const) })),
 		...(coverage.length === 0 ? [] : [{ text: "what the maps in memory cover:", tone: "muted" as const }]),
