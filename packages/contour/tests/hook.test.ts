@@ -134,6 +134,7 @@ describe("contour hook", () => {
 
 	it("blocking reviews what the commit records: `commit -a` and `commit <path>` stage into Git's own index file", () => {
 		const { dir, before } = uiUsesDb();
+		assert.doesNotMatch(contour(["hook", "status"], dir).stdout, /outdated/, "the hook install wrote is current");
 		for (const args of [
 			["commit", "-q", "-a", "-m", "ui uses db"],
 			["commit", "-q", "-m", "ui uses db", "--", "src/ui/view.ts"],
@@ -143,6 +144,17 @@ describe("contour hook", () => {
 			assert.match(blocked.stderr, /violates the repository's contour policy/);
 			assert.equal(head(dir), before, "nothing was committed");
 		}
+
+		// A hook an earlier contour wrote (its review line without --index-file) is named as outdated by status.
+		const hook = join(dir, ".git", "hooks", "pre-commit");
+		const current = readFileSync(hook, "utf8");
+		const review = /^if \[ -n "\$\{GIT_INDEX_FILE:-\}" \]; then\n[\s\S]*?\nfi\n/m;
+		assert.match(current, review);
+		writeFileSync(hook, current.replace(review, '"$NODE" "$CLI" review --staged >&2\n'));
+		const status = contour(["hook", "status"], dir);
+		assert.match(status.stdout, /^outdated: an earlier contour wrote this hook .*run contour hook install again$/m);
+		assert.equal(contour(["hook", "install", "--blocking"], dir).code, 0);
+		assert.doesNotMatch(contour(["hook", "status"], dir).stdout, /outdated/, "install rewrites it");
 	});
 
 	it("a linked worktree installs into the common dir; core.hooksPath inside is used, outside refused", () => {

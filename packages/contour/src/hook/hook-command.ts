@@ -121,6 +121,8 @@ interface HookStatus {
 	mode?: HookMode;
 	node?: { path: string; exists: boolean };
 	cli?: { path: string; exists: boolean };
+	/** Contour's hook whose text is not what install writes now (an earlier contour wrote it). */
+	outdated?: boolean;
 	chained: boolean;
 }
 
@@ -136,6 +138,7 @@ async function status(hook: string, chained: string): Promise<HookStatus> {
 		out.mode = record.mode;
 		out.node = { path: record.node, exists: await exists(record.node) };
 		out.cli = { path: record.cli, exists: await exists(record.cli) };
+		out.outdated = text !== hookScript(record);
 	}
 	return out;
 }
@@ -152,6 +155,11 @@ function statusLines(info: HookStatus): string[] {
 		`runs: ${info.node?.path ?? "?"} ${info.cli?.path ?? "?"} review --staged`,
 		...(gone.length > 0
 			? [`missing: ${gone.join(", ")} (the hook says so at each commit; run contour hook install again)`]
+			: []),
+		...(info.outdated === true
+			? [
+					"outdated: an earlier contour wrote this hook (it may review the index as it stood before `git commit -a` or `git commit <path>`); run contour hook install again",
+				]
 			: []),
 		...(info.chained ? [`chained: ${CHAINED_NAME} runs first`] : []),
 	];
