@@ -218,6 +218,17 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 		assert.match(soloTold.at(-1) ?? "", new RegExp(`${soloRun} of team solo is done`));
 		await b.prompt("anything new?");
 		assert.deepEqual(told(b), [], "B is told nothing");
+
+		// Single mode, the default: every run records its workspace at creation, every agent worked there, and no
+		// worktree was made (seed: workspace-isolation, "single (default)").
+		for (const runId of [pairRun, soloRun]) {
+			const run = await readRun(ws, String(runId));
+			assert.equal(run.manifest.cwd, ws, "manifest.cwd is the workspace the run was started in");
+			assert.equal(run.manifest.workspaceMode, "single");
+			for (const task of run.tasks)
+				assert.equal((task.meta as { cwd?: string } | undefined)?.cwd, ws, `task ${task.id} ran in the workspace`);
+		}
+		assert.equal(existsSync(join(ws, ".worktrees")), false, "no worktree in single mode");
 	});
 
 	it("works in task worktrees: Fovea and Contour enroll them, a taken branch fails clearly, cleanup keeps dirty work", async () => {

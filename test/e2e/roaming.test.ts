@@ -735,7 +735,7 @@ describe("Crew's agent-access channel", () => {
 });
 
 describe("roots that end", () => {
-	it("an agent touching the session's own root does not become its origin, and a root whose directory is deleted leaves both rings", async () => {
+	it("an agent touching the session's own root does not become its origin, a reload keeps no origin, and a root whose directory is deleted leaves both rings", async () => {
 		const { base } = await workspace();
 		const { home, agentRepo } = namedRepos(base, "home", "agentRepo");
 		const origin = { kind: "crew-agent", agentId: "run-1:look", runId: "run-1", taskId: "look" };
@@ -755,6 +755,13 @@ describe("roots that end", () => {
 			const shown = listedRoots(await commandText(host, "/fovea roots"));
 			assert.equal(shown.find((row) => row.root === home)?.marker, "git", "the session's own root keeps no agent");
 			assert.equal(shown.find((row) => row.root === agentRepo)?.marker, "peer · agent run-1:look");
+
+			// A reload restores the branch's roots, not their origin attribution (seed: "Bounded continuity").
+			await host.command("/reload");
+			const restored = listedRoots(await commandText(host, "/fovea roots"));
+			assert.deepEqual(restored.map((row) => row.root).sort(), [home, agentRepo].sort(), "the roots are restored");
+			for (const row of restored)
+				assert.doesNotMatch(row.marker, /agent/, `no agent named for ${row.root} after /reload`);
 
 			rmSync(agentRepo, { recursive: true, force: true });
 			assert.deepEqual(await listed(host), { fovea: [home], contour: [home] }, "a deleted root is not listed");

@@ -29,7 +29,7 @@ import { type ReportSummary, summarizeReport, summaryLine } from "./report/repor
 
 const USAGE = `usage:
   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
-                 [--policy FILE]
+                 [--policy FILE] [--index-file FILE]
   contour status [--root DIR] [--json]
   contour hook install [--blocking] | uninstall | status [--json]   [--root DIR]
   contour help | --help | --version
@@ -48,6 +48,8 @@ options:
   --max-tokens N    budget of the text report, 100 to 100000 (default 2000)
   --max-findings N  findings in the report, 0 to 100000 (default: all that fit the budget)
   --policy FILE     a policy (forbidden imports, regions, limits) instead of .pi/contour/policy.json
+  --index-file FILE a staged review of this index file (inside the repository's Git directory) instead of the
+                    index; the hook passes the one Git stages the commit in (GIT_INDEX_FILE)
   --json            the whole report as JSON instead of text`;
 
 /** Text output fits this many tokens unless --max-tokens says otherwise. */
@@ -72,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
 			"max-tokens": { type: "string" },
 			"max-findings": { type: "string" },
 			policy: { type: "string" },
+			"index-file": { type: "string" },
 			help: { type: "boolean", short: "h", default: false },
 			version: { type: "boolean", default: false },
 		},
@@ -94,6 +97,9 @@ async function main(argv: string[]): Promise<number> {
 	const targets = chosen.filter((flag): flag is string => typeof flag === "string");
 	if (targets.length > 1) throw new UsageError(`choose one of ${targets.join(", ")}`);
 	const target = values.base !== undefined ? "branch" : values["working-tree"] ? "working-tree" : "staged";
+	const indexFile = values["index-file"];
+	if (indexFile !== undefined && target !== "staged") throw new UsageError("--index-file is for a staged review only");
+	if (indexFile === "") throw new UsageError("--index-file needs a file");
 	const maxTokens = integer(values["max-tokens"], "--max-tokens", 100, 100_000);
 	const maxFindings = integer(values["max-findings"], "--max-findings", 0, 100_000);
 	const root = await chooseRoot(values.root);
@@ -108,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
 			root,
 			target,
 			...(values.base === undefined ? {} : { base: values.base }),
+			...(indexFile === undefined ? {} : { indexFile: resolve(indexFile) }),
 			cache: new ReviewCache({ disk: new DiskCache() }),
 			maps: async () => {
 				const { CodeMap, useBaselineCompilerEverywhere, useExtractWorkerScript, useExtractWorkersFrom } = await import(

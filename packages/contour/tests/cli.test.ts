@@ -6,8 +6,8 @@
  * advisory by default."
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, copyFileSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -191,6 +191,31 @@ describe("contour review", { concurrency: true }, () => {
 		const json = JSON.parse(fromRoot.stdout) as ReportJson;
 		assert.equal(json.policy?.source, join(dir, ".pi/contour/policy.json"));
 		assert.deepEqual([json.findings[0]?.kind, json.findings[0]?.policy], ["forbidden-import", true]);
+	});
+
+	it("--index-file reviews that index instead of the repository's own; one outside the Git directory is refused", async () => {
+		const dir = layered();
+		const file = join(tempDir("contour-policy-"), "policy.json");
+		writeFileSync(file, POLICY);
+		// An index of HEAD's state beside the real one, as Git makes for `commit <path>`.
+		execFileSync("git", ["read-tree", "HEAD"], {
+			cwd: dir,
+			env: { ...process.env, GIT_INDEX_FILE: join(dir, ".git/clean-index") },
+		});
+		const staged = await contour(["review", "--policy", file], dir);
+		assert.equal(staged.code, 1, "the repository's index holds the violation");
+		const clean = await contour(["review", "--policy", file, "--index-file", ".git/clean-index", "--json"], dir);
+		assert.equal(clean.code, 0, clean.stderr);
+		assert.deepEqual((JSON.parse(clean.stdout) as ReportJson).findings, [], "the given index holds no change");
+
+		const outside = join(tempDir("contour-index-"), "index");
+		copyFileSync(join(dir, ".git/clean-index"), outside);
+		const refused = await contour(["review", "--index-file", outside], dir);
+		assert.equal(refused.code, 2);
+		assert.match(refused.stderr, /not inside the repository's Git directory/);
+		const wrongTarget = await contour(["review", "--working-tree", "--index-file", ".git/clean-index"], dir);
+		assert.equal(wrongTarget.code, 2);
+		assert.match(wrongTarget.stderr, /--index-file is for a staged review only/);
 	});
 
 	it("bad input gives a visible gap: binary, invalid UTF-8, giant, syntax error and submodule", async () => {

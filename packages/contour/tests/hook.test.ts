@@ -53,6 +53,31 @@ function branchy(name: string, branches: number): string {
 
 const FOREIGN_HOOK = '#!/bin/sh\necho "lint ran" > "$(git rev-parse --show-toplevel)/lint-ran"\n';
 
+/**
+ * A repository whose policy forbids ui → db imports, with contour's blocking hook installed and a ui → db import
+ * written to the worktree (not staged); `before` is its HEAD.
+ */
+function uiUsesDb(): { dir: string; before: string } {
+	const policy = JSON.stringify({
+		regions: { ui: "src/ui/**", db: "src/db/**" },
+		forbid: [{ from: "ui", to: "db" }],
+	});
+	const dir = repo(
+		{
+			".pi/contour/policy.json": policy,
+			"src/ui/view.ts": "export function view() {\n\treturn 1;\n}\n",
+			"src/db/store.ts": "export function store() {\n\treturn 2;\n}\n",
+		},
+		{ commit: true },
+	);
+	assert.equal(contour(["hook", "install", "--blocking"], dir).code, 0);
+	const before = head(dir);
+	write(dir, {
+		"src/ui/view.ts": 'import { store } from "../db/store.ts";\nexport function view() {\n\treturn store();\n}\n',
+	});
+	return { dir, before };
+}
+
 describe("contour hook", () => {
 	it("installs advisory beside another tool's hook, runs on git commit, reports status, and uninstall restores", () => {
 		const dir = repo({ "src/a.ts": branchy("parse", 2), ".gitignore": "lint-ran\n" }, { commit: true });
@@ -95,23 +120,7 @@ describe("contour hook", () => {
 	});
 
 	it("blocking stops a commit that violates the repository's policy and lets others through", () => {
-		const policy = JSON.stringify({
-			regions: { ui: "src/ui/**", db: "src/db/**" },
-			forbid: [{ from: "ui", to: "db" }],
-		});
-		const dir = repo(
-			{
-				".pi/contour/policy.json": policy,
-				"src/ui/view.ts": "export function view() {\n\treturn 1;\n}\n",
-				"src/db/store.ts": "export function store() {\n\treturn 2;\n}\n",
-			},
-			{ commit: true },
-		);
-		assert.equal(contour(["hook", "install", "--blocking"], dir).code, 0);
-		const before = head(dir);
-		write(dir, {
-			"src/ui/view.ts": 'import { store } from "../db/store.ts";\nexport function view() {\n\treturn store();\n}\n',
-		});
+		const { dir, before } = uiUsesDb();
 		gitRun(dir, "add", "-A");
 		const blocked = gitRun(dir, "commit", "-q", "-m", "ui uses db");
 		assert.notEqual(blocked.code, 0);
@@ -121,6 +130,31 @@ describe("contour hook", () => {
 		gitRun(dir, "add", "-A");
 		assert.equal(gitRun(dir, "commit", "-q", "-m", "fine").code, 0);
 		assert.notEqual(head(dir), before);
+	});
+
+	it("blocking reviews what the commit records: `commit -a` and `commit <path>` stage into Git's own index file", () => {
+		const { dir, before } = uiUsesDb();
+		assert.doesNotMatch(contour(["hook", "status"], dir).stdout, /outdated/, "the hook install wrote is current");
+		for (const args of [
+			["commit", "-q", "-a", "-m", "ui uses db"],
+			["commit", "-q", "-m", "ui uses db", "--", "src/ui/view.ts"],
+		]) {
+			const blocked = gitRun(dir, ...args);
+			assert.notEqual(blocked.code, 0, `git ${args.join(" ")} was let through:\n${blocked.stderr}`);
+			assert.match(blocked.stderr, /violates the repository's contour policy/);
+			assert.equal(head(dir), before, "nothing was committed");
+		}
+
+		// A hook an earlier contour wrote (its review line without --index-file) is named as outdated by status.
+		const hook = join(dir, ".git", "hooks", "pre-commit");
+		const current = readFileSync(hook, "utf8");
+		const review = /^if \[ -n "\$\{GIT_INDEX_FILE:-\}" \]; then\n[\s\S]*?\nfi\n/m;
+		assert.match(current, review);
+		writeFileSync(hook, current.replace(review, '"$NODE" "$CLI" review --staged >&2\n'));
+		const status = contour(["hook", "status"], dir);
+		assert.match(status.stdout, /^outdated: an earlier contour wrote this hook .*run contour hook install again$/m);
+		assert.equal(contour(["hook", "install", "--blocking"], dir).code, 0);
+		assert.doesNotMatch(contour(["hook", "status"], dir).stdout, /outdated/, "install rewrites it");
 	});
 
 	it("a linked worktree installs into the common dir; core.hooksPath inside is used, outside refused", () => {

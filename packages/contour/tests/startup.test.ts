@@ -1,9 +1,11 @@
 // Seed, "Lightweight shared API" and "Bounded continuity": module load does no filesystem work, runs no Git and
 // imports no parser, graph or analysis engine; startup with no retained roots never scans the launch directory.
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { cleanup, tempDir } from "./git/support.ts";
 import { staticImportGraph, staticSpecifiers } from "./support/import-graph.ts";
 import { probeLoad } from "./support/probe-load.ts";
 
@@ -17,6 +19,46 @@ const entries = {
  * lines out, so a comment saying why costs nothing) to 28 KiB: about the same share of code as the reference's.
  */
 const STARTUP_BYTE_BUDGET = 28 * 1024;
+
+after(cleanup);
+
+describe("the load probe", () => {
+	it("sees a module's own filesystem and child-process calls at load and in its factory, so empty lists mean none", () => {
+		// A module where the probe counts calls: under a packages/<name>/src/ folder, as the extensions' sources are.
+		const src = join(tempDir("contour-probe-"), "packages", "probe", "src");
+		mkdirSync(src, { recursive: true });
+		const entry = join(src, "index.ts");
+		writeFileSync(
+			entry,
+			[
+				'import { execFileSync } from "node:child_process";',
+				'import { readFileSync } from "node:fs";',
+				'import { stat } from "node:fs/promises";',
+				"readFileSync(import.meta.filename);",
+				"await stat(import.meta.dirname);",
+				"export const named = 1;",
+				"export default function factory(): void {",
+				'\texecFileSync(process.execPath, ["--version"]);',
+				"}",
+				"",
+			].join("\n"),
+		);
+		const report = probeLoad(entry);
+		assert.ok(
+			report.fsCalls.some((call) => call.startsWith("fs.readFileSync(")),
+			report.fsCalls.join(", "),
+		);
+		assert.ok(
+			report.fsCalls.some((call) => call.startsWith("fs.promises.stat(")),
+			report.fsCalls.join(", "),
+		);
+		assert.ok(
+			report.spawns.some((call) => call.startsWith("child_process.execFileSync(")),
+			report.spawns.join(", "),
+		);
+		assert.deepEqual(report.exports.sort(), ["default", "named"]);
+	});
+});
 
 describe("startup import graph", () => {
 	for (const [name, entry] of Object.entries(entries)) {
@@ -68,7 +110,7 @@ describe("pi-fovea/workspace, the light kernel", () => {
 		"envInt",
 	];
 
-	it("exports the seed's names, imports no parser, graph, analysis or Git module, and nothing third-party", () => {
+	it("exports exactly the seed's names, imports no parser, graph, analysis or Git module, and nothing third-party", () => {
 		const { modules, external } = staticImportGraph(kernel, repoRoot);
 		const offending = modules
 			.map((m) => relative(repoRoot, m.path))
@@ -76,7 +118,7 @@ describe("pi-fovea/workspace, the light kernel", () => {
 		assert.deepEqual(offending, []);
 		assert.deepEqual(external, []);
 		const { exports } = probeLoad(kernel);
-		for (const name of SEED_EXPORTS) assert.ok(exports.includes(name), `exports ${name}`);
+		assert.deepEqual([...exports].sort(), [...SEED_EXPORTS].sort(), "the seed's names and no other value");
 	});
 
 	it("loading it touches no file and spawns nothing", () => {

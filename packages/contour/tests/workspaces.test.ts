@@ -52,6 +52,21 @@ describe("contour workspaces", () => {
 		});
 	});
 
+	it("publishes one version-1 hint with source contour per newly enrolled Git root, and none for other projects", async () => {
+		const base = await tempDir();
+		const repo = gitRepo(join(base, "repo"));
+		const plain = manifestProject(join(base, "plain"));
+		await withHost(base, [CONTOUR], async (host) => {
+			const hints: unknown[] = [];
+			const stop = host.eventBus.on(WORKSPACE_ACCESS_EVENT, (payload) => hints.push(payload));
+			await host.runTools([{ name: "read", arguments: { path: join(plain, "src/main.ts") } }]);
+			await host.runTools([{ name: "read", arguments: { path: join(repo, "src/main.ts") } }]);
+			await host.runTools([{ name: "ls", arguments: { path: join(repo, "src") } }]);
+			stop();
+			assert.deepEqual(hints, [{ version: 1, source: "contour", root: repo, sessionId: host.sessionId() }]);
+		});
+	});
+
 	it("the omitted review root is the cwd's Git project, else the most recent Git root, else none", async () => {
 		const base = await tempDir();
 		const own = gitRepo(join(base, "own"));

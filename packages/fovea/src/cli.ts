@@ -236,7 +236,14 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function resolveRoot(explicit: string | undefined): Promise<string> {
-	if (explicit === undefined) return (await cwdProject(process.cwd(), new ProjectDiscovery())).root;
+	if (explicit === undefined) {
+		const scope = await cwdProject(process.cwd(), new ProjectDiscovery());
+		if (scope.excluded !== undefined)
+			throw new UsageError(
+				`no --root given, and the current directory ${scope.root} (${scope.excluded}) is never mapped unless named: give --root`,
+			);
+		return scope.root;
+	}
 	if (explicit === "") throw new UsageError("--root needs a directory, got an empty string");
 	const root = await canonicalPath(explicit);
 	const info = await stat(root).catch(() => undefined);

@@ -36,4 +36,47 @@ describe("driftMessage", () => {
 			}
 		}
 	});
+
+	it("quiet roots cost nothing: 31 of them beside the root with drift leave its message whole", () => {
+		const names = ["alpha", "bravo", "charlie"];
+		const busy = (): PendingDrift => ({ root: "/work/busy", state: { pending: names.map(drift) } });
+		const quiet = Array.from(
+			{ length: 31 },
+			(_, i): PendingDrift => ({ root: `/work/quiet-${i}`, state: { pending: [] } }),
+		);
+		const budget = 120;
+		const alone = driftMessage([busy()], [], budget);
+		assert.ok(alone !== undefined && !alone.includes("more, told in a later message"), "the budget holds it all");
+		for (const roots of [
+			[...quiet, busy()],
+			[busy(), ...quiet],
+		]) {
+			const message = driftMessage(roots, [], budget);
+			assert.equal(message, alone, "the same message, not a share divided by 32 roots");
+			assert.doesNotMatch(message ?? "", /quiet-/, "no label for a root with nothing to tell");
+		}
+	});
+
+	it("root labels and retirement notices are paid from the same budget; a notice that does not fit waits", () => {
+		const notices = [
+			"Fovea: /work/old-one left the ring (the least recently used of 32).",
+			"Fovea: /work/old-two left the ring.",
+		];
+		const root: PendingDrift = { root: "/work/busy", state: { pending: [drift("alpha")] } };
+		const whole = driftMessage([{ ...root, state: { pending: [drift("alpha")] } }], [...notices], 400) ?? "";
+		const needed = estimateTokens(`${whole}\n`);
+		const waiting = [...notices];
+		const message = driftMessage([root], waiting, needed - 1) ?? "";
+		assert.ok(
+			estimateTokens(`${message}\n`) <= needed - 1,
+			"labels, drift and notices together stay within the budget",
+		);
+		assert.match(message, /In \/work\/busy:/);
+		assert.deepEqual(waiting, [notices[1]], "the notice that did not fit is kept for the next message");
+		assert.equal(
+			driftMessage([], waiting, 400),
+			`Fovea: files changed since you last looked (meaningful changes only):\n${notices[1]}`,
+		);
+		assert.deepEqual(waiting, []);
+	});
 });

@@ -97,6 +97,27 @@ describe("fovea extension through the real Pi host", () => {
 		});
 	});
 
+	it("/fovea status names the resident-map bound in force: FOVEA_CACHE_ROOTS, 2 by default, a huge value cut as the maps cut it", async () => {
+		const base = await tempDir();
+		const saved = process.env.FOVEA_CACHE_ROOTS;
+		const bound = async () => {
+			let text = "";
+			await withHost(base, async (host) => {
+				text = (await host.command("/fovea status")).notifications.map((n) => n.message).join("\n");
+			});
+			return /maps kept in memory: at most (\d+) roots \(FOVEA_CACHE_ROOTS\)/.exec(text)?.[1];
+		};
+		try {
+			delete process.env.FOVEA_CACHE_ROOTS;
+			assert.equal(await bound(), "2");
+			process.env.FOVEA_CACHE_ROOTS = "5000";
+			assert.equal(await bound(), "1024", "the bound sharedResidentMaps applies, not the raw value");
+		} finally {
+			if (saved === undefined) delete process.env.FOVEA_CACHE_ROOTS;
+			else process.env.FOVEA_CACHE_ROOTS = saved;
+		}
+	});
+
 	it("/fovea roots shows root, marker, age and whether its map is loaded; /fovea reset clears and persists; bad input is a clear error", async () => {
 		const base = await tempDir();
 		const repo = gitRepo(join(base, "r"));

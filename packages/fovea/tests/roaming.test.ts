@@ -18,13 +18,9 @@ import { access, chmod, mkdir, realpath, rm, symlink, writeFile } from "node:fs/
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import {
-	type AccessedPath,
-	accessedPaths,
-	canonicalPath,
-	ProjectDiscovery,
-	shellCwdHints,
-} from "../src/workspace/index.ts";
+import { probeFilesystem } from "../../../test/e2e/support/fs-probe.ts";
+import { type AccessedPath, accessedPaths, canonicalPath, ProjectDiscovery } from "../src/workspace/index.ts";
+import { shellCwdHints } from "../src/workspace/shell-hints.ts";
 import { makeTempDir, removeTempDir, runningAsRoot, within, writeTree } from "./support/temp-tree.ts";
 
 const CWD = "/w/proj";
@@ -985,6 +981,33 @@ describe("ProjectDiscovery: bounds and caching", () => {
 			await assert.rejects(access(marker), "the fake git must never run");
 		} finally {
 			process.env.PATH = savedPath;
+		}
+	});
+});
+
+describe("ProjectDiscovery: what it touches", () => {
+	it("only asks for metadata along the path's own ancestors: no directory listed, no manifest or config read", async () => {
+		const targets = [
+			[join(work, "mono/packages/pkg/src/a.ts"), "file"],
+			[join(work, "crate/src/main.rs"), "unknown"],
+			[join(work, "loose/proj/a.py"), "file"],
+			[join(work, "crate"), "directory"],
+		] as const;
+		for (const [target, kind] of targets) {
+			const probe = probeFilesystem(work);
+			try {
+				const found = await new ProjectDiscovery({ home }).discover(target, kind);
+				assert.ok(found !== undefined, `a root for ${target}`);
+			} finally {
+				probe.restore();
+			}
+			assert.ok(probe.calls.length > 0, "the probe saw discovery's calls");
+			const contents = probe.calls.filter((c) => !/^fs(\.promises)?\.(stat|lstat|realpath)(Sync)?$/.test(c.fn));
+			assert.deepEqual(contents, [], `only stat, lstat and realpath for ${target}`);
+			const ancestors = new Set<string>();
+			for (let dir = target; dir !== dirname(dir); dir = dirname(dir)) ancestors.add(dir);
+			const elsewhere = probe.calls.filter((c) => !ancestors.has(c.path) && !ancestors.has(dirname(c.path)));
+			assert.deepEqual(elsewhere, [], `nothing beside the ancestors of ${target} (no sibling project)`);
 		}
 	});
 });

@@ -14,20 +14,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { CREW_AGENT_ACCESS_EVENT, crewAgentAccess, crewAgentAccessHint } from "../src/workspace/agent-access-check.ts";
 import {
-	CONTOUR_WORKSPACE_ENTRY,
-	CREW_AGENT_ACCESS_EVENT,
-	crewAgentAccess,
-	crewAgentAccessHint,
 	ExecutionRoots,
 	envInt,
-	FOVEA_WORKSPACE_ENTRY,
 	latestWorkspaceEntry,
 	OBSERVED_ROOT_LIMIT,
 	peerWorkspaceRoot,
 	WORKSPACE_ACCESS_EVENT,
-	workspaceAccessHint,
 } from "../src/workspace/index.ts";
+import { workspaceAccessHint } from "../src/workspace/peer-hints.ts";
+import { CONTOUR_WORKSPACE_ENTRY, FOVEA_WORKSPACE_ENTRY } from "../src/workspace/session-entries.ts";
 
 /** Runs `fn` with `process.env[name]` set to `value` (or deleted), then restores the previous value. */
 function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {

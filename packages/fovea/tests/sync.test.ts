@@ -379,6 +379,42 @@ describe("fovea sync", () => {
 		}
 	});
 
+	it("reload and tree navigation restore the roots, not their semantic baselines: a change made before is no delta", async () => {
+		const a = await project("first");
+		await withHost({ cwd: await tempDir(), extensions: [FOVEA] }, async (host) => {
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }], { prompt: "in a" });
+			await counters(host);
+			let told = syncMessages(host).length;
+			// Each restore below follows a change nobody told yet: a restored baseline would tell it as a delta.
+			appendFileSync(join(a, "src/helper.ts"), "export function beforeReload(): void {}\n");
+			await host.command("/reload");
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [a], "the root is restored");
+			await host.prompt("after the reload");
+			await host.prompt("and again");
+			assert.doesNotMatch(syncMessages(host).slice(told).join("\n"), /beforeReload/, "no baseline survived /reload");
+
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }], { prompt: "read again" });
+			await counters(host);
+			told = syncMessages(host).length;
+			appendFileSync(join(a, "src/helper.ts"), "export function beforeNavigation(): void {}\n");
+			await host.navigateTree(host.lastUserEntryId("read again"));
+			assert.deepEqual(newestRing(host, FOVEA_WORKSPACE_ENTRY), [a]);
+			await host.prompt("on the branch");
+			await host.prompt("and again");
+			assert.doesNotMatch(syncMessages(host).slice(told).join("\n"), /beforeNavigation/, "nor tree navigation");
+
+			// The new boundary is live: a change after it is told, as someone else's.
+			await host.runTools([{ name: "read", arguments: { path: join(a, "src/main.ts") } }]);
+			await counters(host);
+			appendFileSync(join(a, "src/helper.ts"), "export function afterRestore(): void {}\n");
+			await host.prompt("after a later change");
+			assert.match(
+				syncMessages(host).slice(told).join("\n"),
+				/src\/helper\.ts \(changed, not by this session\): \+ function afterRestore/,
+			);
+		});
+	});
+
 	it("a first successful write after re-entry is part of the new baseline: no invented prior delta, no authorship", async () => {
 		await withFirstRetired(async (host, a) => {
 			const baselines = (await counters(host)).baselines;

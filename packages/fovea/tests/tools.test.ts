@@ -562,6 +562,50 @@ describe("roots of fovea_focus", () => {
 		});
 	});
 
+	it("in the home directory a call without root maps nothing and says to name one; named, the home directory is mapped", async () => {
+		const home = join(await tempDir(), "home");
+		writeFiles(home, {
+			"notes.ts": "export function notes(): number {\n\treturn 1;\n}\n",
+			".ssh/keys.ts": "export const secretKey = 1;\n",
+		});
+		gitRepo(join(home, "projects/p"), { "src/x.ts": "export const x = 1;\n" }, { commit: true });
+		const saved = process.env.HOME;
+		process.env.HOME = home;
+		try {
+			await host(home, async (pi) => {
+				for (const [name, args] of [
+					["fovea_focus", { query: "notes secretKey" }],
+					["fovea_sketch", {}],
+				] as const) {
+					const refused = await call(pi, name, args);
+					assert.equal(refused.isError, true, `${name}: ${refused.text}`);
+					assert.match(refused.text, new RegExp(`session cwd ${home} \\(home\\) is never mapped unless named`));
+				}
+				assert.equal(newestRing(pi, FOVEA_ENTRY), undefined, "nothing enrolled, the home directory least of all");
+				assert.match(
+					await commandText(pi, "/fovea status"),
+					new RegExp(`default root \\(no root given\\): none, the session cwd ${home} \\(home\\)`),
+				);
+				const grep = await call(pi, "grep", { pattern: "notes" });
+				assert.equal(grep.isError, false, grep.text);
+				assert.match(grep.text, /notes\.ts/);
+				assert.ok(!grep.text.includes("── fovea"), `a grep there maps nothing either:\n${grep.text}`);
+				assert.equal(newestRing(pi, FOVEA_ENTRY), undefined);
+				const named = await focus(pi, { query: "notes", root: home });
+				assert.equal(named.details.root, home, "a home directory named as root is mapped");
+			});
+			const cli = await runNode([CLI, "focus", "notes"], {
+				cwd: home,
+				env: { FOVEA_CACHE_DIR: CACHE_DIR, HOME: home },
+			});
+			assert.equal(cli.code, 2, cli.stderr);
+			assert.match(cli.stderr, /no --root given, and the current directory .* \(home\) is never mapped unless named/);
+		} finally {
+			if (saved === undefined) delete process.env.HOME;
+			else process.env.HOME = saved;
+		}
+	});
+
 	it("a call on a valid root that fails (nothing to measure, an unknown base) enrolls nothing either", async () => {
 		const base = await tempDir();
 		polyglotRepo(base, "a");

@@ -16,6 +16,8 @@ export interface ReviewRootOptions {
 	/** Default "staged" (HEAD→index). "branch" needs `base`. */
 	target?: SnapshotTarget;
 	base?: string;
+	/** A staged review's index file instead of the repository's own: Git's GIT_INDEX_FILE, in a pre-commit hook. */
+	indexFile?: string;
 	signal?: AbortSignal;
 	cache: ReviewCache;
 	/**

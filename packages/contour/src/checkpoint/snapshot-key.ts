@@ -52,7 +52,14 @@ export function analysisKey(
  * identity is answered (a kept report), the snapshot is not completed and the result is `undefined`.
  */
 export async function snapshotOf(
-	options: { root: string; target: SnapshotTarget; base?: string; signal?: AbortSignal; objects?: ObjectReaders },
+	options: {
+		root: string;
+		target: SnapshotTarget;
+		base?: string;
+		signal?: AbortSignal;
+		objects?: ObjectReaders;
+		indexFile?: string;
+	},
 	maxBytes: number,
 	work: GitWork,
 	answered?: (identity: SnapshotIdentity) => Promise<boolean>,
@@ -67,6 +74,7 @@ export async function snapshotOf(
 				maxBytes,
 				work,
 				...(options.objects === undefined ? {} : { objects: options.objects }),
+				...(options.indexFile === undefined ? {} : { indexFile: options.indexFile }),
 			});
 			if (answered !== undefined && listing.settled && (await answered(listing.identity))) return undefined;
 			return await listing.complete();

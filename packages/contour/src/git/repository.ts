@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { sep } from "node:path";
 import { canonicalPath } from "pi-fovea/canonical-path";
 import { forcedConfigFrom, GUARDED_CONFIG_PATTERN } from "pi-fovea/git";
 import { type GitWork, git } from "./run.ts";
@@ -16,12 +17,31 @@ export interface Repository {
 	 * when it re-hashes a racily clean file, even in `git status`.
 	 */
 	forcedConfig: [string, string][];
+	/**
+	 * The index file a staged review reads instead of `<gitDir>/index`: the one Git hands a pre-commit hook in
+	 * GIT_INDEX_FILE (`commit -a` and `commit <path>` stage into a lock or temporary index, not the index itself).
+	 * Absolute and inside `gitDir`.
+	 */
+	indexFile?: string;
 }
 
 /** Shared options of the calls that open a repository. */
 export interface OpenOptions {
 	signal?: AbortSignal;
 	work?: GitWork;
+}
+
+/**
+ * `indexFile` as the repository's index, if it is a file inside `gitDir` (physically: no link leads out); else an
+ * Error that names it. An index elsewhere is refused: a review reads only what belongs to the repository.
+ */
+export async function checkedIndexFile(indexFile: string, gitDir: string): Promise<string> {
+	const [file, dir] = await Promise.all([canonicalPath(indexFile), canonicalPath(gitDir)]);
+	if (!file.startsWith(`${dir}${sep}`))
+		throw new Error(`the index file ${indexFile} is not inside the repository's Git directory ${dir}`);
+	const info = await stat(file).catch(() => undefined);
+	if (info?.isFile() !== true) throw new Error(`the index file ${indexFile} does not exist or is not a file`);
+	return file;
 }
 
 /**

@@ -28,6 +28,8 @@ export function newGitWork(): GitWork {
 export interface GitCallOptions extends Pick<GitRunOptions, "input" | "signal" | "timeoutMs" | "okCodes" | "onStdout"> {
 	/** The repository's guard (see `Repository.forcedConfig`), forced on this call. */
 	forcedConfig?: ForcedConfig;
+	/** The index file Git must read instead of its own (see `Repository.indexFile`); the only `GIT_*` let through. */
+	indexFile?: string;
 	work?: GitWork;
 }
 
@@ -40,6 +42,7 @@ export type GitResult = GitOutput;
  */
 export function git(root: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
 	if (options.work) options.work.processes++;
-	const { forcedConfig, work: _work, ...rest } = options;
-	return runGit(root, args, { ...rest, forced: forcedConfig });
+	const { forcedConfig, indexFile, work: _work, ...rest } = options;
+	const index = indexFile === undefined ? {} : { env: { GIT_INDEX_FILE: indexFile }, allowGitEnv: ["GIT_INDEX_FILE"] };
+	return runGit(root, args, { ...rest, ...index, forced: forcedConfig });
 }

@@ -3,7 +3,7 @@ import { ObjectReader, type ObjectReaders } from "./cat-file.ts";
 import { withGap, withSizes } from "./change-sides.ts";
 import { objectChanges, worktreeChanges } from "./compose.ts";
 import { parseRawDiff, type RawEntry } from "./raw-diff.ts";
-import { openRepository, type Repository } from "./repository.ts";
+import { checkedIndexFile, openRepository, type Repository } from "./repository.ts";
 import { type GitWork, git } from "./run.ts";
 import {
 	type ChangedFile,
@@ -39,6 +39,8 @@ export interface SnapshotOptions {
 	objects?: ObjectReaders;
 	/** Test hook: runs after every read, before HEAD and the index are checked again. */
 	onBetweenReads?: () => void | Promise<void>;
+	/** A staged review's index file instead of the repository's own (see `Repository.indexFile`). */
+	indexFile?: string;
 }
 
 /** HEAD or the index moved while a snapshot was being taken; taking it again gives a consistent one. */
@@ -99,8 +101,13 @@ export async function listSnapshot(options: SnapshotOptions): Promise<SnapshotLi
 	const call = { signal: options.signal, work: options.work };
 	// HEAD is resolved while locating the repository (references only: no object is read before the partial-clone
 	// refusal); that it names a commit is checked with the blob sizes below.
-	const { repo, head } = await openRepository(options.root, call);
-	const calls = { ...call, forcedConfig: repo.forcedConfig };
+	const opened = await openRepository(options.root, call);
+	const { head } = opened;
+	const repo =
+		options.indexFile === undefined
+			? opened.repo
+			: { ...opened.repo, indexFile: await checkedIndexFile(options.indexFile, opened.repo.gitDir) };
+	const calls = { ...call, forcedConfig: repo.forcedConfig, indexFile: repo.indexFile };
 	const before = await readState(repo, head);
 	const base = target === "branch" ? await resolveBase(repo, before, options.base as string, calls) : undefined;
 	// One status run lists HEAD→index, index→worktree and the untracked files, and says which HEAD it compared; a
@@ -116,7 +123,7 @@ export async function listSnapshot(options: SnapshotOptions): Promise<SnapshotLi
 	const settled =
 		listing.head !== undefined &&
 		listing.head === before.head &&
-		(await indexDigest(repo.gitDir, repo.objectFormat)) === before.indexDigest;
+		(await indexDigest(repo.gitDir, repo.objectFormat, repo.indexFile)) === before.indexDigest;
 	const identity: SnapshotIdentity = {
 		root: repo.root,
 		target,

@@ -44,7 +44,7 @@ export async function readState(repo: Repository, oid: string | null): Promise<R
 	return {
 		head: oid,
 		branch: ref === undefined ? null : ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref,
-		indexDigest: await indexDigest(repo.gitDir, repo.objectFormat),
+		indexDigest: await indexDigest(repo.gitDir, repo.objectFormat, repo.indexFile),
 	};
 }
 
@@ -52,8 +52,11 @@ export async function readState(repo: Repository, oid: string | null): Promise<R
  * The index's trailing checksum: Git rewrites the whole file with a new checksum on every change, so equal
  * trailers mean the same index. When the trailer is zero (index.skipHash) the file's own hash stands in.
  */
-export async function indexDigest(gitDir: string, format: Repository["objectFormat"] = "sha1"): Promise<string> {
-	const path = join(gitDir, "index");
+export async function indexDigest(
+	gitDir: string,
+	format: Repository["objectFormat"] = "sha1",
+	path = join(gitDir, "index"),
+): Promise<string> {
 	const handle = await open(path, "r").catch((error: NodeJS.ErrnoException) => {
 		if (error.code === "ENOENT") return undefined;
 		throw new Error(`cannot read the index ${path}: ${error.message}`);

@@ -17,8 +17,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "pi-fovea/cli-failure";
 import { writeOutput } from "pi-fovea/cli-output";
+import { gitReviewRoot } from "pi-fovea/manual-root";
 import { printable } from "pi-fovea/printable";
-import { gitReviewRoot, ProjectDiscovery } from "pi-fovea/workspace";
+import { ProjectDiscovery } from "pi-fovea/workspace";
 import { hookLocation, inside } from "./hook-location.ts";
 import { CHAINED_NAME, HOOK_MARKER, type HookMode, hookScript, readHookRecord } from "./hook-script.ts";
 
@@ -120,6 +121,8 @@ interface HookStatus {
 	mode?: HookMode;
 	node?: { path: string; exists: boolean };
 	cli?: { path: string; exists: boolean };
+	/** Contour's hook whose text is not what install writes now (an earlier contour wrote it). */
+	outdated?: boolean;
 	chained: boolean;
 }
 
@@ -135,6 +138,7 @@ async function status(hook: string, chained: string): Promise<HookStatus> {
 		out.mode = record.mode;
 		out.node = { path: record.node, exists: await exists(record.node) };
 		out.cli = { path: record.cli, exists: await exists(record.cli) };
+		out.outdated = text !== hookScript(record);
 	}
 	return out;
 }
@@ -151,6 +155,11 @@ function statusLines(info: HookStatus): string[] {
 		`runs: ${info.node?.path ?? "?"} ${info.cli?.path ?? "?"} review --staged`,
 		...(gone.length > 0
 			? [`missing: ${gone.join(", ")} (the hook says so at each commit; run contour hook install again)`]
+			: []),
+		...(info.outdated === true
+			? [
+					"outdated: an earlier contour wrote this hook (it may review the index as it stood before `git commit -a` or `git commit <path>`); run contour hook install again",
+				]
 			: []),
 		...(info.chained ? [`chained: ${CHAINED_NAME} runs first`] : []),
 	];

@@ -36,7 +36,12 @@ if [ ! -x "$NODE" ] || [ ! -f "$CLI" ]; then
 	[ "$MODE" = blocking ] && exit 1
 	exit 0
 fi
-"$NODE" "$CLI" review --staged >&2
+# Git stages the commit in the index file it names here (a lock or temporary index for commit -a or commit <path>).
+if [ -n "\${GIT_INDEX_FILE:-}" ]; then
+	"$NODE" "$CLI" review --staged --index-file "$GIT_INDEX_FILE" >&2
+else
+	"$NODE" "$CLI" review --staged >&2
+fi
 code=$?
 [ "$MODE" = blocking ] || exit 0
 [ $code -eq 0 ] && exit 0

@@ -1,4 +1,4 @@
-import { type AgentOrigin, CREW_AGENT_ACCESS_EVENT, crewAgentAccessHint } from "pi-fovea/workspace";
+import { type AgentOrigin, CREW_AGENT_ACCESS_EVENT, crewAgentAccessHint } from "pi-fovea/agent-access";
 import type { CrewEvent } from "../runtime/crew-events.ts";
 import { ownerRoot } from "./workspace.ts";
 

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
-import { canonicalPath, cwdProject, ProjectDiscovery } from "pi-fovea/workspace";
+import { cwdProject } from "pi-fovea/manual-root";
+import { canonicalPath, ProjectDiscovery } from "pi-fovea/workspace";
 
 /**
  * The workspace of a Pi session, and of the `crew` CLI: the canonical project root of its folder (the nearest Git

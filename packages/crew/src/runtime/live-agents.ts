@@ -1,4 +1,4 @@
-import { canonicalPathSync } from "pi-fovea/workspace";
+import { canonicalPathSync } from "pi-fovea/canonical-path";
 import type { AgentUsage } from "./agent-capture.ts";
 import type { Budget } from "./budget.ts";
 import type { EndedProcess } from "./leftover-processes.ts";

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { CREW_AGENT_ACCESS_EVENT, crewAgentAccess, crewAgentAccessHint, peerWorkspaceRoot } from "pi-fovea/workspace";
+import { CREW_AGENT_ACCESS_EVENT, crewAgentAccess, crewAgentAccessHint } from "pi-fovea/agent-access";
+import { peerWorkspaceRoot } from "pi-fovea/workspace";
 import { PI_CLI } from "../../../../test/e2e/support/pi-cli.ts";
 import { gitRepo } from "../../../../test/e2e/support/workspaces.ts";
 import { type AgentDefinition, DefinitionCatalog } from "../../src/definitions/index.ts";

@@ -1,4 +1,4 @@
-import { envInt } from "../workspace/env.ts";
+import { cacheRootsLimit } from "./cache-roots.ts";
 import { CodeMap, type CodeMapOptions } from "./map/code-map.ts";
 
 /**
@@ -125,7 +125,7 @@ const SHARED_STORE = Symbol.for("pi-fovea.resident-maps.v1");
  */
 export function sharedResidentMaps(user: string): ResidentMaps {
 	const holder = globalThis as { [SHARED_STORE]?: MapStore };
-	const limit = envInt("FOVEA_CACHE_ROOTS", 2, 1, 1024);
+	const limit = cacheRootsLimit();
 	const options = { watch: process.env.FOVEA_WATCH !== "0" };
 	const store = holder[SHARED_STORE] ?? new MapStore(limit);
 	store.configure(limit);

@@ -30,7 +30,12 @@ export async function hybridGrep(
 	if (subject === undefined) return undefined;
 	const input = event.input as { path?: unknown };
 	const searched = resolve(ctx.cwd, typeof input.path === "string" ? input.path : ".");
-	const root = roaming.ring()?.owner(searched) ?? (await roaming.manualRoot(ctx.cwd))?.root;
+	const omitted = async () => {
+		const scope = await roaming.manualRoot(ctx.cwd);
+		// A cwd mapped only when named (the home directory, /tmp) is not indexed for a grep either.
+		return scope?.excluded === undefined ? scope?.root : undefined;
+	};
+	const root = roaming.ring()?.owner(searched) ?? (await omitted());
 	if (root === undefined) return undefined;
 	const { settings } = await settingsFor(root);
 	if (!settings["fovea.hybridGrep.enabled"]) return undefined;

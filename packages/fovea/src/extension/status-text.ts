@@ -1,7 +1,7 @@
 import { printable } from "../cli/printable.ts";
+import { cacheRootsLimit } from "../engine/cache-roots.ts";
 import { describeAttention } from "../engine/model/attention-keys.ts";
 import { couplingLine, mappedCounts } from "../engine/render/coverage.ts";
-import { envInt } from "../workspace/env.ts";
 import type { CommandReport, ReportLine } from "./command-report.ts";
 import type { Observation } from "./observation.ts";
 import type { Roaming } from "./roaming.ts";
@@ -19,7 +19,7 @@ export async function foveaStatus(
 	sync: Observation,
 ): Promise<CommandReport> {
 	const scope = await roaming.manualRoot(cwd);
-	const cacheRoots = envInt("FOVEA_CACHE_ROOTS", 2, 1, Number.MAX_SAFE_INTEGER);
+	const cacheRoots = cacheRootsLimit();
 	await sync.settled();
 	const observer = maps.loadedObserver();
 	const observed = (observer === undefined ? [] : observer.relevant()).flatMap((root) => {
@@ -31,7 +31,10 @@ export async function foveaStatus(
 	const coverage = coverageLines(roaming.ring()?.list() ?? [], maps);
 	const lines: ReportLine[] = [
 		{
-			text: `default root (no root given): ${scope?.root ?? cwd} [${scope?.marker ?? "directory"}, session cwd's own project]`,
+			text:
+				scope?.excluded === undefined
+					? `default root (no root given): ${scope?.root ?? cwd} [${scope?.marker ?? "directory"}, session cwd's own project]`
+					: `default root (no root given): none, the session cwd ${scope.root} (${scope.excluded}) is mapped only when named`,
 		},
 		...ring.map((text, i) => ({ text, tone: i === 0 ? ("muted" as const) : ("text" as const) })),
 		...(coverage.length === 0 ? [] : [{ text: "what the maps in memory cover:", tone: "muted" as const }]),

@@ -243,6 +243,7 @@ export async function chooseRoot(
 ): Promise<ChosenRoot> {
 	if (explicit === undefined || explicit.trim() === "") {
 		const scope = await roaming.manualRoot(ctx.cwd);
+		if (scope?.excluded !== undefined) throw new Error(omittedRootRefusal(scope.root, scope.excluded));
 		const root = scope?.root ?? ctx.cwd;
 		return { root, explicit: false, current: roaming.guard(root) };
 	}
@@ -251,6 +252,11 @@ export async function chooseRoot(
 	if (info === undefined) throw new Error(`root '${explicit}' does not exist (resolved to ${root})`);
 	if (!info.isDirectory()) throw new Error(`root '${explicit}' is not a directory (resolved to ${root})`);
 	return { root, explicit: true, current: roaming.guard(root) };
+}
+
+/** Why a tool without `root` maps nothing when the session cwd is a folder discovery excludes, and what to do. */
+function omittedRootRefusal(cwd: string, reason: string): string {
+	return `no root given, and the session cwd ${cwd} (${reason}) is never mapped unless named: pass root with a project inside it, or with "${cwd}" itself to map all of it`;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { isRootPath } from "./roots.ts";
 
+export { CREW_AGENT_ACCESS_EVENT } from "./agent-access.ts";
+
 /** The sub-agent that accessed a root: metadata for the coordinator, never authorship. */
 export interface AgentOrigin {
 	kind: "crew-agent";

@@ -1,20 +1,36 @@
+import { homedir } from "node:os";
+import { canonicalPath } from "./canonical-path.ts";
 import type { ProjectDiscovery, ProjectRoot } from "./discovery.ts";
+import { excludedRootReason } from "./exclusions.ts";
 
 /** The root a command or tool uses when the caller names none, and where it came from. */
 export interface ManualRoot {
 	root: string;
 	marker: ProjectRoot["marker"] | "directory";
 	from: "cwd" | "ring";
+	/**
+	 * Set when the root is the cwd itself and that folder is one automatic discovery never makes a root (`home`, a
+	 * `shared parent` such as /tmp, a `system`, `private` or `dependency` folder): it is mapped only when named.
+	 */
+	excluded?: string;
 }
 
 /**
  * Fovea's omitted root: the session cwd's own project (nearest Git marker or manifest), else the cwd itself, so an
  * umbrella or coordinator directory is its own subject. Never the most recently observed root: parallel callers
- * would otherwise steer each other.
+ * would otherwise steer each other. A cwd that discovery excludes (the home directory, /tmp, a system or private
+ * folder) is marked `excluded`: mapping it unasked would index everything below it, `~/.ssh` included.
  */
-export async function cwdProject(cwd: string, discovery: ProjectDiscovery): Promise<ManualRoot> {
+export async function cwdProject(
+	cwd: string,
+	discovery: ProjectDiscovery,
+	home: string = homedir(),
+): Promise<ManualRoot> {
 	const found = await discovery.projectOf(cwd);
-	return found === undefined ? { root: cwd, marker: "directory", from: "cwd" } : { ...found, from: "cwd" };
+	if (found !== undefined) return { ...found, from: "cwd" };
+	const [physical, physicalHome] = await Promise.all([canonicalPath(cwd), canonicalPath(home)]);
+	const excluded = excludedRootReason(physical, physical, physicalHome);
+	return { root: cwd, marker: "directory", from: "cwd", ...(excluded === undefined ? {} : { excluded }) };
 }
 
 /**

@@ -3,6 +3,7 @@
 // user retires the root.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { cacheRootsLimit } from "../../src/engine/cache-roots.ts";
 import { sharedResidentMaps } from "../../src/engine/residency.ts";
 import { makeTempDir, removeTempDir, writeTree } from "../support/temp-tree.ts";
 
@@ -48,6 +49,31 @@ describe("sharedResidentMaps", () => {
 			else process.env.FOVEA_CACHE_ROOTS = saved;
 			sharedResidentMaps("pi-fovea").retire([...dirs]);
 			sharedResidentMaps("pi-contour").retire([...dirs]);
+			delete (globalThis as Record<symbol, unknown>)[KEY];
+		}
+	});
+
+	it("FOVEA_CACHE_ROOTS keeps 2 roots resident by default, at least 1, and cuts a huge value to 1024", () => {
+		delete (globalThis as Record<symbol, unknown>)[KEY];
+		const saved = process.env.FOVEA_CACHE_ROOTS;
+		try {
+			delete process.env.FOVEA_CACHE_ROOTS;
+			assert.equal(sharedResidentMaps("pi-fovea").limit, 2, "the seed's default");
+			for (const [value, limit] of [
+				["", 2],
+				["two", 2],
+				["0", 1],
+				["-3", 1],
+				["5", 5],
+				["5000", 1024],
+			] as const) {
+				process.env.FOVEA_CACHE_ROOTS = value;
+				assert.equal(sharedResidentMaps("pi-fovea").limit, limit, `FOVEA_CACHE_ROOTS=${value}`);
+				assert.equal(cacheRootsLimit(), limit, "the status reads the same bound");
+			}
+		} finally {
+			if (saved === undefined) delete process.env.FOVEA_CACHE_ROOTS;
+			else process.env.FOVEA_CACHE_ROOTS = saved;
 			delete (globalThis as Record<symbol, unknown>)[KEY];
 		}
 	});

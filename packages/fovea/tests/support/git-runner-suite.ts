@@ -77,6 +77,17 @@ export function gitRunnerSuite(name: string, runner: RunnerUnderTest): void {
 			}
 		});
 
+		it("hands Git no fsmonitor, hooks or transport protocol by config, and no lazy fetch or user protocol by environment", async () => {
+			const dir = repo();
+			const seen = await withPath('echo "ARGS $*"; /usr/bin/env', () => runner.run(dir, ["status"], {}));
+			const args = /^ARGS (.*)$/m.exec(seen.stdout)?.[1] ?? "";
+			for (const setting of ["core.fsmonitor=false", "core.hooksPath=/dev/null", "protocol.allow=never"])
+				assert.ok(args.includes(`-c ${setting}`), `-c ${setting} in: ${args}`);
+			const env = new Set(seen.stdout.split("\n"));
+			for (const variable of ["GIT_NO_LAZY_FETCH=1", "GIT_PROTOCOL_FROM_USER=0", "GIT_TERMINAL_PROMPT=0"])
+				assert.ok(env.has(variable), `${variable} in the environment of Git`);
+		});
+
 		it("an exit code is an answer only when accepted; a failure names the call, the directory and Git's message", async () => {
 			const dir = repo();
 			const accepted = await runner.run(dir, ["config", "--get", "no.such"], { okCodes: [0, 1] });
