@@ -42,10 +42,20 @@ export function testsNaming(
 	const leaveOut = new Set(changed);
 	const n = content.size;
 	const weighed: { name: string; idf: number; holders: number[] }[] = [];
+	// Names share words (`createApp`, `createRenderer`): each word's holders are read from the index once.
+	const holdersOf = new Map<string, number[]>();
+	const filesWith = (word: string): number[] => {
+		let holders = holdersOf.get(word);
+		if (holders === undefined) {
+			holders = content.filesWith(word);
+			holdersOf.set(word, holders);
+		}
+		return holders;
+	};
 	for (const name of definedNames(graph, changed)) {
 		const words = [...new Set(terms(name))];
 		if (words.length === 0) continue;
-		const holders = holdersOfAll(content, words).filter((id) => !leaveOut.has(id));
+		const holders = holdersOfAll(words.map(filesWith)).filter((id) => !leaveOut.has(id));
 		const df = holders.length;
 		if (df === 0 || df > n * MAX_DOC_SHARE) continue;
 		weighed.push({ name, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), holders });
@@ -90,11 +100,11 @@ export function definedNames(graph: CodeGraph, files: readonly number[]): string
 	return [...names].sort();
 }
 
-/** The indexed files that hold every one of `words`, from the rarest word's holders. */
-function holdersOfAll(content: ContentIndex, words: readonly string[]): number[] {
-	const lists = words.map((word) => content.filesWith(word)).sort((a, b) => a.length - b.length);
-	let kept = lists[0] ?? [];
-	for (const list of lists.slice(1)) {
+/** The files in every one of `lists` (each word's holders), from the shortest list. */
+function holdersOfAll(lists: readonly (readonly number[])[]): number[] {
+	const sorted = [...lists].sort((a, b) => a.length - b.length);
+	let kept = [...(sorted[0] ?? [])];
+	for (const list of sorted.slice(1)) {
 		if (kept.length === 0) break;
 		const has = new Set(list);
 		kept = kept.filter((id) => has.has(id));
