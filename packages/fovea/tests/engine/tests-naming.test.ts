@@ -78,6 +78,6 @@ describe("tests naming what a change defines", () => {
 		);
 		const optimized = fused.files.find((f) => pathOf(f.id) === "tests/optimized.spec.ts");
 		assert.deepEqual(optimized?.named, { names: ["RendererOptions", "createRenderer"] });
-		assert.equal(namingText({ names: ["createRenderer", "patch"] }), "names createRenderer, patch");
+		assert.equal(namingText({ names: ["createRenderer", "patch"] }), "holds the words of createRenderer, patch");
 	});
 });

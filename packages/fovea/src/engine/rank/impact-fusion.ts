@@ -148,9 +148,12 @@ export function couplingText(coupling: { count: number; window: number }): strin
 	return `changed with it ${times} in the last ${coupling.window} commits`;
 }
 
-/** How a naming test's evidence reads: `names createRenderer, RendererOptions`. */
+/**
+ * How a naming test's evidence reads: `holds the words of createRenderer, RendererOptions`. The index matches a name
+ * by its words, not as one identifier, and the evidence says no more than that.
+ */
 export function namingText(named: { names: readonly string[] }): string {
-	return `names ${named.names.join(", ")}`;
+	return `holds the words of ${named.names.join(", ")}`;
 }
 
 /** How a similar file's evidence reads: `similar text (rare word stems: hydrat, vnode)`; terms are stems. */

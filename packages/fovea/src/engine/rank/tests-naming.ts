@@ -25,7 +25,7 @@ const EVIDENCE_NAMES = 3;
 export interface NamingTest {
 	id: number;
 	score: number;
-	/** Up to three of the names it holds, rarest first: what `names …` says. */
+	/** Up to three of the names whose words it holds, rarest first: what `holds the words of …` says. */
 	names: string[];
 }
 
