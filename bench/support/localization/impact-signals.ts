@@ -3,7 +3,7 @@
 // answer that trails a baseline can be told apart from a signal that is weaker than the baseline's form of it.
 import { coupledWith } from "../../../packages/fovea/src/engine/graph/index.ts";
 import { upstreamFiles } from "../../../packages/fovea/src/engine/rank/dependent-reach.ts";
-import { byCoupling, similarFiles } from "../../../packages/fovea/src/engine/rank/index.ts";
+import { byCoupling, similarFiles, testsNaming } from "../../../packages/fovea/src/engine/rank/index.ts";
 import type { TreeState } from "./tree-states.ts";
 
 /**
@@ -17,6 +17,8 @@ export interface ImpactSignals {
 	reach: ScoredList;
 	coupling: ScoredList;
 	text: ScoredList;
+	/** Tests that name what the file defines. */
+	named: ScoredList;
 	upstream: string[];
 }
 
@@ -39,10 +41,12 @@ export async function impactSignals(state: TreeState, file: string): Promise<Imp
 					.map((c) => ({ id: c.id, count: c.count, weight: c.weight, commits: edges.commitsOf[c.id] ?? 0 }))
 					.sort(byCoupling);
 	const similar = id === undefined ? [] : similarFiles(prepared.content, id, 50, new Set([id]));
+	const named = id === undefined ? [] : testsNaming(graph, prepared.content, [id], 50);
 	return {
 		reach: reach.files.map((r) => ({ path: pathOf(r.id), score: r.score })),
 		coupling: coupled.map((c) => ({ path: pathOf(c.id), score: c.count, weight: c.weight, commits: c.commits })),
 		text: similar.map((s) => ({ path: pathOf(s.id), score: s.score })),
+		named: named.map((t) => ({ path: pathOf(t.id), score: t.score })),
 		upstream: id === undefined ? [] : [...upstreamFiles(graph, [id])].map(pathOf),
 	};
 }

@@ -150,6 +150,7 @@ async function impactOne(
 			reach: scoreCase(keep(signals.reach.map((r) => r.path)), gold),
 			coupling: scoreCase(keep(signals.coupling.map((r) => r.path)), gold),
 			text: scoreCase(keep(signals.text.map((r) => r.path)), gold),
+			named: scoreCase(keep(signals.named.map((r) => r.path)), gold),
 		},
 		diagnostics: {
 			foveaTop10Dependencies: dependencyShare(ranked.fovea.slice(0, 10), dependencies),

@@ -165,7 +165,8 @@ describe("impact", () => {
 			const answer = await map.impact({ files: [names.low], symbols: [] }, 1500);
 			const tests = answer.files.filter((f) => /test/.test(f.file)).map((f) => f.file);
 			assert.equal(tests[0], names.test, answer.text);
-			assert.equal(answer.files.find((f) => f.file === names.test)?.why, "tests it", answer.text);
+			// The graph's reason first; a test naming what the module defines says so after it.
+			assert.match(answer.files.find((f) => f.file === names.test)?.why ?? "", /^tests it(;|$)/, answer.text);
 		});
 	}
 });

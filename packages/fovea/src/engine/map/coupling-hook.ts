@@ -14,6 +14,7 @@ import {
 	type Reach,
 	type SimilarFile,
 	similarFiles,
+	testsNaming,
 } from "../rank/index.ts";
 
 /** Similar files taken per changed file: as deep as an answer goes. */
@@ -52,6 +53,8 @@ export function withCoupling(
 		signals.window = edges.window;
 	}
 	signals.similar = similarToAll(prepared, changedFiles);
+	const changedIds = changedFiles.map((f) => graph.fileNode.get(f)).filter((id): id is number => id !== undefined);
+	signals.named = testsNaming(graph, prepared.content, changedIds, SIMILAR_FILES);
 	const fused = fuseImpact(reach, graph, signals, { changed: new Set(changedFiles) });
 	if (status.available === false) return { reach: fused, note: `Change coupling: none (${status.reason}).` };
 	return { reach: fused };

@@ -78,6 +78,8 @@ export interface ReachedNode {
 	coupling?: { count: number; window: number };
 	/** Its text is like the changed file's: the rare words it shares with it (`similar-files.ts`). */
 	similar?: { shared: string[] };
+	/** It is a test that names what the change defines: the rarest of those names (`tests-naming.ts`). */
+	named?: { names: string[] };
 }
 
 /** A file the change depends on itself: shown apart, never ranked as exposure. */

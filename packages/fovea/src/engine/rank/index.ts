@@ -33,8 +33,10 @@ export {
 	couplingText,
 	type FusionSignals,
 	fuseImpact,
+	namingText,
 	similarText,
 } from "./impact-fusion.ts";
 export { type RouteMatch, type RouteSeeds, routeSeeds } from "./route-seeds.ts";
 export { dwellQuery, impactSeeds } from "./seeds.ts";
 export { type SimilarFile, similarFiles } from "./similar-files.ts";
+export { type NamingTest, testsNaming } from "./tests-naming.ts";

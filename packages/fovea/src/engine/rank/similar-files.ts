@@ -9,8 +9,11 @@ import type { ContentIndex } from "./content-index.ts";
 
 /** Terms a "more like this" query keeps, as Lucene's MoreLikeThis (25). */
 const QUERY_TERMS = 25;
-/** A term held by more than this share of the files is no evidence of likeness (`export`, `function`, `self`). */
-const MAX_DOC_SHARE = 0.5;
+/**
+ * A term held by more than this share of the files is no evidence of likeness (`export`, `function`, `self`), nor a
+ * name held by as many evidence that a file names it (`tests-naming.ts`).
+ */
+export const MAX_DOC_SHARE = 0.5;
 /** Shared terms kept per similar file as its evidence, rarest first. */
 const EVIDENCE_TERMS = 3;
 

@@ -8,6 +8,7 @@ import type { CodeGraph, GraphNode } from "../graph/index.ts";
 import {
 	couplingText,
 	type Dependee,
+	namingText,
 	type Reach,
 	type ReachEvidence,
 	type ReachedNode,
@@ -26,6 +27,8 @@ export interface ImpactItem extends FocusItem {
 	coupling?: { count: number; window: number };
 	/** The rare words its text shares with the changed file's, when it reads like it. */
 	similar?: { shared: string[] };
+	/** It is a test that names what the change defines: the rarest of those names. */
+	named?: { names: string[] };
 	/** How the graph reaches it; absent for a file only change coupling or text likeness ranks. */
 	evidence?: {
 		relation: ReachEvidence["relation"];
@@ -76,6 +79,7 @@ export function impactItems(
 		}
 		if (ranked.coupling !== undefined) out.coupling = ranked.coupling;
 		if (ranked.similar !== undefined) out.similar = ranked.similar;
+		if (ranked.named !== undefined) out.named = ranked.named;
 		if (node.signature !== undefined) out.signature = node.signature;
 		return out;
 	};
@@ -99,6 +103,7 @@ export function whyRanked(graph: CodeGraph, ranked: ReachedNode): string {
 	if (ranked.evidence !== undefined) reasons.push(whyOf(graph, ranked.evidence));
 	if (ranked.coupling !== undefined) reasons.push(couplingText(ranked.coupling));
 	if (ranked.similar !== undefined) reasons.push(similarText(ranked.similar));
+	if (ranked.named !== undefined) reasons.push(namingText(ranked.named));
 	return reasons.join("; ");
 }
 
