@@ -28,6 +28,14 @@ export {
 export { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 export { addOne, countOf, dropOne, firstOf, type Ids, manyOf, type OneOrMany, trimMany } from "./one-or-many.ts";
 export {
+	isPagedOut,
+	keepPagedSignature,
+	MAX_PAGED,
+	PAGED_OUT,
+	pagedSignatureCount,
+	signatureOf,
+} from "./paged-signatures.ts";
+export {
 	isPartial,
 	type PartialFile,
 	type PartialReason,
