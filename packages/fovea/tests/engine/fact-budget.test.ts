@@ -130,11 +130,20 @@ describe("the whole root is mapped within a memory budget", () => {
 		for (const [path, facts] of pagedSnapshot.files) {
 			if (!isSummary(facts)) continue;
 			for (const symbol of facts.symbols) assert.equal(symbol.signature, PAGED_OUT, `${path} ${symbol.name}`);
+			// A TypeScript import's names are read by no resolution: a summary keeps none.
+			for (const imported of facts.imports) assert.equal(imported.names, undefined);
 			for (const symbol of (keptSnapshot.files.get(path) as FileFacts).symbols) {
 				assert.notEqual(symbol.signature, PAGED_OUT);
 				signatureBytes += symbol.signature.length;
 			}
 		}
+		// What summaries leave out links nothing: their files import what the whole facts import.
+		const whole = new CodeMap(root, { cache: false });
+		const { graph: wholeGraph } = await whole.refresh({ paths: [] });
+		const { graph: pagedGraph } = await paging.refresh({ paths: [] });
+		assert.equal((await whole.index.refresh()).summarized, 0);
+		assert.equal(pagedGraph.graph.edgeCounts.imports, wholeGraph.graph.edgeCounts.imports);
+		assert.ok(wholeGraph.graph.edgeCounts.imports >= 299);
 		// Bytes resident: the summaries hold none of their signatures' characters.
 		const paged = paging.index.residentFacts.bytes;
 		const kept = keeping.index.residentFacts.bytes;
@@ -145,7 +154,10 @@ describe("the whole root is mapped within a memory budget", () => {
 		const root = await writeChainedTree(await temps.make(), 3);
 		const facts = (await new CodeIndex(root, { cache: false }).refresh()).files.get("pkg0/f1.ts") as FileFacts;
 		const signatures = facts.symbols.map((symbol) => symbol.signature);
+		assert.deepEqual(facts.imports[0]?.names, ["step0"]);
 		const copied = summarize(facts, true, false);
+		assert.deepEqual(facts.imports[0]?.names, ["step0"], "facts held elsewhere keep their imported names");
+		assert.equal(copied.imports[0]?.names, undefined);
 		assert.deepEqual(
 			facts.symbols.map((symbol) => symbol.signature),
 			signatures,
@@ -155,6 +167,8 @@ describe("the whole root is mapped within a memory budget", () => {
 		assert.ok(copied.symbols.every((symbol) => symbol.signature === PAGED_OUT));
 		const owned = summarize(facts, true, true);
 		assert.equal(owned.symbols, facts.symbols, "owned facts keep their symbols");
+		assert.equal(owned.imports, facts.imports);
+		assert.equal(owned.imports[0]?.names, undefined);
 		assert.ok(owned.symbols.every((symbol) => symbol.signature === PAGED_OUT));
 		assert.equal(summarize(owned, true, true), owned);
 		assert.ok(pagedSignatureCount() <= MAX_PAGED);

@@ -6,6 +6,9 @@
  * takes part in the import graph; its calls add no edges and words of its body do not rank it. The snapshot counts
  * summarized files, and answers say how many there are, so what the budget left out is never silent.
  *
+ * A summary keeps the names an import brings in only where resolution reads them (Python's `from package import
+ * module`): elsewhere they name nothing the graph links.
+ *
  * A summary's symbols are paged out of memory too when the index has a fact cache to read them back from: they keep
  * their names, kinds, lines and containers (what the graph and the ranking read) but not their signatures, which only
  * an answer shows; an answer reads the signatures it shows back from the cache (`map/signature-pages.ts`), so what it
@@ -81,7 +84,12 @@ export function summarize(facts: FileFacts, pageable = false, owns = false): Fil
 	let symbols = facts.symbols;
 	if (pageable && owns) for (const symbol of symbols) symbol.signature = PAGED_OUT;
 	else if (pageable) symbols = symbols.map(pagedOut);
-	return { ...kept, symbols, calls: SUMMARY_CALLS };
+	let imports = facts.imports;
+	if (facts.language !== "python" && imports.some((imported) => imported.names !== undefined)) {
+		if (owns) for (const imported of imports) imported.names = undefined;
+		else imports = imports.map(({ specifier, line }) => ({ specifier, line }));
+	}
+	return { ...kept, symbols, imports, calls: SUMMARY_CALLS };
 }
 
 /** `symbol` without its signature: a literal of its own shape (see `symbolFact`), sharing its strings. */
