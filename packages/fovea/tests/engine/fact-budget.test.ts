@@ -14,6 +14,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FactCache } from "../../src/engine/cache/index.ts";
+import { factKey } from "../../src/engine/cache-location.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import type { FileFacts } from "../../src/engine/model/index.ts";
 import { MAX_PAGED, PAGED_OUT, pagedSignatureCount } from "../../src/engine/model/index.ts";
@@ -102,8 +103,9 @@ describe("the whole root is mapped within a memory budget", () => {
 	it("pages summaries' signatures out, and answers read back the ones they show", async () => {
 		const root = await writeChainedTree(await temps.make(), 300);
 		const budget = 200 * 1024;
+		const pagingCache = await temps.make();
 		const paging = new CodeMap(root, {
-			cache: new FactCache(root, { cacheDir: await temps.make() }),
+			cache: new FactCache(root, { cacheDir: pagingCache }),
 			factBudgetBytes: budget,
 		});
 		// Without a cache there is nothing to read signatures back from: summaries keep them.
@@ -144,6 +146,14 @@ describe("the whole root is mapped within a memory budget", () => {
 		assert.equal((await whole.index.refresh()).summarized, 0);
 		assert.equal(pagedGraph.graph.edgeCounts.imports, wholeGraph.graph.edgeCounts.imports);
 		assert.ok(wholeGraph.graph.edgeCounts.imports >= 299);
+		// The cache keeps every file's whole facts, signatures included, to read them back from.
+		await paging.index.flush();
+		const summarized = [...pagedSnapshot.files.values()].filter(isSummary);
+		const stored = await new FactCache(root, { cacheDir: pagingCache }).getMany(
+			summarized.map((facts) => factKey(facts.hash, facts.path, facts.language, true)),
+		);
+		assert.equal(stored.size, summarized.length);
+		for (const facts of stored.values()) assert.ok(facts.symbols.every((symbol) => symbol.signature.length > 0));
 		// Bytes resident: the summaries hold none of their signatures' characters.
 		const paged = paging.index.residentFacts.bytes;
 		const kept = keeping.index.residentFacts.bytes;
