@@ -57,3 +57,4 @@ export {
 	routeMatches,
 	segmentsOf,
 } from "./route-path.ts";
+export { signatureDigest } from "./signature-digest.ts";

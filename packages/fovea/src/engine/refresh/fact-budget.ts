@@ -18,7 +18,14 @@
  * bounds the facts' growth with the root, and the benchmark reports the process's real peak RSS beside it.
  */
 import { envInt } from "../../workspace/env.ts";
-import { type CallSites, type FileFacts, PAGED_OUT, type SymbolFact, symbolFact } from "../model/index.ts";
+import {
+	type CallSites,
+	type FileFacts,
+	PAGED_OUT,
+	type SymbolFact,
+	signatureDigest,
+	symbolFact,
+} from "../model/index.ts";
 
 /** Resident facts of one root, at most, unless FOVEA_FACTS_MB says otherwise. */
 export const DEFAULT_FACT_BUDGET_MB = 160;
@@ -82,6 +89,8 @@ export function summarize(facts: FileFacts, pageable = false, owns = false): Fil
 	// Every other fact is kept as it is, so a fact added to the model stays in summaries unless it is named here.
 	const { contentTerms: _terms, calls: _calls, ...kept } = facts;
 	let symbols = facts.symbols;
+	// Read before the signatures go: a change of one is still a change of the file's meaning (`observe/fingerprint.ts`).
+	const digest = pageable ? signatureDigest(symbols) : undefined;
 	if (pageable && owns) for (const symbol of symbols) symbol.signature = PAGED_OUT;
 	else if (pageable) symbols = symbols.map(pagedOut);
 	let imports = facts.imports;
@@ -89,7 +98,10 @@ export function summarize(facts: FileFacts, pageable = false, owns = false): Fil
 		if (owns) for (const imported of imports) imported.names = undefined;
 		else imports = imports.map(({ specifier, line }) => ({ specifier, line }));
 	}
-	return { ...kept, symbols, imports, calls: SUMMARY_CALLS };
+	// One literal with every property: one added afterwards would cost each summary an array of properties.
+	return digest === undefined
+		? { ...kept, symbols, imports, calls: SUMMARY_CALLS }
+		: { ...kept, symbols, imports, calls: SUMMARY_CALLS, signatureDigest: digest };
 }
 
 /** `symbol` without its signature: a literal of its own shape (see `symbolFact`), sharing its strings. */
