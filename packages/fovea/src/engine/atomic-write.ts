@@ -86,12 +86,18 @@ export class AtomicFile {
 	}
 }
 
-/** Writes `data` to `path` atomically (see {@link AtomicFile}), long text in pieces (see {@link WRITE_PIECE}). */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `data` to `path` atomically (see {@link AtomicFile}), long text in pieces (see {@link WRITE_PIECE}). Text
+ * given as parts (a generator) is written part by part as it is made, so a file of 100,000 rows is never one string.
+ */
+export async function writeAtomic(path: string, data: string | Uint8Array | Iterable<string>): Promise<void> {
 	const file = await AtomicFile.open(path);
 	try {
-		if (typeof data === "string") for (const piece of textPieces(data)) await file.write(Buffer.from(piece, "utf8"));
-		else await file.write(data);
+		if (data instanceof Uint8Array) await file.write(data);
+		else {
+			const parts = typeof data === "string" ? [data] : data;
+			for (const part of parts) for (const piece of textPieces(part)) await file.write(Buffer.from(piece, "utf8"));
+		}
 	} catch (error) {
 		await file.abandon();
 		throw error;

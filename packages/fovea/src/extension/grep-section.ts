@@ -56,6 +56,7 @@ export async function grepSection(
 			? changed.files.flatMap((file) => topSymbols(graph.graph.nodes, graph.graph.symbolIds.get(file) ?? []))
 			: definitionsOf(graph.graph, subject.text);
 	if (definitions.length === 0 && changed.files.length === 0) return undefined;
+	await map.showSignatures(definitions, first.snapshot);
 	const { reach, graph: reached } = await map.exposure(changed, refresh);
 	const items = impactItems(reach, reached);
 	const direct = (relation: string) => (item: ImpactItem) =>

@@ -6,8 +6,10 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import type { FileFacts } from "../../src/engine/model/facts.ts";
+import { PAGED_OUT } from "../../src/engine/model/index.ts";
 import { Baseline } from "../../src/engine/observe/baseline.ts";
 import { type Extractor, loadExtractor } from "../../src/engine/parse/parser.ts";
+import { summarize } from "../../src/engine/refresh/fact-budget.ts";
 
 let extractor: Extractor;
 before(async () => {
@@ -19,18 +21,34 @@ const facts = (source: string): Map<string, FileFacts> =>
 const notAuthored = () => false;
 
 const ORIGINAL = "export function pay(amount: number, currency: string): number {\n\treturn amount;\n}\n";
+/** `ORIGINAL` as a formatter leaves it: a comment, one parameter a line, a trailing comma. */
+const FORMATTED =
+	"// pays\nexport function pay(\n\tamount: number,\n\tcurrency: string,\n): number {\n\treturn amount;\n}\n";
 
 describe("Baseline", () => {
 	it("does not take formatting for drift, a trailing comma included", () => {
 		const baseline = new Baseline();
 		baseline.establish(facts(ORIGINAL));
-		const formatted =
-			"// pays\nexport function pay(\n\tamount: number,\n\tcurrency: string,\n): number {\n\treturn amount;\n}\n";
-		assert.deepEqual(baseline.advance(facts(formatted), undefined, notAuthored), []);
-		const renamed = formatted.replace("currency", "unit");
+		assert.deepEqual(baseline.advance(facts(FORMATTED), undefined, notAuthored), []);
+		const renamed = FORMATTED.replace("currency", "unit");
 		assert.deepEqual(
 			baseline.advance(facts(renamed), undefined, notAuthored).map((d) => [d.kind, d.details]),
 			[["changed", ["~ function pay: export function pay( amount: number, unit: string, ): number"]]],
+		);
+	});
+
+	it("tells a summarized file's signature change, its signatures paged out, and not its formatting", () => {
+		const summarized = (source: string) =>
+			new Map([...facts(source)].map(([path, whole]) => [path, summarize(whole, true, true)]));
+		const first = summarized(ORIGINAL);
+		assert.equal(first.get("src/a.ts")?.symbols[0]?.signature, PAGED_OUT);
+		const baseline = new Baseline();
+		baseline.establish(first);
+		assert.deepEqual(baseline.advance(summarized(FORMATTED), undefined, notAuthored), []);
+		const drift = baseline.advance(summarized(FORMATTED.replace("string", "Currency")), undefined, notAuthored);
+		assert.deepEqual(
+			drift.map((d) => [d.kind, d.details]),
+			[["changed", ["~ a signature changed"]]],
 		);
 	});
 

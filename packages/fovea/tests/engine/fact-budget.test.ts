@@ -4,7 +4,9 @@
  * - with a small fact budget every file is still indexed; the facts kept whole stay within the budget, the rest are
  *   summaries (no call sites, no content terms), the account equals the facts resident, and answers and
  *   `IndexSnapshot.summarized` say how many files were summarized;
- * - a one-file refresh and a restart from the fact cache keep the same account.
+ * - a one-file refresh and a restart from the fact cache keep the same account;
+ * - with a fact cache, summaries page their symbols' signatures out (less resident than the same summaries without a
+ *   cache, which keep them) and answers read back the ones they show: the same text and items as without paging.
  * Bounds are asserted as work counts and estimated bytes, never timings.
  */
 import assert from "node:assert/strict";
@@ -12,10 +14,12 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FactCache } from "../../src/engine/cache/index.ts";
+import { factKey } from "../../src/engine/cache-location.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
 import type { FileFacts } from "../../src/engine/model/index.ts";
+import { MAX_PAGED, PAGED_OUT, pagedSignatureCount } from "../../src/engine/model/index.ts";
 import { CodeIndex } from "../../src/engine/refresh/code-index.ts";
-import { factBytes, isSummary } from "../../src/engine/refresh/fact-budget.ts";
+import { factBytes, isSummary, summarize } from "../../src/engine/refresh/fact-budget.ts";
 import type { IndexSnapshot } from "../../src/engine/refresh/snapshot.ts";
 import { MANIFEST_CHUNK } from "../../src/engine/refresh/update-states.ts";
 import { scanRoot } from "../../src/engine/scan/index.ts";
@@ -94,6 +98,90 @@ describe("the whole root is mapped within a memory budget", () => {
 		assert.ok(again.summarized > 0);
 		assert.ok(accounted(again).whole <= budget);
 		assert.equal(restarted.residentFacts.bytes, accounted(again).all);
+	});
+
+	it("pages summaries' signatures out, and answers read back the ones they show", async () => {
+		const root = await writeChainedTree(await temps.make(), 300);
+		const budget = 200 * 1024;
+		const pagingCache = await temps.make();
+		const paging = new CodeMap(root, {
+			cache: new FactCache(root, { cacheDir: pagingCache }),
+			factBudgetBytes: budget,
+		});
+		// Without a cache there is nothing to read signatures back from: summaries keep them.
+		const keeping = new CodeMap(root, { cache: false, factBudgetBytes: budget });
+		const queries = ["ledger reconciliation", "step250 settle", "reconcile290 refund duplicates"];
+		for (const text of queries) {
+			const paged = await paging.focus({ text }, 1500);
+			const kept = await keeping.focus({ text }, 1500);
+			assert.equal(paged.text, kept.text, `the same answer to "${text}"`);
+			assert.deepEqual(paged.symbols, kept.symbols);
+		}
+		const impactPaged = await paging.impact({ files: ["pkg2/f250.ts"], symbols: [] }, 1500);
+		const impactKept = await keeping.impact({ files: ["pkg2/f250.ts"], symbols: [] }, 1500);
+		assert.equal(impactPaged.text, impactKept.text);
+		assert.deepEqual(impactPaged.symbols, impactKept.symbols);
+		assert.ok(paging.stats.signaturePages.signaturesRead > 0, "signatures of summarized files were read back");
+		assert.equal(keeping.stats.signaturePages.filesRead, 0);
+
+		const pagedSnapshot = paging.index.snapshot as IndexSnapshot;
+		const keptSnapshot = keeping.index.snapshot as IndexSnapshot;
+		assert.equal(pagedSnapshot.summarized, keptSnapshot.summarized);
+		assert.ok(pagedSnapshot.summarized > 0);
+		let signatureBytes = 0;
+		for (const [path, facts] of pagedSnapshot.files) {
+			if (!isSummary(facts)) continue;
+			for (const symbol of facts.symbols) assert.equal(symbol.signature, PAGED_OUT, `${path} ${symbol.name}`);
+			// A TypeScript import's names are read by no resolution: a summary keeps none.
+			for (const imported of facts.imports) assert.equal(imported.names, undefined);
+			for (const symbol of (keptSnapshot.files.get(path) as FileFacts).symbols) {
+				assert.notEqual(symbol.signature, PAGED_OUT);
+				signatureBytes += symbol.signature.length;
+			}
+		}
+		// What summaries leave out links nothing: their files import what the whole facts import.
+		const whole = new CodeMap(root, { cache: false });
+		const { graph: wholeGraph } = await whole.refresh({ paths: [] });
+		const { graph: pagedGraph } = await paging.refresh({ paths: [] });
+		assert.equal((await whole.index.refresh()).summarized, 0);
+		assert.equal(pagedGraph.graph.edgeCounts.imports, wholeGraph.graph.edgeCounts.imports);
+		assert.ok(wholeGraph.graph.edgeCounts.imports >= 299);
+		// The cache keeps every file's whole facts, signatures included, to read them back from.
+		await paging.index.flush();
+		const summarized = [...pagedSnapshot.files.values()].filter(isSummary);
+		const stored = await new FactCache(root, { cacheDir: pagingCache }).getMany(
+			summarized.map((facts) => factKey(facts.hash, facts.path, facts.language, true)),
+		);
+		assert.equal(stored.size, summarized.length);
+		for (const facts of stored.values()) assert.ok(facts.symbols.every((symbol) => symbol.signature.length > 0));
+		// Bytes resident: the summaries hold none of their signatures' characters.
+		const paged = paging.index.residentFacts.bytes;
+		const kept = keeping.index.residentFacts.bytes;
+		assert.ok(kept - paged >= signatureBytes, `paged ${paged}, kept ${kept}, signatures ${signatureBytes}`);
+	});
+
+	it("summarizes facts it owns in place and copies those held elsewhere; keeps a bounded store of read-back signatures", async () => {
+		const root = await writeChainedTree(await temps.make(), 3);
+		const facts = (await new CodeIndex(root, { cache: false }).refresh()).files.get("pkg0/f1.ts") as FileFacts;
+		const signatures = facts.symbols.map((symbol) => symbol.signature);
+		assert.deepEqual(facts.imports[0]?.names, ["step0"]);
+		const copied = summarize(facts, true, false);
+		assert.deepEqual(facts.imports[0]?.names, ["step0"], "facts held elsewhere keep their imported names");
+		assert.equal(copied.imports[0]?.names, undefined);
+		assert.deepEqual(
+			facts.symbols.map((symbol) => symbol.signature),
+			signatures,
+			"facts held elsewhere are not changed",
+		);
+		assert.notEqual(copied.symbols, facts.symbols);
+		assert.ok(copied.symbols.every((symbol) => symbol.signature === PAGED_OUT));
+		const owned = summarize(facts, true, true);
+		assert.equal(owned.symbols, facts.symbols, "owned facts keep their symbols");
+		assert.equal(owned.imports, facts.imports);
+		assert.equal(owned.imports[0]?.names, undefined);
+		assert.ok(owned.symbols.every((symbol) => symbol.signature === PAGED_OUT));
+		assert.equal(summarize(owned, true, true), owned);
+		assert.ok(pagedSignatureCount() <= MAX_PAGED);
 	});
 
 	it("a restart takes facts from the cache a segment's worth at a time, never every file's at once", async () => {

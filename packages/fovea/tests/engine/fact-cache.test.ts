@@ -14,10 +14,11 @@ import { after, describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, FactCache } from "../../src/engine/cache/fact-cache.ts";
-import type { ManifestEntry } from "../../src/engine/cache/manifest.ts";
+import { ROWS_A_PART } from "../../src/engine/cache/json-list-parts.ts";
+import { type ManifestEntry, manifestParts } from "../../src/engine/cache/manifest.ts";
 import { READ_WINDOW } from "../../src/engine/cache/segments.ts";
 import { defaultCacheDir, factKey, rootCacheDir } from "../../src/engine/cache-location.ts";
-import { type FileFacts, noCalls } from "../../src/engine/model/facts.ts";
+import { EXTRACTOR_VERSION, type FileFacts, noCalls } from "../../src/engine/model/facts.ts";
 import { tempDirs } from "../support/temp-tree.ts";
 
 const temps = tempDirs();
@@ -290,6 +291,39 @@ describe("FactCache", () => {
 		]);
 		await cache.saveManifest(manifest);
 		assert.deepEqual(await new FactCache(root, { cacheDir }).loadManifest(), manifest);
+
+		// The manifest of many files is written as its entries come (a few hundred rows a part), read back whole.
+		const many = new Map<string, ManifestEntry>();
+		for (let i = 0; i < 3 * ROWS_A_PART + 7; i++)
+			many.set(`src/f${i}.ts`, { size: i, mtimeMs: i + 0.5, ctimeMs: i, hash: "cd".repeat(32) });
+		let taken = 0;
+		const counted = (function* () {
+			for (const entry of many) {
+				taken++;
+				yield entry;
+			}
+		})();
+		const parts: string[] = [];
+		const takenAt: number[] = [];
+		for (const part of manifestParts(root, counted)) {
+			parts.push(part);
+			takenAt.push(taken);
+		}
+		// Each part of rows is made having taken no entry beyond its own.
+		for (const [i, n] of takenAt.slice(1, -1).entries())
+			assert.ok(n <= (i + 1) * ROWS_A_PART, `part ${i + 1} took ${n}`);
+		assert.equal(parts.length, 2 + 4);
+		assert.equal(
+			parts.join(""),
+			JSON.stringify({
+				v: 2,
+				extractor: EXTRACTOR_VERSION,
+				root,
+				files: [...many].map(([path, e]) => [path, e.size, e.mtimeMs, e.ctimeMs, e.hash, null, 0]),
+			}),
+		);
+		await cache.saveManifest(many);
+		assert.deepEqual(await new FactCache(root, { cacheDir }).loadManifest(), many);
 		// Another root's cache directory does not see it.
 		assert.equal(await new FactCache(join(root, "x"), { cacheDir }).loadManifest(), undefined);
 

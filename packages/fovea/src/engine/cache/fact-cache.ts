@@ -24,8 +24,8 @@ import { removeQuietly, writeAtomic } from "../atomic-write.ts";
 import { defaultCacheDir, isInside, rootCacheDir } from "../cache-location.ts";
 import type { FileFacts } from "../model/index.ts";
 import { evictionVictims, segmentsToRewrite } from "./eviction.ts";
-import { serializeIndexFile } from "./index-file.ts";
-import { type ManifestEntry, parseManifest, serializeManifest } from "./manifest.ts";
+import { indexFileParts } from "./index-file.ts";
+import { type ManifestEntry, manifestParts, parseManifest } from "./manifest.ts";
 import { openFactStore } from "./open.ts";
 import { parseRecord, recordLine } from "./records.ts";
 import { type RecordToWrite, writeSegmentFiles } from "./segment-writer.ts";
@@ -353,8 +353,7 @@ export class FactCache {
 	}
 
 	async #saveIndex(): Promise<void> {
-		const text = serializeIndexFile(this.#segments.values(), this.#entries);
-		await writeAtomic(join(this.dir, "index.json"), text);
+		await writeAtomic(join(this.dir, "index.json"), indexFileParts(this.#segments.values(), this.#entries));
 		this.#indexDirty = false;
 		this.#unsavedBytes = 0;
 		this.#unsavedSegments = 0;
@@ -381,12 +380,14 @@ export class FactCache {
 		});
 	}
 
-	/** Replaces the persisted manifest atomically. */
-	saveManifest(files: ReadonlyMap<string, ManifestEntry>): Promise<void> {
+	/**
+	 * Replaces the persisted manifest atomically with `files`, read as it is written (a map, or entries made on the
+	 * way from the index's own state): it must not change until the returned promise settles.
+	 */
+	saveManifest(files: Iterable<[string, ManifestEntry]>): Promise<void> {
 		return this.#serial(async () => {
 			if (this.disabled !== undefined) return;
-			const text = serializeManifest(this.root, files);
-			await writeAtomic(join(this.dir, "manifest.json"), text).catch(() => {});
+			await writeAtomic(join(this.dir, "manifest.json"), manifestParts(this.root, files)).catch(() => {});
 		});
 	}
 }

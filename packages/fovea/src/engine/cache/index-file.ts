@@ -5,6 +5,7 @@
  */
 
 import { EXTRACTOR_VERSION } from "../model/index.ts";
+import { jsonListParts } from "./json-list-parts.ts";
 import { FORMAT_VERSION } from "./records.ts";
 import type { Entry, Segment } from "./segments.ts";
 
@@ -46,21 +47,25 @@ export function parseIndexFile(text: string): IndexFile | "stale" | undefined {
 	return undefined;
 }
 
-/** The text of the index of `entries`, which live in `segments`; entries of other segments are left out. */
-export function serializeIndexFile(segments: Iterable<Segment>, entries: Iterable<[string, Entry]>): string {
+/**
+ * The text of the index of `entries`, which live in `segments`, in parts (as `jsonListParts` makes them: no list of
+ * every entry, nor one string of them all); entries of other segments are left out.
+ */
+export function* indexFileParts(segments: Iterable<Segment>, entries: Iterable<[string, Entry]>): Generator<string> {
 	const names: Segment[] = [...segments];
 	const slot = new Map<Segment, number>(names.map((s, i) => [s, i]));
-	const index: IndexFile = {
+	const head: Omit<IndexFile, "entries"> = {
 		v: FORMAT_VERSION,
 		extractor: EXTRACTOR_VERSION,
 		segments: names.map((s) => [s.name, s.bytes, s.records]),
-		entries: [],
 	};
-	for (const [key, e] of entries) {
-		const seg = slot.get(e.segment);
-		if (seg !== undefined) index.entries.push([key, seg, e.offset, e.length, e.lastUsed]);
-	}
-	return JSON.stringify(index);
+	const rows = (function* (): Generator<IndexFile["entries"][number]> {
+		for (const [key, e] of entries) {
+			const seg = slot.get(e.segment);
+			if (seg !== undefined) yield [key, seg, e.offset, e.length, e.lastUsed];
+		}
+	})();
+	yield* jsonListParts(head, "entries", rows);
 }
 
 /**

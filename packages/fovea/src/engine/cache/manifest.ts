@@ -4,6 +4,7 @@
  * rows compact enough for tens of thousands of files, and a parser that treats every field as untrusted.
  */
 import { type CoverageGap, EXTRACTOR_VERSION } from "../model/index.ts";
+import { jsonListParts } from "./json-list-parts.ts";
 
 /** One file as last seen by the indexer: facts by `hash`, or a content gap (binary, generated, …). */
 export interface ManifestEntry {
@@ -46,14 +47,18 @@ const GAP_REASONS = new Set<string>([
 	"parse-error",
 ]);
 
-/** The text of `root`'s manifest holding `files`. */
-export function serializeManifest(root: string, files: ReadonlyMap<string, ManifestEntry>): string {
-	const rows: ManifestRow[] = [];
-	for (const [path, e] of files) {
-		rows.push([path, e.size, e.mtimeMs, e.ctimeMs, e.hash ?? null, e.gap ?? null, e.racy === true ? 1 : 0]);
-	}
-	const body: ManifestFile = { v: MANIFEST_VERSION, extractor: EXTRACTOR_VERSION, root, files: rows };
-	return JSON.stringify(body);
+/**
+ * The text of `root`'s manifest holding `files`, in parts: the same text as `JSON.stringify` of the whole file, made
+ * a few hundred rows at a time, so saving the manifest of 100,000 files holds no list of every row nor one string of
+ * them all (~40 MB at that size, at every save).
+ */
+export function* manifestParts(root: string, files: Iterable<[string, ManifestEntry]>): Generator<string> {
+	const head: Omit<ManifestFile, "files"> = { v: MANIFEST_VERSION, extractor: EXTRACTOR_VERSION, root };
+	const rows = (function* (): Generator<ManifestRow> {
+		for (const [path, e] of files)
+			yield [path, e.size, e.mtimeMs, e.ctimeMs, e.hash ?? null, e.gap ?? null, e.racy === true ? 1 : 0];
+	})();
+	yield* jsonListParts(head, "files", rows);
 }
 
 /** The manifest's entries; `null` when valid but not applicable (another extractor or root); `undefined` when damaged. */

@@ -6,7 +6,7 @@
  * new fact, and one that removes it puts a `RemovedSymbolNode` in its place (a flag in every node would cost every
  * node a slot for the few an edit removes). A file's node is its path and line count.
  */
-import type { SymbolFact, SymbolKind } from "../model/index.ts";
+import { type SymbolFact, type SymbolKind, signatureOf } from "../model/index.ts";
 import type { GraphNode } from "./model.ts";
 
 /** A symbol's node: its file's path and its fact, read through (see the module comment). */
@@ -41,8 +41,9 @@ export class SymbolNode implements GraphNode {
 		return this.fact.endLine;
 	}
 
-	get signature(): string {
-		return this.fact.signature;
+	/** The fact's signature, or one read back for a summary's symbol (`model/paged-signatures.ts`), if any. */
+	get signature(): string | undefined {
+		return signatureOf(this.fact);
 	}
 
 	get container(): string | undefined {

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { envInt } from "../../workspace/env.ts";
 import { gitStateDirectories } from "../git/git-dir.ts";
-import { type CodeGraph, GraphStore } from "../graph/index.ts";
+import { type CodeGraph, type GraphNode, GraphStore } from "../graph/index.ts";
 import { ChangeCoupling, type HistorySource } from "../history/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { describeAttention } from "../model/index.ts";
@@ -58,6 +58,7 @@ import { forgetIgnoreRules } from "../scan/index.ts";
 import { withCoupling, withCouplingPrior } from "./coupling-hook.ts";
 import { importersOf } from "./gone-importers.ts";
 import { ImportSettings } from "./graph-settings.ts";
+import { readSignatures, type SignaturePageStats } from "./signature-pages.ts";
 
 /**
  * Options of a code map: its index's, plus `watch` to follow the root's changes through a `RootWatch`, and `history`
@@ -87,6 +88,8 @@ export interface CodeMapStats {
 	/** Times the graph's coupled edges were built from the mined history, and the edges added by them. */
 	coupledBuilds: number;
 	coupledEdgesAdded: number;
+	/** Signatures of summarized files read back from the fact cache for answers (`signature-pages.ts`). */
+	signaturePages: SignaturePageStats;
 }
 
 /** A focus answer: text for the model, ranked items for machines, and the raw ranking. */
@@ -128,6 +131,7 @@ export class CodeMap {
 		settingsStatted: 0,
 		coupledBuilds: 0,
 		coupledEdgesAdded: 0,
+		signaturePages: { filesRead: 0, signaturesRead: 0 },
 	};
 	#index: CodeIndex;
 	readonly #indexOptions: CodeIndexOptions;
@@ -444,6 +448,10 @@ export class CodeMap {
 		} = await this.exposure(changed, refresh, { fused: true });
 		const gone = n > 0 ? ` (gone files: seeded from ${n} importer${n === 1 ? "" : "s"})` : "";
 		const notes = indexNotes(snapshot);
+		await this.showSignatures(
+			reach.symbols.map((r) => graph.nodes[r.id]),
+			snapshot,
+		);
 		const text = renderImpact(reach, {
 			root: this.root,
 			query: `exposure of ${subject}${gone}`,
@@ -512,6 +520,10 @@ export class CodeMap {
 		this.stats.queries++;
 		const { query, label } = build(graph, snapshot);
 		const result = focus(graph, title === "focus" ? withCouplingPrior(query, graph) : query);
+		await this.showSignatures(
+			result.symbols.map((r) => graph.graph.nodes[r.id]),
+			snapshot,
+		);
 		const items = focusItems(result, graph.graph);
 		const notes = indexNotes(snapshot);
 		const text = renderFocus(result, {
@@ -526,6 +538,18 @@ export class CodeMap {
 			maxTokens: notedTokens(maxTokens, notes),
 		});
 		return { text: withNotes(text, notes), ...items, result, snapshot };
+	}
+
+	/**
+	 * Makes the signatures of `nodes` (of the graph of `snapshot`) showable: those of summarized files are read back
+	 * from the fact cache (`signature-pages.ts`). An answer calls it with the symbols it may show before rendering; a
+	 * failed read leaves them shown by kind and name.
+	 */
+	async showSignatures(nodes: Iterable<GraphNode | undefined>, snapshot: IndexSnapshot): Promise<void> {
+		const index = this.#index;
+		await readSignatures(nodes, snapshot.files, index.cache, index.contentTerms, this.stats.signaturePages).catch(
+			() => {},
+		);
 	}
 
 	/** An overview of the root within `maxTokens`. */

@@ -203,6 +203,11 @@ export interface FileFacts {
 	 */
 	cutShort?: true;
 	/**
+	 * Set on a summary whose symbols' signatures are paged out (`refresh/fact-budget.ts`): their digest
+	 * (`signature-digest.ts`), which the file's semantic fingerprint reads in their place.
+	 */
+	signatureDigest?: string;
+	/**
 	 * Every term of the file's text with its count, as `contentTerms` encodes them (`terms/content.ts`): what a focus
 	 * query's lexical ranking reads. Absent from facts of an index that counts none (`CodeIndexOptions.contentTerms`,
 	 * cached under keys of their own).

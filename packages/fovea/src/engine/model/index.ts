@@ -28,6 +28,14 @@ export {
 export { isLanguageId, LANGUAGES, languageOf } from "./languages.ts";
 export { addOne, countOf, dropOne, firstOf, type Ids, manyOf, type OneOrMany, trimMany } from "./one-or-many.ts";
 export {
+	isPagedOut,
+	keepPagedSignature,
+	MAX_PAGED,
+	PAGED_OUT,
+	pagedSignatureCount,
+	signatureOf,
+} from "./paged-signatures.ts";
+export {
 	isPartial,
 	type PartialFile,
 	type PartialReason,
@@ -49,3 +57,4 @@ export {
 	routeMatches,
 	segmentsOf,
 } from "./route-path.ts";
+export { signatureDigest } from "./signature-digest.ts";

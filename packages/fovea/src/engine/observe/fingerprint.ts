@@ -11,8 +11,10 @@ export function semanticFingerprint(facts: FileFacts): string {
 	const imports = facts.imports.map((i) => i.specifier).sort();
 	const calls = facts.calls.callee.map((callee, i) => `${facts.calls.caller[i]}>${callee}`).sort();
 	const inherits = facts.inherits.map((i) => `${i.symbol}<${i.relation}<${i.base}`).sort();
+	// A summary's signatures are paged out: their digest stands in for them.
+	const paged = facts.signatureDigest === undefined ? [] : [facts.signatureDigest];
 	return createHash("sha256")
-		.update(JSON.stringify([symbols, imports, calls, inherits]))
+		.update(JSON.stringify([symbols, imports, calls, inherits, ...paged]))
 		.digest("hex")
 		.slice(0, 32);
 }
@@ -31,6 +33,10 @@ export function describeDrift(before: FileFacts | undefined, after: FileFacts | 
 		else if (squash(previous.signature) !== squash(symbol.signature)) items.push(`~ ${key}: ${symbol.signature}`);
 	}
 	for (const key of old.keys()) if (!now.has(key)) items.push(`- ${key}`);
+	// Summaries keep a digest of their signatures, not the signatures: which one changed is not known here.
+	const digests = [before.signatureDigest, after.signatureDigest];
+	if (digests[0] !== undefined && digests[1] !== undefined && digests[0] !== digests[1])
+		items.push("~ a signature changed");
 	const importsBefore = new Set(before.imports.map((i) => i.specifier));
 	const importsAfter = new Set(after.imports.map((i) => i.specifier));
 	const added = [...importsAfter].filter((i) => !importsBefore.has(i));

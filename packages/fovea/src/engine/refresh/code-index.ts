@@ -361,7 +361,8 @@ export class CodeIndex {
 		resident: number,
 		onState?: (next: ReadonlyMap<string, FileState>) => void,
 	): Promise<Map<string, FileState>> {
-		this.#budget.start(resident);
+		// Signatures paged out of summaries are read back from the cache: only a cache that works can page them.
+		this.#budget.start(resident, this.cache !== undefined && this.cache.disabled === undefined);
 		return updateStates(files, {
 			root: this.root,
 			maxFileBytes: this.maxFileBytes,

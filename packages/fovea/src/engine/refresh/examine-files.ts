@@ -219,11 +219,16 @@ export async function parseBatch(
 	}
 }
 
-/** The facts of `job` from the caller's own parse, when it takes the file; a throw leaves the file to the engine. */
+/**
+ * The facts of `job` from the caller's own parse, when it takes the file; a throw leaves the file to the engine. The
+ * caller keeps its facts: the index takes them with symbols of its own, which a summary changes in place
+ * (`fact-budget.ts`).
+ */
 function sharedFacts(context: ExamineContext, job: ExtractJob): FileFacts | undefined {
 	if (context.sharedParse === undefined) return undefined;
 	try {
-		return context.sharedParse(job);
+		const facts = context.sharedParse(job);
+		return facts === undefined ? undefined : { ...facts, symbols: facts.symbols.map((symbol) => ({ ...symbol })) };
 	} catch {
 		return undefined;
 	}

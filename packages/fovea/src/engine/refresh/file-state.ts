@@ -55,16 +55,17 @@ export function sameHash(hash: string | undefined, facts: FileFacts | undefined)
 	return facts !== undefined && facts.hash === hash ? facts.hash : hash;
 }
 
-/** The manifest entries of `states`; a state with neither facts nor a gap has nothing to vouch for and is left out. */
-export function manifestOf(states: ReadonlyMap<string, FileState>): Map<string, ManifestEntry> {
-	const files = new Map<string, ManifestEntry>();
+/**
+ * The manifest entries of `states`, made one at a time as they are read (the manifest is written as they come, not
+ * held as a second map of every file); a state with neither facts nor a gap has nothing to vouch for and is left out.
+ */
+export function* manifestOf(states: ReadonlyMap<string, FileState>): Generator<[string, ManifestEntry]> {
 	for (const [path, s] of states) {
 		const entry: ManifestEntry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
 		if (s.hash !== undefined && s.facts !== undefined) entry.hash = s.hash;
 		else if (s.gap !== undefined) entry.gap = s.gap;
 		else continue;
 		if (s.racy) entry.racy = true;
-		files.set(path, entry);
+		yield [path, entry];
 	}
-	return files;
 }

@@ -54,8 +54,10 @@ export async function updateStates(
 	const { signal, cache, previous, budget } = context;
 	const next = new Map<string, FileState>();
 	context.onState?.(next);
-	const admitted = (state: FileState): FileState => {
-		const facts = state.facts === undefined ? undefined : budget.admit(state.facts);
+	// Facts a file kept from its previous state are published (the snapshot, the graph): a summary copies them.
+	const admitted = (path: string, state: FileState): FileState => {
+		const owns = state.facts !== previous.get(path)?.facts;
+		const facts = state.facts === undefined ? undefined : budget.admit(state.facts, owns);
 		return facts === state.facts ? state : { ...state, facts };
 	};
 
@@ -96,7 +98,7 @@ export async function updateStates(
 			}
 			context.stats.cacheHits++;
 			const { size, mtimeMs, ctimeMs, language } = file;
-			const admitted = budget.admit(facts);
+			const admitted = budget.admit(facts, true); // fresh from the cache
 			next.set(file.path, {
 				size,
 				mtimeMs,
@@ -139,7 +141,7 @@ export async function updateStates(
 				const file = batch[i] as ScannedFile;
 				const state = states[i];
 				if (state === undefined) next.delete(file.path);
-				else next.set(file.path, admitted(state));
+				else next.set(file.path, admitted(file.path, state));
 			}
 			done += batch.length;
 			unflushed += batch.length;
