@@ -151,13 +151,21 @@ export class ContentIndex {
 	 * caller) and returns the highest score (0 when no file holds any of the terms).
 	 */
 	score(queryTerms: readonly string[], scores: Float64Array): number {
+		return this.scoreWeighted(new Map([...queryTerms].map((term) => [term, 1])), scores);
+	}
+
+	/**
+	 * `score` with a weight per query term (a term's BM25 contribution times its weight): an expanded query's added
+	 * terms count less than the words it was asked with (`query-expansion.ts`).
+	 */
+	scoreWeighted(queryTerms: ReadonlyMap<string, number>, scores: Float64Array): number {
 		const n = this.#files.size;
 		if (n === 0) return 0;
 		const averageLength = this.#totalLength / n || 1;
-		for (const term of new Set(queryTerms)) {
+		for (const [term, weight] of queryTerms) {
 			const df = this.documentFrequency(term);
-			if (df === 0) continue;
-			const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+			if (df === 0 || !(weight > 0)) continue;
+			const idf = weight * this.idf(df);
 			this.#eachPosting(term, (id, f) => {
 				const norm = K1 * (1 - B + (B * (this.#lengths[id] ?? 0)) / averageLength);
 				scores[id] = (scores[id] as number) + (idf * f * (K1 + 1)) / (f + norm);
@@ -166,6 +174,12 @@ export class ContentIndex {
 		let best = 0;
 		for (let id = 0; id < scores.length; id++) if ((scores[id] as number) > best) best = scores[id] as number;
 		return best;
+	}
+
+	/** BM25's idf of a term that `df` of the indexed files hold. */
+	idf(df: number): number {
+		const n = this.#files.size;
+		return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 	}
 
 	/** How many indexed files hold `term`. */

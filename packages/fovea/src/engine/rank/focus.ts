@@ -9,6 +9,7 @@ import { FileRoles } from "./file-roles.ts";
 import { admitLexicalTests } from "./focus-lexical-tests.ts";
 import { normalizeGraph, renormalizeRows, ScratchVectors, withHeadroom } from "./heat.ts";
 import type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
+import { expandQuery } from "./query-expansion.ts";
 import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
 import {
 	addMass,
@@ -66,6 +67,7 @@ const FOCUS_SLOTS = {
 	seeds: 3,
 	hottest: 4,
 	text: 5,
+	expanded: 6,
 } as const;
 
 /** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */
@@ -234,6 +236,14 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, touched);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);
 	if (named !== undefined) addNamedBonus(fileScore, named.files, NAMED_BONUS);
+	if (bestText > 0 && !hasBody(query.text)) {
+		expandQuery(
+			prepared.content,
+			fileScore,
+			queryTerms,
+			prepared.scratch.vector(FOCUS_SLOTS.expanded, graph.fileCount),
+		);
+	}
 	if (reading !== undefined) {
 		const asked = rolesAsked(reading.about, named?.paths ?? []);
 		const factor = prepared.scratch.vector(FOCUS_SLOTS.roleFactor, graph.fileCount, false);
