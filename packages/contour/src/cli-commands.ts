@@ -99,6 +99,15 @@ async function main(argv: string[]): Promise<number> {
 	const root = await chooseRoot(values.root);
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	let map: CodeMap | undefined;
+	const disk = new DiskCache();
+	// A root this cache knows nothing of has no kept report: a review with any change analyses it, and a cold analysis
+	// parses on two threads (`checkpoint/slice-prefetch.ts`). Loading the engine and starting its parsing thread now
+	// overlaps their start with the snapshot's Git processes instead of the review's first parses.
+	if (!disk.knowsRoot(root))
+		reviewEngine().then(
+			(engine) => engine.startExtractThreads([]),
+			() => {},
+		);
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
 	const progress = terminalProgress("contour: indexing");
@@ -108,20 +117,9 @@ async function main(argv: string[]): Promise<number> {
 			root,
 			target,
 			...(values.base === undefined ? {} : { base: values.base }),
-			cache: new ReviewCache({ disk: new DiskCache() }),
+			cache: new ReviewCache({ disk }),
 			maps: async () => {
-				const { CodeMap, useBaselineCompilerEverywhere, useExtractWorkerScript, useExtractWorkersFrom } = await import(
-					"pi-fovea/engine"
-				);
-				// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the
-				// grammars there in every process), since optimizing the runtime's code costs a short run more than it saves
-				// (the numbers are in bench/HISTORY.md).
-				useBaselineCompilerEverywhere();
-				// Bundled (`dist/cli.js`), Fovea's parsing threads run the worker bundled beside it. With all WebAssembly on
-				// the baseline compiler the second core is free while the code map's first index parses, so a worker pays for
-				// its start from a few hundred files on (bench/HISTORY.md has the measurement behind 500).
-				if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
-				useExtractWorkersFrom(500);
+				const { CodeMap } = await reviewEngine();
 				// A review asks the code map only for exposure, never a query by words: its facts need no content terms
 				// (cached apart from those of a map that ranks by text, so neither takes the other's). The Pi extension's
 				// maps, shared with Fovea's focus, keep them.
@@ -130,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
 				return {
 					use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })),
 					cold: () => map === undefined,
+					threads: true,
 				};
 			},
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
@@ -165,6 +164,27 @@ async function main(argv: string[]): Promise<number> {
 	} finally {
 		await map?.index.flush().catch(() => {});
 	}
+}
+
+let engine: Promise<typeof import("pi-fovea/engine")> | undefined;
+
+/** Fovea's engine, loaded once and set up for a review's short run. */
+function reviewEngine(): Promise<typeof import("pi-fovea/engine")> {
+	engine ??= import("pi-fovea/engine").then((loaded) => {
+		// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the
+		// grammars there in every process), since optimizing the runtime's code costs a short run more than it saves
+		// (the numbers are in bench/HISTORY.md).
+		loaded.useBaselineCompilerEverywhere();
+		// Bundled (`dist/cli.js`), the parsing threads run Contour's worker bundled beside it, which also measures
+		// (`checkpoint/measure-worker.ts`). With all WebAssembly on the baseline compiler the second core is free while
+		// the code map's first index parses, so a worker pays for its start from a few hundred files on (bench/HISTORY.md
+		// has the measurement behind 500).
+		if (!import.meta.url.endsWith(".ts"))
+			loaded.useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
+		loaded.useExtractWorkersFrom(500);
+		return loaded;
+	});
+	return engine;
 }
 
 /** `--root` as given (the review checks it is a Git worktree), else the current directory's Git project. */
