@@ -4,8 +4,9 @@
  * one module graph loads faster than several dynamic imports. The analysis and Fovea's engine load only once a
  * review has a change to analyse (`review-root.ts`, and the code maps' loader below).
  */
+import { existsSync, realpathSync } from "node:fs";
 import { access } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
@@ -103,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
 	// A root this cache knows nothing of has no kept report: a review with any change analyses it, and a cold analysis
 	// parses on two threads (`checkpoint/slice-prefetch.ts`). Loading the engine and starting its parsing thread now
 	// overlaps their start with the snapshot's Git processes instead of the review's first parses.
-	if (!disk.knowsRoot(root))
+	if (unknownTop(disk, root))
 		reviewEngine().then(
 			(engine) => engine.startExtractThreads([]),
 			() => {},
@@ -163,6 +164,19 @@ async function main(argv: string[]): Promise<number> {
 		return report.policy !== null && report.policyViolations > 0 ? 1 : 0;
 	} finally {
 		await map?.index.flush().catch(() => {});
+	}
+}
+
+/**
+ * Whether `root` is the top of a Git worktree (it holds `.git`) that `disk` keeps nothing of. A subdirectory is left
+ * to the review, which finds its top: a guess from here would start the engine for a root the cache knows.
+ */
+function unknownTop(disk: DiskCache, root: string): boolean {
+	try {
+		const top = realpathSync(root);
+		return existsSync(join(top, ".git")) && !disk.knowsRoot(top);
+	} catch {
+		return false;
 	}
 }
 
