@@ -46,8 +46,10 @@ export class PrefetchedFacts {
 					signal,
 					mainAfter: joined,
 					// This thread's share goes through the review's own parse, which measures only what clone search is
-					// likely to take; the threads measure every file, as they cannot tell.
-					...(this.#here === undefined ? {} : { here: this.#here }),
+					// likely to take, else through plain extraction; the threads measure every file, as they cannot tell.
+					here: (job) =>
+						this.#here?.(job) ??
+						extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms ?? true }),
 					onVisited: (index, seen) => visited.set(index, seen),
 				}),
 			)
