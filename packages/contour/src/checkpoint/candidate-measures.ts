@@ -30,6 +30,7 @@ import type { ReviewWork } from "../report/report.ts";
 import { type FileMeasure, measureSyntaxTree } from "../review/index.ts";
 import { cloneTargets, MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
 import type { ImportFacts, MeasureCache } from "./measure-cache.ts";
+import type { MeasureFilter } from "./measure-visitor.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 import {
 	type CloneTarget,
@@ -83,6 +84,8 @@ export interface CandidateParse {
 	 * `parse` would have measured that file; `measure` is `undefined` when the thread made none.
 	 */
 	measured(file: ExtractJob, facts: FileFacts, measure: FileMeasure | undefined): void;
+	/** What a parsing thread needs to measure only the files `parse` could measure (`MeasureFilter`). */
+	readonly filter: MeasureFilter;
 	/**
 	 * The files clone search orders as neighbours of the change (`CloneScope.onNeighbours`). A file parsed after this
 	 * is judged as the neighbour it is.
@@ -159,6 +162,7 @@ export function candidateMeasures(
 	};
 	return {
 		parse,
+		filter: { targets, shapes },
 		measured(file, facts, measure) {
 			// The thread measured under the default size limit: the same measure as here for content within this one.
 			if (measure === undefined || Buffer.byteLength(file.source, "utf8") > scope.maxBytes) return;

@@ -45,7 +45,7 @@ export interface ProjectSlice {
 	 * holds what it would hold without this. `signal` ends the threads' share early (what they have not started is not parsed). `visit` names
 	 * a tree visitor each file's parse runs too (`ExtractJob.visit`): what it saw is given to `onPrefetched`.
 	 */
-	prefetch(paths: Iterable<string>, signal: AbortSignal, visit?: string): void;
+	prefetch(paths: Iterable<string>, signal: AbortSignal, visit?: { name: string; with(): unknown }): void;
 	/** Files this slice parsed. */
 	readonly parsed: number;
 	/**
@@ -101,6 +101,19 @@ export async function projectSlice(root: string, options: ProjectSliceOptions = 
 		source: texts.get(path) as string,
 		contentTerms: false,
 	});
+	/** The parsing threads once `prefetch` was called: how their work ends and the visitor it names. */
+	let threads: { signal: AbortSignal; visit?: { name: string; with(): unknown } } | undefined;
+	const jobsOf = (paths: Iterable<string>): ExtractJob[] => {
+		const visit = threads?.visit;
+		const visitWith = visit?.with();
+		return [...new Set(paths)]
+			.filter((path) => !files.has(path) && texts.has(path))
+			.map((path) =>
+				visit === undefined
+					? job(path)
+					: { ...job(path), visit: visit.name, ...(visitWith === undefined ? {} : { visitWith }) },
+			);
+	};
 	return {
 		project: { files, context: settings.value },
 		texts,
@@ -116,14 +129,14 @@ export async function projectSlice(root: string, options: ProjectSliceOptions = 
 			if (text !== undefined && !files.has(facts.path) && hashOf(text) === facts.hash) files.set(facts.path, facts);
 		},
 		prefetch(paths, signal, visit) {
-			const jobs = [...new Set(paths)]
-				.filter((path) => !files.has(path) && texts.has(path))
-				.map((path) => (visit === undefined ? job(path) : { ...job(path), visit }));
-			prefetched.hand(jobs, signal);
+			threads = { signal, ...(visit === undefined ? {} : { visit }) };
+			prefetched.hand(jobsOf(paths), signal);
 		},
 		async factsFor(paths) {
 			const wanted = [...new Set(paths)].filter((path) => !files.has(path) && texts.has(path));
 			if (wanted.length === 0) return;
+			// With parsing threads, a batch not handed over yet is parsed on both threads at once (this one joins at once).
+			if (threads !== undefined && wanted.length >= 2) prefetched.hand(jobsOf(wanted), threads.signal);
 			await prefetched.wait(wanted);
 			const extractor = await loadExtractor([...new Set(wanted.map((path) => languages.get(path) as LanguageId))]);
 			for (const path of wanted) {

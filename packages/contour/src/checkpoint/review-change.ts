@@ -14,7 +14,7 @@ import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs } from "./import-edges.ts";
 import { offerTo, projectFacts } from "./map-facts.ts";
-import { MEASURE_VISITOR, registerMeasureVisitor } from "./measure-visitor.ts";
+import { MEASURE_VISITOR, type MeasureFilter, registerMeasureVisitor } from "./measure-visitor.ts";
 import { type ProjectSlice, projectSlice } from "./project-slice.ts";
 import { sliceOf } from "./reached-slice.ts";
 import { settleRegionPairs } from "./region-reach.ts";
@@ -78,6 +78,7 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
 	);
 	let candidates: CandidateParse | undefined;
+	let sidesMeasured = false;
 	const sharedParse: SharedParse = (file) => candidates?.parse(file);
 	// The slice is listed while the changed sides are read and parsed; where the maps allow parsing threads, the files
 	// it will parse whatever the change holds go to them as soon as it is listed (`slice-prefetch.ts`).
@@ -96,8 +97,14 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 		// The measure of a file a thread parses comes with its facts (this thread measures its share the same way).
 		registerMeasureVisitor();
 		const stop = signal === undefined ? done : AbortSignal.any([signal, done]);
+		// Once the change is measured, the threads measure only what clone search could take (nothing, for a change
+		// without a callable that could have clones).
+		const visit = {
+			name: MEASURE_VISITOR,
+			with: () => (sidesMeasured ? (candidates?.filter ?? NO_CANDIDATES) : undefined),
+		};
 		prefetch = (paths) => {
-			listing.then((slice) => slice?.prefetch(paths(slice), stop, MEASURE_VISITOR)).catch(() => {});
+			listing.then((slice) => slice?.prefetch(paths(slice), stop, visit)).catch(() => {});
 		};
 		const afterPaths = text.flatMap((change) => (change.after === undefined ? [] : [change.path]));
 		prefetch((slice) => listedPrefetch(slice, changedPaths, afterPaths));
@@ -114,6 +121,7 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
 		candidates = candidateMeasures(scope, cache.measures, work);
+		sidesMeasured = true;
 		// Files outside the change whose working copy is not the reviewed state count in the import graphs as that
 		// state holds them (read with the same Git process, before it closes).
 		const outside = (snapshot.reviewedBlobs ?? []).filter((blob) => !changedPaths.has(blob.path));
@@ -287,6 +295,9 @@ function parsedSide(change: ChangedFile): boolean {
 	];
 	return paths.some((path) => path !== undefined && languageOf(path) !== undefined && pathGap(path) === undefined);
 }
+
+/** The measure filter of a change without clone targets: no file is measured. */
+const NO_CANDIDATES: MeasureFilter = { targets: [], shapes: [] };
 
 /** The languages the engine parses among the sides of `changes`. */
 function languagesOf(changes: readonly ChangedFile[]): Set<LanguageId> {

@@ -13,7 +13,7 @@ import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import type { ReviewReport } from "../../src/report/report.ts";
 import { cleanup, git, repo, write } from "../git/support.ts";
-import { moduleNeighbours, pricing } from "./fixtures.ts";
+import { encoder, moduleNeighbours, pricing } from "./fixtures.ts";
 import { heldMaps } from "./held-maps.ts";
 
 /** One parsing thread whatever the machine's cores, running Contour's entry (its sources). */
@@ -46,7 +46,9 @@ describe("a cold review with a parsing thread", () => {
 	it("hands the slice's files to the thread, which measures them in the parse that gives their facts", async () => {
 		// A sibling of the changed file besides: handed over once the slice is listed, as the importer is; the module
 		// the changed file imports, once its staged side is parsed.
-		const { files, change } = moduleNeighbours(PILE, { "app/sibling.py": pricing("tally", "- 2") });
+		const { files, change } = moduleNeighbours(PILE, {
+			"app/sibling.py": pricing("tally", "- 2"),
+		});
 		const dir = repo(files, { commit: true });
 		write(dir, change);
 		git(dir, "add", "-A");
@@ -74,6 +76,35 @@ describe("a cold review with a parsing thread", () => {
 			handled,
 			3 + threaded.work.mapFilesParsed,
 			"the three files, parsed once each (by the thread or by this thread's share), and the map built for exposure",
+		);
+	});
+
+	it("parses a batch it did not hand over on both threads at once: look-alikes far from the change", async () => {
+		const files: Record<string, string> = {
+			"app/feature/target.ts": "export function target(x: number): number {\n\treturn x + 1;\n}\n",
+			// Files that call the same names as the copy made below, far from it: clone search finds them by their text
+			// once the change is measured, and parses them as one batch.
+			"lib/deep/abi/encode.ts": encoder("encodeTopics"),
+			"lib/deep/abi/again.ts": encoder("encodeAgain"),
+		};
+		for (let i = 0; i < PILE; i++) files[`pile/p${String(i).padStart(2, "0")}.ts`] = `export const p${i} = ${i};\n`;
+		const dir = repo(files, { commit: true });
+		write(dir, {
+			"app/feature/target.ts": `export function target(x: number): number {\n\treturn x + 1;\n}\n\n${encoder("encodeTopicsCopy")}`,
+		});
+		git(dir, "add", "-A");
+		const alone = await review(dir, { cold: true });
+		const threaded = await review(dir, { cold: true, threads: true });
+		assert.deepEqual(reported(threaded), reported(alone));
+		assert.ok(
+			alone.findings.some((f) => f.kind === "exact-clone"),
+			JSON.stringify(alone.findings.map((f) => f.title)),
+		);
+		assert.equal(alone.work.sliceFilesParsed, 2, "the two look-alikes");
+		assert.deepEqual(
+			[threaded.work.sliceFilesParsed, threaded.work.sliceFilesPrefetched, threaded.work.parses],
+			[2, 2, 2],
+			"both parsed through the threads' pool, measured there or in this thread's own parse",
 		);
 	});
 });
