@@ -27,6 +27,7 @@ import { reviewRoot } from "./checkpoint/review-root.ts";
 import { renderReport } from "./report/render-report.ts";
 import { reportJson } from "./report/report-json.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
+import { spareCore } from "./spare-core.ts";
 
 const USAGE = `usage:
   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
@@ -104,7 +105,9 @@ async function main(argv: string[]): Promise<number> {
 	// A root this cache knows nothing of has no kept report: a review with any change analyses it, and a cold analysis
 	// parses on two threads (`checkpoint/slice-prefetch.ts`). Loading the engine and starting its parsing thread now
 	// overlaps their start with the snapshot's Git processes instead of the review's first parses.
-	if (unknownTop(disk, root))
+	// With no core to spare, the review parses on its own thread alone (`spare-core.ts`).
+	const threads = spareCore();
+	if (threads && unknownTop(disk, root))
 		reviewEngine().then(
 			(engine) => engine.startExtractThreads([]),
 			() => {},
@@ -129,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
 				return {
 					use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })),
 					cold: () => map === undefined,
-					threads: true,
+					threads,
 				};
 			},
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
