@@ -4,9 +4,8 @@
  * one module graph loads faster than several dynamic imports. The analysis and Fovea's engine load only once a
  * review has a change to analyse (`review-root.ts`, and the code maps' loader below).
  */
-import { existsSync, realpathSync } from "node:fs";
 import { access } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { reportCliFailure, UsageError } from "pi-fovea/cli-failure";
@@ -102,16 +101,8 @@ async function main(argv: string[]): Promise<number> {
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	let map: CodeMap | undefined;
 	const disk = new DiskCache();
-	// A root this cache knows nothing of has no kept report: a review with any change analyses it, and a cold analysis
-	// parses on two threads (`checkpoint/slice-prefetch.ts`). Loading the engine and starting its parsing thread now
-	// overlaps their start with the snapshot's Git processes instead of the review's first parses.
 	// With no core to spare, the review parses on its own thread alone (`spare-core.ts`).
 	const threads = spareCore();
-	if (threads && unknownTop(disk, root))
-		reviewEngine().then(
-			(engine) => engine.startExtractThreads([]),
-			() => {},
-		);
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
 	const progress = terminalProgress("contour: indexing");
@@ -167,19 +158,6 @@ async function main(argv: string[]): Promise<number> {
 		return report.policy !== null && report.policyViolations > 0 ? 1 : 0;
 	} finally {
 		await map?.index.flush().catch(() => {});
-	}
-}
-
-/**
- * Whether `root` is the top of a Git worktree (it holds `.git`) that `disk` keeps nothing of. A subdirectory is left
- * to the review, which finds its top: a guess from here would start the engine for a root the cache knows.
- */
-function unknownTop(disk: DiskCache, root: string): boolean {
-	try {
-		const top = realpathSync(root);
-		return existsSync(join(top, ".git")) && !disk.knowsRoot(top);
-	} catch {
-		return false;
 	}
 }
 

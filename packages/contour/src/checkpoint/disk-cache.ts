@@ -12,7 +12,6 @@
  * miss, never an error. Nothing is written inside the reviewed root.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { appendFile, mkdir, readdir, readFile, realpath, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { writeAtomic as writeFileAtomic } from "pi-fovea/atomic-write";
@@ -40,14 +39,6 @@ export class DiskCache {
 
 	constructor(dir: string = contourCacheDir()) {
 		this.dir = dir;
-	}
-
-	/**
-	 * Whether anything of `root` is kept here (its directory exists): without it no kept report can answer a review of
-	 * `root`, so a review with any change analyses it. Synchronous, one `stat`.
-	 */
-	knowsRoot(root: string): boolean {
-		return existsSync(this.#rootDir(root));
 	}
 
 	/** The kept report of `root` with analysis `key`, frozen, or undefined. */

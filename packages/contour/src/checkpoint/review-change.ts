@@ -91,11 +91,9 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 				...(maps?.maxSliceTextBytes === undefined ? {} : { maxTextBytes: maps.maxSliceTextBytes }),
 			});
 	listing?.catch(() => {}); // awaited by `sliceOf`, which turns a failure into a note
-	/** Hands files of the slice to the parsing threads (`slice-prefetch.ts`), when they are used. */
+	/** Hands files of the slice to the parsing threads (`slice-prefetch.ts`), once the listing shows they pay. */
 	let prefetch: ((paths: (slice: ProjectSlice) => string[]) => void) | undefined;
-	if (listing !== undefined && maps?.threads === true && startExtractThreads(languagesOf(text))) {
-		// The measure of a file a thread parses comes with its facts (this thread measures its share the same way).
-		registerMeasureVisitor();
+	if (listing !== undefined && maps?.threads === true) {
 		const stop = signal === undefined ? done : AbortSignal.any([signal, done]);
 		// Once the change is measured, the threads measure only what clone search could take (nothing, for a change
 		// without a callable that could have clones).
@@ -103,11 +101,18 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 			name: MEASURE_VISITOR,
 			with: () => (sidesMeasured ? (candidates?.filter ?? NO_CANDIDATES) : undefined),
 		};
-		prefetch = (paths) => {
-			listing.then((slice) => slice?.prefetch(paths(slice), stop, visit)).catch(() => {});
-		};
 		const afterPaths = text.flatMap((change) => (change.after === undefined ? [] : [change.path]));
-		prefetch((slice) => listedPrefetch(slice, changedPaths, afterPaths));
+		listing
+			.then((slice) => {
+				// A thread pays for its start and its speculative share only on a root as large as the one that starts
+				// the code map's threads (`startExtractThreads` with the listed files as the expected jobs).
+				if (slice === undefined || !startExtractThreads(languagesOf(text), slice.texts.size)) return;
+				// The measure of a file a thread parses comes with its facts (this thread measures its share the same way).
+				registerMeasureVisitor();
+				prefetch = (paths) => slice.prefetch(paths(slice), stop, visit);
+				prefetch((listed) => listedPrefetch(listed, changedPaths, afterPaths));
+			})
+			.catch(() => {});
 	}
 	const measuring = measureSides(snapshot, text, cache.measures, {
 		maxBytes,
@@ -116,7 +121,7 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 		work,
 		objects,
 		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? false }),
-		...(prefetch === undefined || listing === undefined ? {} : { parseAfter: listing }),
+		...(listing === undefined || maps?.threads !== true ? {} : { parseAfter: listing }),
 	}).then(async (sides) => {
 		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
