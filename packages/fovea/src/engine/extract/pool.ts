@@ -17,6 +17,9 @@
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
  *   at once when the call said it was the last of its refresh (`last`).
+ * - A caller with work of its own first (a cold review measuring its change) can leave a call to the workers until
+ *   its thread may join (`mainAfter`), take that thread's share through its own parse (`here`), and have a named
+ *   tree visitor run beside each job's extraction in whichever thread parses it (`tree-visitor.ts`, `onVisited`).
  * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
