@@ -104,6 +104,9 @@ const OUR_MODULES_ARE_PURE: Plugin = {
 /** The entry of Fovea's parsing threads, bundled beside every bundled engine (a pool started there points at it). */
 export const EXTRACT_WORKER_ENTRY = join(repo, "packages/fovea/src/engine/extract/worker.ts");
 
+/** Contour's entry of its parsing threads, in its package. */
+const CONTOUR_WORKER_ENTRY = "src/checkpoint/measure-worker.ts";
+
 /**
  * Builds the bundle of one package's CLI into `dist` (default: the package's `dist/`; another directory must also
  * be inside the package, where the bundle resolves `web-tree-sitter` and the grammars as the sources do) and records
@@ -119,7 +122,10 @@ export async function buildCli(
 	const outfile = join(dist, "cli.js");
 	// The CLI and, for the two that parse code, the extraction worker (the entry of Fovea's parsing threads, which the
 	// bundled CLI points its pool at): one record of every source either was built from.
-	const worker: Record<string, string> = pkg === "crew" ? {} : { "extract-worker": EXTRACT_WORKER_ENTRY };
+	// Contour's threads run its own entry, which registers the tree visitor that measures a file in the parse that
+	// extracts it (`checkpoint/measure-worker.ts`) before it serves.
+	const workerEntry = pkg === "contour" ? join(packageDir, CONTOUR_WORKER_ENTRY) : EXTRACT_WORKER_ENTRY;
+	const worker: Record<string, string> = pkg === "crew" ? {} : { "extract-worker": workerEntry };
 	// Contour's no-change review answers from its kept report: its CLI is split at its dynamic imports so that run
 	// loads only the code that reads the snapshot and the kept report, not the parser, the engine or the analysis.
 	const sources = await bundleEntries({ cli: join(packageDir, "src/cli.ts"), ...worker }, dist, pkg === "contour");

@@ -26,6 +26,7 @@ import { reviewRoot } from "./checkpoint/review-root.ts";
 import { renderReport } from "./report/render-report.ts";
 import { reportJson } from "./report/report-json.ts";
 import { type ReportSummary, summarizeReport, summaryLine } from "./report/report-summary.ts";
+import { spareCore } from "./spare-core.ts";
 
 const USAGE = `usage:
   contour review [--staged|--working-tree|--base REF] [--root DIR] [--json] [--max-tokens N] [--max-findings N]
@@ -105,6 +106,9 @@ async function main(argv: string[]): Promise<number> {
 	const root = await chooseRoot(values.root);
 	const policy = values.policy === undefined ? undefined : await loadPolicyFile(resolve(values.policy));
 	let map: CodeMap | undefined;
+	const disk = new DiskCache();
+	// With no core to spare, the review parses on its own thread alone (`spare-core.ts`).
+	const threads = spareCore();
 	// On a terminal, a line that counts the code map's files while a cold or changed map indexes (a large root takes
 	// seconds); cleared before the report is written.
 	const progress = terminalProgress("contour: indexing");
@@ -115,20 +119,9 @@ async function main(argv: string[]): Promise<number> {
 			target,
 			...(values.base === undefined ? {} : { base: values.base }),
 			...(indexFile === undefined ? {} : { indexFile: resolve(indexFile) }),
-			cache: new ReviewCache({ disk: new DiskCache() }),
+			cache: new ReviewCache({ disk }),
 			maps: async () => {
-				const { CodeMap, useBaselineCompilerEverywhere, useExtractWorkerScript, useExtractWorkersFrom } = await import(
-					"pi-fovea/engine"
-				);
-				// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the
-				// grammars there in every process), since optimizing the runtime's code costs a short run more than it saves
-				// (the numbers are in bench/HISTORY.md).
-				useBaselineCompilerEverywhere();
-				// Bundled (`dist/cli.js`), Fovea's parsing threads run the worker bundled beside it. With all WebAssembly on
-				// the baseline compiler the second core is free while the code map's first index parses, so a worker pays for
-				// its start from a few hundred files on (bench/HISTORY.md has the measurement behind 500).
-				if (!import.meta.url.endsWith(".ts")) useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
-				useExtractWorkersFrom(500);
+				const { CodeMap } = await reviewEngine();
 				// A review asks the code map only for exposure, never a query by words: its facts need no content terms
 				// (cached apart from those of a map that ranks by text, so neither takes the other's). The Pi extension's
 				// maps, shared with Fovea's focus, keep them.
@@ -137,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
 				return {
 					use: (at: string) => (map ??= new CodeMap(at, { contentTerms: false })),
 					cold: () => map === undefined,
+					threads,
 				};
 			},
 			...(policy === undefined ? { rootPolicy: true } : { policy }),
@@ -172,6 +166,27 @@ async function main(argv: string[]): Promise<number> {
 	} finally {
 		await map?.index.flush().catch(() => {});
 	}
+}
+
+let engine: Promise<typeof import("pi-fovea/engine")> | undefined;
+
+/** Fovea's engine, loaded once and set up for a review's short run. */
+function reviewEngine(): Promise<typeof import("pi-fovea/engine")> {
+	engine ??= import("pi-fovea/engine").then((loaded) => {
+		// A review is a short run: all of its WebAssembly stays on V8's baseline compiler (the engine keeps the
+		// grammars there in every process), since optimizing the runtime's code costs a short run more than it saves
+		// (the numbers are in bench/HISTORY.md).
+		loaded.useBaselineCompilerEverywhere();
+		// Bundled (`dist/cli.js`), the parsing threads run Contour's worker bundled beside it, which also measures
+		// (`checkpoint/measure-worker.ts`). With all WebAssembly on the baseline compiler the second core is free while
+		// the code map's first index parses, so a worker pays for its start from a few hundred files on (bench/HISTORY.md
+		// has the measurement behind 500).
+		if (!import.meta.url.endsWith(".ts"))
+			loaded.useExtractWorkerScript(new URL("./extract-worker.js", import.meta.url));
+		loaded.useExtractWorkersFrom(500);
+		return loaded;
+	});
+	return engine;
 }
 
 /** `--root` as given (the review checks it is a Git worktree), else the current directory's Git project. */

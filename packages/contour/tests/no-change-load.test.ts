@@ -67,4 +67,19 @@ describe("a review of an unchanged root", () => {
 		assert.deepEqual(second.report.findings, first.report.findings);
 		assert.deepEqual(second.report.deltas, first.report.deltas);
 	});
+
+	it("from a subdirectory too: the root the review finds is the one its cache knows", async () => {
+		const dir = repo({ [TS.path]: TS.simple, "src/helper.ts": "export const h = 1;\n" }, { commit: true });
+		write(dir, { [TS.path]: TS.branchy });
+		git(dir, "add", "-A");
+		const caches = tempDir("contour-caches-");
+		const first = await review(dir, caches);
+		const second = await review(join(dir, "src"), caches);
+		assert.equal(second.report.reusedFrom, first.report.id);
+		assert.deepEqual(
+			second.modules.filter((url) => HEAVY.test(url)),
+			[],
+			"a subdirectory is not mistaken for a root the cache does not know",
+		);
+	});
 });

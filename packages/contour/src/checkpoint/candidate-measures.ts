@@ -17,6 +17,7 @@
  */
 import { posix } from "node:path";
 import {
+	type ExtractJob,
 	type FileFacts,
 	type LanguageId,
 	languageOf,
@@ -26,9 +27,10 @@ import {
 	withSyntaxTree,
 } from "pi-fovea/engine";
 import type { ReviewWork } from "../report/report.ts";
-import { measureSyntaxTree } from "../review/index.ts";
+import { type FileMeasure, measureSyntaxTree } from "../review/index.ts";
 import { cloneTargets, MAX_CLONE_FILE_BYTES, MAX_CLONE_FILES } from "./clone-candidates.ts";
 import type { ImportFacts, MeasureCache } from "./measure-cache.ts";
+import type { MeasureFilter } from "./measure-visitor.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 import {
 	type CloneTarget,
@@ -78,6 +80,13 @@ export interface CandidateParse {
 	/** Given each file the map or the slice must parse; measures it on the way when clone search is likely to. */
 	parse: SharedParse;
 	/**
+	 * Takes the measure a parsing thread made of a file in the parse that gave its facts (`slice-prefetch.ts`) when
+	 * `parse` would have measured that file; `measure` is `undefined` when the thread made none.
+	 */
+	measured(file: ExtractJob, facts: FileFacts, measure: FileMeasure | undefined): void;
+	/** What a parsing thread needs to measure only the files `parse` could measure (`MeasureFilter`). */
+	readonly filter: MeasureFilter;
+	/**
 	 * The files clone search orders as neighbours of the change (`CloneScope.onNeighbours`). A file parsed after this
 	 * is judged as the neighbour it is.
 	 */
@@ -115,28 +124,36 @@ export function candidateMeasures(
 		facts.imports.some((fact) => targetsOf(facts, fact).some((target) => afterPaths.has(target)));
 	const ordered = new Set<string>();
 	let left = MAX_CLONE_FILES + MAX_DISTANT_CLONE_FILES;
-	const parse: SharedParse = ({ path, language, source, contentTerms }) => {
-		if (left === 0) return undefined;
-		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return undefined;
+	/** Whether `parse` looks at a file at all: not changed, in a changed file's language, read as clone search reads. */
+	const eligible = ({ path, source }: ExtractJob): boolean => {
+		if (left === 0) return false;
+		if (scope.changedPaths.has(path) || !languages.has(languageOf(path))) return false;
 		// Clone search reads bytes, not this decoded text: content it would find too large, or not valid UTF-8
 		// (U+FFFD after the map's decoding), is left for its own read to judge.
-		if (Buffer.byteLength(source, "utf8") + BOM_BYTES > MAX_CLONE_FILE_BYTES) return undefined;
-		if (source.includes("\uFFFD")) return undefined;
+		if (Buffer.byteLength(source, "utf8") + BOM_BYTES > MAX_CLONE_FILE_BYTES) return false;
+		return !source.includes("\uFFFD");
+	};
+	const likely = (path: string, facts: FileFacts): boolean => {
+		const neighbour = ordered.has(path) || dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(facts);
+		return (
+			(neighbour && holdsSimilarSpan(facts, targets)) || (shapes.length > 0 && resemblance(facts, shapes) !== undefined)
+		);
+	};
+	const keep = (path: string, facts: FileFacts, measure: FileMeasure): void => {
+		cache.putMeasure(`fovea-${facts.hash}`, path, scope.maxBytes, measure);
+		work.cloneFilesMeasured++;
+		left--;
+	};
+	const parse: SharedParse = (file) => {
+		if (!eligible(file)) return undefined;
+		const { path, language, source, contentTerms } = file;
 		return withSyntaxTree(
 			path,
 			source,
 			(root, factsOf) => {
 				const facts = factsOf();
-				const neighbour =
-					ordered.has(path) || dirs.has(posix.dirname(path)) || imported.has(path) || importsChanged(facts);
-				const likely =
-					(neighbour && holdsSimilarSpan(facts, targets)) ||
-					(shapes.length > 0 && resemblance(facts, shapes) !== undefined);
-				if (!likely) return facts;
-				const measure = measureSyntaxTree({ path, language, source, root }, { maxBytes: scope.maxBytes });
-				cache.putMeasure(`fovea-${facts.hash}`, path, scope.maxBytes, measure);
-				work.cloneFilesMeasured++;
-				left--;
+				if (likely(path, facts))
+					keep(path, facts, measureSyntaxTree({ path, language, source, root }, { maxBytes: scope.maxBytes }));
 				return facts;
 			},
 			language,
@@ -145,6 +162,12 @@ export function candidateMeasures(
 	};
 	return {
 		parse,
+		filter: { targets, shapes },
+		measured(file, facts, measure) {
+			// The thread measured under the default size limit: the same measure as here for content within this one.
+			if (measure === undefined || Buffer.byteLength(file.source, "utf8") > scope.maxBytes) return;
+			if (eligible(file) && likely(file.path, facts)) keep(file.path, facts, measure);
+		},
 		neighbours(paths) {
 			for (const path of paths) ordered.add(path);
 		},

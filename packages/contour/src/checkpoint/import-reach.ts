@@ -55,23 +55,7 @@ export async function reachImports(
 	// What reaches the changed files: a level is the files whose text names one of the last level and that import
 	// it. The first level (the changed paths' importers) is always wanted.
 	const backward = { seen: new Set(changedPaths), frontier: [...changedPaths] };
-	/** The files whose text names a file of the backward frontier: the next level's candidates. */
-	const candidatesBack = (): { level: Set<string>; candidates: string[] } => {
-		const level = new Set(backward.frontier.filter((path) => languageOf(path) !== undefined));
-		const keys: RegExp[] = [];
-		const dirs = new Set<string>();
-		for (const path of level) {
-			keys.push(...importKeys(path, base));
-			if (DIRECTORY_ENTRIES.test(posix.basename(path)) || path.endsWith(".rs")) dirs.add(posix.dirname(path));
-		}
-		const candidates: string[] = [];
-		for (const [path, text] of slice.texts) {
-			if (backward.seen.has(path)) continue;
-			const near = [...dirs].some((dir) => dir === "." || path.startsWith(`${dir}/`));
-			if (near || keys.some((key) => key.test(text))) candidates.push(path);
-		}
-		return { level, candidates };
-	};
+	const candidatesBack = () => namingFiles(slice, backward.frontier, backward.seen);
 	const stepBackward = async ({ level, candidates }: ReturnType<typeof candidatesBack>): Promise<void> => {
 		await parse(candidates);
 		backward.frontier = candidates.filter((path) => {
@@ -106,6 +90,33 @@ export async function reachImports(
 		if (unparsed(back.candidates) < unparsed(forward.frontier)) await stepBackward(back);
 		else await stepForward();
 	}
+}
+
+/**
+ * A backward level's candidates: the files of `slice` not `seen` whose text names a file of `frontier`
+ * (`importKeys`), or that lie under the directory of a directory's entry file (or a Rust module) among them; with
+ * `level`, the files of `frontier` in a language the engine parses. The first level, from the changed paths, is
+ * parsed in every review, so a cold review can hand it to the parsing threads before it measures its change.
+ */
+export function namingFiles(
+	slice: Pick<ProjectSlice, "texts" | "project">,
+	frontier: Iterable<string>,
+	seen: ReadonlySet<string>,
+): { level: Set<string>; candidates: string[] } {
+	const level = new Set([...frontier].filter((path) => languageOf(path) !== undefined));
+	const keys: RegExp[] = [];
+	const dirs = new Set<string>();
+	for (const path of level) {
+		keys.push(...importKeys(path, slice.project.context));
+		if (DIRECTORY_ENTRIES.test(posix.basename(path)) || path.endsWith(".rs")) dirs.add(posix.dirname(path));
+	}
+	const candidates: string[] = [];
+	for (const [path, text] of slice.texts) {
+		if (seen.has(path)) continue;
+		const near = [...dirs].some((dir) => dir === "." || path.startsWith(`${dir}/`));
+		if (near || keys.some((key) => key.test(text))) candidates.push(path);
+	}
+	return { level, candidates };
 }
 
 /**

@@ -21,6 +21,11 @@ export interface CodeMaps {
 	 * (`MAX_SLICE_TEXT_BYTES` unless given). Only a test sets it: reaching the real bound needs a 128 MiB repository.
 	 */
 	readonly maxSliceTextBytes?: number;
+	/**
+	 * Whether a cold review may hand the files its slice will parse to Fovea's parsing threads while its own thread
+	 * measures the change (`slice-prefetch.ts`): a short process on two cores (the CLI) gains from the second core.
+	 */
+	readonly threads?: boolean;
 }
 
 /** The root's code map brought up to date, with its facts; an error of the map becomes a note, not a failure. */

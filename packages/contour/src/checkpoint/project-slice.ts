@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import {
 	contentGap,
+	type ExtractJob,
 	type FileFacts,
 	hashOf,
 	type LanguageId,
@@ -20,6 +21,7 @@ import {
 	scanRoot,
 } from "pi-fovea/engine";
 import type { ProjectFacts } from "./import-edges.ts";
+import { PrefetchedFacts } from "./prefetched-facts.ts";
 
 /** A root listed and read, parsed only where asked. */
 export interface ProjectSlice {
@@ -36,8 +38,21 @@ export interface ProjectSlice {
 	adopt(facts: FileFacts): void;
 	/** Parses the listed files of `paths` not parsed yet (paths not listed are ignored). */
 	factsFor(paths: Iterable<string>): Promise<void>;
+	/**
+	 * Hands the listed files of `paths` not parsed nor handed yet to Fovea's parsing threads, which parse them while
+	 * this thread does other work (`prefetched-facts.ts`); `factsFor` takes their facts from there. Nothing is parsed
+	 * on this thread for them until `factsFor` asks for one. Facts `factsFor` never asks for are dropped, so the slice
+	 * holds what it would hold without this. `signal` ends the threads' share early (what they have not started is not parsed). `visit` names
+	 * a tree visitor each file's parse runs too (`ExtractJob.visit`): what it saw is given to `onPrefetched`.
+	 */
+	prefetch(paths: Iterable<string>, signal: AbortSignal, visit?: { name: string; with(): unknown }): void;
 	/** Files this slice parsed. */
 	readonly parsed: number;
+	/**
+	 * Of `parsed`, the files whose facts came from `prefetch`: parsed by Fovea's parsing threads, or by this thread
+	 * once `factsFor` wanted them before the threads were done.
+	 */
+	readonly prefetched: number;
 }
 
 /** Options of `projectSlice`. */
@@ -47,6 +62,8 @@ export interface ProjectSliceOptions {
 	sharedParse?: SharedParse;
 	/** Text the slice may hold, `MAX_SLICE_TEXT_BYTES` unless given (`CodeMaps.maxSliceTextBytes` says why). */
 	maxTextBytes?: number;
+	/** Told of each file whose facts `factsFor` took from `prefetch`, with what its visitor saw (if anything). */
+	onPrefetched?: (job: ExtractJob, facts: FileFacts, visited: unknown) => void;
 }
 
 /**
@@ -76,6 +93,27 @@ export async function projectSlice(root: string, options: ProjectSliceOptions = 
 	const settings = await readResolutionSettings(root, new Set(texts.keys()), scan.settingsFiles);
 	const files = new Map<string, FileFacts>();
 	let parsed = 0;
+	let prefetchedCount = 0;
+	const prefetched = new PrefetchedFacts(options.sharedParse);
+	const job = (path: string): ExtractJob => ({
+		path,
+		language: languages.get(path) as LanguageId,
+		source: texts.get(path) as string,
+		contentTerms: false,
+	});
+	/** The parsing threads once `prefetch` was called: how their work ends and the visitor it names. */
+	let threads: { signal: AbortSignal; visit?: { name: string; with(): unknown } } | undefined;
+	const jobsOf = (paths: Iterable<string>): ExtractJob[] => {
+		const visit = threads?.visit;
+		const visitWith = visit?.with();
+		return [...new Set(paths)]
+			.filter((path) => !files.has(path) && texts.has(path))
+			.map((path) =>
+				visit === undefined
+					? job(path)
+					: { ...job(path), visit: visit.name, ...(visitWith === undefined ? {} : { visitWith }) },
+			);
+	};
 	return {
 		project: { files, context: settings.value },
 		texts,
@@ -83,26 +121,39 @@ export async function projectSlice(root: string, options: ProjectSliceOptions = 
 		get parsed() {
 			return parsed;
 		},
+		get prefetched() {
+			return prefetchedCount;
+		},
 		adopt(facts) {
 			const text = texts.get(facts.path);
 			if (text !== undefined && !files.has(facts.path) && hashOf(text) === facts.hash) files.set(facts.path, facts);
 		},
+		prefetch(paths, signal, visit) {
+			threads = { signal, ...(visit === undefined ? {} : { visit }) };
+			prefetched.hand(jobsOf(paths), signal);
+		},
 		async factsFor(paths) {
 			const wanted = [...new Set(paths)].filter((path) => !files.has(path) && texts.has(path));
 			if (wanted.length === 0) return;
+			// With parsing threads, a batch not handed over yet is parsed on both threads at once (this one joins at once).
+			if (threads !== undefined && wanted.length >= 2) prefetched.hand(jobsOf(wanted), threads.signal);
+			await prefetched.wait(wanted);
 			const extractor = await loadExtractor([...new Set(wanted.map((path) => languages.get(path) as LanguageId))]);
 			for (const path of wanted) {
 				options.signal?.throwIfAborted();
-				const job = {
-					path,
-					language: languages.get(path) as LanguageId,
-					source: texts.get(path) as string,
-					contentTerms: false,
-				};
+				const ahead = prefetched.take(path);
+				if (ahead !== undefined) {
+					files.set(path, ahead.facts);
+					options.onPrefetched?.(job(path), ahead.facts, ahead.visited);
+					parsed++;
+					prefetchedCount++;
+					continue;
+				}
 				let facts: FileFacts | undefined;
 				try {
 					facts =
-						options.sharedParse?.(job) ?? extractor.extract(path, job.source, job.language, { contentTerms: false });
+						options.sharedParse?.(job(path)) ??
+						extractor.extract(path, texts.get(path) as string, languages.get(path), { contentTerms: false });
 				} catch {
 					continue; // a file the engine cannot parse has no facts in the map either
 				}

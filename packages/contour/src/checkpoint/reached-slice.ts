@@ -4,34 +4,32 @@
  * imports reach (`import-reach.ts`), each import resolved against the file list of each side as the import graphs
  * resolve it (`import-edges.ts`). An error of the listing becomes a note, as an error of the code map does.
  */
-import { type FileFacts, languageOf, type ResolutionContext, type SharedParse } from "pi-fovea/engine";
+import { type FileFacts, languageOf, type ResolutionContext } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import { type ReachedSide, reachImports } from "./import-reach.ts";
-import { type ProjectSlice, projectSlice } from "./project-slice.ts";
+import type { ProjectSlice } from "./project-slice.ts";
 import type { ReviewedImports } from "./reviewed-imports.ts";
 import type { MeasuredChange } from "./side-measures.ts";
 
 /**
- * The slice of `root` that the change (`text`, measured in `sides`) reaches, or why there is none; `undefined` for
- * a root too large to hold as a slice (`maxTextBytes`, `MAX_SLICE_TEXT_BYTES` unless given).
+ * The slice `listing` lists (`projectSlice`) parsed where the change (`text`, measured in `sides`) reaches, or why
+ * there is none; `undefined` for a root too large to hold as a slice.
  */
 export async function sliceOf(
-	root: string,
+	listing: Promise<ProjectSlice | undefined>,
 	text: readonly ChangedFile[],
 	sides: { measured: readonly MeasuredChange[]; reviewed: ReadonlyMap<string, ReviewedImports> },
 	changedPaths: ReadonlySet<string>,
 	leftOut: ReadonlySet<string>,
 	options: {
 		signal?: AbortSignal;
-		sharedParse: SharedParse;
 		afterFacts: Iterable<FileFacts>;
-		maxTextBytes?: number;
 		/** Told how the listed project resolves imports, before any file of it is parsed. */
 		onContext?: (context: ResolutionContext) => void;
 	},
 ): Promise<ProjectSlice | { error: string } | undefined> {
 	try {
-		const slice = await projectSlice(root, options);
+		const slice = await listing;
 		if (slice === undefined) return undefined;
 		options.onContext?.(slice.project.context);
 		for (const facts of options.afterFacts) slice.adopt(facts);

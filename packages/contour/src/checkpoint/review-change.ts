@@ -5,25 +5,37 @@
  * map's heat → ranked, frozen, kept. The signal is checked between steps.
  */
 import { randomUUID } from "node:crypto";
-import { type FileFacts, languageOf, type SharedParse } from "pi-fovea/engine";
+import { type FileFacts, type LanguageId, languageOf, type SharedParse, startExtractThreads } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import { freezeReport, type ReportGap, type ReviewReport } from "../report/report.ts";
-import { analyzeMeasured, type ChangeFile, pathGap, rankFindings } from "../review/index.ts";
+import { analyzeMeasured, type ChangeFile, type FileMeasure, pathGap, rankFindings } from "../review/index.ts";
 import { type CandidateParse, candidateMeasures, candidateScope } from "./candidate-measures.ts";
 import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs } from "./import-edges.ts";
 import { offerTo, projectFacts } from "./map-facts.ts";
-import type { ProjectSlice } from "./project-slice.ts";
+import { MEASURE_VISITOR, type MeasureFilter, registerMeasureVisitor } from "./measure-visitor.ts";
+import { type ProjectSlice, projectSlice } from "./project-slice.ts";
 import { sliceOf } from "./reached-slice.ts";
 import { settleRegionPairs } from "./region-reach.ts";
 import { reportFiles, snapshotGap } from "./report-files.ts";
 import { addGitWork, now, type OpenedReview, type ReviewRootOptions } from "./review-options.ts";
 import { type ReviewedImports, reviewedImports } from "./reviewed-imports.ts";
 import { afterPathsOf, type MeasuredChange, measureSides } from "./side-measures.ts";
+import { importedPrefetch, listedPrefetch } from "./slice-prefetch.ts";
 
 /** Analyses the change of `opened` (see the module comment) and keeps the report in `options.cache`. */
 export async function reviewChange(options: ReviewRootOptions, opened: OpenedReview): Promise<ReviewReport> {
+	// Ends the parsing threads' share of the slice (`slice-prefetch.ts`) that no step asked for, however the review ends.
+	const done = new AbortController();
+	try {
+		return await analyse(options, opened, done.signal);
+	} finally {
+		done.abort();
+	}
+}
+
+async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: AbortSignal): Promise<ReviewReport> {
 	const { signal, cache } = options;
 	const { snapshot, epoch, requestedRoot, policy, key, origin, maxBytes, gitWork, work, objects } = opened;
 	const withMap = options.maps !== undefined;
@@ -58,13 +70,50 @@ export async function reviewChange(options: ReviewRootOptions, opened: OpenedRev
 			? undefined
 			: (facts: FileFacts, side: "before" | "after") => {
 					offer?.offer(facts);
-					if (side === "after") afterFacts.set(facts.path, facts);
+					if (side !== "after") return;
+					afterFacts.set(facts.path, facts);
+					prefetch?.((slice) => importedPrefetch(slice, facts, changedPaths));
 				};
 	const changedPaths = new Set(
 		snapshot.changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])),
 	);
 	let candidates: CandidateParse | undefined;
+	let sidesMeasured = false;
 	const sharedParse: SharedParse = (file) => candidates?.parse(file);
+	// The slice is listed while the changed sides are read and parsed; where the maps allow parsing threads, the files
+	// it will parse whatever the change holds go to them as soon as it is listed (`slice-prefetch.ts`).
+	const listing = !sliced
+		? undefined
+		: projectSlice(snapshot.root, {
+				...(signal === undefined ? {} : { signal }),
+				sharedParse,
+				onPrefetched: (job, facts, visited) => candidates?.measured(job, facts, visited as FileMeasure | undefined),
+				...(maps?.maxSliceTextBytes === undefined ? {} : { maxTextBytes: maps.maxSliceTextBytes }),
+			});
+	listing?.catch(() => {}); // awaited by `sliceOf`, which turns a failure into a note
+	/** Hands files of the slice to the parsing threads (`slice-prefetch.ts`), once the listing shows they pay. */
+	let prefetch: ((paths: (slice: ProjectSlice) => string[]) => void) | undefined;
+	if (listing !== undefined && maps?.threads === true) {
+		const stop = signal === undefined ? done : AbortSignal.any([signal, done]);
+		// Once the change is measured, the threads measure only what clone search could take (nothing, for a change
+		// without a callable that could have clones).
+		const visit = {
+			name: MEASURE_VISITOR,
+			with: () => (sidesMeasured ? (candidates?.filter ?? NO_CANDIDATES) : undefined),
+		};
+		const afterPaths = text.flatMap((change) => (change.after === undefined ? [] : [change.path]));
+		listing
+			.then((slice) => {
+				// A thread pays for its start and its speculative share only on a root as large as the one that starts
+				// the code map's threads (`startExtractThreads` with the listed files as the expected jobs).
+				if (slice === undefined || !startExtractThreads(languagesOf(text), slice.texts.size)) return;
+				// The measure of a file a thread parses comes with its facts (this thread measures its share the same way).
+				registerMeasureVisitor();
+				prefetch = (paths) => slice.prefetch(paths(slice), stop, visit);
+				prefetch((listed) => listedPrefetch(listed, changedPaths, afterPaths));
+			})
+			.catch(() => {});
+	}
 	const measuring = measureSides(snapshot, text, cache.measures, {
 		maxBytes,
 		signal,
@@ -72,10 +121,12 @@ export async function reviewChange(options: ReviewRootOptions, opened: OpenedRev
 		work,
 		objects,
 		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? false }),
+		...(listing === undefined || maps?.threads !== true ? {} : { parseAfter: listing }),
 	}).then(async (sides) => {
 		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };
 		const scope = candidateScope(sides.measured, afterFacts, changedPaths, maxBytes);
 		candidates = candidateMeasures(scope, cache.measures, work);
+		sidesMeasured = true;
 		// Files outside the change whose working copy is not the reviewed state count in the import graphs as that
 		// state holds them (read with the same Git process, before it closes).
 		const outside = (snapshot.reviewedBlobs ?? []).filter((blob) => !changedPaths.has(blob.path));
@@ -111,11 +162,9 @@ export async function reviewChange(options: ReviewRootOptions, opened: OpenedRev
 	let mapped = await mapping;
 	let slice: ProjectSlice | undefined;
 	if (maps !== undefined && sliced) {
-		const reached = await sliceOf(snapshot.root, text, sides, changedPaths, leftOut, {
+		const reached = await sliceOf(listing as Promise<ProjectSlice | undefined>, text, sides, changedPaths, leftOut, {
 			...(signal === undefined ? {} : { signal }),
-			sharedParse,
 			afterFacts: afterFacts.values(),
-			...(maps.maxSliceTextBytes === undefined ? {} : { maxTextBytes: maps.maxSliceTextBytes }),
 			onContext: (context) => candidates?.resolveWith(context),
 		});
 		if (reached === undefined)
@@ -197,7 +246,10 @@ export async function reviewChange(options: ReviewRootOptions, opened: OpenedRev
 		if ("error" in whole) exposureNote = `exposure not modelled: ${whole.error}`;
 		else map = whole;
 	}
-	if (slice !== undefined) work.sliceFilesParsed += slice.parsed;
+	if (slice !== undefined) {
+		work.sliceFilesParsed += slice.parsed;
+		work.sliceFilesPrefetched += slice.prefetched;
+	}
 	if (map !== undefined && findings.length > 0) {
 		const exposed = await withExposure(map.map, findings, signal);
 		findings = rankFindings(exposed.findings);
@@ -247,6 +299,20 @@ function parsedSide(change: ChangedFile): boolean {
 		change.before === undefined ? undefined : (change.oldPath ?? change.path),
 	];
 	return paths.some((path) => path !== undefined && languageOf(path) !== undefined && pathGap(path) === undefined);
+}
+
+/** The measure filter of a change without clone targets: no file is measured. */
+const NO_CANDIDATES: MeasureFilter = { targets: [], shapes: [] };
+
+/** The languages the engine parses among the sides of `changes`. */
+function languagesOf(changes: readonly ChangedFile[]): Set<LanguageId> {
+	const out = new Set<LanguageId>();
+	for (const change of changes)
+		for (const path of [change.path, change.oldPath]) {
+			const language = path === undefined ? undefined : languageOf(path);
+			if (language !== undefined) out.add(language);
+		}
+	return out;
 }
 
 /** The analysis input of one measured change. */

@@ -63,6 +63,11 @@ export interface SideOptions {
 	onFacts?: (facts: FileFacts, side: "before" | "after") => void;
 	/** Whether those facts count content terms (default true): as the code map they are offered to does. */
 	contentTerms?: boolean;
+	/**
+	 * Settles before the first parse here: a cold review's slice listing, whose files go to the parsing threads only
+	 * while this thread yields (`slice-prefetch.ts`), and a side's parse does not yield.
+	 */
+	parseAfter?: Promise<unknown>;
 }
 
 interface Pending {
@@ -159,6 +164,7 @@ export async function measureSides(
 		});
 		options.signal?.throwIfAborted();
 		await grammars;
+		await options.parseAfter?.catch(() => {});
 		await parseTexts(texts, files, cache, options);
 	}
 	return { measured: files.filter((_, i) => !skipped.has(i)), gaps };
@@ -185,8 +191,10 @@ async function parseTexts(
 	for (const [entry, text] of texts) {
 		options.signal?.throwIfAborted();
 		// Other work of the review (the code map's refresh, its parsing threads' start) gets the event loop between
-		// parses, not only after the last one.
+		// parses, not only after the last one; what the last parse's facts started (`onFacts`: files handed to the
+		// parsing threads) goes on before the next parse in any case.
 		if (slice.due) await slice.turn();
+		else await Promise.resolve();
 		// Looked up again: a side read earlier in this loop may have had the same bytes (a rename, a copy).
 		let measure = cache.measure(entry.oid, entry.path, maxBytes);
 		let imports = cache.imports(entry.oid, entry.path);

@@ -78,6 +78,11 @@ export interface ReviewWork {
 	 * memory (`checkpoint/project-slice.ts`): only the files the change reaches.
 	 */
 	sliceFilesParsed: number;
+	/**
+	 * Of `sliceFilesParsed`, files handed to Fovea's parsing threads once the slice was listed, while the review's
+	 * own thread measured the change (`checkpoint/slice-prefetch.ts`; the CLI only).
+	 */
+	sliceFilesPrefetched: number;
 }
 
 /** The snapshot a report analysed: enough to tell whether anything moved since. */
@@ -155,6 +160,7 @@ export function emptyWork(): ReviewWork {
 		exposureQueries: 0,
 		mapFilesParsed: 0,
 		sliceFilesParsed: 0,
+		sliceFilesPrefetched: 0,
 		graphsBuilt: 0,
 	};
 }

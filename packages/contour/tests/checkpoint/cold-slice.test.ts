@@ -9,7 +9,7 @@ import { ReviewCache } from "../../src/checkpoint/review-cache.ts";
 import { reviewRoot } from "../../src/checkpoint/review-root.ts";
 import type { ReviewReport } from "../../src/report/report.ts";
 import { cleanup, git, repo, write } from "../git/support.ts";
-import { encoder } from "./fixtures.ts";
+import { encoder, moduleNeighbours } from "./fixtures.ts";
 import { heldMaps } from "./held-maps.ts";
 
 after(cleanup);
@@ -125,21 +125,9 @@ describe("a cold review reads the slice of the project its change reaches", () =
 	});
 
 	it("neighbours named by a module path (not a relative specifier) are parsed once, measured in that parse", async () => {
-		const body = (name: string, step: string) =>
-			`def ${name}(items, rate):\n    total = 0\n    for item in items:\n        if item.count <= 0:\n            continue\n        total += item.price * item.count ${step}\n    tax = total * rate\n    return round((total + tax) * 100) / 100\n`;
-		const files: Record<string, string> = {
-			"app/service.py": "from lib.helpers import pad\n\n\ndef serve(x):\n    return pad(x)\n",
-			"lib/__init__.py": "",
-			// Another directory, named only by the module path `lib.helpers`: a neighbour through the import graph.
-			"lib/helpers.py": `def pad(x):\n    return x\n\n\n${body("weigh", "- 1")}`,
-			// An importer, parsed while the slice looks for what reaches the change, before clone search orders it.
-			"checks/check_service.py": `from app.service import serve\n\n\n${body("check", "* 2")}`,
-		};
-		for (let i = 0; i < PILE; i++) files[`pile/p${String(i).padStart(2, "0")}.py`] = `P${i} = ${i}\n`;
+		const { files, change } = moduleNeighbours(PILE);
 		const dir = repo(files, { commit: true });
-		write(dir, {
-			"app/service.py": `from lib.helpers import pad\n\n\ndef serve(x):\n    return pad(x)\n\n\n${body("price", "+ 1")}`,
-		});
+		write(dir, change);
 		git(dir, "add", "-A");
 		const whole = await review(dir, false);
 		const cold = await review(dir, true);

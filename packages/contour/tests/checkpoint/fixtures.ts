@@ -94,3 +94,33 @@ export function encoder(name: string, calls = ["toHex", "keccak", "concat", "pad
 }
 `;
 }
+
+/**
+ * A Python project whose `app/service.py` a change gives a new function of nine lines: its neighbours hold functions
+ * of the same span, one imported through the module path `lib.helpers`, one an importer of the changed file, and
+ * `extra` files beside them; `pile` files nothing names. Returns the files at the base and the changed file.
+ */
+export function moduleNeighbours(
+	pile: number,
+	extra: Record<string, string> = {},
+): { files: Record<string, string>; change: Record<string, string> } {
+	const files: Record<string, string> = {
+		"app/service.py": "from lib.helpers import pad\n\n\ndef serve(x):\n    return pad(x)\n",
+		"lib/__init__.py": "",
+		// Another directory, named only by the module path `lib.helpers`: a neighbour through the import graph.
+		"lib/helpers.py": `def pad(x):\n    return x\n\n\n${pricing("weigh", "- 1")}`,
+		// An importer, parsed while the slice looks for what reaches the change, before clone search orders it.
+		"checks/check_service.py": `from app.service import serve\n\n\n${pricing("check", "* 2")}`,
+		...extra,
+	};
+	for (let i = 0; i < pile; i++) files[`pile/p${String(i).padStart(2, "0")}.py`] = `P${i} = ${i}\n`;
+	const change = {
+		"app/service.py": `from lib.helpers import pad\n\n\ndef serve(x):\n    return pad(x)\n\n\n${pricing("price", "+ 1")}`,
+	};
+	return { files, change };
+}
+
+/** A Python function of nine lines named `name`, one statement of which ends in `step`. */
+export function pricing(name: string, step: string): string {
+	return `def ${name}(items, rate):\n    total = 0\n    for item in items:\n        if item.count <= 0:\n            continue\n        total += item.price * item.count ${step}\n    tax = total * rate\n    return round((total + tax) * 100) / 100\n`;
+}

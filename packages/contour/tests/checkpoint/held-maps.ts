@@ -6,8 +6,15 @@ import { CodeMap } from "pi-fovea/engine";
 import type { CodeMaps } from "../../src/checkpoint/map-facts.ts";
 import { tempDir } from "../git/support.ts";
 
-/** Maps held as the CLI holds them; `cold` says a review should slice; `built()` says whether a map was made. */
-export function heldMaps(options: { cold: boolean; maxSliceTextBytes?: number }): CodeMaps & { built(): boolean } {
+/**
+ * Maps held as the CLI holds them; `cold` says a review should slice, `threads` that it may hand the slice's files to
+ * parsing threads; `built()` says whether a map was made.
+ */
+export function heldMaps(options: {
+	cold: boolean;
+	maxSliceTextBytes?: number;
+	threads?: boolean;
+}): CodeMaps & { built(): boolean } {
 	let map: CodeMap | undefined;
 	return {
 		use: (root) => {
@@ -24,6 +31,7 @@ export function heldMaps(options: { cold: boolean; maxSliceTextBytes?: number })
 		},
 		...(options.cold ? { cold: () => map === undefined } : {}),
 		...(options.maxSliceTextBytes === undefined ? {} : { maxSliceTextBytes: options.maxSliceTextBytes }),
+		...(options.threads === undefined ? {} : { threads: options.threads }),
 		built: () => map !== undefined,
 	};
 }

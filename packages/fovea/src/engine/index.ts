@@ -7,6 +7,15 @@
 
 export { writeAtomic } from "./atomic-write.ts";
 export { isInside } from "./cache-location.ts";
+// Contour's cold review hands the files its change reaches to the parsing threads while it measures the change.
+export {
+	type ExtractJob,
+	type ExtractOptions,
+	extractMany,
+	registerTreeVisitor,
+	startExtractThreads,
+	type TreeVisitor,
+} from "./extract/index.ts";
 export {
 	commonDirOf,
 	type ForcedConfig,

@@ -4,5 +4,6 @@
  *
  * @module
  */
-export type { ExtractJob } from "./job.ts";
-export { extractMany, extractsWithWorkers, prepareExtraction } from "./many.ts";
+export type { ExtractJob, ExtractOptions } from "./job.ts";
+export { extractMany, extractsWithWorkers, prepareExtraction, startExtractThreads } from "./many.ts";
+export { registerTreeVisitor, type TreeVisitor } from "./tree-visitor.ts";

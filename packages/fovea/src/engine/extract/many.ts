@@ -59,3 +59,19 @@ export function prepareExtraction(
 		})
 		.catch(() => {});
 }
+
+/**
+ * Starts the pool's parsing threads now, each loading the grammars of `languages`, for a caller about to give them a
+ * short run of work while its own thread parses other files (a cold review lists the files its change reaches while
+ * it measures the changed files): started at once, a thread's start and grammar loading overlap that caller's own
+ * work. With `expected` (the jobs the caller's work may come to), only when a run of that many would start threads
+ * (`useExtractWorkersFrom`): smaller work does not pay for a thread's start. Returns whether a thread runs (none
+ * when `FOVEA_EXTRACT_THREADS` is 0 or threads failed to start); a thread given nothing retires after its idle time
+ * without keeping the process alive.
+ */
+export function startExtractThreads(languages: Iterable<LanguageId>, expected?: number): boolean {
+	const pool = sharedExtractPool();
+	if (expected !== undefined && pool.liveWorkers === 0 && !pool.startsWorkersFor(expected)) return false;
+	pool.warm(languages).catch(() => {});
+	return pool.liveWorkers > 0;
+}

@@ -17,6 +17,9 @@
  * - A worker keeps the process alive only while it has work: it is unref'd when idle and terminated after
  *   `idleMs` without work, so a long-lived host gives its memory back and a CLI exits as soon as its own work ends;
  *   at once when the call said it was the last of its refresh (`last`).
+ * - A caller with work of its own first (a cold review measuring its change) can leave a call to the workers until
+ *   its thread may join (`mainAfter`), take that thread's share through its own parse (`here`), and have a named
+ *   tree visitor run beside each job's extraction in whichever thread parses it (`tree-visitor.ts`, `onVisited`).
  * - A worker that fails to start or is lost mid-run costs nothing but time: the jobs it had claimed are extracted on
  *   the main thread. After a failure to start (e.g. a missing script) no further worker is started until
  *   {@link useExtractWorkerScript} names another script; after {@link MAX_CRASHES} losses, none either.
@@ -27,11 +30,11 @@ import { TimeSlice } from "../pace/index.ts";
 import { baselineCompilerEverywhere, type Extractor, isEngineExtractor } from "../parse/index.ts";
 import type { ExtractJob, ExtractOptions } from "./job.ts";
 import type { ExtractPoolOptions, ExtractPoolStats } from "./pool-settings.ts";
-import { type ExtractResult, ExtractRun, extractOne } from "./run.ts";
+import { type ExtractResult, ExtractRun, extractOne, type JobDone } from "./run.ts";
 import { ExtractThread, type ThreadEvents } from "./thread.ts";
 import { extractThreads } from "./thread-count.ts";
-import type { FromWorker, ToWorker, WorkerSettings } from "./worker.ts";
 import { defaultWorkerScript } from "./worker-script.ts";
+import type { FromWorker, ToWorker, WorkerSettings } from "./worker-service.ts";
 
 /**
  * While the last call said more jobs follow (`expected`), an idle worker waits this many times `idleMs` before it
@@ -144,7 +147,7 @@ export class ExtractPool {
 		const { signal } = options;
 		this.#idleAfter =
 			options.last !== true && (options.expected ?? 0) > jobs.length ? this.idleMs * MORE_EXPECTED_HOLD : this.idleMs;
-		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach);
+		const run = new ExtractRun<ExtractThread>(++this.#nextRun, jobs, options.onEach, options.onVisited);
 		const large = jobs.length >= this.minJobs;
 		if (
 			(large || (jobs.length >= LIVE_MIN_JOBS && this.liveWorkers > 0)) &&
@@ -154,19 +157,24 @@ export class ExtractPool {
 			this.#share(run, large && this.#startsWorkers(jobs.length, options.expected ?? 0, options.expectedBytes ?? 0));
 		}
 		try {
+			// Until the main thread may join, the workers work alone: it waits for that, for them to finish, or an abort.
+			if (options.mainAfter !== undefined) {
+				const working = run.attached.size > 0 ? [run.settled(false)] : [];
+				await Promise.race([options.mainAfter.catch(() => {}), ...working, aborted(signal)]);
+			}
 			// The event loop (and the workers' results) gets a turn after every slice of extraction.
 			const slice = new TimeSlice();
 			while (signal?.aborted !== true) {
 				const index = run.claim();
 				if (index === undefined) break;
-				this.#extractHere(extractor, run, index);
+				this.#extractHere(extractor, run, index, options.here);
 				if (slice.due) await slice.turn();
 			}
 			await run.settled(signal?.aborted === true);
 			if (signal?.aborted !== true) {
 				// Jobs claimed by a worker that was lost.
 				for (const index of run.missing()) {
-					this.#extractHere(extractor, run, index);
+					this.#extractHere(extractor, run, index, options.here);
 					this.stats.recoveredJobs++;
 				}
 			}
@@ -237,12 +245,19 @@ export class ExtractPool {
 		this.dropSpare();
 	}
 
-	#extractHere(extractor: Extractor, run: ExtractRun<ExtractThread>, index: number): void {
+	#extractHere(
+		extractor: Extractor,
+		run: ExtractRun<ExtractThread>,
+		index: number,
+		here: ExtractOptions["here"],
+	): void {
 		const start = performance.now();
-		const result = extractOne(extractor, run.jobs[index] as ExtractJob);
+		const job = run.jobs[index] as ExtractJob;
+		const own = here === undefined ? undefined : ownParse(here, job);
+		const { result, visited } = own ?? extractOne(extractor, job);
 		this.stats.mainExtractMs += performance.now() - start;
 		this.stats.jobsByMain++;
-		run.settle(index, result);
+		run.settle(index, result, visited);
 	}
 
 	/** Sends `run` to the workers, starting them up to `threads` if `start`. */
@@ -300,10 +315,9 @@ export class ExtractPool {
 		if (run !== undefined) {
 			for (const outcome of message.outcomes) {
 				this.stats.jobsByWorkers++;
-				run.settle(
-					outcome.index,
-					"facts" in outcome ? compactFacts(outcome.facts, { cloned: true }) : new Error(outcome.error),
-				);
+				if ("facts" in outcome)
+					run.settle(outcome.index, compactFacts(outcome.facts, { cloned: true }), outcome.visited);
+				else run.settle(outcome.index, new Error(outcome.error));
 			}
 		}
 		if (message.done) {
@@ -325,6 +339,24 @@ export class ExtractPool {
 		}
 		for (const run of thread.runs) run.detach(thread);
 		thread.runs.clear();
+	}
+}
+
+/** Resolves when `signal` aborts (never without one). */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal?.aborted === true) resolve();
+		else signal?.addEventListener("abort", () => resolve(), { once: true });
+	});
+}
+
+/** The caller's own parse of `job` (`ExtractOptions.here`) as a job done; `undefined` when it declined the job. */
+function ownParse(here: NonNullable<ExtractOptions["here"]>, job: ExtractJob): JobDone | undefined {
+	try {
+		const facts = here(job);
+		return facts === undefined ? undefined : { result: facts };
+	} catch (error) {
+		return { result: error instanceof Error ? error : new Error(String(error)) };
 	}
 }
 

@@ -9,16 +9,30 @@
 import type { FileFacts } from "../model/index.ts";
 import type { Extractor } from "../parse/index.ts";
 import type { ExtractJob } from "./job.ts";
+import { extractVisited } from "./tree-visitor.ts";
 
 /** A job's result: its facts, or the error its extraction threw. */
 export type ExtractResult = FileFacts | Error;
 
-/** Extracts one job on this thread; an error thrown by the extractor becomes the job's result. */
-export function extractOne(extractor: Extractor, job: ExtractJob): ExtractResult {
+/** A job done: its result, and what its visitor returned (`ExtractJob.visit`), if anything. */
+export interface JobDone {
+	result: ExtractResult;
+	visited?: unknown;
+}
+
+/**
+ * Extracts one job on this thread, with its visitor when this thread has it registered; an error thrown by the
+ * extractor becomes the job's result.
+ */
+export function extractOne(extractor: Extractor, job: ExtractJob): JobDone {
 	try {
-		return extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms, hash: job.hash });
+		const visited = extractVisited(job);
+		if (visited !== undefined) return { result: visited.facts, visited: visited.visited };
+		return {
+			result: extractor.extract(job.path, job.source, job.language, { contentTerms: job.contentTerms, hash: job.hash }),
+		};
 	} catch (error) {
-		return error instanceof Error ? error : new Error(String(error));
+		return { result: error instanceof Error ? error : new Error(String(error)) };
 	}
 }
 
@@ -32,16 +46,23 @@ export class ExtractRun<W> {
 	readonly attached = new Set<W>();
 	readonly #results: (ExtractResult | undefined)[];
 	readonly #onEach: (() => void) | undefined;
+	readonly #onVisited: ((index: number, visited: unknown) => void) | undefined;
 	#settled = 0;
 	/** How many jobs will be settled: every job, or, once stopped, those claimed before. Unknown while claiming. */
 	#limit: number | undefined;
 	#wake: (() => void) | undefined;
 
-	constructor(id: number, jobs: readonly ExtractJob[], onEach: (() => void) | undefined) {
+	constructor(
+		id: number,
+		jobs: readonly ExtractJob[],
+		onEach: (() => void) | undefined,
+		onVisited?: (index: number, visited: unknown) => void,
+	) {
 		this.id = id;
 		this.jobs = jobs;
 		this.#results = new Array(jobs.length);
 		this.#onEach = onEach;
+		this.#onVisited = onVisited;
 	}
 
 	/** The next job index for the main thread, or `undefined` when every job is claimed. */
@@ -50,10 +71,11 @@ export class ExtractRun<W> {
 		return index < this.jobs.length ? index : undefined;
 	}
 
-	/** Records a finished job (once per job) and calls `onEach`. */
-	settle(index: number, result: ExtractResult): void {
+	/** Records a finished job (once per job) and calls `onVisited` (when its visitor returned something) and `onEach`. */
+	settle(index: number, result: ExtractResult, visited?: unknown): void {
 		if (this.#results[index] !== undefined) return;
 		this.#results[index] = result;
+		if (visited !== undefined) this.#onVisited?.(index, visited);
 		this.#settled++;
 		this.#onEach?.();
 		this.#check();

@@ -6,7 +6,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { ExtractRun } from "./run.ts";
-import type { FromWorker, ToWorker } from "./worker.ts";
+import type { FromWorker, ToWorker } from "./worker-service.ts";
 
 /** What the pool hears from its threads. */
 export interface ThreadEvents {
