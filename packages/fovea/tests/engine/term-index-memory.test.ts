@@ -49,9 +49,17 @@ describe("the term index's memory per node", () => {
 	it("keeps postings as 4-byte ids and no second map of names", () => {
 		const nodes = corpusNodes();
 		new TermIndex(nodes).idf("service");
-		const before = heapAfterCollection();
-		const index = new TermIndex(nodes);
-		const perNode = (heapAfterCollection() - before) / nodes.length;
+		// Whatever else the process allocates between the two measures (the test runner's reporting) only adds bytes, so
+		// the least of three builds is the index's own cost.
+		let perNode = Number.POSITIVE_INFINITY;
+		let index: TermIndex | undefined;
+		for (let trial = 0; trial < 3; trial++) {
+			index = undefined;
+			const before = heapAfterCollection();
+			index = new TermIndex(nodes);
+			perNode = Math.min(perNode, (heapAfterCollection() - before) / nodes.length);
+		}
+		assert.ok(index !== undefined);
 		// Lists of numbers and a map of lower-cased names kept ~34 bytes a node here; columns of 4-byte ids keep ~11.
 		assert.ok(perNode < 20, `bytes kept per node: ${perNode.toFixed(1)}`);
 		assert.deepEqual([...index.exact("SERVICE17", nodes)], [17 * 10 + 1]);
