@@ -41,7 +41,7 @@ export function similarFiles(
 		const df = content.documentFrequency(term);
 		// A term no other file holds finds nothing; one most files hold tells none apart (Lucene's maxDocFreqPct).
 		if (df < 2 || df > n * MAX_DOC_SHARE) continue;
-		const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+		const idf = content.idf(df);
 		query.push({ term, weight: count * idf, idf });
 	}
 	if (query.length === 0) return [];

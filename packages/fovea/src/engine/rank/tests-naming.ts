@@ -58,7 +58,7 @@ export function testsNaming(
 		const holders = holdersOfAll(words.map(filesWith)).filter((id) => !leaveOut.has(id));
 		const df = holders.length;
 		if (df === 0 || df > n * MAX_DOC_SHARE) continue;
-		weighed.push({ name, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), holders });
+		weighed.push({ name, idf: content.idf(df), holders });
 	}
 	weighed.sort((a, b) => b.idf - a.idf || (a.name < b.name ? -1 : 1));
 	const found = new Map<number, NamingTest>();
