@@ -11,9 +11,12 @@
 //
 //   node bench/fovea-localization.bench.ts [--corpus DIR] [--repos flask,gin,self] [--tasks issues,subjects,impact]
 //                                          [--limit 40] [--window 1000] [--losses N] [--json]
+//                                          [--histories owner/name,…]
 //
 // --corpus: where the fetched repositories are, as `<owner>+<name>/repo` Git directories (default
 // $FOVEA_BENCH_CORPUS or /work/.mirror); a missing one is reported as not measured. `self` is this repository.
+// --histories: measure these fetched repositories' histories instead of the six of issue 31 (held-out checks on
+// repositories the ranking was not tuned on; `self` is this repository).
 // --limit: cases per repository and task (issues: a fixed sample by hashed instance id; histories: the newest).
 // --window: commits before each case the co-change baseline reads. --losses N: after the tables, the N cases per task
 // and repository where Fovea trails the best baseline most, with both top fives (text output; JSON has every case).
@@ -50,13 +53,15 @@ const { values } = parseArgs({
 		window: { type: "string", default: "1000" },
 		json: { type: "boolean", default: false },
 		losses: { type: "string", default: "0" },
+		histories: { type: "string" },
 		help: { type: "boolean", default: false },
 	},
 });
 if (values.help) {
 	process.stdout.write(
 		"usage: node bench/fovea-localization.bench.ts [--corpus DIR] [--repos gin,core,pytest,self] " +
-			"[--tasks issues,subjects,impact] [--limit 40] [--window 1000] [--losses N] [--json]\n" +
+			"[--tasks issues,subjects,impact] [--limit 40] [--window 1000] [--losses N] [--json] " +
+			"[--histories owner/name,…]\n" +
 			`repositories (owner/name or the name alone): ${[...new Set([...ISSUE_REPOS, ...HISTORY_REPOS])].join(", ")}\n`,
 	);
 	process.exit(0);
@@ -83,7 +88,10 @@ for (const task of tasks) {
 const corpusDir = values.corpus ?? process.env.FOVEA_BENCH_CORPUS ?? "/work/.mirror";
 const selectors = list(values.repos);
 const issueRepos = selectRepos(ISSUE_REPOS, selectors);
-const historyRepos = selectRepos(HISTORY_REPOS, selectors);
+const historyRepos = selectRepos(values.histories === undefined ? HISTORY_REPOS : list(values.histories), selectors);
+for (const repo of historyRepos.selected) {
+	if (repo !== "self" && !/^[\w.-]+\/[\w.-]+$/.test(repo)) usage(`--histories takes owner/name, got ${repo}`);
+}
 const unknown = issueRepos.unknown.filter((s) => historyRepos.unknown.includes(s));
 if (unknown.length > 0) usage(`unknown repositories: ${unknown.join(", ")}`);
 
