@@ -119,7 +119,7 @@ export function measureVersionsWithFacts(
 	const out: { measure: FileMeasure; facts?: FileFacts }[] = [];
 	const parsed: { at: number; path: string; text: MeasurableText }[] = [];
 	// A version parsed from the previous one's tree is walked from the previous one's walk too (`walk-reuse.ts`).
-	let previous: SyntaxWalk | undefined;
+	let previous: { walk: SyntaxWalk; measure: FileMeasure } | undefined;
 	versions.forEach((version, at) => {
 		const text = textToMeasure(version.path, version.content, options);
 		if ("measure" in text) out[at] = { measure: text.measure };
@@ -129,10 +129,17 @@ export function measureVersionsWithFacts(
 		parsed.map(({ path, text }) => ({ path, source: text.decoded })),
 		(root, facts, index, edit) => {
 			const { at, text } = parsed[index] as (typeof parsed)[number];
-			const earlier = previous === undefined || edit === undefined ? undefined : { walk: previous, edit };
-			const walk = walkSyntax(root, language, text.lines, text.decoded, earlier);
-			previous = walk;
-			out[at] = { measure: measureWalk(walk, text), facts: facts() };
+			const earlier = previous === undefined || edit === undefined ? undefined : previous;
+			const walk = walkSyntax(
+				root,
+				language,
+				text.lines,
+				text.decoded,
+				earlier === undefined || edit === undefined ? undefined : { walk: earlier.walk, edit },
+			);
+			const measure = measureWalk(walk, text, earlier?.measure.callables);
+			previous = { walk, measure };
+			out[at] = { measure, facts: facts() };
 		},
 		language,
 		{ contentTerms: options.contentTerms ?? true },
@@ -223,8 +230,12 @@ function measureRoot(root: Node, language: LanguageId, text: MeasurableText): Fi
 }
 
 /** The measure of parsed, non-blank text from its syntax walk. */
-function measureWalk(walk: SyntaxWalk, { lines, empty }: MeasurableText): FileMeasure {
-	const { callables, needless } = measureCallables(walk);
+function measureWalk(
+	walk: SyntaxWalk,
+	{ lines, empty }: MeasurableText,
+	earlier?: readonly CallableMeasure[],
+): FileMeasure {
+	const { callables, needless } = measureCallables(walk, earlier);
 	let sourceLines = 0;
 	for (const row of walk.codeRows) sourceLines += row;
 	return {

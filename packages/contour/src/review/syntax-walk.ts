@@ -44,6 +44,8 @@ export interface RawCallable {
 	/** Index of the callable's own name token (left out of its body hash), or -1. */
 	nameToken: number;
 	decisions: number;
+	/** Its index among the callables of the earlier walk it was copied from (`walk-reuse.ts`), if it was. */
+	copiedFrom?: number;
 }
 
 /** A needless-code hit and the index of the innermost callable around it (-1 outside every callable). */

@@ -27,9 +27,13 @@ export interface WalkSegment {
 	needlessStart: number;
 	needlessEnd: number;
 	moduleDecisions: number;
-	/** The rows its tokens hold (`marks[r - minRow]`); none when it has no token. */
+	/**
+	 * The first and last rows its tokens hold (-1 without a token). The rows between hold only its tokens (siblings do
+	 * not overlap), and those two hold one of its tokens each: in its walk's `codeRows`, the rows from `minRow` to
+	 * `maxRow` are its rows.
+	 */
 	minRow: number;
-	marks?: Uint8Array;
+	maxRow: number;
 }
 
 /** The region where two versions of a text differ (`textEdit` of the engine gives it). */
@@ -57,7 +61,7 @@ export interface RootChild {
 /** The segments of one walk: recorded as it goes, and copied from an earlier walk where they may be. */
 export class WalkSegments {
 	readonly list: WalkSegment[] = [];
-	#open: { segment: WalkSegment; decisionsAt: number; maxRow: number } | undefined;
+	#open: { segment: WalkSegment; decisionsAt: number } | undefined;
 	readonly #earlier: EarlierWalk | undefined;
 	#byStart: Map<number, WalkSegment> | undefined;
 
@@ -78,16 +82,17 @@ export class WalkSegments {
 			needlessEnd: out.needless.length,
 			moduleDecisions: 0,
 			minRow: -1,
+			maxRow: -1,
 		};
-		this.#open = { segment, decisionsAt: out.moduleDecisions, maxRow: -1 };
+		this.#open = { segment, decisionsAt: out.moduleDecisions };
 	}
 
 	/** Notes that the open segment's tokens hold rows `first` to `last`. */
 	mark(first: number, last: number): void {
-		const open = this.#open;
-		if (open === undefined) return;
-		if (open.segment.minRow < 0) open.segment.minRow = first;
-		if (last > open.maxRow) open.maxRow = last;
+		const segment = this.#open?.segment;
+		if (segment === undefined) return;
+		if (segment.minRow < 0) segment.minRow = first;
+		if (last > segment.maxRow) segment.maxRow = last;
 	}
 
 	/** Ends the open segment, once its callables have ended. */
@@ -100,9 +105,6 @@ export class WalkSegments {
 		segment.callableEnd = out.callables.length;
 		segment.needlessEnd = out.needless.length;
 		segment.moduleDecisions = out.moduleDecisions - open.decisionsAt;
-		// Rows after its first are its own (the next child starts on its last row at the earliest); its first and last
-		// hold its own tokens.
-		if (segment.minRow >= 0) segment.marks = out.codeRows.slice(segment.minRow, open.maxRow + 1);
 		this.list.push(segment);
 	}
 
@@ -149,6 +151,7 @@ function copySegment(from: SyntaxWalk, old: WalkSegment, out: SyntaxWalk, child:
 		needlessStart: out.needless.length,
 		needlessEnd: out.needless.length + old.needlessEnd - old.needlessStart,
 		minRow: old.minRow < 0 ? -1 : old.minRow + rows,
+		maxRow: old.maxRow < 0 ? -1 : old.maxRow + rows,
 	};
 	for (let i = old.tokenStart; i < old.tokenEnd; i++) {
 		out.tokens.push(from.tokens[i] as string);
@@ -165,6 +168,7 @@ function copySegment(from: SyntaxWalk, old: WalkSegment, out: SyntaxWalk, child:
 			tokenStart: callable.tokenStart + tokens,
 			tokenEnd: callable.tokenEnd + tokens,
 			nameToken: callable.nameToken < 0 ? -1 : callable.nameToken + tokens,
+			copiedFrom: i,
 		});
 	}
 	for (let i = old.needlessStart; i < old.needlessEnd; i++) {
@@ -177,7 +181,7 @@ function copySegment(from: SyntaxWalk, old: WalkSegment, out: SyntaxWalk, child:
 		});
 	}
 	out.moduleDecisions += old.moduleDecisions;
-	if (old.marks !== undefined)
-		for (let i = 0; i < old.marks.length; i++) if (old.marks[i] === 1) out.codeRows[segment.minRow + i] = 1;
+	if (old.minRow >= 0)
+		for (let row = old.minRow; row <= old.maxRow; row++) if (from.codeRows[row] === 1) out.codeRows[row + rows] = 1;
 	return segment;
 }

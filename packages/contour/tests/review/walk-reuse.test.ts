@@ -34,7 +34,7 @@ function walks(path: string, language: LanguageId, versions: [string, string]) {
 /** A walk's output, without the record of how it was made. */
 function output(walk: SyntaxWalk) {
 	const { segments: _segments, reused: _reused, ...rest } = walk;
-	return rest;
+	return { ...rest, callables: rest.callables.map(({ copiedFrom: _copiedFrom, ...callable }) => callable) };
 }
 
 const CASES: { language: LanguageId; path: string; unit: (i: number) => string; edit: string }[] = [
