@@ -118,33 +118,13 @@ export function namingFiles(
 		if (seen.has(path)) continue;
 		const near = [...dirs].some((dir) => dir === "." || path.startsWith(`${dir}/`));
 		if (near) candidates.push(path);
-		else if (keys.length > 0) {
-			const named = languageOf(path) === "python" ? importTextOf(slice.texts, path, text) : text;
-			if (keys.some((key) => key.test(named))) candidates.push(path);
+		else if (keys.some((key) => key.test(text))) {
+			// A Python file names what it imports in its import statements only (`python-import-text.ts`).
+			const statements = languageOf(path) === "python" ? pythonImportText(text) : undefined;
+			if (statements === undefined || keys.some((key) => key.test(statements))) candidates.push(path);
 		}
 	}
 	return { level, candidates };
-}
-
-/** Each listed Python file's import statements (`pythonImportText`), by slice, found once per file. */
-const importTexts = new WeakMap<ReadonlyMap<string, string>, Map<string, string>>();
-
-/**
- * Where a Python file's text can name a module it imports: its import statements only, since it imports through
- * nothing else (`python-import-text.ts`).
- */
-function importTextOf(texts: ReadonlyMap<string, string>, path: string, text: string): string {
-	let known = importTexts.get(texts);
-	if (known === undefined) {
-		known = new Map();
-		importTexts.set(texts, known);
-	}
-	let found = known.get(path);
-	if (found === undefined) {
-		found = pythonImportText(text);
-		known.set(path, found);
-	}
-	return found;
 }
 
 /**
