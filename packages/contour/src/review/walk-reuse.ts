@@ -9,7 +9,7 @@
  * holding them, its callables, needless-code hits and decisions outside every callable. Only trees without syntax
  * errors are recorded or reused: error recovery is where the same text may parse differently in another context.
  */
-import type { RawCallable, RawNeedless, SyntaxWalk } from "./syntax-walk.ts";
+import type { SyntaxWalk } from "./syntax-walk.ts";
 
 /** Where the output of one child of the root lies in its walk's arrays. */
 export interface WalkSegment {
@@ -157,31 +157,36 @@ function copySegment(from: SyntaxWalk, old: WalkSegment, out: SyntaxWalk, child:
 		out.tokens.push(from.tokens[i] as string);
 		out.texts.push(from.texts[i] as string);
 	}
-	for (let i = old.callableStart; i < old.callableEnd; i++) {
-		const callable = from.callables[i] as RawCallable;
-		out.callables.push({
-			...callable,
-			line: callable.line + rows,
-			endLine: callable.endLine + rows,
-			startRow: callable.startRow + rows,
-			endRow: callable.endRow + rows,
-			tokenStart: callable.tokenStart + tokens,
-			tokenEnd: callable.tokenEnd + tokens,
-			nameToken: callable.nameToken < 0 ? -1 : callable.nameToken + tokens,
-			copiedFrom: i,
-		});
-	}
-	for (let i = old.needlessStart; i < old.needlessEnd; i++) {
-		const hit = from.needless[i] as RawNeedless;
-		out.needless.push({
-			...hit,
-			line: hit.line + rows,
-			endLine: hit.endLine + rows,
-			callable: hit.callable < 0 ? -1 : hit.callable + callables,
-		});
-	}
+	appendMoved(out.callables, from.callables, old.callableStart, old.callableEnd, (callable, i) => ({
+		...callable,
+		line: callable.line + rows,
+		endLine: callable.endLine + rows,
+		startRow: callable.startRow + rows,
+		endRow: callable.endRow + rows,
+		tokenStart: callable.tokenStart + tokens,
+		tokenEnd: callable.tokenEnd + tokens,
+		nameToken: callable.nameToken < 0 ? -1 : callable.nameToken + tokens,
+		copiedFrom: i,
+	}));
+	appendMoved(out.needless, from.needless, old.needlessStart, old.needlessEnd, (hit) => ({
+		...hit,
+		line: hit.line + rows,
+		endLine: hit.endLine + rows,
+		callable: hit.callable < 0 ? -1 : hit.callable + callables,
+	}));
 	out.moduleDecisions += old.moduleDecisions;
 	if (old.minRow >= 0)
 		for (let row = old.minRow; row <= old.maxRow; row++) if (from.codeRows[row] === 1) out.codeRows[row + rows] = 1;
 	return segment;
+}
+
+/** Appends the items `start` to `end` of `from` to `into`, each as `move` places it (given its index in `from`). */
+function appendMoved<T>(
+	into: T[],
+	from: readonly T[],
+	start: number,
+	end: number,
+	move: (item: T, at: number) => T,
+): void {
+	for (let i = start; i < end; i++) into.push(move(from[i] as T, i));
 }
