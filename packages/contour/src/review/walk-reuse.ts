@@ -9,7 +9,26 @@
  * holding them, its callables, needless-code hits and decisions outside every callable. Only trees without syntax
  * errors are recorded or reused: error recovery is where the same text may parse differently in another context.
  */
-import type { SyntaxWalk } from "./syntax-walk.ts";
+
+/** What of a walk's output (`SyntaxWalk`) reuse reads and writes. */
+export interface WalkOutput {
+	tokens: string[];
+	texts: string[];
+	codeRows: Uint8Array;
+	callables: {
+		line: number;
+		endLine: number;
+		startRow: number;
+		endRow: number;
+		tokenStart: number;
+		tokenEnd: number;
+		nameToken: number;
+		copiedFrom?: number;
+	}[];
+	needless: { line: number; endLine: number; callable: number }[];
+	moduleDecisions: number;
+	segments?: readonly WalkSegment[];
+}
 
 /** Where the output of one child of the root lies in its walk's arrays. */
 export interface WalkSegment {
@@ -45,7 +64,7 @@ export interface EditedRegion {
 
 /** The walk of the previous version and the edit from its text to this one's. */
 export interface EarlierWalk {
-	walk: SyntaxWalk;
+	walk: WalkOutput;
 	edit: EditedRegion;
 }
 
@@ -70,7 +89,7 @@ export class WalkSegments {
 	}
 
 	/** Starts recording the output of `child`, whose walk begins now. */
-	open(out: SyntaxWalk, child: RootChild): void {
+	open(out: WalkOutput, child: RootChild): void {
 		this.close(out);
 		const segment: WalkSegment = {
 			...child,
@@ -96,7 +115,7 @@ export class WalkSegments {
 	}
 
 	/** Ends the open segment, once its callables have ended. */
-	close(out: SyntaxWalk): void {
+	close(out: WalkOutput): void {
 		const open = this.#open;
 		if (open === undefined) return;
 		this.#open = undefined;
@@ -112,7 +131,7 @@ export class WalkSegments {
 	 * Copies into `out` the earlier walk's output of `child` when the earlier version had it at the same place
 	 * (see the module comment); returns whether it did. The copy is recorded as this walk's segment too.
 	 */
-	reuse(out: SyntaxWalk, child: RootChild): boolean {
+	reuse(out: WalkOutput, child: RootChild): boolean {
 		const earlier = this.#earlier;
 		if (earlier === undefined) return false;
 		const { startIndex, oldEndIndex, newEndIndex } = earlier.edit;
@@ -137,7 +156,7 @@ export class WalkSegments {
 }
 
 /** Appends `old`'s output in `from` to `out`, shifted to where `child` stands; returns the copy's segment. */
-function copySegment(from: SyntaxWalk, old: WalkSegment, out: SyntaxWalk, child: RootChild): WalkSegment {
+function copySegment(from: WalkOutput, old: WalkSegment, out: WalkOutput, child: RootChild): WalkSegment {
 	const rows = child.startRow - old.startRow;
 	const tokens = out.tokens.length - old.tokenStart;
 	const callables = out.callables.length - old.callableStart;
