@@ -5,7 +5,9 @@
  * - The files that import a changed path (on either side): the imports a change adds or removes include those of
  *   unchanged files whose import now resolves elsewhere (a file added beside an old target), and clone search looks
  *   at importers. A file can import a path only if its text names it (`importKeys`), so only files whose text holds
- *   a key are parsed; the parse decides.
+ *   a key are parsed; the parse decides. A Python file names what it imports in its import statements, so only
+ *   those are searched (`python-import-text.ts`): a module called like a common word is no reason to parse every
+ *   file that uses the word.
  * - Every file on a cycle through a changed file: such a cycle lies both among the files a changed file reaches
  *   through imports and among the files that reach it. Either set, parsed whole with all its imports, gives the
  *   cycles the whole project's graph holds, so both are grown a level at a time, the cheaper one first, until one is
@@ -15,6 +17,7 @@ import { posix } from "node:path";
 import { type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
 import type { ImportFacts } from "./measure-cache.ts";
 import type { ProjectSlice } from "./project-slice.ts";
+import { pythonImportText } from "./python-import-text.ts";
 
 /** A file's imports as one side of the import graphs sees them. */
 export interface ReachedSide {
@@ -114,7 +117,12 @@ export function namingFiles(
 	for (const [path, text] of slice.texts) {
 		if (seen.has(path)) continue;
 		const near = [...dirs].some((dir) => dir === "." || path.startsWith(`${dir}/`));
-		if (near || keys.some((key) => key.test(text))) candidates.push(path);
+		if (near) candidates.push(path);
+		else if (keys.some((key) => key.test(text))) {
+			// A Python file names what it imports in its import statements only (`python-import-text.ts`).
+			const statements = languageOf(path) === "python" ? pythonImportText(text) : undefined;
+			if (statements === undefined || keys.some((key) => key.test(statements))) candidates.push(path);
+		}
 	}
 	return { level, candidates };
 }

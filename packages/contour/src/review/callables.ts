@@ -50,8 +50,15 @@ export interface NeedlessHit {
 	text: string;
 }
 
-/** The callables and needless-code hits of a walk, with keys, source lines and fingerprints. */
-export function measureCallables(walk: SyntaxWalk): { callables: CallableMeasure[]; needless: NeedlessHit[] } {
+/**
+ * The callables and needless-code hits of a walk, with keys, source lines and fingerprints. A callable the walk
+ * copied from an earlier walk (`RawCallable.copiedFrom`) takes its fingerprints from `earlier`, that walk's measures:
+ * the same tokens give the same ones.
+ */
+export function measureCallables(
+	walk: SyntaxWalk,
+	earlier?: readonly CallableMeasure[],
+): { callables: CallableMeasure[]; needless: NeedlessHit[] } {
 	const rowsBefore = prefixSums(walk.codeRows);
 	let hashes: Uint32Array | undefined;
 	const hashesOf = (): Uint32Array => {
@@ -63,7 +70,11 @@ export function measureCallables(walk: SyntaxWalk): { callables: CallableMeasure
 		const base = raw.container === undefined ? raw.name : `${raw.container}.${raw.name}`;
 		const count = (seen.get(base) ?? 0) + 1;
 		seen.set(base, count);
-		return measureOne(raw, count === 1 ? base : `${base}#${count}`, walk, rowsBefore, hashesOf);
+		const key = count === 1 ? base : `${base}#${count}`;
+		const copied = raw.copiedFrom === undefined ? undefined : earlier?.[raw.copiedFrom];
+		return copied === undefined
+			? measureOne(raw, key, walk, rowsBefore, hashesOf)
+			: moved(copied, raw, key, rowsBefore);
 	});
 	const needless = walk.needless.map((raw) => {
 		const hit: NeedlessHit = { rule: raw.rule, line: raw.line, endLine: raw.endLine, text: raw.text };
@@ -107,6 +118,17 @@ function measureOne(
 	if (raw.container !== undefined) measure.container = raw.container;
 	if (tokens >= MIN_CLONE_TOKENS) measure.shingles = encodeShingles(shinglesOf(hashes(), raw.tokenStart, raw.tokenEnd));
 	return measure;
+}
+
+/** `copied`, measured in an earlier version, as it stands at `raw` in this one: its place and key are this one's. */
+function moved(copied: CallableMeasure, raw: RawCallable, key: string, rowsBefore: Uint32Array): CallableMeasure {
+	return {
+		...copied,
+		key,
+		line: raw.line,
+		endLine: raw.endLine,
+		sourceLines: (rowsBefore[raw.endRow + 1] as number) - (rowsBefore[raw.startRow] as number),
+	};
 }
 
 /** Parameter names that make a Python function a method (`def f(self, x)`), which a plain function lacks. */

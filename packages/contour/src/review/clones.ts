@@ -20,7 +20,7 @@
  * (under 3 characters each, against 11 for a decimal 32-bit number). 16 bits are enough: two unrelated callables of
  * 300 shingles share about one hash by chance, which moves their similarity by well under 1%.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** Callables with fewer normalized tokens are left out of clone search. */
 export const MIN_CLONE_TOKENS = 40;
@@ -87,9 +87,8 @@ export interface CloneSearch<C extends CloneFingerprint = CloneFingerprint> {
  * nested callables hash their tokens again; the bytes hashed are the same.
  */
 export function digest(parts: readonly string[]): string {
-	const hash = createHash("sha256");
-	if (parts.length > 0) hash.update(`${parts.join("\0")}\0`);
-	return hash.digest("hex").slice(0, 16);
+	// One call, without a Hash object per callable (three digests each).
+	return hash("sha256", parts.length > 0 ? `${parts.join("\0")}\0` : "", "hex").slice(0, 16);
 }
 
 /** 32-bit FNV-1a of a string. */

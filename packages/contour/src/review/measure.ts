@@ -20,7 +20,7 @@ import type { Node } from "web-tree-sitter";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
 import { contentClassGap } from "./file-class.ts";
 import { MEASURE_VERSION } from "./measure-version.ts";
-import { walkSyntax } from "./syntax-walk.ts";
+import { type SyntaxWalk, walkSyntax } from "./syntax-walk.ts";
 
 export { MEASURE_VERSION };
 /** Default size limit of a measured file (Fovea indexes files up to the same size). */
@@ -118,6 +118,8 @@ export function measureVersionsWithFacts(
 		return versions.map((version) => measureParsed(version.path, version.content, options, true));
 	const out: { measure: FileMeasure; facts?: FileFacts }[] = [];
 	const parsed: { at: number; path: string; text: MeasurableText }[] = [];
+	// A version parsed from the previous one's tree is walked from the previous one's walk too (`walk-reuse.ts`).
+	let previous: { walk: SyntaxWalk; measure: FileMeasure } | undefined;
 	versions.forEach((version, at) => {
 		const text = textToMeasure(version.path, version.content, options);
 		if ("measure" in text) out[at] = { measure: text.measure };
@@ -125,9 +127,19 @@ export function measureVersionsWithFacts(
 	});
 	withSyntaxTrees(
 		parsed.map(({ path, text }) => ({ path, source: text.decoded })),
-		(root, facts, index) => {
+		(root, facts, index, edit) => {
 			const { at, text } = parsed[index] as (typeof parsed)[number];
-			out[at] = { measure: measureRoot(root, language, text), facts: facts() };
+			const earlier = previous === undefined || edit === undefined ? undefined : previous;
+			const walk = walkSyntax(
+				root,
+				language,
+				text.lines,
+				text.decoded,
+				earlier === undefined || edit === undefined ? undefined : { walk: earlier.walk, edit },
+			);
+			const measure = measureWalk(walk, text, earlier?.measure.callables);
+			previous = { walk, measure };
+			out[at] = { measure, facts: facts() };
 		},
 		language,
 		{ contentTerms: options.contentTerms ?? true },
@@ -213,9 +225,17 @@ function textToMeasure(
 }
 
 /** The measure of parsed, non-blank text. */
-function measureRoot(root: Node, language: LanguageId, { decoded, lines, empty }: MeasurableText): FileMeasure {
-	const walk = walkSyntax(root, language, lines, decoded);
-	const { callables, needless } = measureCallables(walk);
+function measureRoot(root: Node, language: LanguageId, text: MeasurableText): FileMeasure {
+	return measureWalk(walkSyntax(root, language, text.lines, text.decoded), text);
+}
+
+/** The measure of parsed, non-blank text from its syntax walk. */
+function measureWalk(
+	walk: SyntaxWalk,
+	{ lines, empty }: MeasurableText,
+	earlier?: readonly CallableMeasure[],
+): FileMeasure {
+	const { callables, needless } = measureCallables(walk, earlier);
 	let sourceLines = 0;
 	for (const row of walk.codeRows) sourceLines += row;
 	return {

@@ -25,6 +25,7 @@ import { type NeedlessMatch, needlessAt } from "./needless-code.ts";
 import { RowFinder } from "./source-rows.ts";
 import { KIND, kindsOf } from "./syntax-kinds.ts";
 import { profileOf } from "./syntax-profile.ts";
+import { type EarlierWalk, type WalkSegment, WalkSegments } from "./walk-reuse.ts";
 
 /** What kind of callable: a method of a class-like scope, a function, or a callback named by its call. */
 export type CallableKind = "function" | "method" | "callback";
@@ -43,6 +44,8 @@ export interface RawCallable {
 	/** Index of the callable's own name token (left out of its body hash), or -1. */
 	nameToken: number;
 	decisions: number;
+	/** Its index among the callables of the earlier walk it was copied from (`walk-reuse.ts`), if it was. */
+	copiedFrom?: number;
 }
 
 /** A needless-code hit and the index of the innermost callable around it (-1 outside every callable). */
@@ -64,6 +67,10 @@ export interface SyntaxWalk {
 	moduleDecisions: number;
 	/** ERROR and MISSING nodes: the metrics are best effort when this is above zero. */
 	parseErrors: number;
+	/** Where each child of the root left its output, for the walk of a next version (`walk-reuse.ts`); none after a syntax error. */
+	segments?: readonly WalkSegment[];
+	/** Children of the root whose output was copied from the earlier walk instead of walked. */
+	reused: number;
 }
 
 interface Frame {
@@ -79,9 +86,16 @@ interface Frame {
 
 /**
  * Walks the tree under `root` (the syntax tree of `source`, a file of `language` with `rowCount` rows) once and
- * returns its raw metrics.
+ * returns its raw metrics. With `earlier` (the walk of the version this tree was parsed from, and the edit between
+ * them), children of the root outside the edit are copied from it instead of walked (`walk-reuse.ts`).
  */
-export function walkSyntax(root: Node, language: LanguageId, rowCount: number, source: string): SyntaxWalk {
+export function walkSyntax(
+	root: Node,
+	language: LanguageId,
+	rowCount: number,
+	source: string,
+	earlier?: EarlierWalk,
+): SyntaxWalk {
 	const profile = profileOf(language);
 	const kinds = kindsOf(root.tree.language, language);
 	const rows = new RowFinder(source);
@@ -95,7 +109,9 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 		needless: [],
 		moduleDecisions: 0,
 		parseErrors: 0,
+		reused: 0,
 	};
+	const segments = root.hasError ? undefined : new WalkSegments(earlier);
 	const frames: Frame[] = [];
 	/** Name and flags of the node at each depth of the current path. */
 	const types: string[] = [];
@@ -127,6 +143,7 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 		const first = rows.rowOf(start);
 		const last = rows.rowAfter(first, end);
 		for (let row = first; row <= last; row++) out.codeRows[row] = 1;
+		segments?.mark(first, last);
 	};
 	const emitNode = (token: string, cursor: ReturnType<Node["walk"]>): void => {
 		const start = cursor.startIndex;
@@ -228,13 +245,44 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 		return true;
 	};
 
+	/**
+	 * At a child of the root: ends the segment of the one before, then copies this one from the earlier walk
+	 * (returns true: its subtree is not walked) or starts its segment. Comments and unnamed nodes are walked as ever.
+	 */
+	const rootChild = (cursor: ReturnType<Node["walk"]>, typeId: number, flags: number): boolean => {
+		if (segments === undefined) return false;
+		if (frames.length > 0) popFrames(1);
+		segments.close(out);
+		if ((flags & KIND.named) === 0 || (flags & KIND.comment) !== 0 || frames.length > 0) return false;
+		const start = cursor.startIndex;
+		const child = {
+			start,
+			end: cursor.endIndex,
+			typeId,
+			previousNamed: lastNamed[1] as string,
+			startRow: rows.rowOf(start),
+		};
+		if (!segments.reuse(out, child)) {
+			segments.open(out, child);
+			return false;
+		}
+		out.reused++;
+		const type = kinds.name(typeId);
+		types[1] = type;
+		flagsAt[1] = flags;
+		lastNamed[1] = type;
+		return true;
+	};
+
 	const cursor = root.walk();
 	try {
 		let depth = 0;
 		for (;;) {
 			const typeId = cursor.nodeTypeId;
 			const flags = kinds.flags(typeId);
-			if (visit(cursor, depth, kinds.name(typeId), flags)) {
+			if (depth === 1 && rootChild(cursor, typeId, flags)) {
+				// copied from the earlier walk
+			} else if (visit(cursor, depth, kinds.name(typeId), flags)) {
 				if (cursor.gotoFirstChild()) {
 					depth++;
 					lastNamed[depth] = "";
@@ -250,6 +298,10 @@ export function walkSyntax(root: Node, language: LanguageId, rowCount: number, s
 			while (!cursor.gotoNextSibling()) {
 				if (depth === 0 || !cursor.gotoParent()) {
 					popFrames(0);
+					if (segments !== undefined) {
+						segments.close(out);
+						out.segments = segments.list;
+					}
 					return out;
 				}
 				depth--;

@@ -136,6 +136,34 @@ describe("a cold review reads the slice of the project its change reaches", () =
 		assert.equal(cold.report.work.parses, 2, "the changed file's two sides: each neighbour's one parse measured it");
 	});
 
+	it("a Python module named like a common word: only files whose import statements name it are parsed", async () => {
+		const files: Record<string, string> = {
+			"pkg/__init__.py": "",
+			"pkg/helpers.py": "def helper():\n    return 1\n",
+			// Imports helpers through a parenthesized list over several lines.
+			"pkg/user.py": "from . import (\n    helpers,\n)\n\n\ndef use():\n    return helpers.helper()\n",
+			// Imports it in a statement after a colon.
+			"pkg/guarded.py": "TYPE_CHECKING = False\nif TYPE_CHECKING: from .helpers import helper\n",
+		};
+		// Files that use the word as a name and import nothing: no import reaches helpers through them.
+		for (let i = 0; i < PILE; i++)
+			files[`pkg/w${String(i).padStart(2, "0")}.py`] = `def f${i}(helpers):\n    return helpers + ${i}\n`;
+		const dir = repo(files, { commit: true });
+		// helpers now imports user, which imports helpers: a new cycle, closed through the multi-line import.
+		write(dir, { "pkg/helpers.py": "from . import user\n\n\ndef helper():\n    return 1\n" });
+		git(dir, "add", "-A");
+		const whole = await review(dir, false);
+		const cold = await review(dir, true);
+		assert.deepEqual(
+			whole.report.findings.map((f) => f.kind),
+			["import-cycle"],
+			JSON.stringify(whole.report.findings.map((f) => f.title)),
+		);
+		assert.deepEqual(reported(cold.report), reported(whole.report));
+		assert.ok(cold.report.findings.every((f) => f.exposure !== undefined));
+		assert.equal(cold.report.work.sliceFilesParsed, 2, "pkg/user.py and pkg/guarded.py, whose imports name helpers");
+	});
+
 	it("a new import into a region another file of its region already imported is not reported as a crossing", async () => {
 		const files: Record<string, string> = {
 			"src/index.ts": "export const version = 1;\n",

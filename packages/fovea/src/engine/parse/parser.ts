@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
+import { type Edit, Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
 import {
 	compactFacts,
 	EXTRACTOR_VERSION,
@@ -316,11 +316,13 @@ export function withSyntaxTree<T>(
  * file changed in a few lines is read by the parser about once, not twice. The trees are the ones fresh parses give:
  * a tree with a syntax error is not reused, and a reused parse that finds one is done again afresh (error recovery
  * is where an incremental parse may settle differently). `visit` gets each version's root, facts and index, in
- * order; every tree is deleted before this returns.
+ * order, and for a version parsed from the previous one's tree, the edit between the two texts (a caller that
+ * derives more from a tree can reuse what it derived from the previous one outside the edit); every tree is deleted
+ * before this returns.
  */
 export function withSyntaxTrees<T>(
 	versions: readonly { path: string; source: string }[],
-	visit: (root: Node, facts: () => FileFacts, index: number) => T,
+	visit: (root: Node, facts: () => FileFacts, index: number, edit?: Edit) => T,
 	language: LanguageId,
 	options: Pick<FileExtractOptions, "contentTerms"> = {},
 ): T[] {
@@ -334,13 +336,16 @@ export function withSyntaxTrees<T>(
 	try {
 		for (const [index, { path, source }] of versions.entries()) {
 			let tree: Tree | null = null;
+			let edit: Edit | undefined;
 			if (previous !== undefined && !previous.tree.rootNode.hasError) {
-				previous.tree.edit(textEdit(previous.source, source));
+				edit = textEdit(previous.source, source);
+				previous.tree.edit(edit);
 				tree = grammar.parser.parse(source, previous.tree);
 				if (tree?.rootNode.hasError === true) {
 					tree.delete();
 					tree = null;
 				}
+				if (tree === null) edit = undefined;
 			}
 			tree ??= grammar.parser.parse(source);
 			if (tree === null) throw new Error(`Fovea could not parse ${path}`);
@@ -352,7 +357,7 @@ export function withSyntaxTrees<T>(
 				facts ??= factsOf(grammar, root, path, language, source, hashOf(source), options.contentTerms ?? true);
 				return facts;
 			};
-			out.push(visit(root, factsOfRoot, index));
+			out.push(visit(root, factsOfRoot, index, edit));
 		}
 		return out;
 	} finally {
