@@ -41,7 +41,8 @@ const K = 5;
  * textStrength — its BM25 score over text's best; couplingShare — the share of its own commits that were with the
  * change; direct — the reach's evidence is one hop; testHistory — a test, times the change's test share;
  * roleHistory — a test's fused credits times the change's test share; couplingDeep / textShallow — coupling's
- * credit times how deep the change's history is (16 commits or more: 1), text's times how shallow.
+ * credit times how deep the change's history is (16 commits or more: 1), text's times how shallow;
+ * coupledTestHistory — a test that changed with the change, times the change's test share.
  */
 export const IMPACT_FEATURES = [
 	"reach",
@@ -58,6 +59,7 @@ export const IMPACT_FEATURES = [
 	"roleHistory",
 	"couplingDeep",
 	"textShallow",
+	"coupledTestHistory",
 ] as const;
 
 /** The engine's fusion as weights of `IMPACT_FEATURES`: equal credits, a naming test's at half. */
@@ -121,5 +123,6 @@ export function impactFeatures(candidate: CandidateSignals, change: ChangeContex
 		isTest && share !== undefined ? fused * share : 0,
 		credit(candidate.coupling) * deep,
 		credit(candidate.text) * (1 - deep),
+		isTest && candidate.coupling !== undefined ? (share ?? 0) : 0,
 	];
 }
