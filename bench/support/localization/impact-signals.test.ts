@@ -49,6 +49,7 @@ test("each signal of impact alone: the reach, coupling by weight, text likeness,
 		const signals = await impactSignals(await states.at(head), "src/core.ts");
 		const paths = (list: { path: string }[]) => list.map((s) => s.path);
 		assert.deepEqual(paths(signals.reach), ["src/user.ts"]);
+		assert.deepEqual([signals.reach[0]?.relation, signals.reach[0]?.hops], ["calls", 1], "how the graph reaches it");
 		assert.deepEqual(
 			signals.coupling.slice(0, 2).map((c) => [c.path, c.score, c.weight]),
 			[

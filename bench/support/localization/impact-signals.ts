@@ -10,7 +10,15 @@ import type { TreeState } from "./tree-states.ts";
  * One signal's files, best first, with the signal's own score (reach score, coupling count, BM25 score); coupling adds
  * its weight and the file's own commits in the window.
  */
-export type ScoredList = { path: string; score: number; weight?: number; commits?: number }[];
+export type ScoredList = {
+	path: string;
+	score: number;
+	weight?: number;
+	commits?: number;
+	/** The reach's relation and hops (how the graph reaches the file). */
+	relation?: string;
+	hops?: number;
+}[];
 
 /** Each signal of impact for one changed file, and the files it depends on (which text likeness never brings in). */
 export interface ImpactSignals {
@@ -43,7 +51,11 @@ export async function impactSignals(state: TreeState, file: string): Promise<Imp
 	const similar = id === undefined ? [] : similarFiles(prepared.content, id, 50, new Set([id]));
 	const named = id === undefined ? [] : testsNaming(graph, prepared.content, [id], 50);
 	return {
-		reach: reach.files.map((r) => ({ path: pathOf(r.id), score: r.score })),
+		reach: reach.files.map((r) => ({
+			path: pathOf(r.id),
+			score: r.score,
+			...(r.evidence === undefined ? {} : { relation: r.evidence.relation, hops: r.evidence.hops }),
+		})),
 		coupling: coupled.map((c) => ({ path: pathOf(c.id), score: c.count, weight: c.weight, commits: c.commits })),
 		text: similar.map((s) => ({ path: pathOf(s.id), score: s.score })),
 		named: named.map((t) => ({ path: pathOf(t.id), score: t.score })),
