@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { tempDirs, writeTree } from "../support/temp-tree.ts";
+import { commitTree, tempDirs, writeTree } from "../support/temp-tree.ts";
 
 const temps = tempDirs();
 after(temps.removeAll);
@@ -17,13 +17,6 @@ const INVOICE = (n: number) =>
 /** A test of the invoice module that neither imports it nor shares its name (it drives it through a build script). */
 const LEDGER = (n: number) => `import { run } from "../scripts/harness";\n\nrun("ledger-${n}", () => true);\n`;
 const DECOY = (n: number) => `import { run } from "../scripts/harness";\n\nrun("decoy-${n}", () => false);\n`;
-
-/** Writes `files` (path → content) and commits them. */
-async function commit(dir: string, files: Record<string, string>): Promise<void> {
-	await writeTree(dir, files);
-	git(dir, "add", "-A");
-	git(dir, "commit", "-qm", "change");
-}
 
 /**
  * A root whose `src/invoice.ts` changed three times with `tests/ledger.test.ts` and once with `tests/decoy.test.ts`;
@@ -46,9 +39,9 @@ async function root(options: { git: boolean }): Promise<string> {
 		return dir;
 	}
 	git(dir, "init", "-q", "-b", "main");
-	await commit(dir, { ...base, "tests/decoy.test.ts": DECOY(0) });
-	for (const n of [1, 2, 3]) await commit(dir, { "src/invoice.ts": INVOICE(n), "tests/ledger.test.ts": LEDGER(n) });
-	await commit(dir, { "src/invoice.ts": INVOICE(4), "tests/decoy.test.ts": DECOY(4) });
+	await commitTree(dir, { ...base, "tests/decoy.test.ts": DECOY(0) });
+	for (const n of [1, 2, 3]) await commitTree(dir, { "src/invoice.ts": INVOICE(n), "tests/ledger.test.ts": LEDGER(n) });
+	await commitTree(dir, { "src/invoice.ts": INVOICE(4), "tests/decoy.test.ts": DECOY(4) });
 	return dir;
 }
 

@@ -5,6 +5,7 @@
 import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { git } from "../../../../test/e2e/support/workspaces.ts";
 
 /** A new empty temp directory; the caller removes it (`removeTempDir`, or a `tempDirs` registry does). */
 export function makeTempDir(): Promise<string> {
@@ -55,6 +56,13 @@ export async function writeTree(base: string, entries: Record<string, string>): 
 }
 
 /** Removes a temp tree, first making every directory accessible again (tests chmod some to 000). */
+/** Writes `entries` (path → content) under the Git work tree `dir` and commits them. */
+export async function commitTree(dir: string, entries: Record<string, string>): Promise<void> {
+	await writeTree(dir, entries);
+	git(dir, "add", "-A");
+	git(dir, "commit", "-qm", "change");
+}
+
 export async function removeTempDir(base: string): Promise<void> {
 	await restorePermissions(base);
 	await rm(base, { recursive: true, force: true });

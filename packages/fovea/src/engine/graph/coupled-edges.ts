@@ -2,7 +2,8 @@
  * Change coupling as an edge kind of the graph: a `coupled` edge between two file nodes that changed together in the
  * root's mined history (`history/`), with how often (`count`), how much (`weight`: each commit spreads one unit over
  * the other files it changed, so a commit of two files gives 1 and one of eleven 0.1 each, as transaction-size
- * weighting does in change-coupling mining) and, per file, how many of the window's commits changed it (`commitsOf`).
+ * weighting does in change-coupling mining) and, per file, how many of the window's commits changed it (`commitsOf`)
+ * and how recently (`recency`: its commits decayed by age, the change-history prior of focus, `rank/recency-prior.ts`).
  *
  * Why a layer of their own: every other edge belongs to the file whose facts derive it and is patched with it; these
  * belong to the history, change only when HEAD moves, and are built from the mined commits in memory, never by
@@ -30,7 +31,19 @@ export interface CoupledEdges {
 	weights: Float64Array;
 	/** Per file node, the window's commits that changed it (the `of` of its co-changes). */
 	commitsOf: Int32Array;
+	/**
+	 * Per file node, its commits weighed by age: 2^(−age / `RECENCY_HALF_LIFE`), the newest commit aged 0, summed. A
+	 * file changed by the last commit has at least 1; one changed only 100 commits ago about 0.001.
+	 */
+	recency: Float64Array;
 }
+
+/**
+ * Commits after which a change counts half in `recency`. Bug-localization work weighs a file's past modifications by
+ * age (Sisman and Kak, MSR 2012); 10 commits is days to weeks of an active project's history, short enough that the
+ * work in progress stands out and long enough that a file changed a few commits ago still does.
+ */
+export const RECENCY_HALF_LIFE = 10;
 
 /** A file coupled with an asked one: `count` of the asked one's `of` commits changed both, `weight` by commit size. */
 export interface Coupled {
@@ -51,13 +64,14 @@ export function buildCoupledEdges(
 	fileCount: number,
 ): CoupledEdges {
 	const commitsOf = new Int32Array(fileCount);
+	const recency = new Float64Array(fileCount);
 	const slot = new Map<number, number>();
 	const pairA: number[] = [];
 	const pairB: number[] = [];
 	const pairCount: number[] = [];
 	const pairWeight: number[] = [];
 	const ids: number[] = [];
-	for (const commit of history.commits) {
+	for (const [age, commit] of history.commits.entries()) {
 		ids.length = 0;
 		for (const file of commit.files) {
 			const id = fileNode.get(file);
@@ -65,10 +79,12 @@ export function buildCoupledEdges(
 		}
 		if (ids.length === 0) continue;
 		const share = 1 / Math.max(1, commit.files.length - 1);
+		const aged = 2 ** (-age / RECENCY_HALF_LIFE);
 		ids.sort((x, y) => x - y);
 		for (let i = 0; i < ids.length; i++) {
 			const a = ids[i] as number;
 			commitsOf[a] = (commitsOf[a] as number) + 1;
+			recency[a] = (recency[a] as number) + aged;
 			for (let j = i + 1; j < ids.length; j++) {
 				const b = ids[j] as number;
 				if (a === b) continue;
@@ -118,6 +134,7 @@ export function buildCoupledEdges(
 		counts,
 		weights,
 		commitsOf,
+		recency,
 	};
 }
 

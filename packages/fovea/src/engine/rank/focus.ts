@@ -25,6 +25,7 @@ import {
 	sumOf,
 	topK,
 } from "./ranking.ts";
+import { applyRecencyPrior } from "./recency-prior.ts";
 import { applyRolePrior, rolesAsked } from "./role-prior.ts";
 import { promoteRoutes, type RouteMatch, routeSeeds } from "./route-seeds.ts";
 import { TermIndex } from "./term-index.ts";
@@ -253,6 +254,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		followSubjects(graph, fileOf, fileScore, factor, before, role);
 		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
 		if (bestText > 0 && !hasBody(query.text) && reading.paths.length === 0) admitLexicalTests(fileScore, text, factor);
+		if (query.coupled !== undefined) applyRecencyPrior(fileScore, factor, query.coupled.recency);
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
