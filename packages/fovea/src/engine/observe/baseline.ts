@@ -12,7 +12,8 @@ export interface Drift {
 /**
  * What the baseline keeps of a file: enough to tell and describe drift, not the whole facts. Its symbols, imports and
  * signature digest are the facts' own (shared while the file is unchanged); a copy of the whole facts object held
- * ~150 bytes a file more (~15 MB at 100,000 files) and, once the file changed, its old content terms.
+ * twice as much (a baseline of 10,000 generated files measured ~500 bytes a file of V8's heap, now ~250: ~25 MB less
+ * at 100,000 files) and, once the file changed, its old content terms.
  */
 interface Remembered {
 	hash: string;
