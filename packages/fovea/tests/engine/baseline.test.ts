@@ -26,6 +26,18 @@ const FORMATTED =
 	"// pays\nexport function pay(\n\tamount: number,\n\tcurrency: string,\n): number {\n\treturn amount;\n}\n";
 
 describe("Baseline", () => {
+	it("keeps of each file only what describing its drift reads: the facts' own symbols and imports, no copy", () => {
+		const baseline = new Baseline();
+		const files = facts(`import { x } from "./x";\n${ORIGINAL}`);
+		const whole = files.get("src/a.ts") as FileFacts;
+		assert.ok(whole.calls.callee.length > 0 || whole.contentTerms !== undefined, "facts with more than names");
+		baseline.establish(files);
+		const kept = baseline.kept("src/a.ts");
+		assert.deepEqual(Object.keys(kept ?? {}).sort(), ["imports", "symbols"]);
+		assert.equal(kept?.symbols, whole.symbols, "the facts' own list, not a copy");
+		assert.equal(kept?.imports, whole.imports);
+	});
+
 	it("does not take formatting for drift, a trailing comma included", () => {
 		const baseline = new Baseline();
 		baseline.establish(facts(ORIGINAL));

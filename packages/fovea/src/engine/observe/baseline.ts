@@ -1,5 +1,5 @@
-import { type FileFacts, noCalls } from "../model/index.ts";
-import { describeDrift, semanticFingerprint } from "./fingerprint.ts";
+import type { FileFacts } from "../model/index.ts";
+import { type DriftFacts, describeDrift, semanticFingerprint } from "./fingerprint.ts";
 
 /** A meaningful change of one file since the baseline, and whether this session's own tools made it. */
 export interface Drift {
@@ -9,11 +9,16 @@ export interface Drift {
 	authored: boolean;
 }
 
-/** What the baseline keeps of a file: enough to tell and describe drift, not the whole facts (calls dropped). */
+/**
+ * What the baseline keeps of a file: enough to tell and describe drift, not the whole facts. Its symbols, imports and
+ * signature digest are the facts' own (shared while the file is unchanged); a copy of the whole facts object held
+ * twice as much (a baseline of 10,000 generated files measured ~500 bytes a file of V8's heap, now ~250: ~25 MB less
+ * at 100,000 files) and, once the file changed, its old content terms.
+ */
 interface Remembered {
 	hash: string;
 	fingerprint: string;
-	facts: FileFacts;
+	facts: DriftFacts;
 	/** The gap reason already told for the file since it stopped being mapped (it is still there, not deleted). */
 	unmapped?: string;
 }
@@ -90,12 +95,18 @@ export class Baseline {
 	get size(): number {
 		return this.#files.size;
 	}
+
+	/** The facts kept of `path` to describe its drift (for tests: what a file costs the baseline). */
+	kept(path: string): Readonly<DriftFacts> | undefined {
+		return this.#files.get(path)?.facts;
+	}
 }
 
 function remember(facts: FileFacts): Remembered {
+	const { symbols, imports, signatureDigest } = facts;
 	return {
 		hash: facts.hash,
 		fingerprint: semanticFingerprint(facts),
-		facts: { ...facts, calls: noCalls(), inherits: [] },
+		facts: signatureDigest === undefined ? { symbols, imports } : { symbols, imports, signatureDigest },
 	};
 }

@@ -19,10 +19,13 @@ export function semanticFingerprint(facts: FileFacts): string {
 		.slice(0, 32);
 }
 
+/** What `describeDrift` reads of a file's facts: what a baseline keeps of each file (`baseline.ts`). */
+export type DriftFacts = Pick<FileFacts, "symbols" | "imports" | "signatureDigest">;
+
 /** What changed in meaning between two versions of a file, as short human-readable items (at most `limit`). */
-export function describeDrift(before: FileFacts | undefined, after: FileFacts | undefined, limit = 6): string[] {
+export function describeDrift(before: DriftFacts | undefined, after: DriftFacts | undefined, limit = 6): string[] {
 	if (before === undefined && after === undefined) return [];
-	if (before === undefined) return [`new file (${(after as FileFacts).symbols.length} symbols)`];
+	if (before === undefined) return [`new file (${(after as DriftFacts).symbols.length} symbols)`];
 	if (after === undefined) return ["deleted"];
 	const items: string[] = [];
 	const old = new Map(before.symbols.map((s) => [`${s.kind} ${qualified(s)}`, s]));

@@ -10,7 +10,7 @@
  * the budget is diffused whole, as before.
  *
  * The series runs on the region as a graph of its own (its nodes renumbered, the entries between them, the whole
- * graph's degrees), by `heat.ts`'s `diffuse`: its products then read a few hundred thousand entries laid out in a
+ * graph's scales), by `heat.ts`'s `diffuse`: its products then read a few hundred thousand entries laid out in a
  * row, where rows picked out of a 100,000-file graph's arrays cost a cache miss each.
  */
 import {
@@ -71,9 +71,10 @@ export class BoundedDiffusion {
 	/**
 	 * How strongly the region's heat reaches each node while it grows, and a hop's sums before scaling, in one
 	 * vector: a hop reads the reach of region nodes and sums at the others, which all hold 0 when it starts (a hop
-	 * keeps or zeroes every node it listed), so one vector serves both, 8 bytes a node less.
+	 * keeps or zeroes every node it listed), so one vector serves both. 32-bit floats: the reach only picks the
+	 * strongest nodes (`sparse-list.ts`), no heat is computed from it.
 	 */
-	#reach = new Float64Array(0);
+	#reach = new Float32Array(0);
 	/**
 	 * Each region node's place in the region, -1 for the other nodes (a run sets its region's back to -1), so one read
 	 * tells whether a node is in the region and where.
@@ -95,7 +96,6 @@ export class BoundedDiffusion {
 	/** The region's graph and vectors, with room for the largest region so far. */
 	#local = { offsets: new Int32Array(1), targets: new Int32Array(0), weights: new Float64Array(0) };
 	#localScale = new Float64Array(0);
-	#localDegree = new Float64Array(0);
 	#localSeeds = new Float64Array(0);
 	#scratch = new ScratchVectors(0);
 	#heats: Float64Array[] = [];
@@ -186,7 +186,7 @@ export class BoundedDiffusion {
 		let bytes = local.offsets.byteLength + local.targets.byteLength + local.weights.byteLength;
 		for (const array of [this.#reach, this.#localOf, this.#region, this.#candidates, this.#ties])
 			bytes += array.byteLength;
-		for (const array of [this.#localScale, this.#localDegree, this.#localSeeds, this.#everyNode, ...this.#heats])
+		for (const array of [this.#localScale, this.#localSeeds, this.#everyNode, ...this.#heats])
 			bytes += array.byteLength;
 		return bytes + this.#scratch.bytes;
 	}
@@ -196,7 +196,7 @@ export class BoundedDiffusion {
 		if (n > this.#capacity) {
 			const capacity = withHeadroom(n);
 			this.#capacity = capacity;
-			this.#reach = new Float64Array(capacity);
+			this.#reach = new Float32Array(capacity);
 			this.#localOf = new Int32Array(capacity).fill(-1);
 		}
 		if (this.#region.length < budget) this.#region = grownList(this.#region, budget, 0);
@@ -208,8 +208,8 @@ export class BoundedDiffusion {
 	#listRoom(length: number): void {
 		if (this.#candidates.length >= length) return;
 		this.#candidates = new Int32Array(withHeadroom(length));
-		// Twice the room: `keepLargest` holds the magnitudes there (a float each) instead of allocating them.
-		this.#ties = new Int32Array(2 * withHeadroom(length));
+		// `keepLargest` holds the magnitudes there (a 32-bit float each) instead of allocating them.
+		this.#ties = new Int32Array(withHeadroom(length));
 	}
 
 	/**
@@ -223,7 +223,7 @@ export class BoundedDiffusion {
 			this.#listRoom(countNonzero(seeds));
 			length = listSeeds(seeds, graph.size, this.#reach, this.#candidates);
 		}
-		for (const i of isolatedAmong(graph.degree, this.#candidates, length)) isolated.push(i);
+		for (const i of isolatedAmong(graph.scale, this.#candidates, length)) isolated.push(i);
 		length = keepLargest(this.#reach, this.#candidates, length, Math.ceil(budget / 2), this.#ties);
 		this.#regionLength = appendPlaced(this.#candidates, length, this.#region, 0, this.#localOf);
 		return length;
@@ -256,7 +256,7 @@ export class BoundedDiffusion {
 
 	/**
 	 * The region as a graph of its own: its nodes numbered by their place in `region`, the entries between them, and
-	 * the whole graph's degrees (heat leaving the region is lost, not kept in). Its products read a few hundred
+	 * the whole graph's scales (heat leaving the region is lost, not kept in). Its products read a few hundred
 	 * thousand entries in a row instead of rows scattered over the whole graph's arrays.
 	 */
 	#localGraph(graph: NormalizedGraph, region: Int32Array): NormalizedGraph {
@@ -272,7 +272,6 @@ export class BoundedDiffusion {
 			offsets: offsets.subarray(0, m + 1),
 			targets: targets.subarray(0, length),
 			weights: weights.subarray(0, length),
-			degree: gathered(graph.degree, region, this.#room("degree", m)),
 			scale: gathered(graph.scale, region, this.#room("scale", m)),
 		};
 	}
@@ -299,18 +298,16 @@ export class BoundedDiffusion {
 	}
 
 	/** A float array of the region named `name`, with room for `length` entries. */
-	#room(name: "seeds" | "weights" | "degree" | "scale", length: number): Float64Array {
+	#room(name: "seeds" | "weights" | "scale", length: number): Float64Array {
 		const current = {
 			seeds: this.#localSeeds,
 			weights: this.#local.weights,
-			degree: this.#localDegree,
 			scale: this.#localScale,
 		}[name];
 		if (current.length >= length) return current;
 		const grown = new Float64Array(withHeadroom(length));
 		if (name === "seeds") this.#localSeeds = grown;
 		else if (name === "weights") this.#local.weights = grown;
-		else if (name === "degree") this.#localDegree = grown;
 		else this.#localScale = grown;
 		return grown;
 	}

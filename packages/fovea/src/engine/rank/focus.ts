@@ -232,7 +232,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const times = TIMES.map((t) => t * scale);
 	const { heats, touched } = prepared.heat.run(operator, seeds, times, HEAT_TOLERANCE, HEAT_BUDGET, stats);
 	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
-	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.degree, touched);
+	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.scale, touched);
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
 	scoreFiles(fileScore, score, fileOf, graph.fileCount, touched);
 	if (bestText > 0) blendTextRank(fileScore, text, bestText, TEXT_RANK);

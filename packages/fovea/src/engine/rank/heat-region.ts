@@ -44,7 +44,7 @@ export function rowEntries(offsets: Int32Array, ids: Int32Array, length: number)
 export function pushReach(
 	graph: NormalizedGraph,
 	frontier: Int32Array,
-	reach: Float64Array,
+	reach: Float32Array,
 	localOf: Int32Array,
 	out: Int32Array,
 ): number {
@@ -67,7 +67,7 @@ export function pushReach(
 }
 
 /** The reach of the listed nodes, `scale · sum`, in place of their sums in `reach`. */
-export function scaleReach(scale: Float64Array, reach: Float64Array, ids: Int32Array, length: number) {
+export function scaleReach(scale: Float64Array, reach: Float32Array, ids: Int32Array, length: number) {
 	for (let k = 0; k < length; k++) {
 		const i = ids[k] as number;
 		reach[i] = (scale[i] as number) * (reach[i] as number);

@@ -12,24 +12,29 @@ import { type SparseGraph, withCapacity } from "../graph/index.ts";
 /**
  * The normalized operator `D^-1/2 A D^-1/2` of a graph, as its rows and `scale = D^-1/2`: a product scales its input,
  * multiplies by the raw weights and scales the result, so nothing per edge is kept beside the graph, and an edit
- * that changes a few rows updates a few degrees (`renormalizeRows`) instead of every normalized weight.
+ * that changes a few rows updates a few scales (`renormalizeRows`) instead of every normalized weight. The weighted
+ * degrees are not kept beside the scales (8 bytes a node, ~8 MB at 100,000 files): what reads one (a hub's damping
+ * in the ranking, an isolated node's test) takes it from the scale (`degreeOf`).
  */
 export interface NormalizedGraph {
 	size: number;
 	offsets: Int32Array;
 	targets: Int32Array;
 	weights: Float64Array;
-	/** Weighted degree of each node. */
-	degree: Float64Array;
-	/** `1 / sqrt(degree)`, 0 for an isolated node. */
+	/** `1 / sqrt(degree)` of each node (its weighted degree), 0 for an isolated node. */
 	scale: Float64Array;
 }
 
-/** Degrees and scales of `graph`. */
+/** The weighted degree of a node whose scale is `scale` (0 for an isolated node, whose scale is 0). */
+export function degreeOf(scale: number): number {
+	return scale === 0 ? 0 : 1 / (scale * scale);
+}
+
+/** The scales of `graph`. */
 export function normalizeGraph(graph: SparseGraph): NormalizedGraph {
 	const { size, offsets, targets, weights } = graph;
-	const operator = { size, offsets, targets, weights, degree: new Float64Array(size), scale: new Float64Array(size) };
-	for (let i = 0; i < size; i++) setDegree(operator, i);
+	const operator = { size, offsets, targets, weights, scale: new Float64Array(size) };
+	for (let i = 0; i < size; i++) setScale(operator, i);
 	return operator;
 }
 
@@ -44,18 +49,17 @@ export function renormalizeRows(
 	rows: readonly number[],
 ): NormalizedGraph {
 	const { size, offsets, targets, weights } = graph;
-	const degree = resized(previous.degree, size);
 	const scale = resized(previous.scale, size);
-	const operator = { size, offsets, targets, weights, degree, scale };
-	for (const row of rows) setDegree(operator, row);
-	for (let i = previous.size; i < size; i++) setDegree(operator, i);
+	const operator = { size, offsets, targets, weights, scale };
+	for (const row of rows) setScale(operator, row);
+	for (let i = previous.size; i < size; i++) setScale(operator, i);
 	return operator;
 }
 
 /**
  * Room for nodes that later edits append, so a patched graph keeps its per-node arrays: reallocating them (the
- * degrees here, the query's scratch vectors and file of each node in `focus.ts`) after every edit that adds a symbol
- * cost as much as the query, and ~1.5 MB of garbage per edit at 10,000 files for the degrees alone.
+ * scales here, the query's scratch vectors and file of each node in `focus.ts`) after every edit that adds a symbol
+ * cost as much as the query, and ~1.5 MB of garbage per edit at 10,000 files for one such array alone.
  */
 export const withHeadroom = (nodes: number) => Math.ceil(nodes * 1.1) + 64;
 
@@ -65,11 +69,10 @@ function resized(array: Float64Array, length: number): Float64Array {
 	return withCapacity(array, length, withHeadroom(length)).subarray(0, length);
 }
 
-function setDegree(operator: NormalizedGraph, i: number): void {
+function setScale(operator: NormalizedGraph, i: number): void {
 	const { offsets, weights } = operator;
 	let d = 0;
 	for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) d += weights[e] as number;
-	operator.degree[i] = d;
 	operator.scale[i] = d > 0 ? 1 / Math.sqrt(d) : 0;
 }
 
@@ -160,7 +163,7 @@ export function diffuse(
 		[previous, current] = [current, previous];
 		[scaledCurrent, scaledNext] = [scaledNext, scaledCurrent];
 	}
-	keepIsolatedSeeds(graph.degree, seeds, out);
+	keepIsolatedSeeds(graph.scale, seeds, out);
 	return out;
 }
 
@@ -243,10 +246,10 @@ function nextTerm(
 /** The stand-in of a timescale a diffusion does not have (its coefficient is 0: never written). */
 const NO_VECTOR = new Float64Array(0);
 
-/** An isolated node (no edges, a zero Laplacian row) keeps its own seed heat at every timescale. */
-function keepIsolatedSeeds(degree: Float64Array, seeds: Float64Array, out: readonly Float64Array[]): void {
+/** An isolated node (no edges, a zero Laplacian row, a scale of 0) keeps its own seed heat at every timescale. */
+function keepIsolatedSeeds(scale: Float64Array, seeds: Float64Array, out: readonly Float64Array[]): void {
 	for (let i = 0; i < seeds.length; i++) {
-		if ((degree[i] as number) === 0) for (const h of out) h[i] = seeds[i] as number;
+		if ((scale[i] as number) === 0) for (const h of out) h[i] = seeds[i] as number;
 	}
 }
 

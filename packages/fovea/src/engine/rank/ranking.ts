@@ -7,6 +7,7 @@
  * reaching it, and that code was entered again on the first query after every edit of the graph (a deopt
  * each time, seen with `--trace-deopt`). So a step with two passes is two functions, and nothing follows a loop.
  */
+import { degreeOf } from "./heat.ts";
 
 /** One ranked node with its evidence. */
 export interface RankedNode {
@@ -66,21 +67,21 @@ export function countPositive(values: Float64Array): number {
 }
 
 /**
- * A node's score: its heat at the three timescales blended by their `weights`, over the square root of its degree,
- * for the `touched` nodes (the heats are by place in that list; the other nodes have no heat: their score stays as
+ * A node's score: its heat at the three timescales blended by their `weights`, over the square root of its degree
+ * (read from its `scale`: `heat.ts`), for the `touched` nodes (the heats are by place in that list; the other nodes have no heat: their score stays as
  * it is, zero). The heats and weights are read through locals, not looked up per node.
  */
 export function blendHeats(
 	score: Float64Array,
 	[h0, h1, h2]: readonly [Float64Array, Float64Array, Float64Array],
 	[w0, w1, w2]: readonly [number, number, number],
-	degree: Float64Array,
+	scale: Float64Array,
 	touched: Int32Array,
 ): void {
 	for (let k = 0; k < touched.length; k++) {
 		const i = touched[k] as number;
 		const h = w0 * (h0[k] as number) + w1 * (h1[k] as number) + w2 * (h2[k] as number);
-		score[i] = h / Math.sqrt(1 + (degree[i] as number));
+		score[i] = h / Math.sqrt(1 + degreeOf(scale[i] as number));
 	}
 }
 
