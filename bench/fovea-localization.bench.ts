@@ -11,12 +11,14 @@
 //
 //   node bench/fovea-localization.bench.ts [--corpus DIR] [--repos flask,gin,self] [--tasks issues,subjects,impact]
 //                                          [--limit 40] [--window 1000] [--losses N] [--json]
-//                                          [--histories owner/name,…]
+//                                          [--histories owner/name,…] [--issue-set default|mswe-multi]
 //
 // --corpus: where the fetched repositories are, as `<owner>+<name>/repo` Git directories (default
 // $FOVEA_BENCH_CORPUS or /work/.mirror); a missing one is reported as not measured. `self` is this repository.
 // --histories: measure these fetched repositories' histories instead of the six of issue 31 (held-out checks on
 // repositories the ranking was not tuned on; `self` is this repository).
+// --issue-set mswe-multi: the issue task reads the held-out set instead, MSWE's Go, Java and Rust repositories
+// (`MSWE_HELD_OUT`), reported per repository and per language; not part of the default run.
 // --limit: cases per repository and task (issues: a fixed sample by hashed instance id; histories: the newest).
 // --window: commits before each case the co-change baseline reads. --losses N: after the tables, the N cases per task
 // and repository where Fovea trails the best baseline most, with both top fives (text output; JSON has every case).
@@ -31,10 +33,12 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { git } from "./support/git.ts";
-import { corpusPath, HISTORY_REPOS, ISSUE_REPOS, selectRepos } from "./support/localization/corpora.ts";
+import { corpusPath, HISTORY_REPOS, ISSUE_REPOS, MSWE_HELD_OUT, selectRepos } from "./support/localization/corpora.ts";
 import type { CorpusResult, Task } from "./support/localization/corpus-result.ts";
 import {
 	type IssueInstance,
+	type LoadedInstances,
+	msweHeldOut,
 	msweJavaScript,
 	sampleInstances,
 	sweBenchVerified,
@@ -54,6 +58,7 @@ const { values } = parseArgs({
 		json: { type: "boolean", default: false },
 		losses: { type: "string", default: "0" },
 		histories: { type: "string" },
+		"issue-set": { type: "string", default: "default" },
 		help: { type: "boolean", default: false },
 	},
 });
@@ -61,8 +66,9 @@ if (values.help) {
 	process.stdout.write(
 		"usage: node bench/fovea-localization.bench.ts [--corpus DIR] [--repos gin,core,pytest,self] " +
 			"[--tasks issues,subjects,impact] [--limit 40] [--window 1000] [--losses N] [--json] " +
-			"[--histories owner/name,…]\n" +
-			`repositories (owner/name or the name alone): ${[...new Set([...ISSUE_REPOS, ...HISTORY_REPOS])].join(", ")}\n`,
+			"[--histories owner/name,…] [--issue-set default|mswe-multi]\n" +
+			`repositories (owner/name or the name alone): ${[...new Set([...ISSUE_REPOS, ...HISTORY_REPOS])].join(", ")}\n` +
+			`held-out issue repositories (--issue-set mswe-multi): ${MSWE_HELD_OUT.map((f) => f.repo).join(", ")}\n`,
 	);
 	process.exit(0);
 }
@@ -87,7 +93,9 @@ for (const task of tasks) {
 }
 const corpusDir = values.corpus ?? process.env.FOVEA_BENCH_CORPUS ?? "/work/.mirror";
 const selectors = list(values.repos);
-const issueRepos = selectRepos(ISSUE_REPOS, selectors);
+const heldOut = values["issue-set"] === "mswe-multi";
+if (!heldOut && values["issue-set"] !== "default") usage(`unknown issue set: ${values["issue-set"]}`);
+const issueRepos = selectRepos(heldOut ? MSWE_HELD_OUT.map((f) => f.repo) : ISSUE_REPOS, selectors);
 const historyRepos = selectRepos(values.histories === undefined ? HISTORY_REPOS : list(values.histories), selectors);
 for (const repo of historyRepos.selected) {
 	if (repo !== "self" && !/^[\w.-]+\/[\w.-]+$/.test(repo)) usage(`--histories takes owner/name, got ${repo}`);
@@ -112,10 +120,13 @@ const missing = (task: Task, repo: string, why: string): CorpusResult => ({
 
 if (tasks.has("issues") && issueRepos.selected.length > 0) {
 	const datasets: { group: string; instances: IssueInstance[]; unreadable: string[] }[] = [];
-	for (const [group, load] of [
-		["python", sweBenchVerified],
-		["javascript", msweJavaScript],
-	] as const) {
+	const loaders: [string, (corpusDir: string) => Promise<LoadedInstances>][] = heldOut
+		? (["go", "java", "rust"] as const).map((g) => [g, (dir: string) => msweHeldOut(dir, g)])
+		: [
+				["python", sweBenchVerified],
+				["javascript", msweJavaScript],
+			];
+	for (const [group, load] of loaders) {
 		try {
 			datasets.push({ group, ...(await load(corpusDir)) });
 		} catch (error) {

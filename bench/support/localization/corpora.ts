@@ -17,6 +17,32 @@ export const DATASETS = {
 	},
 } as const;
 
+/**
+ * The held-out issue set (`--issue-set mswe-multi`): MSWE's per-repository files of the languages the issue-text
+ * ranking was never measured on, in the same dataset repository and commit as `DATASETS.msweJs`. Each entry names the
+ * repository as its fetched mirror spells it (the dataset writes some owners in lower case).
+ */
+export const MSWE_HELD_OUT: readonly { group: "go" | "java" | "rust"; repo: string; path: string }[] = [
+	["go", "grpc/grpc-go", "go/grpc__grpc-go"],
+	["go", "zeromicro/go-zero", "go/zeromicro__go-zero"],
+	["java", "FasterXML/jackson-core", "java/fasterxml__jackson-core"],
+	["java", "FasterXML/jackson-dataformat-xml", "java/fasterxml__jackson-dataformat-xml"],
+	["java", "alibaba/fastjson2", "java/alibaba__fastjson2"],
+	["java", "google/gson", "java/google__gson"],
+	["java", "GoogleContainerTools/jib", "java/googlecontainertools__jib"],
+	["java", "mockito/mockito", "java/mockito__mockito"],
+	["rust", "BurntSushi/ripgrep", "rust/BurntSushi__ripgrep"],
+	["rust", "sharkdp/bat", "rust/sharkdp__bat"],
+	["rust", "sharkdp/fd", "rust/sharkdp__fd"],
+	["rust", "tokio-rs/tokio", "rust/tokio-rs__tokio"],
+	["rust", "tokio-rs/tracing", "rust/tokio-rs__tracing"],
+	["rust", "tokio-rs/bytes", "rust/tokio-rs__bytes"],
+].map(([group, repo, file]) => ({
+	group: group as "go" | "java" | "rust",
+	repo: repo as string,
+	path: `MSWE-agent/data/${file}_dataset.jsonl`,
+}));
+
 /** Repositories whose issue instances are measured (SWE-bench Verified's Python ones, MSWE's JavaScript ones). */
 export const ISSUE_REPOS: readonly string[] = [
 	"psf/requests",

@@ -1,9 +1,10 @@
 // The issue instances of the localization benchmark, read from two public datasets at pinned commits (the search
-// tool's fetched mirrors, never copied here): SWE-bench Verified (Python) and MSWE's JavaScript set. Each instance is
+// tool's fetched mirrors, never copied here): SWE-bench Verified (Python), MSWE's JavaScript set and, held out, MSWE's
+// per-repository Go, Java and Rust files. Each instance is
 // normalized to the repository, the commit its issue was filed against, the issue text and the gold files.
 import { createHash } from "node:crypto";
 import { git } from "../git.ts";
-import { corpusPath, DATASETS } from "./corpora.ts";
+import { corpusPath, DATASETS, MSWE_HELD_OUT } from "./corpora.ts";
 import { patchGoldFiles } from "./patch-files.ts";
 
 /** One issue to localize: the text an agent would be given and the files its fix changes. */
@@ -34,7 +35,10 @@ function text(record: Record<string, unknown>, key: string, where: string): stri
 	return value;
 }
 
-async function datasetText(corpusDir: string, dataset: (typeof DATASETS)[keyof typeof DATASETS]): Promise<string> {
+async function datasetText(
+	corpusDir: string,
+	dataset: { repo: string; commit: string; path: string },
+): Promise<string> {
 	const repo = corpusPath(corpusDir, dataset.repo);
 	if (repo === undefined) throw new Error(`dataset repository ${dataset.repo} is not under ${corpusDir}`);
 	return git(repo, ["show", `${dataset.commit}:${dataset.path}`]);
@@ -67,10 +71,34 @@ export async function sweBenchVerified(corpusDir: string): Promise<LoadedInstanc
 }
 
 /** MSWE's JavaScript instances; lines that are not JSON (the trailing LFS pointer) are counted as unreadable. */
-export async function msweJavaScript(corpusDir: string): Promise<LoadedInstances> {
+export function msweJavaScript(corpusDir: string): Promise<LoadedInstances> {
+	return msweInstances(corpusDir, DATASETS.msweJs.path);
+}
+
+/**
+ * One held-out language of MSWE (`MSWE_HELD_OUT`): its repositories' files read as `msweJavaScript` reads its one
+ * file, each instance named as the repository's mirror spells it. A file that is a Git LFS pointer, not JSON lines,
+ * leaves its line unreadable, so it is reported and skipped.
+ */
+export async function msweHeldOut(corpusDir: string, group: "go" | "java" | "rust"): Promise<LoadedInstances> {
+	const loaded: LoadedInstances = { instances: [], unreadable: [] };
+	for (const file of MSWE_HELD_OUT.filter((f) => f.group === group)) {
+		const { instances, unreadable } = await msweInstances(corpusDir, file.path);
+		const own = (repo: string) => repo.toLowerCase() === file.repo.toLowerCase();
+		loaded.instances.push(...instances.filter((i) => own(i.repo)).map((i) => ({ ...i, repo: file.repo })));
+		loaded.unreadable.push(
+			...unreadable.map((why) => `${file.path}: ${why}`),
+			...instances.filter((i) => !own(i.repo)).map((i) => `${file.path}: ${i.id} is of ${i.repo}`),
+		);
+	}
+	return loaded;
+}
+
+/** MSWE's JSON lines at `path` of the dataset's pinned commit: query = resolved issues' text, gold = `fix_patch`. */
+async function msweInstances(corpusDir: string, path: string): Promise<LoadedInstances> {
 	const instances: IssueInstance[] = [];
 	const unreadable: string[] = [];
-	const lines = (await datasetText(corpusDir, DATASETS.msweJs)).split("\n");
+	const lines = (await datasetText(corpusDir, { ...DATASETS.msweJs, path })).split("\n");
 	lines.forEach((line, i) => {
 		if (line.trim() === "") return;
 		try {

@@ -46,6 +46,47 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(rust), ["grep_searcher::searcher::Searcher::search"]);
 	});
 
+	it("names the frames that only build or throw the error weakly, and the first frame outside them as the innermost", () => {
+		const java = [
+			"com.fasterxml.jackson.core.JsonParseException: Unexpected character",
+			"\tat com.fasterxml.jackson.core.JsonParser._constructError(JsonParser.java:1771)",
+			"\tat com.fasterxml.jackson.core.base.ParserMinimalBase._reportUnexpectedChar(ParserMinimalBase.java:475)",
+			"\tat com.fasterxml.jackson.core.json.ReaderBasedJsonParser.nextFieldName(ReaderBasedJsonParser.java:915)",
+			"\tat com.example.App.main(App.java:12)",
+		].join("\n");
+		assert.deepEqual(pathsOf(java), [
+			["JsonParser.java", 1771, 0.3],
+			["ParserMinimalBase.java", 475, 0.3],
+			["ReaderBasedJsonParser.java", 915, 1],
+			["App.java", 12, 0.8],
+		]);
+		const python = [
+			"Traceback (most recent call last):",
+			'  File "/x/pkg/api.py", line 3, in load',
+			'  File "/x/pkg/errors.py", line 9, in raise_error',
+		].join("\n");
+		assert.deepEqual(pathsOf(python), [
+			["/x/pkg/errors.py", 9, 0.3],
+			["/x/pkg/api.py", 3, 1],
+		]);
+		// A builder further out is an ordinary frame: what it called failed, so the fault may be its own.
+		const inside = [
+			"java.lang.NullPointerException",
+			"\tat com.x.JsonMapper.readJson(JsonMapper.java:118)",
+			"\tat com.x.Caller.newRegistryErrorException(Caller.java:194)",
+		].join("\n");
+		assert.deepEqual(pathsOf(inside), [
+			["JsonMapper.java", 118, 1],
+			["Caller.java", 194, 0.8],
+		]);
+		// A name that only starts like a reporting verb is an ordinary frame.
+		const failover = "\tat com.x.Pool.failover(Pool.java:5)\n\tat com.x.App.run(App.java:9)";
+		assert.deepEqual(pathsOf(failover), [
+			["Pool.java", 5, 1],
+			["App.java", 9, 0.8],
+		]);
+	});
+
 	it("reads a call at the start of a snippet's line as no Go frame: only a frame has its file on the next line", () => {
 		const text = [
 			"```",
@@ -66,6 +107,23 @@ describe("readQuery", () => {
 			"```",
 		].join("\n");
 		assert.deepEqual(namesOf(text).sort(), ["capfd.readouterr", "x.flush"]);
+	});
+
+	it("reads a member written as documentation refers to it in prose, but not issue numbers, headings or anchors", () => {
+		const text = [
+			"# Inconsistent TextBuffer#getTextBuffer behavior",
+			"Same as Router#handle, see #123, o/r#45, README.md#usage and",
+			"https://docs.x.org/core.html?highlight=symbols#symbols or [docs](https://x.org/api#Foo)",
+		].join("\n");
+		assert.deepEqual(
+			readQuery(text)
+				.names.map((n) => [n.name, n.weight])
+				.sort(),
+			[
+				["Router.handle", 0.5],
+				["TextBuffer.getTextBuffer", 0.5],
+			],
+		);
 	});
 
 	it("reads links to a file of a repository's web view, with the line they point at", () => {

@@ -8,6 +8,7 @@
  */
 import { languageOf } from "../model/index.ts";
 import { type NamedLiteral, readLiterals } from "./query-literals.ts";
+import { frameWeights } from "./reporting-frames.ts";
 
 /** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
 export interface NamedPath {
@@ -83,6 +84,15 @@ const CODE_SPAN = /`([^`\n]+)`/g;
  * make it code by its form, and prose names what fails, where a snippet's calls are mostly what it uses.
  */
 const PROSE_CALL = /(?<![\w$.`])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
+/**
+ * A member written as documentation refers to it, in prose: `TextBuffer#getTextBuffer` (Javadoc's `{@link}` form, and
+ * JavaScript's `Router#handle`). Not an issue reference (`#123`), a heading (`# Title`) or a link's anchor
+ * (`README.md#usage`, `…/repo#readme`, `?highlight=x#x`): both sides are identifiers, nothing path-like comes before,
+ * and links are left out (`URL`).
+ */
+const PROSE_MEMBER = /(?<![\w$#/.-])([A-Za-z_$][\w$]*)#([A-Za-z_$][\w$]*)(?![\w$#])/g;
+/** A web link, to its first space. */
+const URL = /\b[a-z][a-z+.-]*:\/\/\S+/gi;
 /** A name, possibly qualified by `.` or `::`. */
 const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 /** Python imports: `from a.b import c, d` and `import a.b`. */
@@ -101,10 +111,6 @@ const COMMIT_TYPES = new Set(
 		" ",
 	),
 );
-/** How much weaker each frame is than the next one inward. */
-const FRAME_DECAY = 0.8;
-/** Frames are named at least this strongly. */
-const MIN_FRAME_WEIGHT = 0.3;
 
 /** Reads `text` for the paths and names it gives precisely and the roles it is about; see the module comment. */
 export function readQuery(text: string): QueryReading {
@@ -121,18 +127,23 @@ export function readQuery(text: string): QueryReading {
 
 	// Python prints the innermost frame last, the others first: each trace is weighed from its innermost frame out.
 	const python = [...text.matchAll(PYTHON_FRAME)].reverse();
+	const pythonWeights = frameWeights(python.map((m) => m[3]));
 	python.forEach((m, k) => {
-		const weight = frameWeight(k);
+		const weight = pythonWeights[k] as number;
 		addPath(m[1] as string, weight, Number(m[2]));
 		if (m[3] !== undefined && !m[3].startsWith("<")) addName(m[3], weight / 2);
 	});
-	[...text.matchAll(JAVA_FRAME)].forEach((m, k) => {
-		const weight = frameWeight(k);
+	const java = [...text.matchAll(JAVA_FRAME)];
+	const javaWeights = frameWeights(java.map((m) => m[1]));
+	java.forEach((m, k) => {
+		const weight = javaWeights[k] as number;
 		addPath(m[2] as string, weight, Number(m[3]));
 		addName((m[1] as string).replace(/\$\w*/g, ""), weight);
 	});
-	[...text.matchAll(SCRIPT_FRAME)].forEach((m, k) => {
-		const weight = frameWeight(k);
+	const script = [...text.matchAll(SCRIPT_FRAME)];
+	const scriptWeights = frameWeights(script.map((m) => m[1]));
+	script.forEach((m, k) => {
+		const weight = scriptWeights[k] as number;
 		addPath(m[2] as string, weight, Number(m[3]));
 		const fn = m[1]?.replace(/^(?:new |Object\.|Function\.)/, "");
 		if (fn !== undefined && !fn.startsWith("<")) addName(fn, weight / 2);
@@ -158,7 +169,9 @@ export function readQuery(text: string): QueryReading {
 	}
 	const prose = text.replace(FENCE, " ");
 	for (const m of prose.matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
-	for (const m of prose.replace(CODE_SPAN, " ").matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
+	const plainProse = prose.replace(CODE_SPAN, " ");
+	for (const m of plainProse.matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
+	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_MEMBER)) addName(`${m[1]}.${m[2]}`, 0.5);
 
 	const opening = SUBJECT_SCOPE.exec(text);
 	const scopes = (opening?.[1] ?? opening?.[2] ?? "")
@@ -186,11 +199,6 @@ export function readQuery(text: string): QueryReading {
 function titleOf(text: string): string {
 	for (const line of text.split("\n")) if (line.trim() !== "") return line;
 	return "";
-}
-
-/** The weight of the `k`th frame from the innermost. */
-function frameWeight(k: number): number {
-	return Math.max(MIN_FRAME_WEIGHT, FRAME_DECAY ** k);
 }
 
 /**
