@@ -168,6 +168,44 @@ describe("the graph's memory per file", () => {
 		}
 	});
 
+	it("derives a build's edges into one reused list, and they are the edges each file derives on its own", () => {
+		const files = new Map(Array.from({ length: 600 }, (_, i) => [fileFacts(i).path, fileFacts(i)] as const));
+		// One file with many more edges than the others, so the list has to grow past its first room.
+		const big = fileFacts(600);
+		const wide = {
+			...big,
+			calls: callSitesOf(
+				Array.from({ length: 400 }, (_, k) => ({ callee: `step${1 + (k % 8)}Of${k % 300}`, line: k, caller: "" })),
+			),
+		};
+		files.set(wide.path, wide);
+		const store = new GraphStore(files.values(), links);
+		const graph = store.graph();
+		const most = Math.max(...[...files.keys()].map((path) => graph.directed.edgesOf(path)?.a.length ?? 0));
+		assert.ok(most > 256, `the widest file has ${most} edges`);
+		// Doubling from 64 entries: a list per file would have been made 601 times; the one list grows to the widest file.
+		assert.ok(store.buildListGrowths >= 1, "the list grew for the widest file");
+		assert.ok(store.buildListGrowths <= Math.ceil(Math.log2(most / 64)), `grown ${store.buildListGrowths} times`);
+		const rows = [[...graph.offsets], [...graph.targets], [...graph.weights]];
+		const edges = [...files.keys()].map((path) => {
+			const e = graph.directed.edgesOf(path);
+			return [e?.a, e?.b, e?.w, e?.r].map((list) => [...(list ?? [])]);
+		});
+		// An update of every file derives each one's edges again into a list of its own: none differs from the build's.
+		const delta = store.update([...files.keys()], files);
+		assert.deepEqual(delta?.rows, [], "no row changed");
+		assert.equal(delta?.rederived, files.size);
+		const again = store.graph();
+		assert.deepEqual([[...again.offsets], [...again.targets], [...again.weights]], rows);
+		assert.deepEqual(
+			[...files.keys()].map((path) => {
+				const e = again.directed.edgesOf(path);
+				return [e?.a, e?.b, e?.w, e?.r].map((list) => [...(list ?? [])]);
+			}),
+			edges,
+		);
+	});
+
 	it(`holds at most 600 bytes of heap per file of ${SYMBOLS_PER_FILE} symbols and 20 calls`, () => {
 		const files = Array.from({ length: FILES }, (_, i) => fileFacts(i));
 		// A small graph first, so the code and type feedback a first build compiles are not counted per file.

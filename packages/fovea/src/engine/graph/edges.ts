@@ -3,6 +3,7 @@ import type { FileFacts } from "../model/index.ts";
 import { firstOf, type Ids, manyOf } from "../model/index.ts";
 import { anchorEdges } from "./anchor-edges.ts";
 import { referenceKeys } from "./anchor-index.ts";
+import { EdgeList } from "./edge-list.ts";
 import type { FileEdgeKind, FileEdges } from "./model.ts";
 
 /** Edge weights: containment binds tightest; a call to one of several same-named symbols is split between them. */
@@ -98,13 +99,13 @@ export function referencedNames(file: FileFacts): Iterable<string> {
  * The edges of one file: it contains its symbols and a class its methods; it imports the files its imports resolve
  * to; a caller (the enclosing symbol, else the file) calls the definitions its callee name matches, preferring the
  * same file, then imported files, then the files of its own package (`inPackageOf`), then a name that few files
- * define; a symbol inherits its base; a test tests its subjects.
+ * define; a symbol inherits its base; a test tests its subjects. With `scratch`, the edges are written into it and
+ * returned as its views, valid until it is written again (a build copies each file's before the next); without, they
+ * are a packed copy of their own.
  */
-export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
-	const a: number[] = [];
-	const b: number[] = [];
-	const w: number[] = [];
-	const r: number[] = [];
+export function fileEdges(file: FileFacts, context: EdgeContext, scratch?: EdgeList): FileEdges {
+	const list = scratch ?? new EdgeList();
+	list.clear();
 	const link = (
 		from: number,
 		to: number,
@@ -113,11 +114,7 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		relation: Relation = kind,
 		weak = false,
 	) => {
-		if (from === to) return;
-		a.push(from);
-		b.push(to);
-		w.push(weight);
-		r.push(RELATION_CODE[relation] | (weak ? WEAK : 0));
+		if (from !== to) list.push(from, to, weight, RELATION_CODE[relation] | (weak ? WEAK : 0));
 	};
 	const fileId = context.fileNode.get(file.path);
 	if (fileId === undefined) throw new Error(`Fovea's graph has no node for ${file.path}`);
@@ -188,7 +185,8 @@ export function fileEdges(file: FileFacts, context: EdgeContext): FileEdges {
 		return weak ? [] : found;
 	};
 	const anchors = anchorEdges(file, fileId, context, sureHandler, (to, kind) => link(fileId, to, kind));
-	const { w: weights, a: from, b: to, r: relations } = packedEdges(a, b, w, r);
+	// A reused list's views are read (copied into the graph's columns) before the next file is derived into it.
+	const { w: weights, a: from, b: to, r: relations } = scratch === undefined ? list.packed() : list.views();
 	// Literals of one shape each, so every file's edges keep their properties inside the object.
 	return anchors === undefined
 		? { w: weights, a: from, b: to, r: relations }
@@ -211,33 +209,6 @@ export function inPackageOf(file: FileFacts, other: FileFacts | undefined): bool
 	if (other.package !== file.package || other.language !== file.language) return false;
 	if (file.language === "go") return posix.dirname(file.path) === posix.dirname(other.path);
 	return file.language === "java";
-}
-
-/**
- * A file's edge lists as four views of one buffer (weights first, for their alignment; relation bytes last): one
- * allocation a derivation instead of four. The graph copies them into its shared columns (`edge-arena.ts`).
- */
-export function packedEdges(
-	a: readonly number[],
-	b: readonly number[],
-	w: readonly number[],
-	r: readonly number[],
-): Omit<FileEdges, "anchors"> {
-	const n = a.length;
-	const ints = n * Float64Array.BYTES_PER_ELEMENT;
-	const bytes = ints + 2 * n * Int32Array.BYTES_PER_ELEMENT;
-	const buffer = new ArrayBuffer(bytes + n);
-	const packed = {
-		w: new Float64Array(buffer, 0, n),
-		a: new Int32Array(buffer, ints, n),
-		b: new Int32Array(buffer, ints + n * Int32Array.BYTES_PER_ELEMENT, n),
-		r: new Uint8Array(buffer, bytes, n),
-	};
-	packed.w.set(w);
-	packed.a.set(a);
-	packed.b.set(b);
-	packed.r.set(r);
-	return packed;
 }
 
 /**

@@ -6,6 +6,7 @@ import { compressedRows, patchRows } from "./compressed-rows.ts";
 import { buildCoupledEdges, type CoChangeHistory, type CoupledEdges } from "./coupled-edges.ts";
 import { dependentsOf } from "./dependents.ts";
 import { EdgeArena } from "./edge-arena.ts";
+import { EdgeList } from "./edge-list.ts";
 import { countEdges, type EdgeContext, fileEdges, noEdges, referencedNames } from "./edges.ts";
 import { FileSymbols } from "./file-symbols.ts";
 import type {
@@ -76,6 +77,8 @@ export class GraphStore {
 	#coupled: { from: CoChangeHistory; edges: CoupledEdges } | undefined;
 	#fileCount = 0;
 	#removed = 0;
+	/** Times the build's one edge list grew to fit a file's edges: a work count for tests. */
+	readonly buildListGrowths: number;
 
 	/** Builds the whole graph of `files`. */
 	constructor(files: Iterable<FileFacts>, links: GraphLinks) {
@@ -96,10 +99,13 @@ export class GraphStore {
 			for (const symbol of facts.symbols) this.#addSymbol(facts.path, symbol);
 		}
 		const context = this.#context();
+		// One list for every file's derivation: `#setEdges` copies each file's edges out before the next is derived.
+		const scratch = new EdgeList();
 		for (const file of sorted) {
-			this.#setEdges(file.path, fileEdges(file, context));
+			this.#setEdges(file.path, fileEdges(file, context, scratch));
 			this.#refer(file, 1);
 		}
+		this.buildListGrowths = scratch.grown;
 		this.#edges.trim();
 		// Lists grown by push keep room to spare (17 slots once a third value came): kept for the graph's life, trimmed.
 		trimMany(this.#byName);
