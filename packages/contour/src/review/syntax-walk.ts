@@ -25,27 +25,17 @@ import { type NeedlessMatch, needlessAt } from "./needless-code.ts";
 import { RowFinder } from "./source-rows.ts";
 import { KIND, kindsOf } from "./syntax-kinds.ts";
 import { profileOf } from "./syntax-profile.ts";
-import { type EarlierWalk, type WalkSegment, WalkSegments } from "./walk-reuse.ts";
+import { type CallableSpan, type EarlierWalk, type WalkSegment, WalkSegments } from "./walk-reuse.ts";
 
 /** What kind of callable: a method of a class-like scope, a function, or a callback named by its call. */
 export type CallableKind = "function" | "method" | "callback";
 
-/** A callable as the walk found it; token and row ranges index the walk's arrays. */
-export interface RawCallable {
+/** A callable as the walk found it; its span's token and row ranges index the walk's arrays. */
+export interface RawCallable extends CallableSpan {
 	name: string;
 	container?: string;
 	kind: CallableKind;
-	line: number;
-	endLine: number;
-	startRow: number;
-	endRow: number;
-	tokenStart: number;
-	tokenEnd: number;
-	/** Index of the callable's own name token (left out of its body hash), or -1. */
-	nameToken: number;
 	decisions: number;
-	/** Its index among the callables of the earlier walk it was copied from (`walk-reuse.ts`), if it was. */
-	copiedFrom?: number;
 }
 
 /** A needless-code hit and the index of the innermost callable around it (-1 outside every callable). */

@@ -10,21 +10,26 @@
  * errors are recorded or reused: error recovery is where the same text may parse differently in another context.
  */
 
+/** Where a callable lies in its walk (`RawCallable` adds what it is): the part of it reuse shifts. */
+export interface CallableSpan {
+	line: number;
+	endLine: number;
+	startRow: number;
+	endRow: number;
+	tokenStart: number;
+	tokenEnd: number;
+	/** Index of the callable's own name token (left out of its body hash), or -1. */
+	nameToken: number;
+	/** Its index among the callables of the earlier walk it was copied from, if it was. */
+	copiedFrom?: number;
+}
+
 /** What of a walk's output (`SyntaxWalk`) reuse reads and writes. */
 export interface WalkOutput {
 	tokens: string[];
 	texts: string[];
 	codeRows: Uint8Array;
-	callables: {
-		line: number;
-		endLine: number;
-		startRow: number;
-		endRow: number;
-		tokenStart: number;
-		tokenEnd: number;
-		nameToken: number;
-		copiedFrom?: number;
-	}[];
+	callables: CallableSpan[];
 	needless: { line: number; endLine: number; callable: number }[];
 	moduleDecisions: number;
 	segments?: readonly WalkSegment[];
