@@ -268,6 +268,12 @@ describe("pi-crew through the real Pi host", { concurrency: 5 }, () => {
 			"the workspace is untouched",
 		);
 		assert.equal(await readFile(join(tree, "src/app.ts"), "utf8"), "export const app = 2;\n");
+		// The run's failure is told to the person on its own; let it arrive before the commands below, whose reports
+		// are asserted to be their only notification.
+		await until(
+			() => h.ui.notifiedTexts.some((t) => t.startsWith(`pi-crew: run ${runId.slice(-8)} (wt) failed`)),
+			"the person is told that the run failed",
+		);
 
 		const fovea = await until(
 			async () => {
