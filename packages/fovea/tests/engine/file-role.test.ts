@@ -67,6 +67,7 @@ describe("role prior", () => {
 				(id) => fileRole(paths[id] as string),
 				asked as never,
 				new Float64Array(3),
+				Int32Array.of(0, 1, 2, 3, 4, 5),
 			);
 			return [[...fileScore], [...score.slice(3)]];
 		};
@@ -79,5 +80,22 @@ describe("role prior", () => {
 		assert.ok((aboutTests[0]?.[2] as number) < 1, "a benchmark is still ranked down");
 		const namesBench = run(rolesAsked(new Set(), ["bench/a.bench.ts"]));
 		assert.equal(namesBench[0]?.[2], 1, "a query naming a benchmark's path asks for benchmarks");
+	});
+
+	it("reads symbols at the scored ids only", () => {
+		const paths = ["src/a.ts", "src/a.test.ts"];
+		const fileScore = Float64Array.of(1, 1);
+		// A symbol outside `scored` is left as it is (a focus's score is zero there): nothing passes over every node.
+		const score = Float64Array.of(1, 1, 2, 2, 2);
+		applyRolePrior(
+			fileScore,
+			score,
+			Int32Array.of(0, 1, 0, 1, 1),
+			(id) => fileRole(paths[id] as string),
+			rolesAsked(new Set(), []),
+			new Float64Array(2),
+			Int32Array.of(3, 0),
+		);
+		assert.deepEqual([...score.slice(2)], [2, 1, 2]);
 	});
 });

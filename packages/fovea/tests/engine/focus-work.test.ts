@@ -1,6 +1,6 @@
 // The work of one focus query on a graph larger than the diffusion's budget (`rank/bounded-heat.ts`): a word that
 // matches most symbols seeds a bounded number of them, heat reaches a bounded number of nodes, and the products read
-// the rows of that region only, not the whole graph; what the query names precisely still ranks first.
+// the rows of that region only, not the whole graph, and the symbols are picked among that region; what the query names precisely still ranks first.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { buildGraph } from "../../src/engine/graph/build.ts";
@@ -48,6 +48,8 @@ describe("focus work on a graph larger than the heat budget", () => {
 		// A dense diffusion reads every row entry in each product.
 		const dense = stats.products * graph.targets.length;
 		assert.ok((stats.edgeVisits ?? Number.POSITIVE_INFINITY) < dense, `${stats.edgeVisits} of ${dense} entries`);
+		// The symbols' selection reads the nodes with heat (no route is named), not every node.
+		assert.equal(result.symbolsRead, stats.touched);
 		assert.equal(graph.nodes[result.symbols[0]?.id as number]?.name, "renderGadget");
 		assert.equal(graph.nodes[result.files[0]?.id as number]?.path, "src/m1234.ts");
 	});

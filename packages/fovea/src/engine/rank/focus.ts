@@ -24,6 +24,7 @@ import {
 	scoreFiles,
 	sumOf,
 	topK,
+	topKAmong,
 } from "./ranking.ts";
 import { applyRecencyPrior } from "./recency-prior.ts";
 import { applyRolePrior, rolesAsked } from "./role-prior.ts";
@@ -188,6 +189,8 @@ export interface FocusResult {
 	seededNodes: number;
 	files: RankedNode[];
 	symbols: RankedNode[];
+	/** Ids the symbols' selection read: the nodes the diffusion reached and the routes promoted, not every node. */
+	symbolsRead?: number;
 	stats: BoundedHeatStats;
 	/** Routes the query names (`rank/route-seeds.ts`), best first; their handlers rank first. */
 	routes?: RouteMatch[];
@@ -249,7 +252,7 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		const asked = rolesAsked(reading.about, named?.paths ?? []);
 		const factor = prepared.scratch.vector(FOCUS_SLOTS.roleFactor, graph.fileCount, false);
 		const role = (id: number) => prepared.roles.of(id);
-		applyRolePrior(fileScore, score, fileOf, role, asked, factor);
+		applyRolePrior(fileScore, score, fileOf, role, asked, factor, touched);
 		const before = prepared.scratch.vector(FOCUS_SLOTS.beforeRoles, graph.fileCount, false);
 		followSubjects(graph, fileOf, fileScore, factor, before, role);
 		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
@@ -259,8 +262,12 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
 	const files = topK(fileScore, 0, graph.fileCount, limit, seeds);
-	const symbols = topK(
+	const selection = { read: 0 };
+	// Symbols score only where the diffusion reached (`touched`) and at the routes promoted since.
+	const symbols = topKAmong(
 		score,
+		touched,
+		routes.ranked,
 		graph.fileCount,
 		graph.nodes.length,
 		limit,
@@ -268,9 +275,10 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		query.kinds === undefined
 			? undefined
 			: (id) => query.kinds?.has((graph.nodes[id] as { kind: string }).kind) === true,
+		selection,
 	);
 	const routesNamed = routes.matches.length > 0 ? { routes: routes.matches } : {};
-	return { terms: queryTerms, seededNodes, files, symbols, stats, ...routesNamed };
+	return { terms: queryTerms, seededNodes, files, symbols, symbolsRead: selection.read, stats, ...routesNamed };
 }
 
 /**

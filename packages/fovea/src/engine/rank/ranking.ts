@@ -166,6 +166,11 @@ export function topK(
 	if (limit <= 0) return [];
 	const heap: number[] = [];
 	selectBest(heap, score, from, to, limit, accept);
+	return rankedBest(heap, score, seeds);
+}
+
+/** The ids of `heap` as ranked nodes, best first (ties by lower id). */
+function rankedBest(heap: number[], score: Float64Array, seeds: Float64Array): RankedNode[] {
 	return heap
 		.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b)
 		.map((id) => ({ id, score: score[id] as number, seed: seeds[id] as number }));
@@ -185,13 +190,73 @@ function selectBest(
 	limit: number,
 	accept: (id: number) => boolean,
 ): void {
-	for (let id = from; id < to; id++) {
-		if (!((score[id] as number) > 1e-12)) continue;
-		if (heap.length === limit && !worse(score, heap[0] as number, id)) continue;
-		if (!accept(id)) continue;
-		if (heap.length < limit) siftUp(heap, score, id);
-		else siftDown(heap, score, id);
+	for (let id = from; id < to; id++) offer(heap, score, id, limit, accept);
+}
+
+/** Puts `id` in the heap if it scores above zero, is accepted and beats the heap's worst once the heap is full. */
+function offer(heap: number[], score: Float64Array, id: number, limit: number, accept: (id: number) => boolean): void {
+	if (!((score[id] as number) > 1e-12)) return;
+	if (heap.length === limit && !worse(score, heap[0] as number, id)) return;
+	if (!accept(id)) return;
+	if (heap.length < limit) siftUp(heap, score, id);
+	else siftDown(heap, score, id);
+}
+
+/**
+ * What `topK` picks in [from, to) when `score` is zero there outside `listed` (each id once) and `extra` (ids whose
+ * score was set after the listing, any of them possibly listed too): it reads those ids alone. A focus's symbol
+ * scores are set only at the nodes its diffusion reached and at the routes it promotes, a region of at most the
+ * heat budget in a graph of ~1M nodes at 100,000 files, so it need not pass over every node. `stats.read` counts the
+ * ids read.
+ */
+export function topKAmong(
+	score: Float64Array,
+	listed: Int32Array,
+	extra: readonly number[],
+	from: number,
+	to: number,
+	limit: number,
+	seeds: Float64Array,
+	accept: (id: number) => boolean = () => true,
+	stats?: { read: number },
+): RankedNode[] {
+	if (limit <= 0) return [];
+	const heap: number[] = [];
+	selectListed(heap, score, listed, from, to, limit, accept);
+	selectExtra(heap, score, extra, from, to, limit, accept);
+	if (stats) stats.read += listed.length + extra.length;
+	return rankedBest(heap, score, seeds);
+}
+
+function selectListed(
+	heap: number[],
+	score: Float64Array,
+	listed: Int32Array,
+	from: number,
+	to: number,
+	limit: number,
+	accept: (id: number) => boolean,
+): void {
+	for (let k = 0; k < listed.length; k++) {
+		const id = listed[k] as number;
+		if (id >= from && id < to) offer(heap, score, id, limit, accept);
 	}
+}
+
+/**
+ * Offers the `extra` ids not in the heap already. One listed before and left out stays out: its score is the same
+ * and the heap's worst only rose since.
+ */
+function selectExtra(
+	heap: number[],
+	score: Float64Array,
+	extra: readonly number[],
+	from: number,
+	to: number,
+	limit: number,
+	accept: (id: number) => boolean,
+): void {
+	for (const id of extra) if (id >= from && id < to && !heap.includes(id)) offer(heap, score, id, limit, accept);
 }
 
 /** Whether node `a` ranks below node `b`: a lower score, or the same score and a later id. */

@@ -38,6 +38,8 @@ export function rolesAsked(about: ReadonlySet<AboutRole>, namedPaths: readonly s
  * Multiplies the score of every scored file (ids below `fileScore.length`) and of every symbol (in `score`, from
  * `fileScore.length` on) by its file's role factor, unless the role is `asked`. `roleOfFile` gives a file id's role.
  * Fills `factor` (one entry per file, a reused vector) with the factor of each file (1 for those left as they were).
+ * Symbols are read at the `scored` ids only (the nodes a diffusion reached: `score` is zero at every other symbol),
+ * not over every node of the graph.
  */
 export function applyRolePrior(
 	fileScore: Float64Array,
@@ -46,6 +48,7 @@ export function applyRolePrior(
 	roleOfFile: (fileId: number) => FileRole,
 	asked: ReadonlySet<FileRole>,
 	factor: Float64Array,
+	scored: Int32Array,
 ): void {
 	factor.fill(1);
 	for (let id = 0; id < fileScore.length; id++) {
@@ -54,7 +57,20 @@ export function applyRolePrior(
 		if (!asked.has(role)) factor[id] = ROLE_FACTOR[role];
 		fileScore[id] = (fileScore[id] as number) * (factor[id] as number);
 	}
-	for (let id = fileScore.length; id < score.length; id++) {
+	scaleSymbols(score, fileOf, factor, scored, fileScore.length);
+}
+
+/** The symbol half of `applyRolePrior`, over the `scored` ids (a loop of its own: see `ranking.ts`). */
+function scaleSymbols(
+	score: Float64Array,
+	fileOf: Int32Array,
+	factor: Float64Array,
+	scored: Int32Array,
+	fileCount: number,
+): void {
+	for (let k = 0; k < scored.length; k++) {
+		const id = scored[k] as number;
+		if (id < fileCount) continue;
 		const file = fileOf[id] as number;
 		if (file >= 0 && (score[id] as number) > 0) score[id] = (score[id] as number) * (factor[file] as number);
 	}
