@@ -120,7 +120,14 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 		gitWork,
 		work,
 		objects,
-		...(onFacts === undefined ? {} : { onFacts, contentTerms: offer?.contentTerms ?? false }),
+		// A before side's facts go only to a map that could take them; without one its imports are all it gives.
+		...(onFacts === undefined
+			? {}
+			: {
+					onFacts,
+					contentTerms: offer?.contentTerms ?? false,
+					factsWanted: (side) => side === "after" || offer !== undefined,
+				}),
 		...(listing === undefined || maps?.threads !== true ? {} : { parseAfter: listing }),
 	}).then(async (sides) => {
 		if (maps === undefined) return { ...sides, reviewed: new Map<string, ReviewedImports>() };

@@ -19,6 +19,7 @@ import {
 	emptyMeasure,
 	ensureMeasureLanguages,
 	type FileMeasure,
+	type MeasuredWithFacts,
 	measureFile,
 	measureVersionsWithFacts,
 	measureWithFacts,
@@ -63,6 +64,11 @@ export interface SideOptions {
 	onFacts?: (facts: FileFacts, side: "before" | "after") => void;
 	/** Whether those facts count content terms (default true): as the code map they are offered to does. */
 	contentTerms?: boolean;
+	/**
+	 * Whether `onFacts` takes the facts of a side (default: of both sides when it is given). A side whose facts it
+	 * does not take is parsed for its measure and imports only, which costs less (`measureWithFacts`' `importsOnly`).
+	 */
+	factsWanted?: (side: "before" | "after") => boolean;
 	/**
 	 * Settles before the first parse here: a cold review's slice listing, whose files go to the parsing threads only
 	 * while this thread yields (`slice-prefetch.ts`), and a side's parse does not yield.
@@ -187,7 +193,13 @@ async function parseTexts(
 	for (const entry of entries) if (entry.needImports) languages.add(languageOf(entry.path) as LanguageId);
 	const extractor = await loadExtractor([...languages]);
 	const slice = new TimeSlice(YIELD_MS);
-	const paired = pairedMeasures(texts, cache, { maxBytes, contentTerms: options.contentTerms ?? true });
+	const factsWanted = (side: "before" | "after") =>
+		options.onFacts !== undefined && (options.factsWanted?.(side) ?? true);
+	const paired = pairedMeasures(texts, cache, {
+		maxBytes,
+		contentTerms: options.contentTerms ?? true,
+		factsWanted,
+	});
 	for (const [entry, text] of texts) {
 		options.signal?.throwIfAborted();
 		// Other work of the review (the code map's refresh, its parsing threads' start) gets the event loop between
@@ -201,20 +213,29 @@ async function parseTexts(
 		if (measure === undefined) {
 			// One parse for both when both are needed: the tree gives the measure and the engine's facts.
 			const measured =
-				paired(entry) ?? measureWithFacts(entry.path, text, { maxBytes, contentTerms: options.contentTerms ?? true });
+				paired(entry) ??
+				measureWithFacts(entry.path, text, {
+					maxBytes,
+					contentTerms: options.contentTerms ?? true,
+					importsOnly: !factsWanted(entry.side),
+				});
 			measure = measured.measure;
 			cache.putMeasure(entry.oid, entry.path, maxBytes, measure);
 			work.sidesMeasured++;
 			work.parses++;
-			if (measured.facts !== undefined) options.onFacts?.(measured.facts, entry.side);
+			if (measured.facts !== undefined) {
+				work.sideFactsTaken++;
+				options.onFacts?.(measured.facts, entry.side);
+			}
 			if (imports === undefined && measure.gap === undefined) {
-				imports = measured.facts?.imports ?? [];
+				imports = measured.imports ?? [];
 				cache.putImports(entry.oid, entry.path, imports);
 				work.importsExtracted++;
 			}
 		}
 		if (imports === undefined) {
 			const facts = extractor.extract(entry.path, text);
+			work.sideFactsTaken++;
 			options.onFacts?.(facts, entry.side);
 			imports = facts.imports;
 			cache.putImports(entry.oid, entry.path, imports);
@@ -233,11 +254,11 @@ async function parseTexts(
 function pairedMeasures(
 	texts: ReadonlyMap<Pending, string>,
 	cache: MeasureCache,
-	options: { maxBytes: number; contentTerms: boolean },
-): (entry: Pending) => ReturnType<typeof measureWithFacts> | undefined {
+	options: { maxBytes: number; contentTerms: boolean; factsWanted: (side: "before" | "after") => boolean },
+): (entry: Pending) => MeasuredWithFacts | undefined {
 	const afterOf = new Map<number, Pending>();
 	for (const entry of texts.keys()) if (entry.side === "after" && entry.needMeasure) afterOf.set(entry.file, entry);
-	const taken = new Map<Pending, ReturnType<typeof measureWithFacts>>();
+	const taken = new Map<Pending, MeasuredWithFacts>();
 	return (entry) => {
 		const known = taken.get(entry);
 		if (known !== undefined) {
@@ -248,10 +269,10 @@ function pairedMeasures(
 		if (after === undefined || cache.measure(after.oid, after.path, options.maxBytes) !== undefined) return undefined;
 		const [before, measured] = measureVersionsWithFacts(
 			[
-				{ path: entry.path, content: texts.get(entry) as string },
-				{ path: after.path, content: texts.get(after) as string },
+				{ path: entry.path, content: texts.get(entry) as string, importsOnly: !options.factsWanted("before") },
+				{ path: after.path, content: texts.get(after) as string, importsOnly: !options.factsWanted("after") },
 			],
-			options,
+			{ maxBytes: options.maxBytes, contentTerms: options.contentTerms },
 		);
 		if (measured !== undefined) taken.set(after, measured);
 		return before;

@@ -54,6 +54,11 @@ export interface ReviewWork {
 	/** Sides whose imports were extracted now (by the parse that measured the side, when it was measured too). */
 	importsExtracted: number;
 	/**
+	 * Of the sides parsed now, those whose whole facts were taken (for the code map, the project slice and clone
+	 * search); the others gave only their imports, which costs less where a language imports only at file level.
+	 */
+	sideFactsTaken: number;
+	/**
 	 * Files outside the change measured now for clone search: by a parse of their own, or inside the code map's parse
 	 * of them when they looked likely to be chosen (`candidate-measures.ts`).
 	 */
@@ -154,6 +159,7 @@ export function emptyWork(): ReviewWork {
 		sidesMeasured: 0,
 		measuresReused: 0,
 		importsExtracted: 0,
+		sideFactsTaken: 0,
 		cloneFilesMeasured: 0,
 		parses: 0,
 		cloneComparisons: 0,

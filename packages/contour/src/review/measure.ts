@@ -8,14 +8,7 @@
  * content (Fovea's classification, `file-class.ts`), or more than `maxBytes`.
  * A file with syntax errors is still measured, best effort, with `parseErrors` above zero.
  */
-import {
-	type FileFacts,
-	type LanguageId,
-	languageOf,
-	loadExtractor,
-	withSyntaxTree,
-	withSyntaxTrees,
-} from "pi-fovea/engine";
+import { type FileFacts, type LanguageId, languageOf, loadExtractor, withSyntaxTrees } from "pi-fovea/engine";
 import type { Node } from "web-tree-sitter";
 import { type CallableMeasure, measureCallables, type NeedlessHit } from "./callables.ts";
 import { contentClassGap } from "./file-class.ts";
@@ -82,25 +75,41 @@ export async function ensureMeasureLanguages(paths: Iterable<string>): Promise<v
  * when the language's grammar is not loaded yet — see `ensureMeasureLanguages`.
  */
 export function measureFile(path: string, content: string | Uint8Array, options: MeasureOptions = {}): FileMeasure {
-	return measureParsed(path, content, options, false).measure;
+	return measureParsed(path, content, options, "none").measure;
+}
+
+/** Options of `measureWithFacts` and `measureVersionsWithFacts`. */
+export interface FactsOptions extends MeasureOptions {
+	/**
+	 * Count the facts' content terms (default true). Off for facts offered to a code map that counts none, as the
+	 * review's map does: counting them costs a pass over the text, and the map would drop them.
+	 */
+	contentTerms?: boolean;
 }
 
 /**
- * `measureFile` and the engine's facts of the same content from the same parse (the import graph needs them too).
- * `facts` is absent when nothing was parsed: a gap, or content that is only whitespace.
+ * A measure, and what the same parse gave of the engine's facts: all of them, or only their imports where the
+ * caller wanted nothing else (then `facts` is absent). Both are absent when nothing was parsed: a gap, or content
+ * that is only whitespace.
+ */
+export interface MeasuredWithFacts {
+	measure: FileMeasure;
+	facts?: FileFacts;
+	/** The facts' imports (`facts.imports` when the facts were taken). */
+	imports?: FileFacts["imports"];
+}
+
+/**
+ * `measureFile` and the engine's facts of the same content from the same parse (the import graph needs them too);
+ * with `importsOnly`, only the facts' imports, which in a language that imports only at file level cost none of the
+ * rest (`withSyntaxTrees`' `imports()`).
  */
 export function measureWithFacts(
 	path: string,
 	content: string | Uint8Array,
-	options: MeasureOptions & {
-		/**
-		 * Count the facts' content terms (default true). Off for facts offered to a code map that counts none, as the
-		 * review's map does: counting them costs a pass over the text, and the map would drop them.
-		 */
-		contentTerms?: boolean;
-	} = {},
-): { measure: FileMeasure; facts?: FileFacts } {
-	return measureParsed(path, content, options, true);
+	options: FactsOptions & { importsOnly?: boolean } = {},
+): MeasuredWithFacts {
+	return measureParsed(path, content, options, options.importsOnly === true ? "imports" : "facts");
 }
 
 /**
@@ -110,13 +119,14 @@ export function measureWithFacts(
  * languages (a rename across extensions) are measured one by one.
  */
 export function measureVersionsWithFacts(
-	versions: readonly { path: string; content: string | Uint8Array }[],
-	options: MeasureOptions & { contentTerms?: boolean } = {},
-): { measure: FileMeasure; facts?: FileFacts }[] {
+	versions: readonly { path: string; content: string | Uint8Array; importsOnly?: boolean }[],
+	options: FactsOptions = {},
+): MeasuredWithFacts[] {
+	const wanted = (version: { importsOnly?: boolean }) => (version.importsOnly === true ? "imports" : "facts");
 	const language = languageOf(versions[0]?.path ?? "");
 	if (language === undefined || versions.some((version) => languageOf(version.path) !== language))
-		return versions.map((version) => measureParsed(version.path, version.content, options, true));
-	const out: { measure: FileMeasure; facts?: FileFacts }[] = [];
+		return versions.map((version) => measureParsed(version.path, version.content, options, wanted(version)));
+	const out: MeasuredWithFacts[] = [];
 	const parsed: { at: number; path: string; text: MeasurableText }[] = [];
 	// A version parsed from the previous one's tree is walked from the previous one's walk too (`walk-reuse.ts`).
 	let previous: { walk: SyntaxWalk; measure: FileMeasure } | undefined;
@@ -127,7 +137,7 @@ export function measureVersionsWithFacts(
 	});
 	withSyntaxTrees(
 		parsed.map(({ path, text }) => ({ path, source: text.decoded })),
-		(root, facts, index, edit) => {
+		(root, facts, index, edit, imports) => {
 			const { at, text } = parsed[index] as (typeof parsed)[number];
 			const earlier = previous === undefined || edit === undefined ? undefined : previous;
 			const walk = walkSyntax(
@@ -139,7 +149,7 @@ export function measureVersionsWithFacts(
 			);
 			const measure = measureWalk(walk, text, earlier?.measure.callables);
 			previous = { walk, measure };
-			out[at] = { measure, facts: facts() };
+			out[at] = taken(measure, wanted(versions[at] as (typeof versions)[number]), facts, imports);
 		},
 		language,
 		{ contentTerms: options.contentTerms ?? true },
@@ -147,12 +157,24 @@ export function measureVersionsWithFacts(
 	return out;
 }
 
+/** A measure with the facts (or only the imports) `want` asks for, from the parse's lazy getters. */
+function taken(
+	measure: FileMeasure,
+	want: "facts" | "imports",
+	facts: () => FileFacts,
+	imports: () => FileFacts["imports"],
+): MeasuredWithFacts {
+	if (want === "imports") return { measure, imports: imports() };
+	const all = facts();
+	return { measure, facts: all, imports: all.imports };
+}
+
 function measureParsed(
 	path: string,
 	content: string | Uint8Array,
-	options: MeasureOptions & { contentTerms?: boolean },
-	withFacts: boolean,
-): { measure: FileMeasure; facts?: FileFacts } {
+	options: FactsOptions,
+	want: "none" | "facts" | "imports",
+): MeasuredWithFacts {
 	const language = languageOf(path);
 	if (language === undefined) {
 		const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
@@ -161,16 +183,16 @@ function measureParsed(
 	}
 	const text = textToMeasure(path, content, options);
 	if ("measure" in text) return { measure: text.measure };
-	return withSyntaxTree(
-		path,
-		text.decoded,
-		(root, facts) => {
+	const [measured] = withSyntaxTrees(
+		[{ path, source: text.decoded }],
+		(root, facts, _index, _edit, imports) => {
 			const measure = measureRoot(root, language, text);
-			return withFacts ? { measure, facts: facts() } : { measure };
+			return want === "none" ? { measure } : taken(measure, want, facts, imports);
 		},
 		language,
 		{ contentTerms: options.contentTerms ?? true },
 	);
+	return measured as MeasuredWithFacts;
 }
 
 /** Source text and the root of the syntax tree a caller parsed it into. */

@@ -83,6 +83,34 @@ describe("a cold review reads the slice of the project its change reaches", () =
 		);
 	});
 
+	it("a changed file's before side gives its imports alone, unless a map could take its facts", async () => {
+		const dir = repo(
+			{
+				"go.mod": "module example.com/demo\n\ngo 1.22\n",
+				"util/util.go": "package util\n\nfunc Twice(x int) int {\n\treturn 2 * x\n}\n",
+				"app/app.go":
+					'package app\n\nimport (\n\t"fmt"\n\n\t"example.com/demo/util"\n)\n\nfunc Run() {\n\tfmt.Println(util.Twice(2))\n}\n',
+			},
+			{ commit: true },
+		);
+		write(dir, { "app/app.go": 'package app\n\nimport "fmt"\n\nfunc Run() {\n\tfmt.Println(4)\n}\n' });
+		git(dir, "add", "-A");
+		const whole = await review(dir, false);
+		const cold = await review(dir, true);
+		assert.deepEqual(reported(cold.report), reported(whole.report));
+		assert.deepEqual(
+			whole.report.imports?.removed?.map((edge) => [edge.file, edge.target]),
+			[["app/app.go", "util/util.go"]],
+			`the before side's import is seen: ${JSON.stringify(whole.report.imports)}`,
+		);
+		assert.deepEqual(
+			[cold.report.work.sidesMeasured, cold.report.work.sideFactsTaken],
+			[2, 1],
+			"without a map to offer them to, the before side's facts are not taken: its imports are all it gives",
+		);
+		assert.deepEqual([whole.report.work.sidesMeasured, whole.report.work.sideFactsTaken], [2, 2]);
+	});
+
 	it("a change with no finding builds no map at all", async () => {
 		const dir = project();
 		write(dir, { "src/b.ts": "export function b(): number {\n\treturn 3;\n}\n" });

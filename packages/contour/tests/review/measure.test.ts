@@ -326,4 +326,45 @@ describe("measure with the engine's facts", () => {
 				versions.map((version) => version.path).join(" → "),
 			);
 	});
+
+	it("a side wanted for its imports only gives the imports its facts hold, and no facts", () => {
+		const sources: Record<string, [string, string]> = {
+			"cmd/main.go": [
+				'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() {\n\tfmt.Println(os.Args)\n}\n',
+				'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n}\n',
+			],
+			"src/main/java/app/App.java": [
+				"package app;\n\nimport java.util.List;\nimport static java.lang.Math.max;\n\nclass App {\n  int f(List<Integer> a) { return max(a.size(), 1); }\n}\n",
+				"package app;\n\nimport java.util.List;\n\nclass App {\n  int f(List<Integer> a) { return a.size(); }\n}\n",
+			],
+			// Python imports anywhere (inside a function too): its imports come from its whole facts.
+			"a.py": [
+				"import os\n\n\ndef f():\n    import json\n    return json, os\n",
+				"import os\n\n\ndef f():\n    return os\n",
+			],
+		};
+		for (const [path, [before, after]] of Object.entries(sources)) {
+			const whole = measureVersionsWithFacts(
+				[
+					{ path, content: before },
+					{ path, content: after },
+				],
+				{ contentTerms: false },
+			);
+			const lean = measureVersionsWithFacts(
+				[
+					{ path, content: before, importsOnly: true },
+					{ path, content: after },
+				],
+				{ contentTerms: false },
+			);
+			assert.equal(lean[0]?.facts, undefined, path);
+			assert.ok((whole[0]?.facts?.imports.length ?? 0) > (whole[1]?.facts?.imports.length ?? 0), path);
+			assert.deepEqual(lean[0]?.imports, whole[0]?.facts?.imports, path);
+			assert.deepEqual(lean[0]?.measure, whole[0]?.measure, path);
+			assert.deepEqual(lean[1], whole[1], path);
+			const alone = measureWithFacts(path, before, { contentTerms: false, importsOnly: true });
+			assert.deepEqual([alone.facts, alone.imports], [undefined, whole[0]?.facts?.imports], path);
+		}
+	});
 });

@@ -14,7 +14,7 @@ import { textEdit } from "../../src/engine/parse/text-edit.ts";
 
 let extractor: Extractor;
 before(async () => {
-	extractor = await loadExtractor(["typescript", "python", "go"]);
+	extractor = await loadExtractor(["typescript", "python", "go", "java"]);
 });
 
 /** Every node of a tree with its type and span: what two trees must share to be the same tree. */
@@ -80,6 +80,34 @@ describe("successive versions of one file", () => {
 			`${GO_HEAD}func Changed(y int) int {\n\tif y > 0 {\n\t\treturn -y\n\t}\n\treturn y\n}\n`,
 			`package p\n\n${GO_HEAD.slice("package p\n\n".length)}`,
 		]);
+	});
+
+	it("imports() gives the facts' imports, alone (from a Go or Java file's top level) or from the facts", () => {
+		const files: [string, LanguageId, string][] = [
+			[
+				"cmd/main.go",
+				"go",
+				'package main\n\nimport (\n\t"fmt"\n\tx "net/http"\n)\n\nfunc main() { fmt.Println(x.MethodGet) }\n',
+			],
+			[
+				"a/B.java",
+				"java",
+				"package a;\n\nimport java.util.List;\nimport static java.lang.Math.max;\n\nclass B {\n  List<Integer> l;\n}\n",
+			],
+			["a.py", "python", "import os\n\ndef f():\n    from json import dumps as d\n    return d(os.sep)\n"],
+			["a.ts", "typescript", 'import { a } from "./a";\nexport async function f() {\n\treturn import("./b");\n}\n'],
+		];
+		for (const [path, language, source] of files) {
+			const fresh = extractor.extract(path, source, language);
+			assert.ok(fresh.imports.length >= 2, path);
+			const [alone, after] = withSyntaxTrees(
+				[{ path, source }],
+				(_root, facts, _index, _edit, imports) => [imports(), facts()] as const,
+				language,
+			)[0] as readonly [unknown, unknown];
+			assert.deepEqual(alone, fresh.imports, path);
+			assert.deepEqual(after, fresh, `${path}: the facts taken after the imports are a fresh extraction's`);
+		}
 	});
 
 	it("a version with a syntax error, or after one, is the tree of a fresh parse", () => {

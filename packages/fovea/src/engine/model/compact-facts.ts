@@ -39,14 +39,7 @@ export interface CompactOptions {
  */
 export function compactFacts(facts: FileFacts, options: CompactOptions = {}): FileFacts {
 	const own = options.cutFromSource === true ? standalone : kept;
-	const share = (value: string): string => {
-		const known = shared.get(value);
-		if (known !== undefined) return known;
-		if (shared.size >= MAX_SHARED) shared.clear();
-		const copy = own(value);
-		shared.set(copy, copy);
-		return copy;
-	};
+	const share = sharing(own);
 	if (options.cloned === true) {
 		facts.symbols = facts.symbols.map((symbol) => symbolLiteral(symbol, share, own));
 		facts.imports = facts.imports.map((imported) => importLiteral(imported, share));
@@ -63,10 +56,7 @@ export function compactFacts(facts: FileFacts, options: CompactOptions = {}): Fi
 			symbol.signature = own(symbol.signature);
 			if (symbol.container !== undefined) symbol.container = share(symbol.container);
 		}
-		for (const imported of facts.imports) {
-			imported.specifier = share(imported.specifier);
-			if (imported.names !== undefined) imported.names = imported.names.map(share);
-		}
+		shareImportNames(facts.imports, share);
 		for (const inherit of facts.inherits) {
 			inherit.symbol = share(inherit.symbol);
 			inherit.base = share(inherit.base);
@@ -93,7 +83,35 @@ export function compactFacts(facts: FileFacts, options: CompactOptions = {}): Fi
 	return facts;
 }
 
+/**
+ * A file's imports as `compactFacts` leaves them in facts cut from the parsed source, for a caller that extracted the
+ * imports alone (`withSyntaxTrees`' `imports()`): the same values, strings shared and standalone, the list exact.
+ */
+export function compactImports(imports: ImportFact[]): ImportFact[] {
+	shareImportNames(imports, sharing(standalone));
+	return imports.slice();
+}
+
 type Share = (value: string) => string;
+
+/** Shares through the bounded table, each new string kept as `own` makes it. */
+function sharing(own: Share): Share {
+	return (value) => {
+		const known = shared.get(value);
+		if (known !== undefined) return known;
+		if (shared.size >= MAX_SHARED) shared.clear();
+		const copy = own(value);
+		shared.set(copy, copy);
+		return copy;
+	};
+}
+
+function shareImportNames(imports: readonly ImportFact[], share: Share): void {
+	for (const imported of imports) {
+		imported.specifier = share(imported.specifier);
+		if (imported.names !== undefined) imported.names = imported.names.map(share);
+	}
+}
 
 function symbolLiteral(symbol: SymbolFact, share: Share, own: Share): SymbolFact {
 	const container = symbol.container === undefined ? undefined : share(symbol.container);

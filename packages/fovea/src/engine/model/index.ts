@@ -6,7 +6,7 @@
  * @module
  */
 export { type AttentionTarget, attentionKey, attentionTarget, describeAttention } from "./attention-keys.ts";
-export { compactFacts, forgetSharedNames, SLICE_MIN_LENGTH } from "./compact-facts.ts";
+export { compactFacts, compactImports, forgetSharedNames, SLICE_MIN_LENGTH } from "./compact-facts.ts";
 export { isCount } from "./count.ts";
 export {
 	addCall,

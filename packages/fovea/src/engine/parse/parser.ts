@@ -23,8 +23,10 @@ import { dirname, join } from "node:path";
 import { type Edit, Language, type Node, Parser, Query, type Tree } from "web-tree-sitter";
 import {
 	compactFacts,
+	compactImports,
 	EXTRACTOR_VERSION,
 	type FileFacts,
+	type ImportFact,
 	isLanguageId,
 	LANGUAGES,
 	type LanguageId,
@@ -244,13 +246,9 @@ function factsOf(
 		return cutShort;
 	};
 	const matches: CaptureMatch[] = grammar.facts.matches(root, { progressCallback });
-	if (grammar.topLevel !== undefined) {
-		// Top-level patterns start at the root's children only; deeper subtrees are skipped. None once time ran out.
-		const topLevel = cutShort ? [] : grammar.topLevel.matches(root, { maxStartDepth: 1, progressCallback });
-		for (const match of topLevel) matches.push(match);
-	} else if (grammar.rules.topLevel !== undefined) {
-		for (const match of grammar.rules.topLevel(root)) matches.push(match);
-	}
+	// None from a top-level query once time ran out.
+	if (!cutShort || grammar.topLevel === undefined)
+		for (const match of topLevelMatches(grammar, root, progressCallback)) matches.push(match);
 	const extracted = grammar.rules.collect({ matches, source, path, language });
 	const parseErrors = root.hasError ? syntaxErrors(root) : 0;
 	const facts: FileFacts = {
@@ -267,6 +265,28 @@ function factsOf(
 	if (literals.length > 0) facts.literals = literals;
 	if (cutShort) facts.cutShort = true;
 	return compactFacts(facts, { cutFromSource: true });
+}
+
+/** The matches of `grammar`'s top-level patterns (query or walk) over `root`. */
+function topLevelMatches(grammar: Grammar, root: Node, progressCallback?: () => boolean): CaptureMatch[] {
+	// Top-level patterns start at the root's children only; deeper subtrees are skipped.
+	if (grammar.topLevel !== undefined)
+		return grammar.topLevel.matches(
+			root,
+			progressCallback === undefined ? { maxStartDepth: 1 } : { maxStartDepth: 1, progressCallback },
+		);
+	return grammar.rules.topLevel?.(root) ?? [];
+}
+
+/**
+ * The imports of the file whose syntax tree `root` is, as its facts hold them, without the facts: for a language
+ * that imports only at file level (`LanguageRules.importsAtTopLevel`) from the top-level matches alone, skipping
+ * the `main` query over the whole tree (and the anchors and the rest of the facts). Unlike the facts, not bounded
+ * by `QUERY_BUDGET_MS`: the top-level patterns visit the root's children only.
+ */
+function importsOf(grammar: Grammar, root: Node, path: string, language: LanguageId, source: string): ImportFact[] {
+	const matches = topLevelMatches(grammar, root);
+	return compactImports(grammar.rules.collect({ matches, source, path, language }).imports);
 }
 
 /**
@@ -317,12 +337,13 @@ export function withSyntaxTree<T>(
  * a tree with a syntax error is not reused, and a reused parse that finds one is done again afresh (error recovery
  * is where an incremental parse may settle differently). `visit` gets each version's root, facts and index, in
  * order, and for a version parsed from the previous one's tree, the edit between the two texts (a caller that
- * derives more from a tree can reuse what it derived from the previous one outside the edit); every tree is deleted
- * before this returns.
+ * derives more from a tree can reuse what it derived from the previous one outside the edit), and `imports()`, the
+ * facts' imports, which a version that needs nothing else of its facts takes without them where its language allows
+ * (`LanguageRules.importsAtTopLevel`); every tree is deleted before this returns.
  */
 export function withSyntaxTrees<T>(
 	versions: readonly { path: string; source: string }[],
-	visit: (root: Node, facts: () => FileFacts, index: number, edit?: Edit) => T,
+	visit: (root: Node, facts: () => FileFacts, index: number, edit: Edit | undefined, imports: () => ImportFact[]) => T,
 	language: LanguageId,
 	options: Pick<FileExtractOptions, "contentTerms"> = {},
 ): T[] {
@@ -357,7 +378,12 @@ export function withSyntaxTrees<T>(
 				facts ??= factsOf(grammar, root, path, language, source, hashOf(source), options.contentTerms ?? true);
 				return facts;
 			};
-			out.push(visit(root, factsOfRoot, index, edit));
+			// The facts' imports once they are taken; before, what the language's top level gives.
+			const importsOfRoot = () =>
+				facts !== undefined || grammar.rules.importsAtTopLevel !== true
+					? factsOfRoot().imports
+					: importsOf(grammar, root, path, language, source);
+			out.push(visit(root, factsOfRoot, index, edit, importsOfRoot));
 		}
 		return out;
 	} finally {

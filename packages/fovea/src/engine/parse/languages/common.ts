@@ -67,6 +67,11 @@ export interface LanguageRules {
 	 * in every process.
 	 */
 	topLevel?(root: Node): CaptureMatch[];
+	/**
+	 * True when `collect` finds every import among the top-level matches alone (the language imports only at file
+	 * level): a caller that wants a file's imports and nothing else then skips the `main` query (`withSyntaxTrees`).
+	 */
+	importsAtTopLevel?: boolean;
 	collect(input: CollectInput): Extracted;
 }
 

@@ -56,6 +56,8 @@ const EXPORTED = /^\p{Lu}/u;
 
 export const goRules: LanguageRules = {
 	querySources: () => ({ main: MAIN, topLevel: TOP_LEVEL }),
+	// An import declaration is a source file's child, which only `TOP_LEVEL` matches.
+	importsAtTopLevel: true,
 	collect({ matches, source }: CollectInput): Extracted {
 		const defs: RawDef[] = [];
 		const calls: RawCall[] = [];

@@ -58,6 +58,8 @@ const KINDS = ["class", "interface", "enum", "method", "constant"] as const;
 
 export const javaRules: LanguageRules = {
 	querySources: () => ({ main: MAIN, topLevel: TOP_LEVEL }),
+	// An import declaration is a compilation unit's child, which only `TOP_LEVEL` matches.
+	importsAtTopLevel: true,
 	collect({ matches, source }: CollectInput): Extracted {
 		const defs: RawDef[] = [];
 		const calls: RawCall[] = [];
