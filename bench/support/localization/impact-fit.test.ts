@@ -22,6 +22,7 @@ function dumped(
 			coupling: (lists.coupling ?? []).map((path) => ({ path, score: 2, weight: 1, commits: 4 })),
 			text: scored(lists.text),
 			named: [],
+			siblings: [],
 			upstream: lists.upstream ?? [],
 		},
 	};
