@@ -3,12 +3,7 @@
 // answer that trails a baseline can be told apart from a signal that is weaker than the baseline's form of it.
 import { coupledWith } from "../../../packages/fovea/src/engine/graph/index.ts";
 import { upstreamFiles } from "../../../packages/fovea/src/engine/rank/dependent-reach.ts";
-import {
-	byCoupling,
-	siblingDefinitions,
-	similarFiles,
-	testsNaming,
-} from "../../../packages/fovea/src/engine/rank/index.ts";
+import { byCoupling, siblingDefinitions, similarFiles, testsNaming } from "../../../packages/fovea/src/engine/rank/index.ts";
 import type { TreeState } from "./tree-states.ts";
 
 /**

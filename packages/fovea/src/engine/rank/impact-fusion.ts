@@ -38,8 +38,8 @@
  */
 import type { CodeGraph } from "../graph/index.ts";
 import { type Reach, type ReachedNode, upstreamFiles } from "./dependent-reach.ts";
-import type { SiblingFile } from "./sibling-definitions.ts";
 import type { SimilarFile } from "./similar-files.ts";
+import type { SiblingFile } from "./sibling-definitions.ts";
 import type { NamingTest } from "./tests-naming.ts";
 
 /**

@@ -4,12 +4,10 @@
  * interface; Python backends with the same methods). An API-wide edit changes them together, yet no edge links them:
  * neither imports nor calls the other, and their texts differ in all but those names.
  *
- * A production file scores the summed weight (idf over the files that define the name) of the names it defines that
- * the changed production files define too, at any depth (top level or a member), if it shares at least `MIN_NAMES`
- * of them: one shared name is as often a coincidence (a local helper named like another package's) as a contract,
- * a method set is not. A name defined by more than `MAX_DEFINER_SHARE` of the files (`String`, `__init__`,
- * `toString`) or by none but the change tells no sibling apart; private names (`_x`) are a file's own. Tests define
- * cases, not an API: they are neither asked nor listed.
+ * A file scores the summed weight (idf over the files that define the name) of the names it defines that the changed
+ * production files define too, at any depth (top level or a member). A name defined by more than
+ * `MAX_DEFINER_SHARE` of the files (`String`, `__init__`, `toString`) or none but the change tells no sibling apart;
+ * private names (`_x`) are a file's own.
  */
 import type { CodeGraph } from "../graph/index.ts";
 import { manyOf } from "../model/index.ts";
@@ -22,9 +20,6 @@ const EVIDENCE_NAMES = 3;
  * contract that ties two files together.
  */
 const MAX_DEFINER_SHARE = 0.05;
-
-/** Shared names a sibling needs: a method set, not one name (see the module comment). */
-const MIN_NAMES = 2;
 
 /** A file that defines names the change defines: their summed weight, and the rarest of them. */
 export interface SiblingFile {
@@ -54,34 +49,21 @@ export function siblingDefinitions(graph: CodeGraph, changed: readonly number[],
 	for (const name of names) {
 		const definers = new Set<number>();
 		for (const id of manyOf(graph.byName.get(name))) {
-			const path = graph.nodes[id]?.path ?? "";
-			const file = graph.fileNode.get(path);
+			const file = graph.fileNode.get(graph.nodes[id]?.path ?? "");
 			if (file !== undefined && !leaveOut.has(file)) definers.add(file);
 		}
 		if (definers.size === 0 || definers.size > files * MAX_DEFINER_SHARE) continue;
 		weighed.push({ name, idf: Math.log(files / definers.size), definers: [...definers] });
 	}
 	weighed.sort((a, b) => b.idf - a.idf || (a.name < b.name ? -1 : 1));
-	const found = new Map<number, SiblingFile & { shared: number }>();
-	const production = new Map<number, boolean>();
+	const found = new Map<number, SiblingFile>();
 	for (const { name, idf, definers } of weighed) {
 		for (const id of definers) {
-			let isProduction = production.get(id);
-			if (isProduction === undefined) {
-				isProduction = fileRole(graph.nodes[id]?.path ?? "") === "production";
-				production.set(id, isProduction);
-			}
-			if (!isProduction) continue;
-			const seen = found.get(id) ?? { id, score: 0, names: [], shared: 0 };
+			const seen = found.get(id) ?? { id, score: 0, names: [] };
 			seen.score += idf;
-			seen.shared++;
 			if (seen.names.length < EVIDENCE_NAMES) seen.names.push(name);
 			found.set(id, seen);
 		}
 	}
-	return [...found.values()]
-		.filter((f) => f.shared >= MIN_NAMES)
-		.sort((a, b) => b.score - a.score || a.id - b.id)
-		.slice(0, limit)
-		.map(({ id, score, names }) => ({ id, score, names }));
+	return [...found.values()].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
 }
