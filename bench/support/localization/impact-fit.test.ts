@@ -22,7 +22,6 @@ function dumped(
 			coupling: (lists.coupling ?? []).map((path) => ({ path, score: 2, weight: 1, commits: 4 })),
 			text: scored(lists.text),
 			named: [],
-			siblings: [],
 			upstream: lists.upstream ?? [],
 		},
 	};

@@ -3,7 +3,7 @@
 // answer that trails a baseline can be told apart from a signal that is weaker than the baseline's form of it.
 import { coupledWith } from "../../../packages/fovea/src/engine/graph/index.ts";
 import { upstreamFiles } from "../../../packages/fovea/src/engine/rank/dependent-reach.ts";
-import { byCoupling, siblingDefinitions, similarFiles, testsNaming } from "../../../packages/fovea/src/engine/rank/index.ts";
+import { byCoupling, similarFiles, testsNaming } from "../../../packages/fovea/src/engine/rank/index.ts";
 import type { TreeState } from "./tree-states.ts";
 
 /**
@@ -27,8 +27,6 @@ export interface ImpactSignals {
 	text: ScoredList;
 	/** Tests that name what the file defines. */
 	named: ScoredList;
-	/** Files that define names the file defines (`sibling-definitions.ts`). */
-	siblings: ScoredList;
 	upstream: string[];
 }
 
@@ -52,7 +50,6 @@ export async function impactSignals(state: TreeState, file: string): Promise<Imp
 					.sort(byCoupling);
 	const similar = id === undefined ? [] : similarFiles(prepared.content, id, 50, new Set([id]));
 	const named = id === undefined ? [] : testsNaming(graph, prepared.content, [id], 50);
-	const siblings = id === undefined ? [] : siblingDefinitions(graph, [id], 50);
 	return {
 		reach: reach.files.map((r) => ({
 			path: pathOf(r.id),
@@ -62,7 +59,6 @@ export async function impactSignals(state: TreeState, file: string): Promise<Imp
 		coupling: coupled.map((c) => ({ path: pathOf(c.id), score: c.count, weight: c.weight, commits: c.commits })),
 		text: similar.map((s) => ({ path: pathOf(s.id), score: s.score })),
 		named: named.map((t) => ({ path: pathOf(t.id), score: t.score })),
-		siblings: siblings.map((t) => ({ path: pathOf(t.id), score: t.score })),
 		upstream: id === undefined ? [] : [...upstreamFiles(graph, [id])].map(pathOf),
 	};
 }

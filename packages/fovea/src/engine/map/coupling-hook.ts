@@ -13,7 +13,6 @@ import {
 	type PreparedGraph,
 	type Reach,
 	type SimilarFile,
-	siblingDefinitions,
 	similarFiles,
 	testsNaming,
 } from "../rank/index.ts";
@@ -56,7 +55,6 @@ export function withCoupling(
 	signals.similar = similarToAll(prepared, changedFiles);
 	const changedIds = changedFiles.map((f) => graph.fileNode.get(f)).filter((id): id is number => id !== undefined);
 	signals.named = testsNaming(graph, prepared.content, changedIds, SIMILAR_FILES);
-	signals.siblings = siblingDefinitions(graph, changedIds, SIMILAR_FILES);
 	const fused = fuseImpact(reach, graph, signals, { changed: new Set(changedFiles) });
 	if (status.available === false) return { reach: fused, note: `Change coupling: none (${status.reason}).` };
 	return { reach: fused };

@@ -80,8 +80,6 @@ export interface ReachedNode {
 	similar?: { shared: string[] };
 	/** It is a test that names what the change defines: the rarest of those names (`tests-naming.ts`). */
 	named?: { names: string[] };
-	/** It defines names the change defines too: the rarest of them (`sibling-definitions.ts`). */
-	siblings?: { names: string[] };
 }
 
 /** A file the change depends on itself: shown apart, never ranked as exposure. */

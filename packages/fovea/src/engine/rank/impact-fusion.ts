@@ -39,7 +39,6 @@
 import type { CodeGraph } from "../graph/index.ts";
 import { type Reach, type ReachedNode, upstreamFiles } from "./dependent-reach.ts";
 import type { SimilarFile } from "./similar-files.ts";
-import type { SiblingFile } from "./sibling-definitions.ts";
 import type { NamingTest } from "./tests-naming.ts";
 
 /**
@@ -62,16 +61,12 @@ export interface FusionSignals {
 	similar?: readonly SimilarFile[];
 	/** Tests that name what the changed files define (`tests-naming.ts`). */
 	named?: readonly NamingTest[];
-	/** Files that define names the changed files define (`sibling-definitions.ts`). */
-	siblings?: readonly SiblingFile[];
 }
 
 /** Reciprocal rank fusion's constant (see the module comment). */
 const K = 5;
 /** How sure a test's naming of the change's definitions is: a name match is a guess, as likely chance as not. */
 const NAMING_SURE = 0.5;
-/** How sure a file's defining the change's names is of a tie: a name shared by chance is as likely as a contract. */
-const SIBLING_SURE = 0.5;
 
 /**
  * `reach` with its files ranked by the fused signals (see the module comment), at most `limit` (default 50), the
@@ -90,26 +85,17 @@ export function fuseImpact(
 	// What the change itself relies on is not exposure: text likeness never brings it in on its own (a file that also
 	// depends on the change, or changed with it, keeps its likeness: Go files of one package call each other).
 	const changedIds = [...options.changed].map((f) => graph.fileNode.get(f)).filter((id) => id !== undefined);
-	let upstream: Set<number> | undefined;
-	const upstreamOf = (): Set<number> => {
-		upstream ??= upstreamFiles(graph, changedIds);
-		return upstream;
-	};
+	const upstream = (signals.similar?.length ?? 0) > 0 ? upstreamFiles(graph, changedIds) : new Set<number>();
 	const found = new Set([...reach.files.map((r) => r.id), ...coupled.map((c) => c.id)]);
 	const similar = (signals.similar ?? []).filter(
-		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && (found.has(s.id) || !upstreamOf().has(s.id)),
+		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && (found.has(s.id) || !upstream.has(s.id)),
 	);
 	const named = (signals.named ?? []).filter((t) => !options.changed.has(graph.nodes[t.id]?.path ?? ""));
-	// A sibling the change relies on (the interface it implements) is a dependency, not exposure, as for text.
-	const siblings = (signals.siblings ?? []).filter(
-		(s) => !options.changed.has(graph.nodes[s.id]?.path ?? "") && (found.has(s.id) || !upstreamOf().has(s.id)),
-	);
 	// The reach alone keeps its own scores: how surely the change reaches each file.
-	if (coupled.length === 0 && similar.length === 0 && named.length === 0 && siblings.length === 0) return reach;
+	if (coupled.length === 0 && similar.length === 0 && named.length === 0) return reach;
 	const used =
 		[reach.files.length, coupled.length, similar.length].filter((n) => n > 0).length +
-		(named.length > 0 ? NAMING_SURE : 0) +
-		(siblings.length > 0 ? SIBLING_SURE : 0);
+		(named.length > 0 ? NAMING_SURE : 0);
 	const fused = new Map<number, ReachedNode>();
 	const credit = (id: number, rank: number, sure: number): ReachedNode => {
 		const node = fused.get(id) ?? { id, score: 0, reasons: 0 };
@@ -133,10 +119,6 @@ export function fuseImpact(
 	named.forEach((t, at) => {
 		const node = credit(t.id, at + 1, NAMING_SURE);
 		node.named = { names: t.names };
-	});
-	siblings.forEach((s, at) => {
-		const node = credit(s.id, at + 1, SIBLING_SURE);
-		node.siblings = { names: s.names };
 	});
 	const best = used / (K + 1);
 	for (const node of fused.values()) node.score /= best;
@@ -172,11 +154,6 @@ export function couplingText(coupling: { count: number; window: number }): strin
  */
 export function namingText(named: { names: readonly string[] }): string {
 	return `holds the words of ${named.names.join(", ")}`;
-}
-
-/** How a sibling's evidence reads: `also defines Render, WriteContentType`. */
-export function siblingText(siblings: { names: readonly string[] }): string {
-	return `also defines ${siblings.names.join(", ")}`;
 }
 
 /** How a similar file's evidence reads: `similar text (rare word stems: hydrat, vnode)`; terms are stems. */

@@ -34,11 +34,9 @@ export {
 	type FusionSignals,
 	fuseImpact,
 	namingText,
-	siblingText,
 	similarText,
 } from "./impact-fusion.ts";
 export { type RouteMatch, type RouteSeeds, routeSeeds } from "./route-seeds.ts";
 export { dwellQuery, impactSeeds } from "./seeds.ts";
-export { type SiblingFile, siblingDefinitions } from "./sibling-definitions.ts";
 export { type SimilarFile, similarFiles } from "./similar-files.ts";
 export { type NamingTest, testsNaming } from "./tests-naming.ts";

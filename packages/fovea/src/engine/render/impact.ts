@@ -12,7 +12,6 @@ import {
 	type Reach,
 	type ReachEvidence,
 	type ReachedNode,
-	siblingText,
 	similarText,
 } from "../rank/index.ts";
 import { BudgetedText, budgetChars } from "./budget.ts";
@@ -30,8 +29,6 @@ export interface ImpactItem extends FocusItem {
 	similar?: { shared: string[] };
 	/** It is a test that names what the change defines: the rarest of those names. */
 	named?: { names: string[] };
-	/** It defines names the change defines too (a sibling implementation): the rarest of those names. */
-	siblings?: { names: string[] };
 	/** How the graph reaches it; absent for a file only change coupling or text likeness ranks. */
 	evidence?: {
 		relation: ReachEvidence["relation"];
@@ -83,7 +80,6 @@ export function impactItems(
 		if (ranked.coupling !== undefined) out.coupling = ranked.coupling;
 		if (ranked.similar !== undefined) out.similar = ranked.similar;
 		if (ranked.named !== undefined) out.named = ranked.named;
-		if (ranked.siblings !== undefined) out.siblings = ranked.siblings;
 		if (node.signature !== undefined) out.signature = node.signature;
 		return out;
 	};
@@ -108,7 +104,6 @@ export function whyRanked(graph: CodeGraph, ranked: ReachedNode): string {
 	if (ranked.coupling !== undefined) reasons.push(couplingText(ranked.coupling));
 	if (ranked.similar !== undefined) reasons.push(similarText(ranked.similar));
 	if (ranked.named !== undefined) reasons.push(namingText(ranked.named));
-	if (ranked.siblings !== undefined) reasons.push(siblingText(ranked.siblings));
 	return reasons.join("; ");
 }
 
