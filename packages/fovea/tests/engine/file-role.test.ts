@@ -31,6 +31,10 @@ describe("fileRole", () => {
 			"metrics/src/main/java/x/ParseBenchmark.java": "benchmark",
 			"packages/router/bench/router.bench.ts": "benchmark",
 			"examples/view-constructor/github-view.js": "example",
+			"doc/data/messages/a/abstract-method/bad.py": "example",
+			"docs/conf.py": "example",
+			"crates/core/flags/doc/help.rs": "production",
+			"src/docs/render.ts": "production",
 			"sphinx/themes/basic/static/underscore-1.13.1.js": "vendored",
 			"third_party/x/y.py": "vendored",
 			"api/service_pb2.py": "generated",
@@ -78,6 +82,7 @@ describe("role prior", () => {
 		const aboutTests = run(rolesAsked(new Set(["test"]), []));
 		assert.equal(aboutTests[0]?.[1], 1, "a query about tests leaves tests as they scored");
 		assert.ok((aboutTests[0]?.[2] as number) < 1, "a benchmark is still ranked down");
+		assert.ok(rolesAsked(new Set(["example"]), []).has("example"), "a query about docs or examples asks for them");
 		const namesBench = run(rolesAsked(new Set(), ["bench/a.bench.ts"]));
 		assert.equal(namesBench[0]?.[2], 1, "a query naming a benchmark's path asks for benchmarks");
 	});

@@ -126,6 +126,23 @@ describe("readQuery", () => {
 		);
 	});
 
+	it("reads a CamelCase type an issue's title names, but not an error's type, a member's container or the body's", () => {
+		const issue = [
+			"Possible NPE from DockerConfigCredentialRetriever with 2.4.0 (TypeError, JsonParseException, Gson.toJson)",
+			"Seen on GitHub with JavaScript and TextBuffer#getTextBuffer in DockerCredentialHelper.",
+		].join("\n");
+		assert.deepEqual(
+			readQuery(issue)
+				.names.map((n) => [n.name, n.weight])
+				.sort(),
+			[
+				["DockerConfigCredentialRetriever", 0.5],
+				["TextBuffer.getTextBuffer", 0.5],
+			],
+		);
+		assert.deepEqual(namesOf("Possible NPE from DockerConfigCredentialRetriever"), [], "a one-line query has no title");
+	});
+
 	it("reads links to a file of a repository's web view, with the line they point at", () => {
 		const text = [
 			"handled [here](https://github.com/o/r/blob/df052e74/xarray/coding/variables.py#L311-L315), see also",
@@ -172,6 +189,9 @@ describe("readQuery", () => {
 		assert.deepEqual([...readQuery("the fixture teardown runs twice").about], ["fixture"]);
 		assert.deepEqual([...readQuery("benchmarks of the parser").about], ["benchmark"]);
 		assert.deepEqual([...readQuery("a contest of attested latest protests").about], []);
+		assert.deepEqual([...readQuery("docs: the example of a custom checker").about], ["example"]);
+		assert.deepEqual([...readQuery("Documentation of the message is wrong").about], ["example"]);
+		assert.deepEqual([...readQuery("docstrings of documented methods").about], []);
 	});
 
 	it("an issue is about tests by its title, not by a body that reports a failing test run", () => {

@@ -1,5 +1,6 @@
 /**
- * What a file is for, by its path: production code, or a test, benchmark, fixture, example or vendored copy. A
+ * What a file is for, by its path: production code, or a test, benchmark, fixture, example (documentation's code
+ * included) or vendored copy. A
  * question about behaviour is answered by production code; the others repeat its words (a test names what it
  * tests, an example calls the API, a benchmark builds a router) and, ranked on words alone, come first. Focus ranks
  * them below production code unless the query is about them (`query-reading.ts`).
@@ -28,6 +29,13 @@ const FIXTURE_DIRS = new Set(["fixtures", "fixture", "__fixtures__", "testdata",
 const BENCHMARK_DIRS = new Set(["bench", "benches", "benchmark", "benchmarks", "perf"]);
 /** Directories of examples, demos and playgrounds. */
 const EXAMPLE_DIRS = new Set(["example", "examples", "demo", "demos", "sample", "samples", "playground"]);
+/**
+ * A repository's documentation tree, at its root: the code in it is example snippets (pylint's
+ * `doc/data/messages/<name>/bad.py`), gallery scripts and the docs build's configuration, which repeat the words of the API
+ * they show. Only at the root: a `doc` directory further down is as often a module of the code (ripgrep's
+ * `crates/core/flags/doc/`).
+ */
+const DOC_ROOTS = new Set(["doc", "docs", "documentation"]);
 /** Directories of copied third-party code that the walk does not skip (`vendor/` and the like it does). */
 const VENDORED_DIRS = new Set(["third_party", "third-party", "thirdparty", "_vendor", "vendored", "extern"]);
 /** A benchmark by its name: `router.bench.ts`, `bench_x.rs`, `ParseBenchmark.java`, `x_benchmark_test.go`. */
@@ -51,7 +59,7 @@ export function fileRole(path: string): FileRole {
 	if (isTestPath(path) || TYPE_TEST.test(name) || dirs.some((dir) => TEST_DIRS.has(dir) || NAMED_TEST_DIR.test(dir))) {
 		return "test";
 	}
-	if (dirs.some((dir) => EXAMPLE_DIRS.has(dir))) return "example";
+	if (dirs.some((dir) => EXAMPLE_DIRS.has(dir)) || DOC_ROOTS.has(dirs[0] ?? "")) return "example";
 	return "production";
 }
 

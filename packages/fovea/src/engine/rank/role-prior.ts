@@ -24,6 +24,7 @@ const ABOUT_ROLES: Readonly<Record<AboutRole, readonly FileRole[]>> = {
 	test: ["test", "fixture"],
 	fixture: ["fixture", "test"],
 	benchmark: ["benchmark"],
+	example: ["example"],
 };
 
 /** The roles not to rank down: those the query's words are about, and those of the files it names by path. */

@@ -7,7 +7,7 @@
  * Pure string reading: which of the named paths and names exist is the ranker's to resolve (`rank/query-seeds.ts`).
  */
 import { languageOf } from "../model/index.ts";
-import { type NamedLiteral, readLiterals } from "./query-literals.ts";
+import { hasBody, type NamedLiteral, readLiterals } from "./query-literals.ts";
 import { frameWeights } from "./reporting-frames.ts";
 
 /** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
@@ -25,7 +25,7 @@ export interface NamedSymbol {
 }
 
 /** Kinds of non-production code a query may be about, by its words (`rank/file-role.ts` names the roles). */
-export type AboutRole = "test" | "fixture" | "benchmark";
+export type AboutRole = "test" | "fixture" | "benchmark" | "example";
 
 /** What `readQuery` finds. */
 export interface QueryReading {
@@ -91,17 +91,29 @@ const PROSE_CALL = /(?<![\w$.`])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
  * and links are left out (`URL`).
  */
 const PROSE_MEMBER = /(?<![\w$#/.-])([A-Za-z_$][\w$]*)#([A-Za-z_$][\w$]*)(?![\w$#])/g;
+/**
+ * A type named in an issue's title by its CamelCase name, outside code: `Possible NPE from
+ * DockerConfigCredentialRetriever`. Two capitalized words or more joined, standing alone (not the container of a
+ * member, `TextBuffer#get`, `Gson.toJson`, which the forms above read). The title says what an issue is about, and a
+ * name of that form is code by its form, as a call in prose is; a body's CamelCase words are mostly what it uses (its
+ * environment, the exceptions a log prints). An error's type (`TypeError`, `JsonParseException`) says what went
+ * wrong, not where: the class that defines it is rarely what a fix changes.
+ */
+const TITLE_TYPE = /(?<![\w$#.])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?!\.?[\w$#(])/g;
+/** The name of an error, exception or warning type. */
+const ERROR_TYPE = /(?:Error|Exception|Warning)$/;
 /** A web link, to its first space. */
 const URL = /\b[a-z][a-z+.-]*:\/\/\S+/gi;
 /** A name, possibly qualified by `.` or `::`. */
 const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 /** Python imports: `from a.b import c, d` and `import a.b`. */
 const PYTHON_IMPORT = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)\)?|^[ \t]*import[ \t]+([\w.]+)/gm;
-/** Words that make a query about tests, fixtures or benchmarks. */
+/** Words that make a query about tests, fixtures, benchmarks, or examples and documentation. */
 const ABOUT: readonly (readonly [AboutRole, RegExp])[] = [
 	["test", /\b(?:tests?|testing|unittests?|spec|specs|e2e|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b/i],
 	["fixture", /\b(?:fixtures?|mocks?|testdata)\b/i],
 	["benchmark", /\bbench(?:mark)?(?:s|ing)?\b/i],
+	["example", /\b(?:examples?|demos?|samples?|tutorials?|docs?|documentation)\b/i],
 ];
 /** A subject's opening `type(scope):`, `type(scope)!:` or `area, area:` (areas may be paths). */
 const SUBJECT_SCOPE = /^\s*(?:[a-z]+\(([\w./, -]+)\)!?|([\w./-]+(?:, ?[\w./-]+)*)):\s/i;
@@ -172,6 +184,12 @@ export function readQuery(text: string): QueryReading {
 	const plainProse = prose.replace(CODE_SPAN, " ");
 	for (const m of plainProse.matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
 	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_MEMBER)) addName(`${m[1]}.${m[2]}`, 0.5);
+	const title = titleOf(text);
+	if (hasBody(text)) {
+		for (const m of title.replace(CODE_SPAN, " ").replace(URL, " ").matchAll(TITLE_TYPE)) {
+			if (!ERROR_TYPE.test(m[1] as string)) addName(m[1] as string, 0.5);
+		}
+	}
 
 	const opening = SUBJECT_SCOPE.exec(text);
 	const scopes = (opening?.[1] ?? opening?.[2] ?? "")
@@ -179,7 +197,6 @@ export function readQuery(text: string): QueryReading {
 		.map((scope) => scope.trim())
 		.filter((scope) => scope.length >= 2 && !COMMIT_TYPES.has(scope.toLowerCase()));
 	const about = new Set<AboutRole>();
-	const title = titleOf(text);
 	for (const [role, words] of ABOUT) if (words.test(title)) about.add(role);
 	return {
 		paths: [...paths.values()].filter((named) => languageOf(named.path) !== undefined),
