@@ -4,8 +4,9 @@
  * expansion": BugLocator's similar-report score, Zhou et al., ICSE 2012; Locus, Wen et al., ASE 2016, which
  * ranks past change hunks by their commit messages). A query's terms are scored by BM25 against each mined commit's
  * subject (each commit a document), and each matching commit spreads its score over the files it changed,
- * `1 / files` each, as change coupling weighs a commit (`graph/coupled-edges.ts`), so a sweeping commit says little
- * about any one of its files.
+ * `1 / √files` each: a sweeping commit says less about any one of its files, but a fix with its test and its docs
+ * still names each of them (a full `1 / files` split, as change coupling weighs a commit, gained less on the held-out
+ * histories). Only for one-line queries (a subject, a few words): an issue's prose would match every subject.
  *
  * Like the change-history prior (`recency-prior.ts`) it refines what the words of the code found and never finds on
  * its own: it reorders focus's best `DEPTH` files by rank credit, focus's best file stays first, and the lift is
@@ -64,7 +65,7 @@ function messageIndex(rows: CommitRows): MessageIndex {
 
 /**
  * The evidence the commit subjects give each file node for `queryTerms`: the sum over the commits whose subject holds
- * a query term of the commit's BM25 score spread `1 / files` over its files. Only the files `among` are kept.
+ * a query term of the commit's BM25 score spread `1 / √files` over its files. Only the files `among` are kept.
  */
 export function messageEvidence(
 	rows: CommitRows,
@@ -85,7 +86,7 @@ export function messageEvidence(
 	}
 	const evidence = new Map<number, number>();
 	for (const [c, score] of commitScore) {
-		const share = score / Math.max(1, rows.sizes[c] as number);
+		const share = score / Math.sqrt(Math.max(1, rows.sizes[c] as number));
 		const end = rows.offsets[c + 1] as number;
 		for (let e = rows.offsets[c] as number; e < end; e++) {
 			const file = rows.files[e] as number;

@@ -257,7 +257,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		if (bestText > 0 && !hasBody(query.text) && reading.paths.length === 0) admitLexicalTests(fileScore, text, factor);
 		if (query.coupled !== undefined) {
 			applyRecencyPrior(fileScore, factor, query.coupled.recency);
-			applyMessagePrior(fileScore, factor, query.coupled.commits, queryTerms);
+			// A subject is matched against subjects; an issue's prose would match every subject of its many words.
+			if (!hasBody(query.text)) applyMessagePrior(fileScore, factor, query.coupled.commits, queryTerms);
 		}
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
