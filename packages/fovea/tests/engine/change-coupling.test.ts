@@ -90,9 +90,15 @@ describe("change coupling", () => {
 		assert.deepEqual([first.stats.fullMines, first.stats.commitsRead], [1, 3]);
 		await first.update();
 		assert.equal(first.stats.commitsRead, 3, "the same HEAD reads nothing");
-		await commit(dir, ["a.ts", "c.ts"]);
+		await commit(dir, ["a.ts", "c.ts"], "couple c");
 		await first.update();
 		assert.deepEqual([first.stats.incrementalMines, first.stats.commitsRead], [1, 4], "only the new commit read");
+		const subjects = ["couple c", "change", "change", "change"];
+		assert.deepEqual(
+			first.history?.commits.map((c) => c.subject),
+			subjects,
+			"the older commits keep their subjects",
+		);
 		assert.deepEqual(
 			coupledOf(first, "a.ts").find((c) => c.file === "c.ts"),
 			{ file: "c.ts", count: 1, of: 4, weight: 1 },
@@ -102,6 +108,11 @@ describe("change coupling", () => {
 		await restarted.update();
 		assert.deepEqual([restarted.stats.commitsRead, restarted.stats.storeHits], [0, 1]);
 		assert.equal(coupledOf(restarted, "a.ts")[0]?.count, 2);
+		assert.deepEqual(
+			restarted.history?.commits.map((c) => c.subject),
+			subjects,
+			"subjects kept with the facts",
+		);
 		// A corrupt store is ignored and the history mined again.
 		await writeFile(join(store, "coupling.json"), '{"version":1,"commits":[["x",[7]]');
 		const afterCorruption = new ChangeCoupling(dir, { storeDir: store });

@@ -11,10 +11,28 @@
  * reach, and Contour's exposure (the plain reach) never follows them. One compressed-row layer, symmetric.
  */
 
-/** The mined history the edges are built from: commits newest first, each with the root-relative files it changed. */
+/**
+ * The mined history the edges are built from: commits newest first, each with the root-relative files it changed and,
+ * when mined, its subject.
+ */
 export interface CoChangeHistory {
 	head: string;
-	commits: readonly { readonly files: readonly string[] }[];
+	commits: readonly { readonly files: readonly string[]; readonly subject?: string }[];
+}
+
+/**
+ * The window's commits as evidence by their words (`rank/commit-messages.ts`): each commit that changed a file of the
+ * graph, newest first, with its subject, the file nodes it changed and how many files it changed in all.
+ */
+export interface CommitRows {
+	/** Commit `c`'s file nodes lie in `files[offsets[c]..offsets[c + 1])`. */
+	offsets: Int32Array;
+	files: Int32Array;
+	/** How many files commit `c` changed, in the graph or not (its evidence is spread over them). */
+	sizes: Int32Array;
+	/** Commit `c`'s age in the window (0 for the newest commit). */
+	ages: Int32Array;
+	subjects: string[];
 }
 
 /** The coupled edges of the graph's files at one mined head (see the module comment). */
@@ -36,6 +54,8 @@ export interface CoupledEdges {
 	 * file changed by the last commit has at least 1; one changed only 100 commits ago about 0.001.
 	 */
 	recency: Float64Array;
+	/** The commits that changed a file of the graph, with their subjects. */
+	commits: CommitRows;
 }
 
 /**
@@ -71,6 +91,13 @@ export function buildCoupledEdges(
 	const pairCount: number[] = [];
 	const pairWeight: number[] = [];
 	const ids: number[] = [];
+	const rows = {
+		offsets: [0],
+		files: [] as number[],
+		sizes: [] as number[],
+		ages: [] as number[],
+		subjects: [] as string[],
+	};
 	for (const [age, commit] of history.commits.entries()) {
 		ids.length = 0;
 		for (const file of commit.files) {
@@ -78,6 +105,11 @@ export function buildCoupledEdges(
 			if (id !== undefined && id < fileCount) ids.push(id);
 		}
 		if (ids.length === 0) continue;
+		rows.files.push(...ids);
+		rows.offsets.push(rows.files.length);
+		rows.sizes.push(commit.files.length);
+		rows.ages.push(age);
+		rows.subjects.push(commit.subject ?? "");
 		const share = 1 / Math.max(1, commit.files.length - 1);
 		const aged = 2 ** (-age / RECENCY_HALF_LIFE);
 		ids.sort((x, y) => x - y);
@@ -135,6 +167,13 @@ export function buildCoupledEdges(
 		weights,
 		commitsOf,
 		recency,
+		commits: {
+			offsets: Int32Array.from(rows.offsets),
+			files: Int32Array.from(rows.files),
+			sizes: Int32Array.from(rows.sizes),
+			ages: Int32Array.from(rows.ages),
+			subjects: rows.subjects,
+		},
 	};
 }
 

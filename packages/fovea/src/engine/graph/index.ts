@@ -10,6 +10,7 @@ export { buildGraph } from "./build.ts";
 export {
 	buildCoupledEdges,
 	type CoChangeHistory,
+	type CommitRows,
 	type Coupled,
 	type CoupledEdges,
 	coupledWith,

@@ -6,7 +6,8 @@
  * left out, incremental (a new HEAD that descends from the mined one costs only `mined..HEAD`), and kept with the
  * facts (coupling-store.ts). Mining happens once per new HEAD, when a caller asks `update()`. What it gives is the
  * mined `history`, from which the graph builds its coupled edges (`graph/coupled-edges.ts`), the one place impact and
- * focus read co-changes from.
+ * focus read co-changes from, and each commit's subject, which focus reads as words for the files it changed
+ * (`rank/commit-messages.ts`).
  */
 import { mkdir } from "node:fs/promises";
 import { envInt } from "../../workspace/env.ts";
@@ -157,7 +158,7 @@ export class ChangeCoupling {
 			this.#count(fresh);
 			this.stats.incrementalMines++;
 			// The stored commits name files as at the mined head: the new commits' renames bring them to this one.
-			const older = known.commits.map((c) => ({ id: c.id, files: fresh.renames.rename(c.files) }));
+			const older = known.commits.map((c) => ({ ...c, files: fresh.renames.rename(c.files) }));
 			commits = [...fresh.commits, ...older].slice(0, this.#limit);
 		} else {
 			const mined = await mineCommits(this.#source.gitDir, probe.forced, bounds);

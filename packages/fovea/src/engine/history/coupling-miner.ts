@@ -16,11 +16,19 @@ export interface HistorySource {
 	head?: string;
 }
 
-/** One mined commit: its id and the root-relative files it changed (empty for a commit left out as huge). */
+/**
+ * One mined commit: its id, the root-relative files it changed (empty for a commit left out as huge) and its subject
+ * (the message's first line, at most `SUBJECT_CHARS`, control characters dropped): the words people used for the
+ * change, which focus reads as evidence for the files it changed (`graph/commit-messages.ts`).
+ */
 export interface MinedCommit {
 	id: string;
 	files: string[];
+	subject: string;
 }
+
+/** A subject is kept to this many characters: enough for any subject's words, a bound on what a commit holds. */
+export const SUBJECT_CHARS = 200;
 
 /** Where history is, or why there is none. */
 export type HistoryProbe =
@@ -106,7 +114,8 @@ export async function mineCommits(
 			`-l${RENAME_LIMIT}`,
 			"--name-status",
 			"-z",
-			"--format=%x1e%H",
+			// The id, then the subject (`%s`: the message's first paragraph on one line) after a unit separator.
+			"--format=%x1e%H%x1f%s",
 			`-n${options.limit}`,
 			"--end-of-options",
 			range,
@@ -120,16 +129,26 @@ export async function mineCommits(
 	// Newest first, so every rename is known before the older commits that name the old path.
 	for (const chunk of out.stdout.toString("utf8").split("\x1e")) {
 		if (chunk === "") continue;
-		const [id = "", ...tokens] = nulSplit(chunk);
+		const [header = "", ...tokens] = nulSplit(chunk);
+		const cut = header.indexOf("\x1f");
+		const id = cut < 0 ? header : header.slice(0, cut);
+		// With no changed file the header runs on to the end of the chunk: the subject is its first line only.
+		const subject = cut < 0 ? "" : keptSubject(header.slice(cut + 1).split("\n")[0] ?? "");
 		const changed = renames.commit(parseNameStatus(tokens));
 		if (changed.length > options.maxFiles) {
-			commits.push({ id, files: [] });
+			commits.push({ id, files: [], subject });
 			huge++;
 			continue;
 		}
-		commits.push({ id, files: changed });
+		commits.push({ id, files: changed, subject });
 	}
 	return { commits, huge, renames };
+}
+
+/** A subject as kept: control characters dropped, at most `SUBJECT_CHARS`. */
+export function keptSubject(text: string): string {
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is dropped
+	return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, SUBJECT_CHARS);
 }
 
 /** The entries of one commit's `--name-status -z` records: a status, then one path, or two for a rename or copy. */

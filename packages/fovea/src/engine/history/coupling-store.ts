@@ -6,10 +6,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomic } from "../atomic-write.ts";
-import type { MinedCommit } from "./coupling-miner.ts";
+import { keptSubject, type MinedCommit } from "./coupling-miner.ts";
 
 /** The file's format version: bumped when its meaning changes, so an older file is mined again. */
-const VERSION = 2;
+const VERSION = 3;
 const FILE_NAME = "coupling.json";
 
 /** What a mine was made of, all of which must match for the stored commits to be reused. */
@@ -45,16 +45,16 @@ export async function readMinedHistory(
 	if (!Array.isArray(rows) || rows.length > expect.limit) return undefined;
 	const commits: MinedCommit[] = [];
 	for (const row of rows) {
-		if (!Array.isArray(row) || row.length !== 2) return undefined;
-		const [id, indices] = row as [unknown, unknown];
-		if (typeof id !== "string" || !Array.isArray(indices)) return undefined;
+		if (!Array.isArray(row) || row.length !== 3) return undefined;
+		const [id, indices, subject] = row as [unknown, unknown, unknown];
+		if (typeof id !== "string" || !Array.isArray(indices) || typeof subject !== "string") return undefined;
 		const files: string[] = [];
 		for (const index of indices) {
 			const path = Number.isInteger(index) ? paths[index as number] : undefined;
 			if (typeof path !== "string") return undefined;
 			files.push(path);
 		}
-		commits.push({ id, files });
+		commits.push({ id, files, subject: keptSubject(subject) });
 	}
 	return { source: expect.source, head: file.head, limit: expect.limit, maxFiles: expect.maxFiles, commits };
 }
@@ -70,6 +70,7 @@ export async function writeMinedHistory(dir: string, history: MinedHistory): Pro
 			index.set(path, index.size);
 			return index.size - 1;
 		}),
+		commit.subject,
 	]);
 	const { commits: _, ...head } = history;
 	await writeAtomic(

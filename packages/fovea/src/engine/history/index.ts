@@ -1,7 +1,7 @@
 /**
  * History. Takes a root's Git history (HEAD's ancestors, through the hardened runner); gives its change coupling:
- * the commits of the newest window with the files each changed (`history`), from which the graph builds its coupled
- * edges; mined once per new HEAD and kept with the facts.
+ * the commits of the newest window with the files each changed and their subjects (`history`), from which the graph
+ * builds its coupled edges; mined once per new HEAD and kept with the facts.
  *
  * @module
  */

@@ -3,6 +3,7 @@ import { withCapacity } from "../graph/index.ts";
 import type { FileFacts } from "../model/index.ts";
 import { hasBody, readQuery, terms, withoutBoilerplate } from "../terms/index.ts";
 import { BoundedDiffusion, type BoundedHeatStats, HEAT_BUDGET } from "./bounded-heat.ts";
+import { applyMessagePrior } from "./commit-messages.ts";
 import { ContentIndex } from "./content-index.ts";
 import { applyCouplingPrior } from "./coupling-prior.ts";
 import { FileRoles } from "./file-roles.ts";
@@ -257,7 +258,11 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 		followSubjects(graph, fileOf, fileScore, factor, before, role);
 		if (query.coupled !== undefined) applyCouplingPrior(graph, fileScore, factor, query.coupled);
 		if (bestText > 0 && !hasBody(query.text) && reading.paths.length === 0) admitLexicalTests(fileScore, text, factor);
-		if (query.coupled !== undefined) applyRecencyPrior(fileScore, factor, query.coupled.recency);
+		if (query.coupled !== undefined) {
+			applyRecencyPrior(fileScore, factor, query.coupled.recency);
+			// A subject is matched against subjects; an issue's prose would match every subject of its many words.
+			if (!hasBody(query.text)) applyMessagePrior(fileScore, factor, query.coupled.commits, queryTerms);
+		}
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
 	promoteRoutes(score, routes, graph.fileCount, graph.nodes.length);
