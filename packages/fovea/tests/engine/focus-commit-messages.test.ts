@@ -8,27 +8,11 @@ import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { ChangeCoupling } from "../../src/engine/history/index.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
-import { tempDirs, writeTree } from "../support/temp-tree.ts";
+import { CURRENCY, INVOICE, LEDGER } from "../support/rounding-files.ts";
+import { commitTree, tempDirs } from "../support/temp-tree.ts";
 
 const temps = tempDirs();
 after(temps.removeAll);
-
-/** The best match of "invoice rounding": its name and its text say both words. */
-const INVOICE =
-	"export function invoiceRounding(total: number): number {\n\t// invoice rounding to cents\n\treturn Math.round(total * 100) / 100;\n}\n";
-/** Says "rounding" twice: the words of the code rank it before the ledger. */
-const CURRENCY = (n: number) =>
-	`export function currencyRounding(value: number): number {\n\t// rounding of currency, rounding mode ${n}\n\treturn Math.round(value);\n}\n`;
-/** Says "rounding" once. */
-const LEDGER = (n: number) =>
-	`export function ledgerBalance(entries: number[]): number {\n\t// sum, no rounding (${n})\n\treturn entries.reduce((a, b) => a + b, 0);\n}\n`;
-
-/** Commits `entries` with `subject` as its message. */
-async function commit(dir: string, entries: Record<string, string>, subject: string): Promise<void> {
-	await writeTree(dir, entries);
-	git(dir, "add", "-A");
-	git(dir, "commit", "-qm", subject);
-}
 
 /**
  * A root where the ledger and the currency file each changed twice after the first commit, the currency file last
@@ -38,16 +22,16 @@ async function commit(dir: string, entries: Record<string, string>, subject: str
 async function root(options: { said: boolean }): Promise<string> {
 	const dir = await temps.make();
 	git(dir, "init", "-q", "-b", "main");
-	await commit(
+	await commitTree(
 		dir,
 		{ "src/invoice.ts": INVOICE, "src/currency.ts": CURRENCY(0), "src/ledger.ts": LEDGER(0) },
 		"import",
 	);
 	const ledgerSubject = options.said ? "Fix invoice rounding of refunds" : "Fix refunds";
-	await commit(dir, { "src/ledger.ts": LEDGER(1) }, ledgerSubject);
-	await commit(dir, { "src/currency.ts": CURRENCY(1) }, "Tidy the formatting");
-	await commit(dir, { "src/ledger.ts": LEDGER(2) }, `${ledgerSubject} again`);
-	await commit(dir, { "src/currency.ts": CURRENCY(2) }, "Tidy the formatting again");
+	await commitTree(dir, { "src/ledger.ts": LEDGER(1) }, ledgerSubject);
+	await commitTree(dir, { "src/currency.ts": CURRENCY(1) }, "Tidy the formatting");
+	await commitTree(dir, { "src/ledger.ts": LEDGER(2) }, `${ledgerSubject} again`);
+	await commitTree(dir, { "src/currency.ts": CURRENCY(2) }, "Tidy the formatting again");
 	return dir;
 }
 
@@ -70,9 +54,9 @@ describe("focus with the commit subjects as evidence", () => {
 		const dir = await root({ said: true });
 		const head = git(dir, "rev-parse", "HEAD").trim();
 		// A commit after the mined head, and one on another branch: neither may be read.
-		await commit(dir, { "src/currency.ts": CURRENCY(3) }, "Invoice rounding after the head");
+		await commitTree(dir, { "src/currency.ts": CURRENCY(3) }, "Invoice rounding after the head");
 		git(dir, "checkout", "-q", "-b", "other", head);
-		await commit(dir, { "src/currency.ts": CURRENCY(4) }, "Invoice rounding on another ref");
+		await commitTree(dir, { "src/currency.ts": CURRENCY(4) }, "Invoice rounding on another ref");
 		git(dir, "checkout", "-q", "main");
 
 		const coupling = new ChangeCoupling(dir, { source: { gitDir: dir, head }, limit: 3 });

@@ -8,20 +8,11 @@ import { after, describe, it } from "node:test";
 import { git } from "../../../../test/e2e/support/workspaces.ts";
 import { RECENCY_HALF_LIFE } from "../../src/engine/graph/coupled-edges.ts";
 import { CodeMap } from "../../src/engine/map/code-map.ts";
+import { CURRENCY, INVOICE, LEDGER } from "../support/rounding-files.ts";
 import { commitTree, tempDirs, writeTree } from "../support/temp-tree.ts";
 
 const temps = tempDirs();
 after(temps.removeAll);
-
-/** The best match of "invoice rounding": its name and its text say both words. */
-const INVOICE =
-	"export function invoiceRounding(total: number): number {\n\t// invoice rounding to cents\n\treturn Math.round(total * 100) / 100;\n}\n";
-/** Says "rounding" twice: the words rank it before the ledger. */
-const CURRENCY = (n: number) =>
-	`export function currencyRounding(value: number): number {\n\t// rounding of currency, rounding mode ${n}\n\treturn Math.round(value);\n}\n`;
-/** Says "rounding" once. */
-const LEDGER = (n: number) =>
-	`export function ledgerBalance(entries: number[]): number {\n\t// sum, no rounding (${n})\n\treturn entries.reduce((a, b) => a + b, 0);\n}\n`;
 
 /**
  * A root where `src/ledger.ts` changed in each of the last five commits and the other files never since the first;

@@ -57,10 +57,10 @@ export async function writeTree(base: string, entries: Record<string, string>): 
 
 /** Removes a temp tree, first making every directory accessible again (tests chmod some to 000). */
 /** Writes `entries` (path → content) under the Git work tree `dir` and commits them. */
-export async function commitTree(dir: string, entries: Record<string, string>): Promise<void> {
+export async function commitTree(dir: string, entries: Record<string, string>, subject = "change"): Promise<void> {
 	await writeTree(dir, entries);
 	git(dir, "add", "-A");
-	git(dir, "commit", "-qm", "change");
+	git(dir, "commit", "-qm", subject);
 }
 
 export async function removeTempDir(base: string): Promise<void> {

@@ -18,6 +18,7 @@
  */
 import type { CommitRows } from "../graph/index.ts";
 import { terms } from "../terms/index.ts";
+import { reorderByRankCredit } from "./rank-credit.ts";
 import { topK } from "./ranking.ts";
 
 /** A subject's distinct terms kept (a subject longer than this is a paragraph, not a name for the change). */
@@ -116,13 +117,5 @@ export function applyMessagePrior(
 	if (most === 0) return 0;
 	const credit = (id: number, rank: number) =>
 		(1 + (LIFT * (evidence.get(id) ?? 0) * (factor[id] as number)) / most) / (rank + 1);
-	const reordered = ranked
-		.map((r, rank) => ({ id: r.id, rank, credit: rank < KEPT ? Number.POSITIVE_INFINITY : credit(r.id, rank) }))
-		.sort((a, b) => b.credit - a.credit || a.rank - b.rank);
-	let moved = 0;
-	reordered.forEach((entry, rank) => {
-		if (entry.rank !== rank) moved++;
-		fileScore[entry.id] = (ranked[rank] as { score: number }).score;
-	});
-	return moved;
+	return reorderByRankCredit(fileScore, ranked, KEPT, credit);
 }

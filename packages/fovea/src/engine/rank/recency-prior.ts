@@ -13,6 +13,7 @@
  * last week (this repository's own history, big commits) recency tells nothing apart. Ranks and not scores, because
  * the scores' spread differs from one query and one root to the next.
  */
+import { reorderByRankCredit } from "./rank-credit.ts";
 import { topK } from "./ranking.ts";
 
 /** How many of focus's best files the prior reorders: as many as an answer returns. */
@@ -37,13 +38,5 @@ export function applyRecencyPrior(fileScore: Float64Array, factor: Float64Array,
 	const usual = near.reduce((sum, r) => sum + recent(r.id), 0) / near.length;
 	const credit = (id: number, rank: number) =>
 		(1 + LIFT * Math.max(0, recent(id) - usual) * (factor[id] as number)) / (rank + 1);
-	const reordered = ranked
-		.map((r, rank) => ({ id: r.id, rank, credit: rank < KEPT ? Number.POSITIVE_INFINITY : credit(r.id, rank) }))
-		.sort((a, b) => b.credit - a.credit || a.rank - b.rank);
-	let moved = 0;
-	reordered.forEach((entry, rank) => {
-		if (entry.rank !== rank) moved++;
-		fileScore[entry.id] = (ranked[rank] as { score: number }).score;
-	});
-	return moved;
+	return reorderByRankCredit(fileScore, ranked, KEPT, credit);
 }
