@@ -20,8 +20,9 @@ export { bundleIsCurrent, bundleStandsForSources, isInstalled } from "../src/bun
 
 /**
  * Where a bundled CLI keeps V8's compiled code of its bundle between runs (Node's module compile cache), so a run
- * does not compile the bundle's functions again: `node-compile-cache` in the user's Fovea cache directory. Private to
- * the user, unlike Node's default under the shared temporary directory.
+ * does not compile the bundle's functions again, when its package's own directory cannot hold it
+ * (`installedCompileCacheDir`): `node-compile-cache` in the user's Fovea cache directory. Private to the user, unlike
+ * Node's default under the shared temporary directory.
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {string}
  */
@@ -30,15 +31,33 @@ export function compileCacheDir(env = process.env) {
 }
 
 /**
- * Imports a bundle with the compile cache on. The cache is an optimization only: a failure to enable it (a
- * read-only cache directory, `NODE_DISABLE_COMPILE_CACHE=1`) is reported by Node in the returned status, not thrown.
- * @param {URL} bundle
+ * Where a bundled CLI keeps V8's compiled code of its bundle first: beside the bundle, in `dist/.node-compile-cache`
+ * of the package at `packageDir`. The compiled code belongs to the installed program, not to any repository it
+ * reads: it lives and goes with the bundle (a rebuild empties `dist/`), written by whoever may write the code itself,
+ * so a new fact cache (another repository, another `FOVEA_CACHE_DIR`) does not compile the program again. Not packed
+ * (the packages' `files` leave it out).
+ * @param {URL} packageDir
+ * @returns {string}
+ */
+export function installedCompileCacheDir(packageDir) {
+	return join(fileURLToPath(packageDir), "dist", ".node-compile-cache");
+}
+
+/**
+ * Imports a bundle with the compile cache on: beside the bundle, else (a directory the user may not write) in the
+ * user's cache directory. The cache is an optimization only: a failure to enable it (a read-only cache directory,
+ * `NODE_DISABLE_COMPILE_CACHE=1`) is reported by Node in the returned status, not thrown.
+ * @param {URL} packageDir
  * @returns {Promise<void>}
  */
-async function importBundle(bundle) {
+async function importBundle(packageDir) {
 	// Node 22.1 and later; an older Node runs the bundle without it.
-	nodeModule.enableCompileCache?.(compileCacheDir());
-	await import(bundle.href);
+	const failed = nodeModule.constants?.compileCacheStatus?.FAILED;
+	for (const dir of [installedCompileCacheDir(packageDir), compileCacheDir()]) {
+		const outcome = nodeModule.enableCompileCache?.(dir);
+		if (outcome === undefined || outcome.status !== failed) break;
+	}
+	await import(new URL("dist/cli.js", packageDir).href);
 }
 
 /**
@@ -55,10 +74,10 @@ export async function launchCli(packageDir) {
 				`the package at ${fileURLToPath(packageDir)} has no bundled CLI (dist/cli.js and dist/cli.inputs.json), and Node cannot run TypeScript under node_modules: reinstall the package`,
 			);
 		}
-		await importBundle(new URL("dist/cli.js", packageDir));
+		await importBundle(packageDir);
 		return;
 	}
-	if (bundleIsCurrent(packageDir)) await importBundle(new URL("dist/cli.js", packageDir));
+	if (bundleIsCurrent(packageDir)) await importBundle(packageDir);
 	else {
 		const unable = sourcesUnrunnable();
 		if (unable !== undefined) return refuse(unable);

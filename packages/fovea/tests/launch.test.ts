@@ -13,6 +13,7 @@ import {
 	bundleIsCurrent,
 	bundleStandsForSources,
 	compileCacheDir,
+	installedCompileCacheDir,
 	isInstalled,
 	sourcesUnrunnable,
 } from "../bin/launch.js";
@@ -68,8 +69,18 @@ describe("launchCli", () => {
 		assert.equal(launched(), "dist");
 	});
 
-	it("a bundle runs with Node's compile cache in the user's Fovea cache directory", () => {
+	it("a bundle keeps Node's compile cache beside it, not in the fact cache, so a new fact cache compiles nothing again", () => {
 		rmSync(cacheDir, { recursive: true, force: true });
+		assert.equal(launched(), "dist");
+		const beside = installedCompileCacheDir(dir);
+		assert.equal(beside, join(pkg, "dist", ".node-compile-cache"));
+		assert.ok(existsSync(beside) && readdirSync(beside, { recursive: true }).length > 0, "compiled code was kept");
+		assert.equal(existsSync(join(cacheDir, "node-compile-cache")), false, "nothing in the user's fact cache");
+	});
+
+	it("a package directory that cannot hold the compile cache keeps it in the user's Fovea cache directory", () => {
+		rmSync(cacheDir, { recursive: true, force: true });
+		writeFileSync(installedCompileCacheDir(dir), "a file where the directory would be\n");
 		assert.equal(launched(), "dist");
 		const kept = join(cacheDir, "node-compile-cache");
 		assert.ok(existsSync(kept) && readdirSync(kept, { recursive: true }).length > 0, "compiled code was kept");

@@ -10,9 +10,10 @@
  * analyses where it holds them (`reviewed`), and are left out of both graphs otherwise. Without a map, only imports
  * among the changed files are seen.
  */
-import { type FileFacts, type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
+import { type FileFacts, type LanguageId, languageOf, type ResolutionContext } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import type { ImportEdges } from "../review/index.ts";
+import { ImportResolutions } from "./import-resolutions.ts";
 import type { ImportFacts } from "./measure-cache.ts";
 import type { ReviewedImports } from "./reviewed-imports.ts";
 import type { MeasuredChange } from "./side-measures.ts";
@@ -23,13 +24,17 @@ export interface ProjectFacts {
 	context: ResolutionContext;
 }
 
-/** Import graphs of both sides (importing file → imported file → line of the first such import). */
+/**
+ * Import graphs of both sides (importing file → imported file → line of the first such import). `resolutions`
+ * remembers how imports resolved for the review's next graphs (`import-resolutions.ts`).
+ */
 export function importGraphs(
 	changes: readonly ChangedFile[],
 	measured: readonly MeasuredChange[],
 	project: ProjectFacts | undefined,
 	leftOut: ReadonlySet<string> = new Set(),
 	reviewed: ReadonlyMap<string, ReviewedImports> = new Map(),
+	resolutions: ImportResolutions = new ImportResolutions(),
 ): { before: ImportEdges; after: ImportEdges } {
 	const changedPaths = new Set<string>();
 	for (const change of changes) {
@@ -37,8 +42,8 @@ export function importGraphs(
 		if (change.oldPath !== undefined) changedPaths.add(change.oldPath);
 	}
 	return {
-		before: sideGraph("before", changes, measured, changedPaths, project, leftOut, reviewed),
-		after: sideGraph("after", changes, measured, changedPaths, project, leftOut, reviewed),
+		before: sideGraph("before", changes, measured, changedPaths, project, leftOut, reviewed, resolutions),
+		after: sideGraph("after", changes, measured, changedPaths, project, leftOut, reviewed, resolutions),
 	};
 }
 
@@ -50,6 +55,7 @@ function sideGraph(
 	project: ProjectFacts | undefined,
 	leftOut: ReadonlySet<string>,
 	reviewed: ReadonlyMap<string, ReviewedImports>,
+	resolutions: ImportResolutions,
 ): ImportEdges {
 	// The map's facts are the working copy's: a file outside the change whose working copy is not the reviewed one
 	// stands with the reviewed state's imports where they were read, and is left out otherwise, neither importing
@@ -63,11 +69,11 @@ function sideGraph(
 		const path = side === "before" ? (change.oldPath ?? change.path) : change.path;
 		if (languageOf(path) !== undefined) files.add(path);
 	}
-	const context: ResolutionContext = { ...(project?.context ?? {}), files };
+	const resolve = resolutions.onSide(project?.context, files);
 	const edges = new Map<string, Map<string, number>>();
 	const add = (path: string, language: LanguageId, imports: ImportFacts): void => {
 		for (const imported of imports) {
-			for (const target of resolveImport({ path, language }, imported, context)) {
+			for (const target of resolve({ path, language }, imported)) {
 				let targets = edges.get(path);
 				if (targets === undefined) {
 					targets = new Map();

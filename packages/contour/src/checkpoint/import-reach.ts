@@ -15,6 +15,7 @@
  */
 import { posix } from "node:path";
 import { type LanguageId, languageOf, type ResolutionContext, resolveImport } from "pi-fovea/engine";
+import { ImportResolutions } from "./import-resolutions.ts";
 import type { ImportFacts } from "./measure-cache.ts";
 import type { ProjectSlice } from "./project-slice.ts";
 import { pythonImportText } from "./python-import-text.ts";
@@ -31,7 +32,8 @@ const DIRECTORY_ENTRIES = /^(index|__init__|mod|lib|main)\.[^.]+$/;
 
 /**
  * Parses in `slice` the importers of `changedPaths` and the files on cycles through them, from `sides` (the changed
- * files' before and after sides), resolving each import against the file list of both sides (`sideFiles`).
+ * files' before and after sides), resolving each import against the file list of both sides (`sideFiles`), with the
+ * review's remembered resolutions (`resolutions`, shared with its import graphs).
  */
 export async function reachImports(
 	slice: ProjectSlice,
@@ -39,16 +41,15 @@ export async function reachImports(
 	changedPaths: ReadonlySet<string>,
 	sideFiles: { before: ReadonlySet<string>; after: ReadonlySet<string> },
 	signal?: AbortSignal,
+	resolutions: ImportResolutions = new ImportResolutions(),
 ): Promise<void> {
 	const base = slice.project.context;
-	const contexts: ResolutionContext[] = [
-		{ ...base, files: sideFiles.before },
-		{ ...base, files: sideFiles.after },
-	];
+	// One resolver when both sides list the same files.
+	const resolvers = new Set([resolutions.onSide(base, sideFiles.before), resolutions.onSide(base, sideFiles.after)]);
 	const targets = (side: ReachedSide): Set<string> => {
 		const out = new Set<string>();
-		for (const context of contexts)
-			for (const imported of side.imports) for (const target of resolveImport(side, imported, context)) out.add(target);
+		for (const resolve of resolvers)
+			for (const imported of side.imports) for (const target of resolve(side, imported)) out.add(target);
 		return out;
 	};
 	const parse = async (paths: Iterable<string>): Promise<void> => {

@@ -7,6 +7,7 @@
 import { type FileFacts, languageOf, type ResolutionContext } from "pi-fovea/engine";
 import type { ChangedFile } from "../git/index.ts";
 import { type ReachedSide, reachImports } from "./import-reach.ts";
+import type { ImportResolutions } from "./import-resolutions.ts";
 import type { ProjectSlice } from "./project-slice.ts";
 import type { ReviewedImports } from "./reviewed-imports.ts";
 import type { MeasuredChange } from "./side-measures.ts";
@@ -26,6 +27,8 @@ export async function sliceOf(
 		afterFacts: Iterable<FileFacts>;
 		/** Told how the listed project resolves imports, before any file of it is parsed. */
 		onContext?: (context: ResolutionContext) => void;
+		/** The review's remembered resolutions, shared with its import graphs (`import-resolutions.ts`). */
+		resolutions?: ImportResolutions;
 	},
 ): Promise<ProjectSlice | { error: string } | undefined> {
 	try {
@@ -58,6 +61,7 @@ export async function sliceOf(
 			changedPaths,
 			{ before: sideFiles("before"), after: sideFiles("after") },
 			options.signal,
+			options.resolutions,
 		);
 		return slice;
 	} catch (error) {

@@ -13,6 +13,7 @@ import { type CandidateParse, candidateMeasures, candidateScope } from "./candid
 import { cloneCandidates, cloneTargets } from "./clone-candidates.ts";
 import { withExposure } from "./exposure.ts";
 import { importGraphs } from "./import-edges.ts";
+import { ImportResolutions } from "./import-resolutions.ts";
 import { offerTo, projectFacts } from "./map-facts.ts";
 import { MEASURE_VISITOR, type MeasureFilter, registerMeasureVisitor } from "./measure-visitor.ts";
 import { type ProjectSlice, projectSlice } from "./project-slice.ts";
@@ -168,11 +169,14 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 	const leftOut = new Set((snapshot.workingCopyDiffers ?? []).filter((path) => !changedPaths.has(path)));
 	let mapped = await mapping;
 	let slice: ProjectSlice | undefined;
+	// The import reach and every import graph below resolve the same imports against the same file lists.
+	const resolutions = new ImportResolutions();
 	if (maps !== undefined && sliced) {
 		const reached = await sliceOf(listing as Promise<ProjectSlice | undefined>, text, sides, changedPaths, leftOut, {
 			...(signal === undefined ? {} : { signal }),
 			afterFacts: afterFacts.values(),
 			onContext: (context) => candidates?.resolveWith(context),
+			resolutions,
 		});
 		if (reached === undefined)
 			mapped = await projectFacts(maps, snapshot.root, signal, {
@@ -204,7 +208,7 @@ async function analyse(options: ReviewRootOptions, opened: OpenedReview, done: A
 		notes.push(
 			`import graph: ${unseen} file${unseen === 1 ? "" : "s"} outside the change ${unseen === 1 ? "differs" : "differ"} in the working copy from the reviewed state and could not be read as that state holds ${unseen === 1 ? "it" : "them"}; left out (imports through ${unseen === 1 ? "it" : "them"} are not seen)`,
 		);
-	const graphs = () => importGraphs(text, sides.measured, project, leftOut, sides.reviewed);
+	const graphs = () => importGraphs(text, sides.measured, project, leftOut, sides.reviewed, resolutions);
 	if (slice !== undefined) await settleRegionPairs(slice, graphs, changedPaths, policy?.policy, signal);
 	const edges = graphs();
 	signal?.throwIfAborted();
