@@ -39,7 +39,7 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(java), ["com.google.gson.Gson.fromJson"]);
 		const go =
 			"goroutine 1 [running]:\ngithub.com/gin-gonic/gin.(*Context).Next(...)\n\t/go/src/gin/context.go:174 +0x2b";
-		assert.deepEqual(pathsOf(go), [["/go/src/gin/context.go", 174, 0.8]]);
+		assert.deepEqual(pathsOf(go), [["/go/src/gin/context.go", 174, 1]]);
 		assert.deepEqual(namesOf(go), ["Context.Next"]);
 		const rust = "thread 'main' panicked at crates/core/main.rs:10:5\n   0: grep_searcher::searcher::Searcher::search";
 		assert.deepEqual(pathsOf(rust), [["crates/core/main.rs", 10, 1]]);
