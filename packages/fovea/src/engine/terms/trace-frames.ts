@@ -56,7 +56,10 @@ const RUNTIME =
 	/^(?:(?:java|javax|jdk|sun|kotlin)\.|runtime\.|rust_begin_unwind$|__rust_|(?:std|core|alloc)::(?:panicking|rt|sys_common::backtrace|result::unwrap_failed|option::(?:unwrap|expect)_failed)\b)/;
 /** A trace's frames innermost first, each function as the trace prints it, for `frameWeights`. */
 const traceWeights = (functions: readonly (string | undefined)[]) =>
-	frameWeights(functions.map((name) => (name !== undefined && RUNTIME.test(name) ? "panic" : name)));
+	frameWeights(
+		functions,
+		functions.map((name) => name !== undefined && RUNTIME.test(name)),
+	);
 
 /**
  * `frames` without a frame the same as the one before it (a recursion, or a line pasted twice): a repeat is no
