@@ -46,23 +46,6 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(rust), ["grep_searcher::searcher::Searcher::search"]);
 	});
 
-	it("names the frames of Python's own library at a traceback's inner end weakly, not an installed package's", () => {
-		const text = [
-			"Traceback (most recent call last):",
-			'  File "/home/u/run.py", line 2, in <module>',
-			'  File "/usr/lib/python3.11/argparse.py", line 1900, in parse_args',
-			'  File "/venv/lib/python3.11/site-packages/tool/options.py", line 40, in to_pattern',
-			'  File "/usr/lib/python3.11/re/__init__.py", line 227, in compile',
-			'  File "<frozen importlib._bootstrap>", line 1006, in _find_and_load',
-		].join("\n");
-		assert.deepEqual(pathsOf(text), [
-			["/usr/lib/python3.11/re/__init__.py", 227, 0.3],
-			["/venv/lib/python3.11/site-packages/tool/options.py", 40, 1],
-			["/usr/lib/python3.11/argparse.py", 1900, 0.8],
-			["/home/u/run.py", 2, 0.8 ** 2],
-		]);
-	});
-
 	it("names the frames that only build or throw the error weakly, and the first frame outside them as the innermost", () => {
 		const java = [
 			"com.fasterxml.jackson.core.JsonParseException: Unexpected character",

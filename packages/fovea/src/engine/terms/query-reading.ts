@@ -52,12 +52,6 @@ const FILE = String.raw`[\w.@~+-]*\w\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go
 const SCRIPT_FILE = String.raw`[\w.@~+-]*\w\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)`;
 /** Python: `File "/x/y.py", line 12, in f`. */
 const PYTHON_FRAME = /File "([^"\n]+)", line (\d+)(?:, in ([\w.<>]+))?/g;
-/**
- * A file of Python's own library, as a traceback prints it: `/usr/lib/python3.10/re.py`,
- * `C:\Python39\lib\argparse.py`, `<frozen importlib._bootstrap>`; not an installed package (`site-packages/`).
- */
-const PYTHON_RUNTIME =
-	/^<frozen |[/\\][Ll]ib[/\\]python\d(?:\.\d+)?[/\\](?!(?:site|dist)-packages[/\\])|[/\\]Python\d+[/\\][Ll]ib[/\\](?!site-packages[/\\])/;
 /** JavaScript frames: `at fn (file.js:10:5)`, `at file.js:10:5`, `at async Class.fn (file:///x/y.mjs:1:2)`. */
 const SCRIPT_FRAME = new RegExp(
 	String.raw`\bat (?:async )?(?:([\w$.<>]+)(?: \[as [\w$]+\])? \()?(?:file://|webpack:///?)?((?:[A-Za-z]:)?[^\s()'"\x60]*?${SCRIPT_FILE}):(\d+)(?::\d+)?\)?`,
@@ -144,10 +138,7 @@ export function readQuery(text: string): QueryReading {
 
 	// Python prints the innermost frame last, the others first: each trace is weighed from its innermost frame out.
 	const python = [...text.matchAll(PYTHON_FRAME)].reverse();
-	const pythonWeights = frameWeights(
-		python.map((m) => m[3]),
-		python.map((m) => PYTHON_RUNTIME.test(m[1] as string)),
-	);
+	const pythonWeights = frameWeights(python.map((m) => m[3]));
 	python.forEach((m, k) => {
 		const weight = pythonWeights[k] as number;
 		addPath(m[1] as string, weight, Number(m[2]));

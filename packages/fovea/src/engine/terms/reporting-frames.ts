@@ -27,8 +27,8 @@ export function isReportingFrame(name: string | undefined): boolean {
 /**
  * The weights of a trace's frames given their functions innermost first (undefined when a frame names none): the
  * reporting frames the trace opens with 0.3, each other frame 0.8 to the power of its place after them, at least 0.3.
- * A frame `runtime` marks (the language's own library: Python's `/usr/lib/python3.10/re.py`, Java's `java.util.…`)
- * counts as reporting there: a project's fault is not in the runtime, which only passed it on.
+ * A frame `runtime` marks (the language's own library: Java's `java.util.Objects`, Go's `runtime.sigpanic`) counts as
+ * reporting there: a project's fault is not in the runtime, which only passed it on.
  */
 export function frameWeights(functions: readonly (string | undefined)[], runtime: readonly boolean[] = []): number[] {
 	const opens = (k: number) => runtime[k] === true || isReportingFrame(functions[k]);
