@@ -109,14 +109,6 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(text).sort(), ["capfd.readouterr", "x.flush"]);
 	});
 
-	it("reads a Rust path written in prose as a name, with or without its call's parentheses, but not in a link", () => {
-		const text = [
-			"Make Pool::acquire() return the permit, and expose watch::Sender::len too.",
-			"See https://docs.rs/x/latest/x/sync/struct.Pool.html#method::acquire or `Guard::drop`.",
-		].join("\n");
-		assert.deepEqual(namesOf(text).sort(), ["Guard::drop", "Pool::acquire", "watch::Sender::len"]);
-	});
-
 	it("reads a member written as documentation refers to it in prose, but not issue numbers, headings or anchors", () => {
 		const text = [
 			"# Inconsistent TextBuffer#getTextBuffer behavior",

@@ -82,12 +82,7 @@ const CODE_SPAN = /`([^`\n]+)`/g;
  * A call written in prose, outside code: `capfd.readouterr()`, `SI._collect_factor_and_dimension()`. The parentheses
  * make it code by its form, and prose names what fails, where a snippet's calls are mostly what it uses.
  */
-const PROSE_CALL = /(?<![\w$.:`])([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)/g;
-/**
- * A Rust path written in prose: `AsyncFd::new`, `broadcast::Sender::len`. English has no `::`, so the form is code,
- * as a call in prose is.
- */
-const PROSE_PATH = /(?<![\w$.:`/])([A-Za-z_]\w*(?:::[A-Za-z_]\w*)+)(?![\w:(])/g;
+const PROSE_CALL = /(?<![\w$.`])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
 /**
  * A member written as documentation refers to it, in prose: `TextBuffer#getTextBuffer` (Javadoc's `{@link}` form, and
  * JavaScript's `Router#handle`). Not an issue reference (`#123`), a heading (`# Title`) or a link's anchor
@@ -187,7 +182,6 @@ export function readQuery(text: string): QueryReading {
 	for (const m of prose.matchAll(CODE_SPAN)) readSpan((m[1] as string).trim(), addPath, addName);
 	const plainProse = prose.replace(CODE_SPAN, " ");
 	for (const m of plainProse.matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
-	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_PATH)) addName(m[1] as string, 0.5);
 	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_MEMBER)) addName(`${m[1]}.${m[2]}`, 0.5);
 	const title = titleOf(text);
 	if (hasBody(text)) {
