@@ -37,8 +37,6 @@ describe("Java traces", () => {
 		const names = namesOf(text);
 		assert.equal(names.get("org.example.core.Settings.load"), 1);
 		assert.equal(names.get("org.example.core.Loader.run"), 0.8);
-		const lambda = "java.lang.NullPointerException\n\tat org.example.Factory.lambda$dockerConfig$4(Factory.java:27)";
-		assert.deepEqual([...namesOf(lambda).keys()], ["org.example.Factory.dockerConfig"]);
 	});
 });
 

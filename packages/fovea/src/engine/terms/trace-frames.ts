@@ -62,15 +62,6 @@ const traceWeights = (functions: readonly (string | undefined)[]) =>
 	);
 
 /**
- * A Java frame's method as the code names it: a lambda's synthetic method (`Factory.lambda$dockerConfig$4`) is the
- * method it is written in (`Factory.dockerConfig`), and a nested or anonymous class's method (`Outer$Inner.run`,
- * `Outer$1.run`) is named in its outer class, whose file holds it.
- */
-function javaFunction(qualified: string): string {
-	return qualified.replace(/\.lambda\$(\w+?)\$\d+$/, ".$1").replace(/\$\w*/g, "");
-}
-
-/**
  * `frames` without a frame the same as the one before it (a recursion, or a line pasted twice): a repeat is no
  * further from the fault than its first print.
  */
@@ -91,7 +82,7 @@ export function javaFrames(text: string): Required<TraceFrame>[] {
 	const distinct = withoutRepeats(frames, (f) => `${f.qualified} ${f.path}:${f.line}`);
 	const weights = traceWeights(distinct.map((f) => f.qualified));
 	return distinct.map((f, k) => ({
-		name: javaFunction(f.qualified),
+		name: f.qualified.replace(/\$\w*/g, "").replace(/\.lambda$/, ""),
 		path: f.path,
 		line: f.line,
 		weight: weights[k] as number,
