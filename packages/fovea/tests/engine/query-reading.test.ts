@@ -175,14 +175,6 @@ describe("readQuery", () => {
 		assert.deepEqual(readQuery("router matching of path params in the server").names, []);
 	});
 
-	it("reads a Rust path in backticks through its type arguments and trait, not a generic type alone", () => {
-		const text = [
-			"Convert with `<Buffer as From<Chunk>>::from` instead of `Chunk::into_buffer()`",
-			"and `Pool<T, S>::complete()` panics. The field is a `Vec<u8>`.",
-		].join("\n");
-		assert.deepEqual(namesOf(text).sort(), ["Buffer::from", "Chunk::into_buffer", "Pool::complete"]);
-	});
-
 	it("reads the area a commit-style subject opens with, not its type", () => {
 		assert.deepEqual(readQuery("fix(server-renderer): reject CR in attribute names").scopes, ["server-renderer"]);
 		assert.deepEqual(readQuery("ignore,globset: increase pool capacity").scopes, ["ignore", "globset"]);

@@ -9,7 +9,7 @@
 import { languageOf } from "../model/index.ts";
 import { hasBody, type NamedLiteral, readLiterals } from "./query-literals.ts";
 import { frameWeights } from "./reporting-frames.ts";
-import { goFrames, javaFrames, rustFrames, rustPath } from "./trace-frames.ts";
+import { goFrames, javaFrames, rustFrames } from "./trace-frames.ts";
 
 /** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
 export interface NamedPath {
@@ -219,7 +219,7 @@ function titleOf(text: string): string {
 
 /**
  * An inline code span: a path (`lib/request.js`, `request.js:12`), a name (`Quantity.__array_ufunc__()`,
- * `Router#handle`, Rust's `<BytesMut as From<Bytes>>::from`), or a snippet whose qualified names count half.
+ * `Router#handle`), or a snippet whose qualified names count half.
  */
 function readSpan(
 	span: string,
@@ -229,12 +229,6 @@ function readSpan(
 	const path = /^([^\s:]+?)(?::(\d+))?(?::\d+)?$/.exec(span);
 	if (path !== null && languageOf(path[1] as string) !== undefined) {
 		addPath(path[1] as string, 0.8, path[2] === undefined ? undefined : Number(path[2]));
-		return;
-	}
-	// A Rust path with type arguments or a trait (`Harness<T, S>::complete`, `<BytesMut as From<Bytes>>::from()`).
-	const rust = span.includes("<") && span.includes("::") ? rustPath(span.replace(/\(\)$/, "")) : undefined;
-	if (rust?.includes("::")) {
-		addName(rust, 1);
 		return;
 	}
 	const name = /^(?:new\s+)?([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)(?:\(.*\))?$/.exec(span);
