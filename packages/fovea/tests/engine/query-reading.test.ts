@@ -109,22 +109,6 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(text).sort(), ["capfd.readouterr", "x.flush"]);
 	});
 
-	it("reads a module's type written in prose as a name, but not a locale, an address, an error type or a URL", () => {
-		const text = [
-			"The size is not set on stats.OutPayload, and geometry.Segment ignores unittest.TestCase.setUp.",
-			"LANG=en_US.UTF-8, mail john.Doe@example.org; raises io.UnsupportedOperation and pkg.ParseError.",
-			"See https://example.org/docs/stats.OutPayload for `mod.Klass` and util.Helper.run() too.",
-		].join("\n");
-		assert.deepEqual(namesOf(text).sort(), [
-			"geometry.Segment",
-			"io.UnsupportedOperation",
-			"mod.Klass",
-			"stats.OutPayload",
-			"unittest.TestCase.setUp",
-			"util.Helper.run",
-		]);
-	});
-
 	it("reads a member written as documentation refers to it in prose, but not issue numbers, headings or anchors", () => {
 		const text = [
 			"# Inconsistent TextBuffer#getTextBuffer behavior",

@@ -84,13 +84,6 @@ const CODE_SPAN = /`([^`\n]+)`/g;
  */
 const PROSE_CALL = /(?<![\w$.`])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
 /**
- * A qualified name written in prose, a module or package and a type of it: `stats.InPayload`, `geometry.Point`,
- * `unittest.TestCase.tearDown`. Prose never joins a word and a capitalized one with a dot and no space, so the form
- * is code, as a call in prose is. Not a locale (`en_US.UTF-8`), an address (`john.Doe@x`) or the start of a longer
- * name (`Gson.toJson(`, which the forms above read).
- */
-const PROSE_QUALIFIED = /(?<![\w$.:/#@-])([a-z_]\w*(?:\.[a-z_]\w*)*\.[A-Z]\w*(?:\.[A-Za-z_]\w*)*)(?!\.?[\w$(/@-])/g;
-/**
  * A member written as documentation refers to it, in prose: `TextBuffer#getTextBuffer` (Javadoc's `{@link}` form, and
  * JavaScript's `Router#handle`). Not an issue reference (`#123`), a heading (`# Title`) or a link's anchor
  * (`README.md#usage`, `…/repo#readme`, `?highlight=x#x`): both sides are identifiers, nothing path-like comes before,
@@ -190,9 +183,6 @@ export function readQuery(text: string): QueryReading {
 	const plainProse = prose.replace(CODE_SPAN, " ");
 	for (const m of plainProse.matchAll(PROSE_CALL)) addName(m[1] as string, 0.5);
 	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_MEMBER)) addName(`${m[1]}.${m[2]}`, 0.5);
-	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_QUALIFIED)) {
-		if (!ERROR_TYPE.test(m[1] as string)) addName(m[1] as string, 0.5);
-	}
 	const title = titleOf(text);
 	if (hasBody(text)) {
 		for (const m of title.replace(CODE_SPAN, " ").replace(URL, " ").matchAll(TITLE_TYPE)) {
