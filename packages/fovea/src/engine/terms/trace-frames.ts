@@ -150,8 +150,8 @@ const RUST_PATH = /^[<\w:{}&, >()[\];'*]+$/;
 /**
  * The path a Rust symbol names, without type arguments, closures or a trait qualifier: `a::b::C<T, S>::f` is
  * `a::b::C::f`, `<a::C<T> as x::Trait>::f` is `a::C::f` (the type that implements it, where the code is), and
- * `Vec::<u8>::new` is `Vec::new`. Undefined when `written` is no path (an identifier joined by `::` at least, or one
- * word: `main`, `rust_begin_unwind`).
+ * `Vec::<u8>::new` is `Vec::new`. Undefined when `written` is not a path: identifiers joined by `::`, or one alone
+ * (`main`, `rust_begin_unwind`).
  */
 export function rustPath(written: string): string | undefined {
 	if (!RUST_PATH.test(written)) return undefined;
