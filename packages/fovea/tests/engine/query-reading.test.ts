@@ -143,6 +143,20 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf("Possible NPE from DockerConfigCredentialRetriever"), [], "a one-line query has no title");
 	});
 
+	it("reads a snake_case name an issue's title names, but not a tag, a qualified name's part or the body's", () => {
+		const issue = [
+			"[NEEDS_TRIAGE] to_frame_dict drops attrs, and core_utils::merge_all too",
+			"The body's other_name is prose here.",
+		].join("\n");
+		assert.deepEqual(
+			readQuery(issue)
+				.names.map((n) => [n.name, n.weight])
+				.sort(),
+			[["to_frame_dict", 0.5]],
+		);
+		assert.deepEqual(namesOf("to_frame_dict drops attrs"), [], "a one-line query has no title");
+	});
+
 	it("reads links to a file of a repository's web view, with the line they point at", () => {
 		const text = [
 			"handled [here](https://github.com/o/r/blob/df052e74/xarray/coding/variables.py#L311-L315), see also",

@@ -99,6 +99,12 @@ const PROSE_MEMBER = /(?<![\w$#/.-])([A-Za-z_$][\w$]*)#([A-Za-z_$][\w$]*)(?![\w$
  * wrong, not where: the class that defines it is rarely what a fix changes.
  */
 const TITLE_TYPE = /(?<![\w$#.])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?!\.?[\w$#(])/g;
+/**
+ * A snake_case name in an issue's title, outside code: `to_unstacked_dataset broken for single-dim variables`,
+ * `try_join_next for JoinSet`. English joins no words with underscores, so the form is code, as a CamelCase type's
+ * is. Not a part of a qualified name (`tracing_subscriber::Layer`, which the body's forms read) or a `[TAG_LIKE]`.
+ */
+const TITLE_SNAKE = /(?<![\w$#./:[-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w$#(/:\]-]|\.\w)/g;
 /** The name of an error, exception or warning type. */
 const ERROR_TYPE = /(?:Error|Exception|Warning)$/;
 /** A web link, to its first space. */
@@ -185,9 +191,11 @@ export function readQuery(text: string): QueryReading {
 	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_MEMBER)) addName(`${m[1]}.${m[2]}`, 0.5);
 	const title = titleOf(text);
 	if (hasBody(text)) {
-		for (const m of title.replace(CODE_SPAN, " ").replace(URL, " ").matchAll(TITLE_TYPE)) {
+		const plainTitle = title.replace(CODE_SPAN, " ").replace(URL, " ");
+		for (const m of plainTitle.matchAll(TITLE_TYPE)) {
 			if (!ERROR_TYPE.test(m[1] as string)) addName(m[1] as string, 0.5);
 		}
+		for (const m of plainTitle.matchAll(TITLE_SNAKE)) addName(m[1] as string, 0.5);
 	}
 
 	const opening = SUBJECT_SCOPE.exec(text);
