@@ -39,7 +39,7 @@ describe("readQuery", () => {
 		assert.deepEqual(namesOf(java), ["com.google.gson.Gson.fromJson"]);
 		const go =
 			"goroutine 1 [running]:\ngithub.com/gin-gonic/gin.(*Context).Next(...)\n\t/go/src/gin/context.go:174 +0x2b";
-		assert.deepEqual(pathsOf(go), [["/go/src/gin/context.go", 174, 0.8]]);
+		assert.deepEqual(pathsOf(go), [["/go/src/gin/context.go", 174, 1]]);
 		assert.deepEqual(namesOf(go), ["Context.Next"]);
 		const rust = "thread 'main' panicked at crates/core/main.rs:10:5\n   0: grep_searcher::searcher::Searcher::search";
 		assert.deepEqual(pathsOf(rust), [["crates/core/main.rs", 10, 1]]);
@@ -141,6 +141,20 @@ describe("readQuery", () => {
 			],
 		);
 		assert.deepEqual(namesOf("Possible NPE from DockerConfigCredentialRetriever"), [], "a one-line query has no title");
+	});
+
+	it("reads a snake_case name an issue's title names, but not a tag, a qualified name's part or the body's", () => {
+		const issue = [
+			"[NEEDS_TRIAGE] to_frame_dict drops attrs, and core_utils::merge_all too",
+			"The body's other_name is prose here.",
+		].join("\n");
+		assert.deepEqual(
+			readQuery(issue)
+				.names.map((n) => [n.name, n.weight])
+				.sort(),
+			[["to_frame_dict", 0.5]],
+		);
+		assert.deepEqual(namesOf("to_frame_dict drops attrs"), [], "a one-line query has no title");
 	});
 
 	it("reads links to a file of a repository's web view, with the line they point at", () => {

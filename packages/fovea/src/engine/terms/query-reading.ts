@@ -9,6 +9,7 @@
 import { languageOf } from "../model/index.ts";
 import { hasBody, type NamedLiteral, readLiterals } from "./query-literals.ts";
 import { frameWeights } from "./reporting-frames.ts";
+import { goFrames, javaFrames, rustFrames } from "./trace-frames.ts";
 
 /** A file the query names, as written (absolute, relative, or a bare file name), with its line when given. */
 export interface NamedPath {
@@ -47,15 +48,21 @@ export interface QueryReading {
 
 /** A source file name (an extension the engine parses). */
 const FILE = String.raw`[\w.@~+-]*\w\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|rs|java)`;
+/** A script file name: the files a JavaScript stack trace names. */
+const SCRIPT_FILE = String.raw`[\w.@~+-]*\w\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)`;
 /** Python: `File "/x/y.py", line 12, in f`. */
 const PYTHON_FRAME = /File "([^"\n]+)", line (\d+)(?:, in ([\w.<>]+))?/g;
-/** Java (and Kotlin) frames: `at com.pkg.Class.method(Class.java:12)`. */
-const JAVA_FRAME = /\bat ((?:[\w$]+\.)+[\w$<>]+)\(([\w$]+\.(?:java|kt)):(\d+)\)/g;
 /** JavaScript frames: `at fn (file.js:10:5)`, `at file.js:10:5`, `at async Class.fn (file:///x/y.mjs:1:2)`. */
 const SCRIPT_FRAME = new RegExp(
-	String.raw`\bat (?:async )?(?:([\w$.<>]+)(?: \[as [\w$]+\])? \()?(?:file://|webpack:///?)?((?:[A-Za-z]:)?[^\s()'"\x60]*?${FILE}):(\d+)(?::\d+)?\)?`,
+	String.raw`\bat (?:async )?(?:([\w$.<>]+)(?: \[as [\w$]+\])? \()?(?:file://|webpack:///?)?((?:[A-Za-z]:)?[^\s()'"\x60]*?${SCRIPT_FILE}):(\d+)(?::\d+)?\)?`,
 	"g",
 );
+/**
+ * Where a Rust program panicked: `thread 'main' panicked at src/x.rs:10:5:` (the message follows), or before Rust
+ * 1.73 `panicked at 'message', src/x.rs:10:5`. The line that panics, or with `unwrap` its caller: the innermost frame.
+ */
+const RUST_PANIC =
+	/panicked at (?:'(?:[^'\\]|\\.)*',\s*)?((?:\/|[A-Za-z]:\/|\.\/)?(?:[\w.@~+-]+\/)*[\w.@~+-]+\.rs):(\d+)/g;
 /** Any `path:line` (Go and Rust frames, compiler errors): `/go/src/x/y.go:42`, `src/lib.rs:10:5`. */
 const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
 /**
@@ -67,14 +74,6 @@ const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE
 const WEB_LINK = new RegExp(String.raw`/(?:blob|blame)/[^/\s]+/((?:[\w.@~+-]+/)*${FILE})(?:#L(\d+))?(?![\w/])`, "g");
 /** A path with at least one directory, anywhere in the text. */
 const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
-/**
- * Go frames name their function: `github.com/x/y.(*Engine).handle(...)`, `main.main()`, always followed by a line with
- * its tab-indented `file.go:line`. Without that line it is a call in a snippet (`monkeypatch.setenv('A', '1')`), which
- * names what the snippet uses, not where it fails.
- */
-const GO_FUNCTION = /^[ \t]*(?:[\w.-]+\/)*[\w-]+\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n\t[^\n]*\.go:\d+/gm;
-/** Rust backtrace frames: `  3: crate::module::func`. */
-const RUST_FRAME = /^\s*\d+: ((?:[\w<>]+::)+\w+)/gm;
 /** A fenced code block's body. */
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 /** An inline code span, on one line. */
@@ -100,6 +99,12 @@ const PROSE_MEMBER = /(?<![\w$#/.-])([A-Za-z_$][\w$]*)#([A-Za-z_$][\w$]*)(?![\w$
  * wrong, not where: the class that defines it is rarely what a fix changes.
  */
 const TITLE_TYPE = /(?<![\w$#.])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?!\.?[\w$#(])/g;
+/**
+ * A snake_case name in an issue's title, outside code: `to_unstacked_dataset broken for single-dim variables`,
+ * `try_join_next for JoinSet`. English joins no words with underscores, so the form is code, as a CamelCase type's
+ * is. Not a part of a qualified name (`tracing_subscriber::Layer`, which the body's forms read) or a `[TAG_LIKE]`.
+ */
+const TITLE_SNAKE = /(?<![\w$#./:[-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w$#(/:\]-]|\.\w)/g;
 /** The name of an error, exception or warning type. */
 const ERROR_TYPE = /(?:Error|Exception|Warning)$/;
 /** A web link, to its first space. */
@@ -145,13 +150,10 @@ export function readQuery(text: string): QueryReading {
 		addPath(m[1] as string, weight, Number(m[2]));
 		if (m[3] !== undefined && !m[3].startsWith("<")) addName(m[3], weight / 2);
 	});
-	const java = [...text.matchAll(JAVA_FRAME)];
-	const javaWeights = frameWeights(java.map((m) => m[1]));
-	java.forEach((m, k) => {
-		const weight = javaWeights[k] as number;
-		addPath(m[2] as string, weight, Number(m[3]));
-		addName((m[1] as string).replace(/\$\w*/g, ""), weight);
-	});
+	for (const frame of javaFrames(text)) {
+		addPath(frame.path, frame.weight, frame.line);
+		addName(frame.name, frame.weight);
+	}
 	const script = [...text.matchAll(SCRIPT_FRAME)];
 	const scriptWeights = frameWeights(script.map((m) => m[1]));
 	script.forEach((m, k) => {
@@ -160,6 +162,11 @@ export function readQuery(text: string): QueryReading {
 		const fn = m[1]?.replace(/^(?:new |Object\.|Function\.)/, "");
 		if (fn !== undefined && !fn.startsWith("<")) addName(fn, weight / 2);
 	});
+	for (const m of text.matchAll(RUST_PANIC)) addPath(m[1] as string, 1, Number(m[2]));
+	for (const frame of [...goFrames(text), ...rustFrames(text)]) {
+		if (frame.path !== undefined) addPath(frame.path, frame.weight, frame.line);
+		if (frame.name !== undefined) addName(frame.name, frame.weight / 2);
+	}
 	// A linked file and line, a path and line outside a frame, or a path alone; a path a frame gave already keeps the
 	// frame's weight.
 	const framed = new Set([...paths.values()].map((named) => named.path));
@@ -169,8 +176,6 @@ export function readQuery(text: string): QueryReading {
 	}
 	for (const m of text.matchAll(PATH_LINE)) if (!framed.has(m[1] as string)) addPath(m[1] as string, 0.8, Number(m[2]));
 	for (const m of text.matchAll(PATH)) if (!framed.has(m[1] as string)) addPath(m[1] as string, 0.6);
-	for (const m of text.matchAll(GO_FUNCTION)) addName(m[1] === undefined ? (m[2] as string) : `${m[1]}.${m[2]}`, 0.5);
-	for (const m of text.matchAll(RUST_FRAME)) addName(m[1] as string, 0.5);
 
 	const fences = [...text.matchAll(FENCE)].map((m) => m[1] as string);
 	for (const body of fences) {
@@ -186,9 +191,11 @@ export function readQuery(text: string): QueryReading {
 	for (const m of plainProse.replace(URL, " ").matchAll(PROSE_MEMBER)) addName(`${m[1]}.${m[2]}`, 0.5);
 	const title = titleOf(text);
 	if (hasBody(text)) {
-		for (const m of title.replace(CODE_SPAN, " ").replace(URL, " ").matchAll(TITLE_TYPE)) {
+		const plainTitle = title.replace(CODE_SPAN, " ").replace(URL, " ");
+		for (const m of plainTitle.matchAll(TITLE_TYPE)) {
 			if (!ERROR_TYPE.test(m[1] as string)) addName(m[1] as string, 0.5);
 		}
+		for (const m of plainTitle.matchAll(TITLE_SNAKE)) addName(m[1] as string, 0.5);
 	}
 
 	const opening = SUBJECT_SCOPE.exec(text);

@@ -27,10 +27,13 @@ export function isReportingFrame(name: string | undefined): boolean {
 /**
  * The weights of a trace's frames given their functions innermost first (undefined when a frame names none): the
  * reporting frames the trace opens with 0.3, each other frame 0.8 to the power of its place after them, at least 0.3.
+ * A frame `runtime` marks (the language's own library: Java's `java.util.Objects`, Go's `runtime.sigpanic`) counts as
+ * reporting there: a project's fault is not in the runtime, which only passed it on.
  */
-export function frameWeights(functions: readonly (string | undefined)[]): number[] {
+export function frameWeights(functions: readonly (string | undefined)[], runtime: readonly boolean[] = []): number[] {
+	const opens = (k: number) => runtime[k] === true || isReportingFrame(functions[k]);
 	let reporting = 0;
-	while (reporting < functions.length && isReportingFrame(functions[reporting])) reporting++;
+	while (reporting < functions.length && opens(reporting)) reporting++;
 	return functions.map((_, k) =>
 		k < reporting ? MIN_FRAME_WEIGHT : Math.max(MIN_FRAME_WEIGHT, FRAME_DECAY ** (k - reporting)),
 	);
