@@ -58,14 +58,14 @@ const TEXT_RANK = 0.7;
 const NAMED_SHARE = 0.5;
 const NAMED_BONUS = 0.6;
 
-/** Scratch slots of a focus query (the diffusion keeps its own vectors, `BoundedDiffusion`). */
+/** Scratch slots of a focus query (the diffusion keeps its own vectors, `BoundedDiffusion`, and the seeds theirs). */
 const FOCUS_SLOTS = {
 	score: 0,
 	roleFactor: 1,
 	beforeRoles: 2,
-	hottest: 4,
-	text: 5,
-	expanded: 6,
+	hottest: 3,
+	text: 4,
+	expanded: 5,
 } as const;
 
 /** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */
