@@ -173,4 +173,26 @@ describe("ContentIndex", () => {
 			assert.deepEqual(scores(built, query, 3000), scores(added, query, 3000), query);
 		}
 	});
+	it("reads a term's document frequency without its postings, before and after edits", () => {
+		const index = new ContentIndex(FILES.map((f, i) => [i, f] as const));
+		const words = ["upload", "retry", "queue", "token", "backoff", "absent"];
+		const check = (label: string) => {
+			const before = index.postingsRead;
+			const df = words.map((word) => index.documentFrequency(word));
+			assert.equal(index.postingsRead, before, `${label}: no posting read for a document frequency`);
+			assert.deepEqual(
+				df,
+				words.map((word) => index.filesWith(word).length),
+				`${label}: the files that hold each term`,
+			);
+		};
+		check("built");
+		index.add(1, file("src/queue.ts", "a retry queue: upload jobs", ["enqueue"]));
+		index.remove(3);
+		index.add(3, file("docs/notes.ts", "token notes"));
+		index.remove(2);
+		check("edited");
+		index.remove(1);
+		check("an added file removed");
+	});
 });

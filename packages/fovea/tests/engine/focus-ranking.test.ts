@@ -1,20 +1,11 @@
 /**
  * The node-sized steps of a focus query against their plain definitions: `topK` picks what a full sort picks (ties
- * by lower id, only accepted ids, only scores above zero), and the seed steps compute what they say.
+ * by lower id, only accepted ids, only scores above zero); the seed steps are `seed-vector.test.ts`'s.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import {
-	addMass,
-	addTextShare,
-	countPositive,
-	normalizeSeeds,
-	scaleFrom,
-	sumOf,
-	topK,
-	topKAmong,
-} from "../../src/engine/rank/ranking.ts";
+import { topK, topKAmong } from "../../src/engine/rank/ranking.ts";
 
 /** Scores with zeros and ties (as a sparse heat has), or mostly distinct. */
 const scores = fc.oneof(
@@ -74,32 +65,5 @@ describe("topKAmong", () => {
 			}),
 			{ numRuns: 500 },
 		);
-	});
-});
-
-describe("seed steps", () => {
-	it("adds a term's mass to each node holding it, once per listing", () => {
-		const seeds = Float64Array.of(0, 1, 0, 0);
-		addMass(seeds, [1, 3, 3], 0.5);
-		addMass(seeds, [], 7);
-		assert.deepEqual([...seeds], [0, 1.5, 0, 1]);
-	});
-
-	it("normalizes seeds to sum 1 and counts the positive ones", () => {
-		const seeds = Float64Array.of(0, 2, 0, 6);
-		assert.equal(normalizeSeeds(seeds), 2);
-		assert.deepEqual([...seeds], [0, 0.25, 0, 0.75]);
-		assert.equal(normalizeSeeds(new Float64Array(3)), 0);
-	});
-
-	it("blends the text share into the files' seeds and scales the symbols' seeds", () => {
-		const seeds = Float64Array.of(0.5, 0, 0.25, 0.25);
-		const text = Float64Array.of(1, 3);
-		addTextShare(seeds, text, 0.7, sumOf(text));
-		scaleFrom(seeds, text.length, 0.7);
-		const expected = [0.7 * 0.5 + 0.3 * 0.25, 0.3 * 0.75, 0.7 * 0.25, 0.7 * 0.25];
-		for (const [i, value] of expected.entries()) assert.ok(Math.abs((seeds[i] as number) - value) < 1e-12);
-		assert.equal(countPositive(seeds), 4);
-		assert.equal(countPositive(Float64Array.of(0, -1, 2)), 1);
 	});
 });

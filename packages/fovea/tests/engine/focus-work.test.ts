@@ -53,4 +53,18 @@ describe("focus work on a graph larger than the heat budget", () => {
 		assert.equal(graph.nodes[result.symbols[0]?.id as number]?.name, "renderGadget");
 		assert.equal(graph.nodes[result.files[0]?.id as number]?.path, "src/m1234.ts");
 	});
+	it("reads the nodes a query seeds, not every node, to mix, count and list its seeds", () => {
+		const graph = buildGraph(corpus(2000, 35), links);
+		const prepared = prepareGraph(graph);
+		focus(prepared, { text: "handle item" });
+		const read = prepared.seeds.nodesRead;
+		const result = focus(prepared, { text: "renderGadget" });
+		assert.equal(graph.nodes[result.symbols[0]?.id as number]?.name, "renderGadget");
+		const seedsRead = prepared.seeds.nodesRead - read;
+		assert.ok(
+			seedsRead > 0 && seedsRead <= 10 * result.seededNodes,
+			`${seedsRead} nodes read, ${result.seededNodes} seeded`,
+		);
+		assert.ok(seedsRead < graph.nodes.length / 100, `${seedsRead} of ${graph.nodes.length} nodes`);
+	});
 });

@@ -287,6 +287,32 @@ describe("resolveImport: Python", () => {
 		assert.deepEqual(resolve("app/main.py", "python", "requests", ["get"]), []);
 		assert.deepEqual(resolve("app/main.py", "python", "...too.far"), []);
 	});
+
+	it("probes no file under a root where neither the module's directory nor its parent exists", () => {
+		/** The files, counting the paths probed. */
+		class Probed extends Set<string> {
+			probes = 0;
+			override has(path: string): boolean {
+				this.probes++;
+				return super.has(path);
+			}
+		}
+		const deep = "svc/py/a/b/c/d/e/f/main.py";
+		const probed = new Probed([deep, "svc/py/pkg/mod.py", "ns/space/sub/__init__.py"]);
+		const resolveIn = (spec: string, names?: string[]) => {
+			probed.probes = 0;
+			const imported: ImportFact =
+				names === undefined ? { specifier: spec, line: 1 } : { specifier: spec, line: 1, names };
+			return resolveImport({ path: deep, language: "python" }, imported, { files: probed });
+		};
+		// Ten roots to try (the root, src/ and eight ancestors): none holds `requests`.
+		assert.deepEqual(resolveIn("requests.adapters", ["HTTPAdapter", "Retry"]), []);
+		assert.equal(probed.probes, 0);
+		assert.deepEqual(resolveIn("pkg.mod", ["run"]), ["svc/py/pkg/mod.py"]);
+		assert.ok(probed.probes <= 4, `${probed.probes} paths probed`);
+		// A namespace package (a directory holding only packages) still resolves its subpackages.
+		assert.deepEqual(resolveIn("ns.space", ["sub"]), ["ns/space/sub/__init__.py"]);
+	});
 });
 
 describe("resolveImport: Go", () => {

@@ -38,6 +38,8 @@ export interface FileIndex {
 	byName: Map<string, string[]>;
 	/** Directory name → every directory with that name (holding files directly). */
 	dirsByName: Map<string, string[]>;
+	/** Every directory holding files at any depth, the root (`""`) included. */
+	dirs: Set<string>;
 }
 
 const indexes = new WeakMap<ReadonlySet<string>, { size: number; index: FileIndex }>();
@@ -53,8 +55,12 @@ export function fileIndex(files: ReadonlySet<string>): FileIndex {
 		push(byName, basenameOf(path), path);
 	}
 	const dirsByName = new Map<string, string[]>();
-	for (const dir of byDir.keys()) push(dirsByName, basenameOf(dir), dir);
-	const index = { byDir, byName, dirsByName };
+	const dirs = new Set<string>([""]);
+	for (const dir of byDir.keys()) {
+		push(dirsByName, basenameOf(dir), dir);
+		for (let up = dir; !dirs.has(up); up = dirnameOf(up)) dirs.add(up);
+	}
+	const index = { byDir, byName, dirsByName, dirs };
 	indexes.set(files, { size: files.size, index });
 	return index;
 }

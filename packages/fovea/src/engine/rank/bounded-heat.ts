@@ -31,7 +31,7 @@ import {
 	scaleReach,
 	unplace,
 } from "./heat-region.ts";
-import { clearAt, countNonzero, grownList, isolatedAmong, keepLargest, listSeeds } from "./sparse-list.ts";
+import { clearAt, countNonzero, grownList, isolatedAmong, keepLargest, listSeeds, listSeedsAt } from "./sparse-list.ts";
 /**
  * Nodes a diffusion's region holds. A product costs the row entries of the region, so a focus costs about
  * `products × budget × mean degree` entry reads whatever the root's size; roots up to ~6,000 files (~65,000 nodes)
@@ -105,7 +105,8 @@ export class BoundedDiffusion {
 	/**
 	 * Heat from `seeds` after each time in `times` (see `heat.ts`'s `diffuse`) within a region of at most `budget`
 	 * nodes around the strongest seeds; isolated seeded nodes keep their own seed heat. The heats are valid until
-	 * the next run.
+	 * the next run. `seeded`, when given, lists the nodes with a nonzero seed in ascending order (`seed-vector.ts`),
+	 * so the seeds are not found by reading every node.
 	 */
 	run(
 		graph: NormalizedGraph,
@@ -114,6 +115,7 @@ export class BoundedDiffusion {
 		tolerance: number,
 		budget = HEAT_BUDGET,
 		stats?: BoundedHeatStats,
+		seeded?: Int32Array,
 	): BoundedHeat {
 		const n = graph.size;
 		if (seeds.length !== n) throw new RangeError(`diffuse: ${seeds.length} seeds for a graph of ${n} nodes`);
@@ -122,7 +124,7 @@ export class BoundedDiffusion {
 		if (n <= budget) return this.#whole(graph, seeds, times, tolerance, stats);
 		this.#prepare(n, budget);
 		try {
-			return this.#diffuse(graph, seeds, times, tolerance, budget, stats);
+			return this.#diffuse(graph, seeds, times, tolerance, budget, stats, seeded);
 		} finally {
 			unplace(this.#localOf, this.#region.subarray(0, this.#regionLength));
 		}
@@ -159,10 +161,11 @@ export class BoundedDiffusion {
 		tolerance: number,
 		budget: number,
 		stats: BoundedHeatStats | undefined,
+		seedIds: Int32Array | undefined,
 	): BoundedHeat {
 		const terms = Math.max(...times.map((t) => scaledBesselSeries(t, tolerance).length));
 		const isolated: number[] = [];
-		const seeded = this.#seedRegion(graph, seeds, budget, isolated);
+		const seeded = this.#seedRegion(graph, seeds, budget, isolated, seedIds);
 		let visits = this.#grow(graph, budget, terms - 1);
 		const region = this.#region.subarray(0, this.#regionLength).sort();
 		visits += rowEntries(graph.offsets, region, region.length);
@@ -216,8 +219,18 @@ export class BoundedDiffusion {
 	 * Starts the region with the seeds largest in magnitude, at most half the `budget`, their magnitudes in `#reach`
 	 * (the reach the region grows by); lists the isolated seeds in `isolated`. Returns how many seeds the region holds.
 	 */
-	#seedRegion(graph: NormalizedGraph, seeds: Float64Array, budget: number, isolated: number[]): number {
-		let length = listSeeds(seeds, graph.size, this.#reach, this.#candidates);
+	#seedRegion(
+		graph: NormalizedGraph,
+		seeds: Float64Array,
+		budget: number,
+		isolated: number[],
+		seedIds: Int32Array | undefined,
+	): number {
+		if (seedIds !== undefined) this.#listRoom(seedIds.length);
+		let length =
+			seedIds === undefined
+				? listSeeds(seeds, graph.size, this.#reach, this.#candidates)
+				: listSeedsAt(seeds, seedIds, this.#reach, this.#candidates);
 		if (length < 0) {
 			// More seeds than the list has room for: room for them all, and list them again.
 			this.#listRoom(countNonzero(seeds));

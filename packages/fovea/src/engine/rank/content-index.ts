@@ -49,6 +49,13 @@ export class ContentIndex {
 	#largeCounts = new Map<number, number>();
 	/** 1 for a file whose built postings no longer count (removed or re-added since the build). */
 	#stale: Uint8Array = new Uint8Array(0);
+	/**
+	 * How many of each row's built postings are stale: a term's document frequency is then its row's length less
+	 * these, plus its added postings, read without a pass over the row (a common term's row holds most files).
+	 */
+	#staleInRow: Uint32Array = new Uint32Array(0);
+	/** Built postings read so far (scoring and listing), for tests: a document frequency reads none. */
+	#postingsRead = 0;
 	/** Postings of the files added since the build, by term. */
 	readonly #added = new Map<string, Postings>();
 	/** Files whose postings are in `#added`. */
@@ -91,12 +98,18 @@ export class ContentIndex {
 		}
 		this.#layOut(counts);
 		this.#stale = new Uint8Array(maxId + 1);
+		this.#staleInRow = new Uint32Array(counts.length);
 		for (const [id, facts] of repeated) this.add(id, facts);
 	}
 
 	/** Bytes of the built postings' typed arrays: about 4 per posting, for tests and benchmarks. */
 	get builtBytes(): number {
 		return this.#rowStart.byteLength + this.#postings.byteLength;
+	}
+
+	/** Built postings read so far by scoring and listing, for tests: a document frequency reads none. */
+	get postingsRead(): number {
+		return this.#postingsRead;
 	}
 
 	/** Files indexed. */
@@ -138,8 +151,12 @@ export class ContentIndex {
 				if (postings.length === 0) this.#added.delete(term);
 			});
 		} else {
-			// Built postings: they stay in their rows and stop counting.
+			// Built postings: they stay in their rows and stop counting (once: a file re-added goes to `#added`).
 			this.#stale[id] = 1;
+			eachTerm(indexed, (term) => {
+				const row = this.#rows.get(term);
+				if (row !== undefined) this.#staleInRow[row] = (this.#staleInRow[row] as number) + 1;
+			});
 		}
 		this.#files.delete(id);
 		this.#totalLength -= this.#lengths[id] ?? 0;
@@ -184,11 +201,12 @@ export class ContentIndex {
 
 	/** How many indexed files hold `term`. */
 	documentFrequency(term: string): number {
-		let df = 0;
-		this.#eachPosting(term, () => {
-			df++;
-		});
-		return df;
+		const row = this.#rows.get(term);
+		const built =
+			row === undefined
+				? 0
+				: (this.#rowStart[row + 1] as number) - (this.#rowStart[row] as number) - (this.#staleInRow[row] as number);
+		return built + (this.#added.get(term)?.length ?? 0) / 2;
 	}
 
 	/** The indexed files that hold `term`. */
@@ -233,6 +251,7 @@ export class ContentIndex {
 		if (row !== undefined) {
 			const postings = this.#postings;
 			const end = this.#rowStart[row + 1] as number;
+			this.#postingsRead += end - (this.#rowStart[row] as number);
 			for (let k = this.#rowStart[row] as number; k < end; k++) {
 				const posting = postings[k] as number;
 				const id = posting >>> COUNT_BITS;

@@ -13,15 +13,10 @@ import type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
 import { expandQuery } from "./query-expansion.ts";
 import { type NamedSeeds, namedSeeds } from "./query-seeds.ts";
 import {
-	addMass,
 	addNamedBonus,
-	addTextShare,
 	blendHeats,
 	blendTextRank,
-	countPositive,
-	normalizeSeeds,
 	type RankedNode,
-	scaleFrom,
 	scoreFiles,
 	sumOf,
 	topK,
@@ -30,6 +25,7 @@ import {
 import { applyRecencyPrior } from "./recency-prior.ts";
 import { applyRolePrior, rolesAsked } from "./role-prior.ts";
 import { promoteRoutes, type RouteMatch, routeSeeds } from "./route-seeds.ts";
+import { SeedVector } from "./seed-vector.ts";
 import { TermIndex } from "./term-index.ts";
 import { followSubjects } from "./test-follows-subject.ts";
 
@@ -62,15 +58,14 @@ const TEXT_RANK = 0.7;
 const NAMED_SHARE = 0.5;
 const NAMED_BONUS = 0.6;
 
-/** Scratch slots of a focus query (the diffusion keeps its own vectors, `BoundedDiffusion`). */
+/** Scratch slots of a focus query (the diffusion keeps its own vectors, `BoundedDiffusion`, and the seeds theirs). */
 const FOCUS_SLOTS = {
 	score: 0,
 	roleFactor: 1,
 	beforeRoles: 2,
-	seeds: 3,
-	hottest: 4,
-	text: 5,
-	expanded: 6,
+	hottest: 3,
+	text: 4,
+	expanded: 5,
 } as const;
 
 /** Prepares `graph` for focus queries; `files` (the facts it was built from) feed the ranking by text. */
@@ -82,7 +77,8 @@ export function prepareGraph(graph: CodeGraph, files?: ReadonlyMap<string, FileF
 	const scratch = new ScratchVectors(fileOf.length);
 	const roles = new FileRoles(graph.nodes, graph.fileCount);
 	const operator = normalizeGraph(graph);
-	return withIndexes({ graph, operator, fileOf, scratch, heat: new BoundedDiffusion(), roles }, files, {});
+	const prepared = { graph, operator, fileOf, scratch, heat: new BoundedDiffusion(), seeds: new SeedVector(), roles };
+	return withIndexes(prepared, files, {});
 }
 
 /** The term and content indexes of each prepared graph that built them. */
@@ -177,8 +173,8 @@ export function patchPreparedGraph(
 		if (facts === undefined) content.remove(id);
 		else content.add(id, facts);
 	}
-	const { heat, roles } = previous;
-	return withIndexes({ graph, operator, fileOf, scratch, heat, roles }, files, { index, content });
+	const { heat, seeds, roles } = previous;
+	return withIndexes({ graph, operator, fileOf, scratch, heat, seeds, roles }, files, { index, content });
 }
 
 export type { FocusQuery, PreparedGraph } from "./prepared-graph.ts";
@@ -205,7 +201,8 @@ export interface FocusResult {
  */
 export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): FocusResult {
 	const { graph, operator, fileOf } = prepared;
-	const seeds = prepared.scratch.vector(FOCUS_SLOTS.seeds, graph.nodes.length);
+	const seedVector = prepared.seeds;
+	const seeds = seedVector.reset(graph.nodes.length);
 	// A query by attention or path (impact, dwell) has no text: nothing to split. An issue's template and version
 	// listings say nothing about where to look (`terms/issue-boilerplate.ts`).
 	const said = withoutBoilerplate(query.text);
@@ -214,27 +211,35 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 	const words = said === "" ? [] : said.split(/[^A-Za-z0-9_$\u0080-\uffff]+/).filter((word) => word.length >= 3);
 	const index = queryTerms.length > 0 || words.length > 0 ? prepared.index : undefined;
 	if (index !== undefined) {
-		for (const term of queryTerms) addMass(seeds, index.postings(term), index.idf(term));
-		for (const word of words) addMass(seeds, index.exact(word, graph.nodes), 3 * index.idf(word.toLowerCase()));
+		for (const term of queryTerms) seedVector.addEach(index.postings(term), index.idf(term));
+		for (const word of words) seedVector.addEach(index.exact(word, graph.nodes), 3 * index.idf(word.toLowerCase()));
 	}
 	for (const path of query.paths ?? []) {
 		const fileId = graph.fileNode.get(path);
-		if (fileId !== undefined) seeds[fileId] = (seeds[fileId] as number) + 5;
+		if (fileId !== undefined) seedVector.add(fileId, 5);
 	}
-	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seeds[id] = (seeds[id] as number) + mass;
+	for (const [id, mass] of query.attention ?? []) if (id < seeds.length) seedVector.add(id, mass);
 	const routes = routeSeeds(graph, said);
-	for (const [id, mass] of routes.seeds) seeds[id] = (seeds[id] as number) + mass;
+	for (const [id, mass] of routes.seeds) seedVector.add(id, mass);
 	const stats: BoundedHeatStats = { products: 0 };
 	const text = prepared.scratch.vector(FOCUS_SLOTS.text, graph.fileCount);
 	const bestText = queryTerms.length > 0 ? prepared.content.score(queryTerms, text) : 0;
 	const reading = said === "" ? undefined : readQuery(said);
 	const named = reading === undefined ? undefined : namedSeeds(prepared, reading);
-	const seededNodes = mixNamedSeeds(seeds, mixSeeds(seeds, text, bestText), named);
+	const seededNodes = mixNamedSeeds(seedVector, mixSeeds(seedVector, text, bestText), named);
 	if (seededNodes === 0) return { terms: queryTerms, seededNodes: 0, files: [], symbols: [], stats };
 
 	const scale = query.timeScale !== undefined && query.timeScale > 0 ? Math.min(query.timeScale, 20) : 1;
 	const times = TIMES.map((t) => t * scale);
-	const { heats, touched } = prepared.heat.run(operator, seeds, times, HEAT_TOLERANCE, HEAT_BUDGET, stats);
+	const { heats, touched } = prepared.heat.run(
+		operator,
+		seeds,
+		times,
+		HEAT_TOLERANCE,
+		HEAT_BUDGET,
+		stats,
+		seedVector.nonzero(),
+	);
 	const score = prepared.scratch.vector(FOCUS_SLOTS.score, seeds.length);
 	blendHeats(score, heats as [Float64Array, Float64Array, Float64Array], TIME_WEIGHTS, operator.scale, touched);
 	const fileScore = prepared.scratch.vector(FOCUS_SLOTS.hottest, graph.fileCount);
@@ -291,26 +296,25 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
  * of the mass from the names, the rest from the text, either all of it when the other has none. Returns how many
  * nodes are seeded.
  */
-function mixSeeds(seeds: Float64Array, text: Float64Array, bestText: number): number {
-	const named = normalizeSeeds(seeds);
+function mixSeeds(seeds: SeedVector, text: Float64Array, bestText: number): number {
+	const named = seeds.normalize();
 	if (bestText === 0) return named;
 	const nameShare = named === 0 ? 0 : NAME_SEEDS;
-	addTextShare(seeds, text, nameShare, sumOf(text));
-	scaleFrom(seeds, text.length, nameShare);
-	return countPositive(seeds);
+	seeds.addTextShare(text, nameShare, sumOf(text));
+	seeds.scaleFrom(text.length, nameShare);
+	return seeds.countPositive();
 }
 
 /**
  * Gives the named seeds `NAMED_SHARE` of the seed mass (all of it when nothing else is seeded), in place; `seeded`
  * is how many nodes the words and attention seed. Returns how many nodes are seeded.
  */
-function mixNamedSeeds(seeds: Float64Array, seeded: number, named: NamedSeeds | undefined): number {
+function mixNamedSeeds(seeds: SeedVector, seeded: number, named: NamedSeeds | undefined): number {
 	if (named === undefined || named.nodes.size === 0) return seeded;
 	let total = 0;
 	for (const mass of named.nodes.values()) total += mass;
 	const share = seeded === 0 ? 1 : NAMED_SHARE;
-	scaleFrom(seeds, 0, 1 - share);
-	for (const [id, mass] of named.nodes)
-		if (id < seeds.length) seeds[id] = (seeds[id] as number) + (share * mass) / total;
-	return countPositive(seeds);
+	seeds.scaleFrom(0, 1 - share);
+	for (const [id, mass] of named.nodes) if (id < seeds.size) seeds.add(id, (share * mass) / total);
+	return seeds.countPositive();
 }

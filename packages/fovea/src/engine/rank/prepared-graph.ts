@@ -9,6 +9,7 @@ import type { BoundedDiffusion } from "./bounded-heat.ts";
 import type { ContentIndex } from "./content-index.ts";
 import type { FileRoles } from "./file-roles.ts";
 import type { NormalizedGraph, ScratchVectors } from "./heat.ts";
+import type { SeedVector } from "./seed-vector.ts";
 import type { TermIndex } from "./term-index.ts";
 
 /** A graph prepared for queries: normalized operator and term index, kept per graph generation. */
@@ -28,6 +29,8 @@ export interface PreparedGraph {
 	scratch: ScratchVectors;
 	/** The diffusion's own vectors, reused by every query on this graph (and the graphs patched from it). */
 	heat: BoundedDiffusion;
+	/** A query's seeds, reused (as `heat`) by every query on this graph and the graphs patched from it. */
+	seeds: SeedVector;
 	/** The role of each file, kept by file id (and by the graphs patched from this one, whose files are the same). */
 	roles: FileRoles;
 }

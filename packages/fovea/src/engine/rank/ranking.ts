@@ -17,53 +17,11 @@ export interface RankedNode {
 	seed: number;
 }
 
-/** Adds `mass` to the seed of each node of `ids`, in place. */
-export function addMass(seeds: Float64Array, ids: ArrayLike<number>, mass: number): void {
-	for (let k = 0; k < ids.length; k++) {
-		const id = ids[k] as number;
-		seeds[id] = (seeds[id] as number) + mass;
-	}
-}
-
-/** Scales `seeds` to sum to 1, in place; returns how many are positive (0 when there is no seed mass). */
-export function normalizeSeeds(seeds: Float64Array): number {
-	const total = sumOf(seeds);
-	if (total === 0) return 0;
-	let seeded = 0;
-	for (let i = 0; i < seeds.length; i++) {
-		const value = seeds[i] as number;
-		if (value > 0) seeded++;
-		seeds[i] = value / total;
-	}
-	return seeded;
-}
-
 /** The sum of `values`. */
 export function sumOf(values: Float64Array): number {
 	let total = 0;
 	for (let i = 0; i < values.length; i++) total += values[i] as number;
 	return total;
-}
-
-/**
- * Blends the files' text scores into their seeds, in place: file `id` keeps `nameShare` of its seed and gains
- * `1 - nameShare` of its share of the text (`text[id] / total`). Symbols (ids past the files) are `scaleFrom`'s.
- */
-export function addTextShare(seeds: Float64Array, text: Float64Array, nameShare: number, total: number): void {
-	for (let id = 0; id < text.length; id++)
-		seeds[id] = nameShare * (seeds[id] as number) + ((1 - nameShare) * (text[id] as number)) / total;
-}
-
-/** Multiplies the entries of `values` from index `from` on by `factor`, in place. */
-export function scaleFrom(values: Float64Array, from: number, factor: number): void {
-	for (let i = from; i < values.length; i++) values[i] = factor * (values[i] as number);
-}
-
-/** How many entries are positive. */
-export function countPositive(values: Float64Array): number {
-	let positive = 0;
-	for (let i = 0; i < values.length; i++) if ((values[i] as number) > 0) positive++;
-	return positive;
 }
 
 /**

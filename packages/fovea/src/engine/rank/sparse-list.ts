@@ -30,6 +30,19 @@ export function listSeeds(seeds: Float64Array, n: number, reach: Float32Array, i
 	return length;
 }
 
+/**
+ * `listSeeds` from the list of the nonzero seeds (`seeded`, ascending): the same list and magnitudes, without reading
+ * every node. `ids` must have room for them all.
+ */
+export function listSeedsAt(seeds: Float64Array, seeded: Int32Array, reach: Float32Array, ids: Int32Array): number {
+	for (let k = 0; k < seeded.length; k++) {
+		const i = seeded[k] as number;
+		reach[i] = Math.abs(seeds[i] as number);
+		ids[k] = i;
+	}
+	return seeded.length;
+}
+
 /** A list with room for `length` ids (and headroom), holding the first `kept` of `list`. */
 export function grownList(list: Int32Array, length: number, kept: number): Int32Array<ArrayBuffer> {
 	const grown = new Int32Array(withHeadroom(length));

@@ -4,7 +4,7 @@
  * leading dots climb from the importing file's package.
  * For `from m import n`, each name that is a submodule resolves too, besides `m` itself.
  */
-import { dirnameOf, firstExisting, joinPath } from "../model/index.ts";
+import { dirnameOf, fileIndex, firstExisting, joinPath } from "../model/index.ts";
 
 /**
  * The files a Python import of `spec` (and `names`, for `from spec import names`) in `fromPath` names. Absolute
@@ -43,8 +43,13 @@ export function resolvePython(
 			}
 		}
 	}
+	const { byDir, dirs } = fileIndex(files);
 	for (const root of roots) {
-		const found = pythonModule(joinPath(root, rest), names, files, false);
+		const module = joinPath(root, rest);
+		// Every candidate is a file beside the module (`a/b.py`: in `a`) or under its directory (`a/b/…`): a root
+		// where neither directory exists is passed without building and probing them, as most roots of a deep file are.
+		if (module === undefined || (!byDir.has(dirnameOf(module)) && !dirs.has(module))) continue;
+		const found = pythonModule(module, names, files, false);
 		if (found.length > 0) return found;
 	}
 	return [];
