@@ -23,6 +23,7 @@ import {
 	topKAmong,
 } from "./ranking.ts";
 import { applyRecencyPrior } from "./recency-prior.ts";
+import { applyRevertedCommit } from "./reverted-commit.ts";
 import { applyRolePrior, rolesAsked } from "./role-prior.ts";
 import { promoteRoutes, type RouteMatch, routeSeeds } from "./route-seeds.ts";
 import { SeedVector } from "./seed-vector.ts";
@@ -267,6 +268,8 @@ export function focus(prepared: PreparedGraph, query: FocusQuery, limit = 50): F
 			applyRecencyPrior(fileScore, factor, query.coupled.recency);
 			// A subject is matched against subjects; an issue's prose would match every subject of its many words.
 			if (!hasBody(query.text)) applyMessagePrior(fileScore, factor, query.coupled.commits, queryTerms);
+			// A revert names the commit it undoes: that commit's files are the answer, whatever the words found.
+			applyRevertedCommit(fileScore, query.coupled.commits, said);
 		}
 	}
 	promoteRoutes(fileScore, routes, 0, graph.fileCount);
