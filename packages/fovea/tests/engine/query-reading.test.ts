@@ -4,8 +4,10 @@
  * code blocks give qualified names; prose gives nothing precise; words say whether the query is about tests.
  */
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { describe, it } from "node:test";
-import { readQuery } from "../../src/engine/terms/index.ts";
+import { Worker } from "node:worker_threads";
+import { hasBody, readQuery } from "../../src/engine/terms/index.ts";
 
 const pathsOf = (text: string) => readQuery(text).paths.map((p) => [p.path, p.line, p.weight]);
 const namesOf = (text: string) => readQuery(text).names.map((n) => n.name);
@@ -213,5 +215,52 @@ describe("readQuery", () => {
 			"Merging a dataset drops its attributes\n\nMy test fails:\n\n    def test_merge():\n        merge(a, b)\n";
 		assert.deepEqual([...readQuery(issue).about], []);
 		assert.deepEqual([...readQuery(`\n  Flaky tests of the merge\n${issue}`).about], ["test"]);
+	});
+
+	// Issue text is pasted by people: a minified line or a base64 blob is one long run of name characters. Each run
+	// below took minutes (quadratic in its length) before the path and link patterns were bounded; linear, each reads
+	// in about a second. Read on a worker the test can stop, since a pattern's scan cannot be interrupted.
+	it("reads long runs of name characters in time linear in their length", async () => {
+		const reading = new Worker(
+			`import(${JSON.stringify(new URL("../../src/engine/terms/index.ts", import.meta.url).href)}).then(({ hasBody, readQuery }) => {
+				const paths = ["a.", "a/", "a_", "aB", "x."].map((run) =>
+					readQuery("see pkg/mod.py:12 then " + run.repeat(100000)).paths.map((p) => [p.path, p.line]));
+				require("node:worker_threads").parentPort.postMessage({ paths, body: hasBody("one line ".repeat(50000)) });
+			});`,
+			{ eval: true },
+		);
+		const stopped = new Promise<never>((_, reject) => {
+			const timer = setTimeout(() => reject(new Error("reading took over 60 s: a pattern rescans")), 60_000);
+			reading.once("exit", () => clearTimeout(timer));
+		});
+		try {
+			const read = (await Promise.race([once(reading, "message"), stopped])) as [{ paths: unknown; body: boolean }];
+			assert.deepEqual(read[0].paths, Array(5).fill([["pkg/mod.py", 12]]));
+			assert.equal(read[0].body, false);
+		} finally {
+			await reading.terminate();
+		}
+	});
+
+	it("reads a path by its deepest 64 directories, and a file name of up to 255 characters", () => {
+		const deep = `${"d/".repeat(70)}mod.py`;
+		// The tail kept reads as an absolute path, as a frame's path outside the root does: matched by its end.
+		assert.deepEqual(
+			pathsOf(`at ${deep}:7`).map(([path, line]) => [path, line]),
+			[[`/${"d/".repeat(64)}mod.py`, 7]],
+		);
+		const long = `src/${"n".repeat(250)}.py`;
+		assert.deepEqual(
+			pathsOf(`${long}:3`).map(([path]) => path),
+			[long],
+		);
+	});
+
+	it("says a text has a body when a second non-blank line follows the first", () => {
+		assert.equal(hasBody("title"), false);
+		assert.equal(hasBody("  title  \n \n  "), false);
+		assert.equal(hasBody("\n\n title\n"), false);
+		assert.equal(hasBody("title\n\n  body"), true);
+		assert.equal(hasBody("title\r\nbody"), true);
 	});
 });

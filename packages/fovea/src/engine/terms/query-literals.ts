@@ -19,15 +19,13 @@ export interface NamedLiteral {
 	weight: number;
 }
 
-/** A text with a second non-blank line. */
-const HAS_BODY = /\S[^\n]*\n\s*\S/;
-
 /**
  * Whether a query has a body beyond its first non-blank line: an issue's title and text, not a commit subject or a
  * few words, which focus and the literals read apart.
  */
 export function hasBody(text: string): boolean {
-	return HAS_BODY.test(text);
+	// A second non-blank line is a line break inside the trimmed text (a pattern for it rescanned each line's rest).
+	return text.trim().includes("\n");
 }
 /** A fenced code block. */
 const FENCE = /```[^\n]*\n[\s\S]*?(?:```|$)/g;

@@ -46,10 +46,17 @@ export interface QueryReading {
 	about: Set<AboutRole>;
 }
 
+/*
+ * Path parts are bounded as file systems bound them (a name is at most 255 bytes) and a path's directories to the
+ * deepest 64: unbounded, a long run of name characters without the suffix sought (a pasted minified line, a base64
+ * blob) made each pattern rescan the rest of the run from every position, quadratic in the text's length.
+ */
 /** A source file name (an extension the engine parses). */
-const FILE = String.raw`[\w.@~+-]*\w\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|rs|java)`;
+const FILE = String.raw`[\w.@~+-]{0,254}\w\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|rs|java)`;
 /** A script file name: the files a JavaScript stack trace names. */
-const SCRIPT_FILE = String.raw`[\w.@~+-]*\w\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)`;
+const SCRIPT_FILE = String.raw`[\w.@~+-]{0,254}\w\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)`;
+/** The directories of a path, each followed by its `/`. */
+const DIRECTORIES = String.raw`(?:[\w.@~+-]{1,255}/){0,64}`;
 /** Python: `File "/x/y.py", line 12, in f`. */
 const PYTHON_FRAME = /File "([^"\n]+)", line (\d+)(?:, in ([\w.<>]+))?/g;
 /** JavaScript frames: `at fn (file.js:10:5)`, `at file.js:10:5`, `at async Class.fn (file:///x/y.mjs:1:2)`. */
@@ -62,18 +69,18 @@ const SCRIPT_FRAME = new RegExp(
  * 1.73 `panicked at 'message', src/x.rs:10:5`. The line that panics, or with `unwrap` its caller: the innermost frame.
  */
 const RUST_PANIC =
-	/panicked at (?:'(?:[^'\\]|\\.)*',\s*)?((?:\/|[A-Za-z]:\/|\.\/)?(?:[\w.@~+-]+\/)*[\w.@~+-]+\.rs):(\d+)/g;
+	/panicked at (?:'(?:[^'\\]|\\.)*',\s*)?((?:\/|[A-Za-z]:\/|\.\/)?(?:[\w.@~+-]{1,255}\/){0,64}[\w.@~+-]{1,252}\.rs):(\d+)/g;
 /** Any `path:line` (Go and Rust frames, compiler errors): `/go/src/x/y.go:42`, `src/lib.rs:10:5`. */
-const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?(?:[\w.@~+-]+/)*${FILE}):(\d+)`, "g");
+const PATH_LINE = new RegExp(String.raw`((?:/|[A-Za-z]:/)?${DIRECTORIES}${FILE}):(\d+)`, "g");
 /**
  * A link to a file of a repository's web view, with its line when given: GitHub's and GitLab's
  * `…/blob/<ref>/seaborn/_core/scales.py#L377-L382` (and `blame`). An issue links the code it is about: in SWE-bench
  * Verified's 203 instances of the nine fetched repositories, 22 of the 25 links to a source file at a line point at
  * a file the fix changes.
  */
-const WEB_LINK = new RegExp(String.raw`/(?:blob|blame)/[^/\s]+/((?:[\w.@~+-]+/)*${FILE})(?:#L(\d+))?(?![\w/])`, "g");
+const WEB_LINK = new RegExp(String.raw`/(?:blob|blame)/[^/\s]+/(${DIRECTORIES}${FILE})(?:#L(\d+))?(?![\w/])`, "g");
 /** A path with at least one directory, anywhere in the text. */
-const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]+/)+${FILE})(?![\w/]|:\d)`, "g");
+const PATH = new RegExp(String.raw`(?:^|[\s\x60'"(\[<])((?:[\w.@~+-]{1,255}/){1,64}${FILE})(?![\w/]|:\d)`, "g");
 /** A fenced code block's body. */
 const FENCE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
 /** An inline code span, on one line. */
@@ -107,8 +114,8 @@ const TITLE_TYPE = /(?<![\w$#.])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?!\.?[\w$#(]
 const TITLE_SNAKE = /(?<![\w$#./:[-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w$#(/:\]-]|\.\w)/g;
 /** The name of an error, exception or warning type. */
 const ERROR_TYPE = /(?:Error|Exception|Warning)$/;
-/** A web link, to its first space. */
-const URL = /\b[a-z][a-z+.-]*:\/\/\S+/gi;
+/** A web link, to its first space (a scheme is a short word: bounded, a long dotted run is not rescanned). */
+const URL = /\b[a-z][a-z+.-]{0,31}:\/\/\S+/gi;
 /** A name, possibly qualified by `.` or `::`. */
 const QUALIFIED = /[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g;
 /** Python imports: `from a.b import c, d` and `import a.b`. */
