@@ -69,6 +69,21 @@ function withoutRepeats<T>(frames: readonly T[], key: (frame: T) => string): T[]
 	return frames.filter((frame, k) => k === 0 || key(frame) !== key(frames[k - 1] as T));
 }
 
+/**
+ * How many of `starts` (ascending positions where a section of a text opens: a cause, a goroutine) are at or before
+ * `at`: the number of the section `at` is in. A binary search: a long dump has thousands of sections and frames.
+ */
+function sectionOf(starts: readonly number[], at: number): number {
+	let low = 0;
+	let high = starts.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((starts[middle] as number) <= at) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
 /** The frames of every Java trace in `text`, deepest cause first; see the module comment. */
 export function javaFrames(text: string): Required<TraceFrame>[] {
 	const causes = [0, ...[...text.matchAll(JAVA_CAUSE)].map((m) => m.index)];
@@ -76,7 +91,7 @@ export function javaFrames(text: string): Required<TraceFrame>[] {
 		qualified: m[1] as string,
 		path: m[2] as string,
 		line: Number(m[3]),
-		cause: causes.filter((start) => start <= m.index).length,
+		cause: sectionOf(causes, m.index),
 	}));
 	frames.sort((a, b) => b.cause - a.cause);
 	const distinct = withoutRepeats(frames, (f) => `${f.qualified} ${f.path}:${f.line}`);
@@ -94,7 +109,7 @@ export function goFrames(text: string): TraceFrame[] {
 	const starts = [...text.matchAll(GOROUTINE)].map((m) => m.index);
 	const traces = new Map<number, { qualified: string; path: string; line: number }[]>();
 	for (const m of text.matchAll(GO_FRAME)) {
-		const trace = starts.filter((start) => start <= m.index).length;
+		const trace = sectionOf(starts, m.index);
 		const frames = traces.get(trace) ?? [];
 		frames.push({ qualified: goFunction(m[1] as string), path: m[2] as string, line: Number(m[3]) });
 		traces.set(trace, frames);
